@@ -1,0 +1,3 @@
+module github.com/rdbgen/rdbgen
+
+go 1.26
