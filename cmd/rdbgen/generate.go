@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/manifest"
+)
+
+func generateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "generate",
+		Usage:     "write an RDB file (the default command)",
+		UsageText: "rdbgen [generate] --count N -o dump.rdb [options]",
+		Flags: []cli.Flag{
+			&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys to write (required)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
+			&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
+			&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
+			&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
+			&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random (default 64)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
+			&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after generation (e.g. 1h)"},
+			&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},
+			&cli.IntFlag{Name: "db", Usage: "database number"},
+			&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
+			&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
+			&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
+			&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
+			&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		},
+		Action: generateAction,
+	}
+}
+
+// generateSummary is what generate reports when it is done.
+type generateSummary struct {
+	Output        string  `json:"output"`
+	Manifest      string  `json:"manifest,omitempty"`
+	Keys          uint64  `json:"keys"`
+	Expires       uint64  `json:"expires"`
+	Bytes         int64   `json:"bytes"`
+	Seconds       float64 `json:"seconds"`
+	KeysPerSecond float64 `json:"keys_per_second"`
+	Target        string  `json:"target"`
+	RDBVersion    int     `json:"rdb_version"`
+	Checksum      string  `json:"checksum"`
+}
+
+func generateAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (did you mean a command? see rdbgen --help)", c.Args().First())
+	}
+	if !c.IsSet("count") {
+		return errors.New("--count is required (the number of keys to write)")
+	}
+	now := time.Now()
+	d := &dataset.Strings{
+		Count:     c.Uint64("count"),
+		KeyPrefix: c.String("key-prefix"),
+		KeyStart:  c.Uint64("key-start"),
+		Value:     dataset.ValueMode(c.String("value")),
+		ValueSize: c.Int("value-size"),
+		Seed:      c.Uint64("seed"),
+		DB:        c.Int("db"),
+		TTL:       c.Duration("ttl"),
+		TTLJitter: c.Duration("ttl-jitter"),
+	}
+	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
+		d.ValueSize = 64
+	}
+	if d.TTL > 0 {
+		d.BaseTimeMS = now.UnixMilli()
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	opts := encoder.Options{
+		Target:             c.String("target"),
+		RDBVersion:         c.Int("rdb-version"),
+		DisableCompression: c.Bool("no-compress"),
+		DisableChecksum:    c.Bool("no-checksum"),
+		CreatedAt:          now,
+	}
+	if _, err := encoder.NewWriter(io.Discard, opts); err != nil {
+		return err
+	}
+
+	out := c.String("output")
+	manifestPath := c.String("manifest")
+	if manifestPath == "" && out != "-" {
+		manifestPath = manifest.PathFor(out)
+	}
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	results := c.App.Writer
+	if out == "-" {
+		results = c.App.ErrWriter
+	}
+
+	// The dump goes to a temporary file that replaces the output only once it is complete.
+	var dst io.Writer = c.App.Writer
+	var file *atomicfile.File
+	if out != "-" {
+		f, err := atomicfile.Create(out, c.Bool("force"))
+		if err != nil {
+			return err
+		}
+		defer f.Abort()
+		file, dst = f, f
+	}
+
+	bar := newBar(c.App.ErrWriter, int64(d.Count), "keys", quiet || asJSON)
+	var progress func(rdbgen.Progress)
+	if bar != nil {
+		progress = func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }
+	}
+	res, err := rdbgen.Generate(c.Context, dst, d, opts, progress)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return errInterrupted(err)
+	}
+
+	sum := generateSummary{
+		Output:        out,
+		Manifest:      manifestPath,
+		Keys:          res.Stats.Keys,
+		Expires:       res.Stats.Expires,
+		Bytes:         res.Stats.Bytes,
+		Seconds:       res.Duration.Seconds(),
+		KeysPerSecond: perSecond(res.Stats.Keys, res.Duration),
+		Target:        res.Target,
+		RDBVersion:    res.RDBVersion,
+		Checksum:      manifest.FormatChecksum(res.Stats.Checksum),
+	}
+	if file != nil {
+		if err := file.Commit(); err != nil {
+			return err
+		}
+	}
+	if manifestPath != "" {
+		m := &manifest.Manifest{
+			Format:     manifest.FormatVersion,
+			Generator:  "rdbgen " + encoder.Version,
+			CreatedAt:  now.UTC(),
+			Target:     res.Target,
+			RDBVersion: res.RDBVersion,
+			Compressed: !opts.DisableCompression,
+			Checksum:   sum.Checksum,
+			Bytes:      res.Stats.Bytes,
+			Keys:       res.Stats.Keys,
+			Expires:    res.Stats.Expires,
+			DBs:        map[int]manifest.Counts{},
+			Dataset:    d,
+		}
+		if d.Count > 0 {
+			m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
+		}
+		if err := manifest.Write(manifestPath, m); err != nil {
+			return fmt.Errorf("wrote %s but not its manifest: %w", out, err)
+		}
+	}
+
+	switch {
+	case asJSON:
+		return printJSON(results, sum)
+	case quiet:
+		return nil
+	}
+	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
+		sum.Keys, sum.Expires, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
+	return err
+}

@@ -1,0 +1,63 @@
+// Command rdbgen builds Redis datasets offline: it writes RDB snapshot files that Redis loads
+// at start-up, far faster than loading the same keys through a client.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newApp(os.Stdout, os.Stderr).RunContext(ctx, os.Args)
+	interrupted := ctx.Err() != nil
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rdbgen: %v\n", err)
+		if interrupted {
+			os.Exit(130)
+		}
+		os.Exit(1)
+	}
+}
+
+// newApp wires the commands; stdout gets results and stderr diagnostics and progress.
+func newApp(stdout, stderr io.Writer) *cli.App {
+	gen := generateCommand()
+	return &cli.App{
+		Name:      "rdbgen",
+		Usage:     "build Redis datasets offline as RDB snapshot files",
+		UsageText: "rdbgen --count N -o dump.rdb [options]\nrdbgen command [options]",
+		Version:   encoder.Version,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// rdbgen's default action is generate, so that `rdbgen --count N` does the main job.
+		Flags:  gen.Flags,
+		Action: gen.Action,
+		Commands: []*cli.Command{
+			gen,
+		},
+		HideHelpCommand: true,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return err // one line from main, not the whole help text
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // only main exits
+	}
+}
+
+// errInterrupted replaces a context error with words a user reads.
+func errInterrupted(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted; nothing was written")
+	}
+	return err
+}

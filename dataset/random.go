@@ -1,0 +1,39 @@
+package dataset
+
+// Random values come from a counter-based generator: the bytes of record i depend on (seed, i)
+// alone, so any record can be recomputed without the ones before it.
+
+const (
+	saltValue = 0x5be0cd19137e2179
+	saltTTL   = 0x1f83d9abfb41bd6b
+)
+
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// splitmix64 is Steele, Lea and Flood's finaliser: a bijective, well-mixed hash of x.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// mix hashes a seed and a record number into 64 well-mixed bits.
+func mix(seed, i uint64) uint64 { return splitmix64(splitmix64(seed) ^ i) }
+
+// appendRandom appends n characters of alphabet drawn from (seed, i).
+func appendRandom(dst []byte, seed, i uint64, n int) []byte {
+	state := mix(seed^saltValue, i)
+	for n > 0 {
+		state += 0x9e3779b97f4a7c15
+		r := splitmix64(state)
+		// Ten 6-bit characters per 64-bit draw.
+		k := min(n, 10)
+		for range k {
+			dst = append(dst, alphabet[r&63])
+			r >>= 6
+		}
+		n -= k
+	}
+	return dst
+}

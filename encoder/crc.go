@@ -1,0 +1,64 @@
+package encoder
+
+// The RDB trailer is a CRC-64 with the Jones polynomial (0xad93d23594c935a9, reflected, initial
+// value 0, no final xor). hash/crc64 can compute it, but for tables other than ECMA and ISO it
+// rebuilds its slicing-by-8 tables on every call of 2 KiB or more, so the writer keeps its own.
+
+const jonesReflected = 0x95ac9329ac4bc9b5 // 0xad93d23594c935a9 bit-reversed
+
+var jonesTables = makeJonesTables()
+
+func makeJonesTables() *[8][256]uint64 {
+	t := new([8][256]uint64)
+	for i := range 256 {
+		crc := uint64(i)
+		for range 8 {
+			if crc&1 == 1 {
+				crc = crc>>1 ^ jonesReflected
+			} else {
+				crc >>= 1
+			}
+		}
+		t[0][i] = crc
+	}
+	for i := range 256 {
+		crc := t[0][i]
+		for k := 1; k < 8; k++ {
+			crc = t[0][crc&0xff] ^ crc>>8
+			t[k][i] = crc
+		}
+	}
+	return t
+}
+
+// crc64Jones continues crc over p, slicing by 8 bytes at a time.
+func crc64Jones(crc uint64, p []byte) uint64 {
+	t := jonesTables
+	for len(p) >= 8 {
+		crc ^= uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+			uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+		crc = t[7][crc&0xff] ^ t[6][crc>>8&0xff] ^ t[5][crc>>16&0xff] ^ t[4][crc>>24&0xff] ^
+			t[3][crc>>32&0xff] ^ t[2][crc>>40&0xff] ^ t[1][crc>>48&0xff] ^ t[0][crc>>56]
+		p = p[8:]
+	}
+	for _, b := range p {
+		crc = t[0][byte(crc)^b] ^ crc>>8
+	}
+	return crc
+}
+
+// Checksum returns the RDB checksum (CRC-64 Jones) of p. It is exported so that readers, such
+// as the verifier, check files with the same function the writer uses.
+func Checksum(p []byte) uint64 { return crc64Jones(0, p) }
+
+// Digest computes the RDB checksum of a stream written to it in pieces.
+type Digest struct{ crc uint64 }
+
+// Write adds p to the checksum. It never fails.
+func (d *Digest) Write(p []byte) (int, error) {
+	d.crc = crc64Jones(d.crc, p)
+	return len(p), nil
+}
+
+// Sum64 returns the checksum of everything written so far.
+func (d *Digest) Sum64() uint64 { return d.crc }

@@ -1,0 +1,154 @@
+package encoder
+
+// An LZF compressor whose output liblzf's lzf_decompress (the one Redis links) reads back.
+//
+// The format is a sequence of runs, each opened by a control byte:
+//   - 000LLLLL: L+1 literal bytes follow (1 to 32);
+//   - LLLooooo oooooooo: a back reference of length L+2 (L 1 to 6) at distance o+1 (up to 8192);
+//   - 111ooooo LLLLLLLL oooooooo: a back reference of length L+9 (up to 264).
+//
+// The compressor is greedy over a hash table of 3-byte prefixes, like liblzf's. The table keeps
+// positions offset by a running base, so that entries from earlier calls are recognised as stale
+// without clearing the table for every value.
+
+const (
+	lzfHashLog    = 14
+	lzfMaxLiteral = 1 << 5
+	lzfMaxOffset  = 1 << 13
+	lzfMaxRef     = (1 << 8) + (1 << 3) // 264: 7 + 255 + 2
+)
+
+type lzfCompressor struct {
+	table [1 << lzfHashLog]uint32
+	base  uint32 // table entries below base belong to earlier inputs
+}
+
+func lzfHash(v uint32) uint32 { return (v * 2654435761) >> (32 - lzfHashLog) }
+
+// compress appends the LZF form of in to dst if it takes at most limit bytes, and reports
+// whether it did; dst is returned unchanged when it did not fit.
+func (c *lzfCompressor) compress(dst, in []byte, limit int) ([]byte, bool) {
+	if len(in) < 4 || limit <= 0 {
+		return dst, false
+	}
+	if uint64(c.base)+uint64(len(in))+1 >= 1<<32-1 {
+		c.table = [1 << lzfHashLog]uint32{}
+		c.base = 0
+	}
+	base := c.base + 1 // entries are base+position, so 0 and older bases are never valid
+	c.base = base + uint32(len(in))
+
+	start := len(dst)
+	max := start + limit
+	out := dst
+	litStart := 0 // first input byte of the pending literal run
+	ip := 0
+	n := len(in)
+	for ip+2 < n {
+		v := uint32(in[ip])<<16 | uint32(in[ip+1])<<8 | uint32(in[ip+2])
+		h := lzfHash(v)
+		entry := c.table[h]
+		c.table[h] = base + uint32(ip)
+		if entry < base {
+			ip++
+			continue
+		}
+		ref := int(entry - base)
+		off := ip - ref - 1
+		if off >= lzfMaxOffset || in[ref] != in[ip] || in[ref+1] != in[ip+1] || in[ref+2] != in[ip+2] {
+			ip++
+			continue
+		}
+		// A match of at least 3 bytes: extend it.
+		maxLen := n - ip
+		if maxLen > lzfMaxRef {
+			maxLen = lzfMaxRef
+		}
+		l := 3
+		for l < maxLen && in[ref+l] == in[ip+l] {
+			l++
+		}
+		// Flush the pending literals, then the back reference.
+		var ok bool
+		if out, ok = appendLiterals(out, in[litStart:ip], max); !ok {
+			return dst[:start], false
+		}
+		if len(out)+3 > max {
+			return dst[:start], false
+		}
+		code := l - 2
+		if code < 7 {
+			out = append(out, byte(code<<5|off>>8), byte(off))
+		} else {
+			out = append(out, byte(7<<5|off>>8), byte(code-7), byte(off))
+		}
+		// Index the positions inside the match so later data can refer to them.
+		end := ip + l
+		for p := ip + 1; p < end && p+2 < n; p++ {
+			c.table[lzfHash(uint32(in[p])<<16|uint32(in[p+1])<<8|uint32(in[p+2]))] = base + uint32(p)
+		}
+		ip = end
+		litStart = ip
+	}
+	out, ok := appendLiterals(out, in[litStart:], max)
+	if !ok {
+		return dst[:start], false
+	}
+	return out, true
+}
+
+// appendLiterals appends lit as literal runs, failing if the result would pass max bytes.
+func appendLiterals(out, lit []byte, max int) ([]byte, bool) {
+	for len(lit) > 0 {
+		k := min(len(lit), lzfMaxLiteral)
+		if len(out)+1+k > max {
+			return out, false
+		}
+		out = append(out, byte(k-1))
+		out = append(out, lit[:k]...)
+		lit = lit[k:]
+	}
+	return out, true
+}
+
+// lzfDecompress expands LZF data that must yield exactly size bytes, as Redis demands.
+func lzfDecompress(in []byte, size int) ([]byte, error) {
+	out := make([]byte, 0, size)
+	for ip := 0; ip < len(in); {
+		ctrl := int(in[ip])
+		ip++
+		if ctrl < lzfMaxLiteral {
+			k := ctrl + 1
+			if ip+k > len(in) || len(out)+k > size {
+				return nil, errCorruptLZF
+			}
+			out = append(out, in[ip:ip+k]...)
+			ip += k
+			continue
+		}
+		l := ctrl >> 5
+		if l == 7 {
+			if ip >= len(in) {
+				return nil, errCorruptLZF
+			}
+			l += int(in[ip])
+			ip++
+		}
+		if ip >= len(in) {
+			return nil, errCorruptLZF
+		}
+		ref := len(out) - (ctrl&0x1f)<<8 - int(in[ip]) - 1
+		ip++
+		l += 2
+		if ref < 0 || len(out)+l > size {
+			return nil, errCorruptLZF
+		}
+		for k := range l {
+			out = append(out, out[ref+k])
+		}
+	}
+	if len(out) != size {
+		return nil, errCorruptLZF
+	}
+	return out, nil
+}

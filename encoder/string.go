@@ -1,0 +1,94 @@
+package encoder
+
+// Special string encodings (the 11xxxxxx length forms of rdbSaveLen).
+const (
+	encInt8  = 0xc0
+	encInt16 = 0xc1
+	encInt32 = 0xc2
+	encLZF   = 0xc3
+)
+
+// minCompressLen is the shortest string Redis tries to compress (rdbSaveRawString: len > 20).
+const minCompressLen = 21
+
+// appendString appends s the way Redis's rdbSaveRawString does: as an 8, 16 or 32-bit integer
+// when s is the canonical form of one, LZF-compressed when compress is set, s is longer than
+// 20 bytes and compression saves at least 4 bytes, and as a length-prefixed string otherwise.
+func (w *Writer) appendString(b, s []byte) []byte {
+	if len(s) <= 11 {
+		if v, ok := parseInt32(s); ok {
+			return appendInt(b, v)
+		}
+	}
+	if w.compress && len(s) >= minCompressLen {
+		if out, ok := w.appendLZF(b, s); ok {
+			return out
+		}
+	}
+	b = appendLength(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendLZF appends s as an LZF string if that takes at least 4 bytes less than s itself.
+func (w *Writer) appendLZF(b, s []byte) ([]byte, bool) {
+	// The compressed bytes go after room for the header, then the header is filled in: both
+	// lengths take at most 5 bytes each for the sizes Redis accepts (under 4 GiB).
+	if uint64(len(s)) > 1<<32-1 {
+		return b, false
+	}
+	const room = 1 + 5 + 5
+	start := len(b)
+	b = append(b, make([]byte, room)...)
+	out, ok := w.lzf.compress(b, s, len(s)-4)
+	if !ok {
+		return b[:start], false
+	}
+	clen := len(out) - start - room
+	hdr := appendLength(appendLength(append(w.scratch[:0], encLZF), uint64(clen)), uint64(len(s)))
+	// Move the compressed bytes down next to the real header.
+	n := copy(out[start:], hdr)
+	copy(out[start+n:], out[start+room:])
+	return out[:start+n+clen], true
+}
+
+// appendInt appends v in the smallest integer string encoding; v must fit in int32.
+func appendInt(b []byte, v int64) []byte {
+	switch {
+	case v >= -1<<7 && v <= 1<<7-1:
+		return append(b, encInt8, byte(v))
+	case v >= -1<<15 && v <= 1<<15-1:
+		return append(b, encInt16, byte(v), byte(v>>8))
+	default:
+		return append(b, encInt32, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+	}
+}
+
+// parseInt32 reports whether s is the canonical decimal form of an int32 (no sign other than a
+// leading '-', no leading zeros, not "-0"), the strings Redis stores as integers.
+func parseInt32(s []byte) (int64, bool) {
+	if len(s) == 0 || len(s) > 11 {
+		return 0, false
+	}
+	neg := s[0] == '-'
+	d := s
+	if neg {
+		d = s[1:]
+	}
+	if len(d) == 0 || len(d) > 10 || (d[0] == '0' && (len(d) > 1 || neg)) {
+		return 0, false
+	}
+	var v int64
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	if v < -1<<31 || v > 1<<31-1 {
+		return 0, false
+	}
+	return v, true
+}

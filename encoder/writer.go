@@ -1,0 +1,346 @@
+// Package encoder writes Redis RDB snapshot files.
+//
+// A Writer streams records into any io.Writer in constant memory: it buffers internally,
+// keeps the first error it meets, and writes the EOF marker and checksum on Close. The package
+// uses the standard library only.
+//
+// # Duplicate keys
+//
+// Redis aborts loading a file that holds the same key twice in one database. The Writer keeps
+// that promise in two ways: every database is opened once (BeginDB refuses a database that was
+// already written, so a database's keys always form one section), and within a section it
+// trusts the caller, since checking would cost memory in proportion to the keys. Callers whose
+// keys are not unique by construction (imports, user data) set Options.CheckDuplicates, which
+// remembers every key of the open database and fails with ErrDuplicateKey.
+package encoder
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// Version is rdbgen's version, written in the rdbgen-ver AUX field.
+const Version = "0.1.0"
+
+// Record type bytes and opcodes.
+const (
+	typeString       = 0
+	opExpireTimeMS   = 0xfc
+	opResizeDB       = 0xfb
+	opSelectDB       = 0xfe
+	opAux            = 0xfa
+	opEOF            = 0xff
+	defaultBufferLen = 1 << 20
+)
+
+// Errors callers can test for with errors.Is.
+var (
+	ErrClosed        = errors.New("encoder: write after close")
+	ErrNoDB          = errors.New("encoder: no database selected")
+	ErrDBReopened    = errors.New("encoder: database written twice")
+	ErrDuplicateKey  = errors.New("encoder: duplicate key")
+	ErrCountMismatch = errors.New("encoder: key count differs from the declared one")
+	ErrInvalidOption = errors.New("encoder: invalid option")
+	ErrInvalidExpiry = errors.New("encoder: negative expiry")
+	errCorruptLZF    = errors.New("encoder: corrupt lzf data")
+	errDBOutOfRange  = errors.New("encoder: database number out of range")
+)
+
+// Options configure a Writer. The zero value writes a checksummed, compressed file for
+// DefaultTarget.
+type Options struct {
+	// Target names the server release to write for (see Targets); default DefaultTarget.
+	Target string
+	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion); default 0,
+	// the target's.
+	RDBVersion int
+	// DisableCompression turns off LZF compression of strings over 20 bytes; default off, so
+	// strings are compressed where Redis would compress them.
+	DisableCompression bool
+	// DisableChecksum writes eight zero bytes as the trailer, which loaders accept without a
+	// check; default off.
+	DisableChecksum bool
+	// CreatedAt is written as the ctime AUX field; default the time of NewWriter.
+	CreatedAt time.Time
+	// CheckDuplicates makes the writer remember the keys of the open database and refuse a
+	// repeated one with ErrDuplicateKey; default off (memory grows with the keys when on).
+	CheckDuplicates bool
+	// BufferSize is the size of the writes made to the destination; default 1 MiB.
+	BufferSize int
+}
+
+// DBInfo describes a database section to BeginDB.
+type DBInfo struct {
+	// Keys and Expires are the number of keys, and of keys with an expiry, the section will
+	// hold. They are written as a RESIZEDB hint that lets Redis size its tables up front, and
+	// checked when the section ends. Zero means unknown: no hint and no check.
+	Keys, Expires uint64
+}
+
+// Stats counts what a Writer has written.
+type Stats struct {
+	Keys, Expires uint64 // records, and records with an expiry
+	Bytes         int64  // bytes passed to the destination, trailer included once closed
+	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
+}
+
+// A Writer writes an RDB file to an io.Writer.
+type Writer struct {
+	dst       io.Writer
+	buf       []byte
+	bufLimit  int
+	crc       uint64
+	checksum  bool
+	compress  bool
+	target    Target
+	version   int
+	err       error
+	closed    bool
+	stats     Stats
+	lzf       *lzfCompressor
+	scratch   [16]byte
+	dbOpen    bool
+	db        int
+	dbInfo    DBInfo
+	dbKeys    uint64
+	dbExpires uint64
+	dbsDone   map[int]bool
+	seen      map[string]struct{} // keys of the open database with CheckDuplicates
+	checkDups bool
+}
+
+// NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
+// header; nothing reaches dst before the buffer fills or Close is called.
+func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
+	if dst == nil {
+		return nil, fmt.Errorf("%w: nil destination", ErrInvalidOption)
+	}
+	t, err := LookupTarget(opts.Target)
+	if err != nil {
+		return nil, err
+	}
+	version := t.RDBVersion
+	if opts.RDBVersion != 0 {
+		if opts.RDBVersion < MinVersion || opts.RDBVersion > MaxVersion {
+			return nil, fmt.Errorf("%w: rdb version %d (supported: %d to %d)", ErrInvalidOption, opts.RDBVersion, MinVersion, MaxVersion)
+		}
+		version = opts.RDBVersion
+	}
+	size := opts.BufferSize
+	if size == 0 {
+		size = defaultBufferLen
+	}
+	if size < 4096 {
+		return nil, fmt.Errorf("%w: buffer size %d (at least 4096)", ErrInvalidOption, size)
+	}
+	created := opts.CreatedAt
+	if created.IsZero() {
+		created = time.Now()
+	}
+	w := &Writer{
+		dst:       dst,
+		buf:       make([]byte, 0, size+size/4),
+		bufLimit:  size,
+		checksum:  !opts.DisableChecksum,
+		compress:  !opts.DisableCompression,
+		target:    t,
+		version:   version,
+		dbsDone:   make(map[int]bool),
+		checkDups: opts.CheckDuplicates,
+	}
+	if w.compress {
+		w.lzf = new(lzfCompressor)
+	}
+	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
+	w.appendAux("redis-ver", t.ServerVer)
+	w.appendAux("redis-bits", "64")
+	w.appendAux("ctime", strconv.FormatInt(created.Unix(), 10))
+	w.appendAux("used-mem", "0")
+	if version >= 10 {
+		w.appendAux("aof-base", "0")
+	}
+	w.appendAux("rdbgen-ver", Version)
+	return w, nil
+}
+
+// Target returns the target the Writer writes for.
+func (w *Writer) Target() Target { return w.target }
+
+// RDBVersion returns the version written in the header.
+func (w *Writer) RDBVersion() int { return w.version }
+
+// Stats returns the counts so far; after Close they describe the whole file.
+func (w *Writer) Stats() Stats { return w.stats }
+
+func (w *Writer) appendAux(key, value string) {
+	w.buf = append(w.buf, opAux)
+	w.buf = w.appendString(w.buf, []byte(key))
+	w.buf = w.appendString(w.buf, []byte(value))
+}
+
+// BeginDB ends the open database section, if any, and opens database db. Each database may
+// be opened once; info gives its size when known.
+func (w *Writer) BeginDB(db int, info DBInfo) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if db < 0 || db > 1<<31-1 {
+		return w.fail(fmt.Errorf("%w: %d", errDBOutOfRange, db))
+	}
+	if err := w.endDB(); err != nil {
+		return err
+	}
+	if w.dbsDone[db] {
+		return w.fail(fmt.Errorf("%w: db %d", ErrDBReopened, db))
+	}
+	w.dbsDone[db] = true
+	w.dbOpen, w.db, w.dbInfo, w.dbKeys, w.dbExpires = true, db, info, 0, 0
+	if w.checkDups {
+		w.seen = make(map[string]struct{})
+	}
+	w.buf = appendLength(append(w.buf, opSelectDB), uint64(db))
+	if info.Keys > 0 {
+		w.buf = appendLength(append(w.buf, opResizeDB), info.Keys)
+		w.buf = appendLength(w.buf, info.Expires)
+	}
+	return w.maybeFlush()
+}
+
+// endDB checks the open section against its declared size.
+func (w *Writer) endDB() error {
+	if !w.dbOpen {
+		return nil
+	}
+	w.dbOpen = false
+	w.seen = nil
+	if in := w.dbInfo; in.Keys > 0 && (in.Keys != w.dbKeys || in.Expires != w.dbExpires) {
+		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
+			ErrCountMismatch, w.db, in.Keys, in.Expires, w.dbKeys, w.dbExpires))
+	}
+	return nil
+}
+
+// WriteString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
+// or 0 for none.
+func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
+	if err := w.beginRecord(key, expireAtMS, typeString); err != nil {
+		return err
+	}
+	w.buf = w.appendString(w.buf, value)
+	return w.maybeFlush()
+}
+
+// beginRecord appends the expiry, type byte and key of a record.
+func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return ErrClosed
+	}
+	if !w.dbOpen {
+		return w.fail(ErrNoDB)
+	}
+	if expireAtMS < 0 {
+		return w.fail(fmt.Errorf("write key %q: %w", key, ErrInvalidExpiry))
+	}
+	if w.checkDups {
+		if _, dup := w.seen[string(key)]; dup {
+			return w.fail(fmt.Errorf("write key %q in db %d: %w", key, w.db, ErrDuplicateKey))
+		}
+		w.seen[string(key)] = struct{}{}
+	}
+	if expireAtMS > 0 {
+		w.buf = append(w.buf, opExpireTimeMS,
+			byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
+			byte(expireAtMS>>32), byte(expireAtMS>>40), byte(expireAtMS>>48), byte(expireAtMS>>56))
+		w.dbExpires++
+		w.stats.Expires++
+	}
+	w.buf = append(w.buf, typ)
+	w.buf = w.appendString(w.buf, key)
+	w.dbKeys++
+	w.stats.Keys++
+	return nil
+}
+
+// Flush writes the buffered bytes to the destination.
+func (w *Writer) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.checksum {
+		w.crc = crc64Jones(w.crc, w.buf)
+	}
+	return w.writeBuf()
+}
+
+// writeBuf passes the buffer, already added to the checksum, to the destination.
+func (w *Writer) writeBuf() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	n, err := w.dst.Write(w.buf)
+	w.stats.Bytes += int64(n)
+	if err == nil && n < len(w.buf) {
+		err = io.ErrShortWrite
+	}
+	w.buf = w.buf[:0]
+	if err != nil {
+		return w.fail(fmt.Errorf("encoder: write: %w", err))
+	}
+	return nil
+}
+
+func (w *Writer) maybeFlush() error {
+	if len(w.buf) >= w.bufLimit {
+		return w.Flush()
+	}
+	return nil
+}
+
+// Close ends the open database, writes the EOF marker and the checksum, and flushes. It does
+// not close the destination. Closing twice is a no-op; writing after Close returns ErrClosed.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	if err := w.usable(); err != nil {
+		w.closed = true
+		return err
+	}
+	if err := w.endDB(); err != nil {
+		w.closed = true
+		return err
+	}
+	w.buf = append(w.buf, opEOF)
+	if w.checksum {
+		w.crc = crc64Jones(w.crc, w.buf)
+		w.stats.Checksum = w.crc
+	}
+	c := w.stats.Checksum
+	w.buf = append(w.buf, byte(c), byte(c>>8), byte(c>>16), byte(c>>24), byte(c>>32), byte(c>>40), byte(c>>48), byte(c>>56))
+	w.closed = true
+	return w.writeBuf()
+}
+
+func (w *Writer) usable() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// fail records err as the sticky error and returns it.
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	return w.err
+}

@@ -1,0 +1,88 @@
+// Package manifest reads and writes the sidecar that rdbgen writes next to each file
+// (dump.rdb.manifest.json): every parameter needed to recompute the dataset, and what the file
+// holds, so that a verifier can check a file or a live server against it.
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
+)
+
+// Suffix is appended to a file's path to name its manifest.
+const Suffix = ".manifest.json"
+
+// FormatVersion is the version of the manifest layout written by this package.
+const FormatVersion = 1
+
+// A Manifest describes one RDB file written by rdbgen.
+type Manifest struct {
+	Format     int       `json:"format"`    // FormatVersion
+	Generator  string    `json:"generator"` // "rdbgen <version>"
+	CreatedAt  time.Time `json:"created_at"`
+	Target     string    `json:"target"`
+	RDBVersion int       `json:"rdb_version"`
+	Compressed bool      `json:"compressed"`
+	// Checksum is the CRC-64 trailer as 16 hex digits; all zeros when it was disabled.
+	Checksum string `json:"checksum"`
+	Bytes    int64  `json:"bytes"`
+	// DBs holds the counts per database number.
+	DBs     map[int]Counts   `json:"dbs"`
+	Keys    uint64           `json:"keys"`
+	Expires uint64           `json:"expires"`
+	Dataset *dataset.Strings `json:"dataset,omitempty"`
+}
+
+// Counts are the keys of one database, and those of them with an expiry.
+type Counts struct {
+	Keys    uint64 `json:"keys"`
+	Expires uint64 `json:"expires"`
+}
+
+// PathFor returns the manifest path for an RDB file path.
+func PathFor(rdbPath string) string { return rdbPath + Suffix }
+
+// FormatChecksum renders a checksum the way manifests hold it.
+func FormatChecksum(crc uint64) string { return fmt.Sprintf("%016x", crc) }
+
+// Write stores m at path atomically, replacing an existing manifest.
+func Write(path string, m *Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	f, err := atomicfile.Create(path, true)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+// Read loads the manifest at path.
+func Read(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	m := new(Manifest)
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", path, err)
+	}
+	if m.Format != FormatVersion {
+		return nil, fmt.Errorf("read manifest %s: format %d, want %d", path, m.Format, FormatVersion)
+	}
+	if m.Dataset != nil {
+		if err := m.Dataset.Validate(); err != nil {
+			return nil, fmt.Errorf("read manifest %s: %w", path, err)
+		}
+	}
+	return m, nil
+}
