@@ -45,7 +45,6 @@ var (
 	ErrCountMismatch = errors.New("encoder: key count differs from the declared one")
 	ErrInvalidOption = errors.New("encoder: invalid option")
 	ErrInvalidExpiry = errors.New("encoder: negative expiry")
-	errCorruptLZF    = errors.New("encoder: corrupt lzf data")
 	errDBOutOfRange  = errors.New("encoder: database number out of range")
 )
 
