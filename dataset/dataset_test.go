@@ -22,7 +22,7 @@ func TestValidate(t *testing.T) {
 		{"last key fits", func(d *Strings) { d.KeyStart = 1<<64 - 10 }, ""},
 		{"random size 0", func(d *Strings) { d.Value = ValueRandom }, "value size 0 out of range"},
 		{"random size max", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, MaxValueSize }, ""},
-		{"random size too big", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, MaxValueSize + 1 }, "out of range"},
+		{"random size too big", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, MaxValueSize+1 }, "out of range"},
 		{"random size negative", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, -1 }, "out of range"},
 		{"size with same", func(d *Strings) { d.ValueSize = 10 }, "goes with --value random"},
 		{"unknown mode", func(d *Strings) { d.Value = "zeros" }, `value mode "zeros"`},
