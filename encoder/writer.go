@@ -89,7 +89,10 @@ type Stats struct {
 // A Writer writes an RDB file to an io.Writer.
 type Writer struct {
 	dst       io.Writer
-	buf       []byte
+	buf       []byte // the buffer being encoded into
+	spare     []byte // the other buffer, when it is not being written
+	inflight  []byte // the buffer a background write holds, or nil
+	done      chan flushResult
 	bufLimit  int
 	crc       uint64
 	checksum  bool
@@ -142,6 +145,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	w := &Writer{
 		dst:       dst,
 		buf:       make([]byte, 0, size+size/4),
+		done:      make(chan flushResult, 1),
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
 		compress:  !opts.DisableCompression,
@@ -266,41 +270,6 @@ func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
 	return nil
 }
 
-// Flush writes the buffered bytes to the destination.
-func (w *Writer) Flush() error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.checksum {
-		w.crc = crc64Jones(w.crc, w.buf)
-	}
-	return w.writeBuf()
-}
-
-// writeBuf passes the buffer, already added to the checksum, to the destination.
-func (w *Writer) writeBuf() error {
-	if len(w.buf) == 0 {
-		return nil
-	}
-	n, err := w.dst.Write(w.buf)
-	w.stats.Bytes += int64(n)
-	if err == nil && n < len(w.buf) {
-		err = io.ErrShortWrite
-	}
-	w.buf = w.buf[:0]
-	if err != nil {
-		return w.fail(fmt.Errorf("encoder: write: %w", err))
-	}
-	return nil
-}
-
-func (w *Writer) maybeFlush() error {
-	if len(w.buf) >= w.bufLimit {
-		return w.Flush()
-	}
-	return nil
-}
-
 // Close ends the open database, writes the EOF marker and the checksum, and flushes. It does
 // not close the destination. Closing twice is a no-op; writing after Close returns ErrClosed.
 func (w *Writer) Close() error {
@@ -312,6 +281,10 @@ func (w *Writer) Close() error {
 		return err
 	}
 	if err := w.endDB(); err != nil {
+		w.closed = true
+		return err
+	}
+	if err := w.wait(); err != nil {
 		w.closed = true
 		return err
 	}
