@@ -31,7 +31,7 @@ type containerInfo struct {
 
 // inspect returns what docker knows of a container.
 func (d docker) inspect(ctx context.Context, container string) (*containerInfo, error) {
-	out, err := d.run(ctx, nil, "container", "inspect", "--format", "{{json .}}", container)
+	out, err := d.run(ctx, nil, "inspect", "--type", "container", "--format", "{{json .}}", container)
 	if err != nil {
 		return nil, err
 	}

@@ -20,13 +20,14 @@ var ErrAppendOnly = errors.New("appendonly is on: the server would load its AOF,
 
 // The states an existing container can be left in when a restart fails.
 const (
-	stateOld      = "left as it was"
-	stateStopped  = "left stopped with its old data"
-	statePartial  = "left stopped; its dump file may be partly replaced"
-	stateNewFile  = "left stopped with the new dump file in place"
-	stateLoading  = "left running, loading the new data"
-	stateRefused  = "left stopped: it refused the new dump file, which is in place"
-	stateStarting = "left starting on the new dump file"
+	stateOld               = "left as it was"
+	stateStopped           = "left stopped with its old data"
+	statePartial           = "left stopped; its dump file may be partly replaced"
+	stateNewFile           = "left stopped with the new dump file in place"
+	stateLoading           = "left running, loading the new data"
+	stateRefused           = "left stopped: it refused the new dump file, which is in place"
+	stateRefusedRestarting = "left with the new dump file, which it refused, in place; it may be restarting on it"
+	stateStarting          = "left starting on the new dump file"
 )
 
 // serverFiles is where a container's server keeps its data.
@@ -120,6 +121,12 @@ func restartContainer(ctx context.Context, abs string, opts Options) (*Instance,
 	if err := inst.waitLoaded(ctx, dump, launched, opts); err != nil {
 		c.stop()
 		if errors.Is(err, ErrLoadRefused) {
+			// A restart policy would start it again and again on the file.
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+			defer cancel()
+			if _, stopErr := d.run(stopCtx, nil, "stop", name); stopErr != nil {
+				return nil, fail(stateRefusedRestarting, errors.Join(err, stopErr))
+			}
 			return nil, fail(stateRefused, err)
 		}
 		return nil, fail(stateLoading, err)
