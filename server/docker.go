@@ -34,19 +34,25 @@ func (d docker) command(ctx context.Context, args ...string) *exec.Cmd {
 // and returns its standard output, trimmed. Its error quotes the CLI's
 // complaint on one line.
 func (d docker) run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	out, err := d.output(ctx, stdin, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// output is run, returning the standard output as it is.
+func (d docker) output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := d.command(ctx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("docker %s: %w", args[0], ctx.Err())
+			return nil, fmt.Errorf("docker %s: %w", args[0], ctx.Err())
 		}
 		if msg := cliMessage(stderr.String()); msg != "" {
-			return "", fmt.Errorf("docker %s: %s", args[0], msg)
+			return nil, fmt.Errorf("docker %s: %s", args[0], msg)
 		}
-		return "", fmt.Errorf("docker %s: %w", args[0], err)
+		return nil, fmt.Errorf("docker %s: %w", args[0], err)
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	return stdout.Bytes(), nil
 }
 
 // cliMessage joins the lines of a docker CLI error output into one, leaving

@@ -50,9 +50,21 @@ type Options struct {
 
 	// Container, when set, names an existing container to restart on the
 	// dump file instead of starting a fresh one; it implies the docker
-	// backend. The dump file is copied into the container's data directory,
-	// so the container keeps serving it after [Instance.Close]. Default:
-	// "", a fresh container that Close removes.
+	// backend. Default: "", a fresh container that Close removes.
+	//
+	// Start reads the server's data directory and file names (CONFIG GET
+	// when it runs, else its command line), stops it with SHUTDOWN NOSAVE
+	// and "docker stop", copies the dump file into the data directory
+	// ("docker cp"), starts the container again and waits for the load. The
+	// container keeps its name and settings, and goes on serving the new
+	// data after [Instance.Close]. With appendonly on (Redis 7.0 and later,
+	// Valkey), the file becomes the base of a new AOF manifest instead.
+	// An error tells the state the container was left in.
+	//
+	// Limits: the server must be reachable on 127.0.0.1 (host network, or a
+	// published port) without a password; a stopped container's settings
+	// are read from its command line only; an older server with appendonly
+	// on is refused ([ErrAppendOnly]).
 	Container string
 
 	// LoadTimeout bounds the wait for the server to answer and finish

@@ -1,33 +1,33 @@
 package server
 
 import (
-	"archive/tar"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // ErrAppendOnly reports an existing container whose server has appendonly
-// on: started again, it would load its append-only file and ignore the dump
-// file, so Start leaves it alone.
-var ErrAppendOnly = errors.New("appendonly is on: the server would load its AOF, not the dump file")
+// on, in a way that a restart cannot take over (see [Options.Container]), or
+// that loaded its append-only file instead of the dump file.
+var ErrAppendOnly = errors.New("appendonly is on")
 
 // The states an existing container can be left in when a restart fails.
 const (
 	stateOld               = "left as it was"
 	stateStopped           = "left stopped with its old data"
-	statePartial           = "left stopped; its dump file may be partly replaced"
+	stateUnknown           = "in an unknown state: it was sent SHUTDOWN NOSAVE"
+	statePartial           = "left stopped; its files may be partly replaced"
 	stateNewFile           = "left stopped with the new dump file in place"
+	stateStarting          = "left starting on the new dump file"
 	stateLoading           = "left running, loading the new data"
 	stateRefused           = "left stopped: it refused the new dump file, which is in place"
 	stateRefusedRestarting = "left with the new dump file, which it refused, in place; it may be restarting on it"
-	stateStarting          = "left starting on the new dump file"
+	stateAOF               = "left running on its old append-only file, with the new dump file in place"
 )
 
 // serverFiles is where a container's server keeps its data.
@@ -35,42 +35,26 @@ type serverFiles struct {
 	dir        string // data directory, absolute in the container
 	dbfilename string
 	appendonly bool
+	aof        aofDir // the AOF layout of Redis 7 and later; zero for older
 }
 
 // restartContainer restarts the existing container opts.Container on the dump
-// file at abs:
-//
-//  1. it reads the server's data directory, file name and appendonly setting
-//     (CONFIG GET when the server runs, else its command line);
-//  2. it stops the server with SHUTDOWN NOSAVE, so that it saves nothing,
-//     then "docker stop", which waits for the container to stop and keeps a
-//     restart policy from starting it again;
-//  3. it copies the file into the data directory with "docker cp", with mode
-//     0644 so that the server reads it whatever user it runs as;
-//  4. it starts the container, which keeps its name and settings, and waits
-//     for the load.
-//
-// Limits: a server with appendonly on is refused ([ErrAppendOnly]); a server
-// that needs a password cannot be reached; a stopped container's settings are
-// read from its command line only, not from a configuration file.
+// file at abs; see [Options.Container]. Its errors tell the state the
+// container is left in.
 func restartContainer(ctx context.Context, abs string, opts Options) (*Instance, error) {
 	d := newDocker(opts.DockerHost)
 	name := opts.Container
-	dump := filepath.Base(abs)
 	fail := func(state string, err error) error {
 		return fmt.Errorf("restart container %s: %w (container %s)", name, err, state)
 	}
 
+	// Where does the server keep its data? Ask it, if it runs.
 	ci, err := d.inspect(ctx, name)
 	if err != nil {
 		return nil, fail(stateOld, err)
 	}
-	files := serverFiles{
-		dir:        ci.arg("dir", ci.Config.WorkingDir),
-		dbfilename: ci.arg("dbfilename", "dump.rdb"),
-		appendonly: ci.arg("appendonly", "no") == "yes",
-	}
 	port := ci.arg("port", "6379")
+	files := ci.serverFiles()
 	if ci.State.Running {
 		addr, err := ci.addr(port)
 		if err != nil {
@@ -79,29 +63,44 @@ func restartContainer(ctx context.Context, abs string, opts Options) (*Instance,
 		if files, err = readServerFiles(ctx, addr); err != nil {
 			return nil, fail(stateOld, err)
 		}
-		if files.appendonly {
-			return nil, fail(stateOld, ErrAppendOnly)
-		}
-		c := newPollClient(addr)
-		err = c.ShutdownNoSave(ctx).Err()
-		c.Close()
-		if err != nil {
-			return nil, fail(stateOld, fmt.Errorf("shutdown nosave: %w", err))
-		}
-	} else if files.appendonly {
-		return nil, fail(stateOld, ErrAppendOnly)
 	}
 	if !path.IsAbs(files.dir) {
 		files.dir = path.Join("/", ci.Config.WorkingDir, files.dir)
 	}
-	if _, err := d.run(ctx, nil, "stop", name); err != nil {
-		return nil, fail("in an unknown state: it was sent SHUTDOWN NOSAVE", err)
+	if files.appendonly && files.aof == (aofDir{}) {
+		return nil, fail(stateOld, fmt.Errorf("%w, with the single-file AOF of servers before Redis 7.0", ErrAppendOnly))
 	}
 
-	if err := copyDump(ctx, d, name, abs, files); err != nil {
+	// Stop it without a save. docker stop then waits until it has stopped
+	// and keeps a restart policy from starting it again.
+	stopped := stateOld
+	if ci.State.Running {
+		addr, _ := ci.addr(port)
+		c := newPollClient(addr)
+		err := c.ShutdownNoSave(ctx).Err()
+		c.Close()
+		if err != nil {
+			return nil, fail(stateOld, fmt.Errorf("shutdown nosave: %w", err))
+		}
+		stopped = stateStopped
+	}
+	if _, err := d.run(ctx, nil, "stop", name); err != nil {
+		return nil, fail(stateUnknown, err)
+	}
+
+	// Put the file in place.
+	entries := []fileEntry{{name: files.dbfilename, src: abs}}
+	if files.appendonly {
+		entries, err = takeOverAOF(ctx, d, name, files.dir, abs, files.aof)
+		if err != nil {
+			return nil, fail(stopped, err)
+		}
+	}
+	if err := d.copyInto(ctx, name, files.dir, entries); err != nil {
 		return nil, fail(statePartial, err)
 	}
 
+	// Start it again and wait for the load.
 	since := dockerTime(time.Now())
 	launched := time.Now()
 	if _, err := d.run(ctx, nil, "start", name); err != nil {
@@ -118,20 +117,42 @@ func restartContainer(ctx context.Context, abs string, opts Options) (*Instance,
 		return nil, fail(stateStarting, err)
 	}
 	inst := &Instance{Addr: c.addr, Backend: BackendDocker, Container: name, r: c}
+	dump := filepath.Base(abs)
 	if err := inst.waitLoaded(ctx, dump, launched, opts); err != nil {
 		c.stop()
-		if errors.Is(err, ErrLoadRefused) {
-			// A restart policy would start it again and again on the file.
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
-			defer cancel()
-			if _, stopErr := d.run(stopCtx, nil, "stop", name); stopErr != nil {
-				return nil, fail(stateRefusedRestarting, errors.Join(err, stopErr))
-			}
-			return nil, fail(stateRefused, err)
+		if !errors.Is(err, ErrLoadRefused) {
+			return nil, fail(stateLoading, err)
 		}
-		return nil, fail(stateLoading, err)
+		// A restart policy would start it again and again on the file.
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+		defer cancel()
+		if _, stopErr := d.run(stopCtx, nil, "stop", name); stopErr != nil {
+			return nil, fail(stateRefusedRestarting, errors.Join(err, stopErr))
+		}
+		return nil, fail(stateRefused, err)
+	}
+	// A configuration file can turn appendonly on behind the command line
+	// of a stopped container.
+	if log, err := c.log(ctx); err == nil && !files.appendonly && strings.Contains(log, "DB loaded from append only file") {
+		c.stop()
+		return nil, fail(stateAOF, fmt.Errorf("%w: the server loaded its append-only file, not the dump file", ErrAppendOnly))
 	}
 	return inst, nil
+}
+
+// serverFiles reads where the server keeps its data from the container's
+// command line, with the server's defaults. It cannot see a configuration
+// file's settings.
+func (ci *containerInfo) serverFiles() serverFiles {
+	return serverFiles{
+		dir:        ci.arg("dir", ci.Config.WorkingDir),
+		dbfilename: ci.arg("dbfilename", "dump.rdb"),
+		appendonly: ci.arg("appendonly", "no") == "yes",
+		aof: aofDir{
+			dir:      ci.arg("appenddirname", "appendonlydir"),
+			filename: ci.arg("appendfilename", "appendonly.aof"),
+		},
+	}
 }
 
 // readServerFiles asks a running server where it keeps its data.
@@ -145,43 +166,11 @@ func readServerFiles(ctx context.Context, addr string) (serverFiles, error) {
 	if m["dir"] == "" || m["dbfilename"] == "" {
 		return serverFiles{}, errors.New("config get: no dir or dbfilename")
 	}
-	return serverFiles{dir: m["dir"], dbfilename: m["dbfilename"], appendonly: m["appendonly"] == "yes"}, nil
-}
-
-// copyDump copies the dump file into the stopped container as
-// files.dir/files.dbfilename, through a tar stream, which sets its name
-// and its mode 0644 whatever the local file's are.
-func copyDump(ctx context.Context, d docker, container, abs string, files serverFiles) error {
-	f, err := os.Open(abs)
-	if err != nil {
-		return err
+	files := serverFiles{dir: m["dir"], dbfilename: m["dbfilename"], appendonly: m["appendonly"] == "yes"}
+	if m["appenddirname"] != "" { // Redis 7.0 and later
+		files.aof = aofDir{dir: m["appenddirname"], filename: m["appendfilename"]}
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		tw := tar.NewWriter(pw)
-		err := tw.WriteHeader(&tar.Header{
-			Typeflag: tar.TypeReg,
-			Name:     files.dbfilename,
-			Size:     fi.Size(),
-			Mode:     0o644,
-			ModTime:  fi.ModTime(),
-		})
-		if err == nil {
-			_, err = io.Copy(tw, f)
-		}
-		if err == nil {
-			err = tw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
-	_, err = d.run(ctx, pr, "cp", "-", container+":"+files.dir)
-	pr.Close()
-	return err
+	return files, nil
 }
 
 // dockerTime formats t for "docker logs --since": Unix seconds with a
