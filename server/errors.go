@@ -27,6 +27,11 @@ var (
 	// error is an [*ExitError].
 	ErrServerExited = errors.New("server exited")
 
+	// ErrAppendOnly reports an existing container ([Options.Container])
+	// whose server has appendonly on in a way that a restart cannot take
+	// over, or that loaded its append-only file instead of the dump file.
+	ErrAppendOnly = errors.New("appendonly is on")
+
 	// ErrLoadTimeout reports that the server was still loading, or not yet
 	// answering, when [Options.LoadTimeout] ran out.
 	ErrLoadTimeout = errors.New("load timeout")

@@ -11,11 +11,6 @@ import (
 	"time"
 )
 
-// ErrAppendOnly reports an existing container whose server has appendonly
-// on, in a way that a restart cannot take over (see [Options.Container]), or
-// that loaded its append-only file instead of the dump file.
-var ErrAppendOnly = errors.New("appendonly is on")
-
 // The states an existing container can be left in when a restart fails.
 const (
 	stateOld               = "left as it was"
