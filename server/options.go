@@ -76,6 +76,11 @@ type Options struct {
 	// directory, file name, appendonly, save points, log file), which
 	// therefore always win. They are not used with Container.
 	// Default: none.
+	//
+	// In a fresh container the server runs as the dump file's owner, who
+	// can write to the data directory /data only if it is root or the
+	// image's own user: point what the server writes elsewhere, as in
+	// "--cluster-config-file", "/tmp/nodes.conf".
 	Args []string
 
 	// Progress, if not nil, is called from Start's goroutine while the server
