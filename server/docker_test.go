@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -66,6 +67,24 @@ func TestDockerLoads(t *testing.T) {
 	if redistest.FileSum(t, dump) != sum {
 		t.Errorf("dump file changed")
 	}
+}
+
+// A file that only its owner, not root and not the image's user, can read
+// loads: the server runs as the file's owner.
+func TestDockerFileOwner(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to give the file to another user")
+	}
+	opts := dockerOptions(t)
+	dump := redistest.WriteDump(t, testData)
+	if err := os.Chmod(dump, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dump, 4321, 4321); err != nil {
+		t.Fatal(err)
+	}
+	inst := start(t, dump, opts)
+	checkData(t, inst, testData)
 }
 
 func TestDockerRefusesVersion(t *testing.T) {
