@@ -39,10 +39,11 @@ type container struct {
 //
 // The image's entrypoint is replaced by opts.RedisServer: the official
 // image's entrypoint, started as root, chowns everything under /data that
-// the redis user does not own, and that fails on a read-only mount. Instead
-// the server runs as the file's owner (uid:gid), who can read the file as it
-// is, without a change to its permissions. Only root's server could write to
-// /data, and it has nothing to write there.
+// the redis user does not own, and that fails on a read-only mount, which
+// ends the container. Instead the server runs as the file's owner (uid:gid),
+// who can read the file as it is, without a change to its permissions. The
+// mount keeps the file unwritable whoever the server runs as: even an
+// explicit SAVE fails, as it would rename a new file over the mount point.
 func launchContainer(ctx context.Context, abs string, fi os.FileInfo, port int, opts Options) (runner, error) {
 	d := newDocker(opts.DockerHost)
 	name, err := containerName()
