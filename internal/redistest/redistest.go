@@ -85,3 +85,13 @@ func RedisCheckRDB(t testing.TB) string {
 	}
 	return path
 }
+
+// RedisCLI returns the path of redis-cli, which ships with redis-server.
+func RedisCLI(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("redis-cli")
+	if err != nil {
+		missing(t, "redis-cli not found (apt-get install -y redis-server): %v", err)
+	}
+	return path
+}

@@ -1,0 +1,67 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestCRC16CheckValue(t *testing.T) {
+	if got := crc16([]byte("123456789")); got != 0x31c3 {
+		t.Fatalf("crc16(123456789) = %#04x, want 0x31c3 (CRC16/XMODEM)", got)
+	}
+}
+
+// TestSlot checks slots that Redis's own CLUSTER KEYSLOT gives (redis-server 7.0.15), and the
+// hash tag rules of the cluster specification.
+func TestSlot(t *testing.T) {
+	tests := []struct {
+		key  string
+		slot int
+		tag  string // what is hashed
+	}{
+		{"foo", 12182, "foo"},
+		{"bar", 5061, "bar"},
+		{"hello", 866, "hello"},
+		{"somekey", 11058, "somekey"},
+		{"key100000001", 6464, "key100000001"},
+		{"", 0, ""},
+		{"foo{hash_tag}", 2515, "hash_tag"},
+		{"bar{hash_tag}", 2515, "hash_tag"},
+		{"{user1000}.following", 3443, "user1000"},
+		{"{user1000}.followers", 3443, "user1000"},
+		{"user1000", 3443, "user1000"},
+		{"foo{}{bar}", 8363, "foo{}{bar}"},      // empty tag: the whole key
+		{"foo{{bar}}zap", 4015, "{bar"},         // the first '{', then the first '}' after it
+		{"{bar", 4015, "{bar"},                  // no '}': the whole key
+		{"foo{bar}{zap}", 5061, "bar"},          // only the first tag counts
+		{"{}", 15257, "{}"},                     // empty tag
+		{"{", 4092, "{"},                        // no '}'
+		{"}", 12090, "}"},                       // no '{'
+		{"a{b", 13340, "a{b"},                   // no '}'
+		{"}{x}", KeySlot("x"), "x"},             // a '}' before the '{' does not count
+		{"\xff{\x00}", KeySlot("\x00"), "\x00"}, // binary keys
+	}
+	for _, tt := range tests {
+		if got := string(HashTag([]byte(tt.key))); got != tt.tag {
+			t.Errorf("HashTag(%q) = %q, want %q", tt.key, got, tt.tag)
+		}
+		if got := Slot([]byte(tt.key)); got != tt.slot {
+			t.Errorf("Slot(%q) = %d, want %d", tt.key, got, tt.slot)
+		}
+	}
+}
+
+func BenchmarkSlot(b *testing.B) {
+	key := []byte("key100000001")
+	for b.Loop() {
+		Slot(key)
+	}
+}
+
+func ExampleSlot() {
+	fmt.Println(Slot([]byte("foo")))
+	fmt.Println(Slot([]byte("{user1000}.following")) == Slot([]byte("{user1000}.followers")))
+	// Output:
+	// 12182
+	// true
+}

@@ -1,0 +1,159 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+// ErrDB is returned for records of a database other than 0: a cluster node refuses them.
+var ErrDB = errors.New("a cluster node holds db 0 only")
+
+// Buffer sizes of the shards' encoders: all shards together get about totalBuffer, each
+// between minBuffer and the encoder's default.
+const (
+	totalBuffer = 16 << 20
+	minBuffer   = 64 << 10
+	maxBuffer   = 1 << 20
+)
+
+// WriterOptions configure a Writer. The zero value works.
+type WriterOptions struct {
+	// Encoder configures every shard's encoder.Writer. When its BufferSize is 0, each shard
+	// gets a share of 16 MiB, between 64 KiB and 1 MiB, so that memory stays bounded with
+	// many shards.
+	Encoder encoder.Options
+	// Counts gives, for each shard, the keys and keys with an expiry it will hold, when they
+	// are known up front (see Counter). They become each file's RESIZEDB hint and are
+	// checked on Close. Default nil: unknown, no hint.
+	Counts []encoder.DBInfo
+}
+
+// A Writer splits one stream of records into a file per shard: each record goes to the
+// encoder.Writer of the shard that owns its key's slot, so all files are written in one pass
+// in memory bounded by the number of shards. Every file holds database 0.
+//
+// WriteString writes a string record. Records of any other type go through Shard, which
+// returns the encoder.Writer that a key belongs to: call its methods as on a single file.
+// This is the hook for every record source (generated datasets, spec files, imports): keys
+// must be unique, as in a single file.
+type Writer struct {
+	layout *Layout
+	shards []*encoder.Writer
+	closed bool
+}
+
+// NewWriter returns a Writer that writes shard i of layout to dsts[i]. Like encoder.Writer,
+// it does not close the destinations.
+func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, error) {
+	if layout == nil {
+		return nil, fmt.Errorf("%w: nil layout", encoder.ErrInvalidOption)
+	}
+	n := layout.Len()
+	if len(dsts) != n {
+		return nil, fmt.Errorf("%w: %d destinations for %d shards", encoder.ErrInvalidOption, len(dsts), n)
+	}
+	if opts.Counts != nil && len(opts.Counts) != n {
+		return nil, fmt.Errorf("%w: %d counts for %d shards", encoder.ErrInvalidOption, len(opts.Counts), n)
+	}
+	eo := opts.Encoder
+	if eo.BufferSize == 0 {
+		eo.BufferSize = min(max(totalBuffer/n, minBuffer), maxBuffer)
+	}
+	w := &Writer{layout: layout, shards: make([]*encoder.Writer, n)}
+	for i, dst := range dsts {
+		sw, err := encoder.NewWriter(dst, eo)
+		if err != nil {
+			return nil, err
+		}
+		var info encoder.DBInfo
+		if opts.Counts != nil {
+			info = opts.Counts[i]
+		}
+		if err := sw.BeginDB(0, info); err != nil {
+			return nil, fmt.Errorf("shard %d: %w", i, err)
+		}
+		w.shards[i] = sw
+	}
+	return w, nil
+}
+
+// Layout returns the layout the Writer splits by.
+func (w *Writer) Layout() *Layout { return w.layout }
+
+// Shard returns the encoder.Writer of the shard that owns key's slot.
+func (w *Writer) Shard(key []byte) *encoder.Writer {
+	return w.shards[w.layout.ShardOf(key)]
+}
+
+// WriteString writes a string record to the shard of its key. expireAtMS is the absolute
+// expiry in Unix ms, or 0 for none.
+func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
+	if w.closed {
+		return encoder.ErrClosed
+	}
+	return w.Shard(key).WriteString(key, value, expireAtMS)
+}
+
+// Stats returns each shard's counts so far; after Close they describe the whole files.
+func (w *Writer) Stats() []encoder.Stats {
+	s := make([]encoder.Stats, len(w.shards))
+	for i, sw := range w.shards {
+		s[i] = sw.Stats()
+	}
+	return s
+}
+
+// Total returns the keys, expiries and bytes of all shards together.
+func (w *Writer) Total() encoder.Stats {
+	var t encoder.Stats
+	for _, sw := range w.shards {
+		s := sw.Stats()
+		t.Keys += s.Keys
+		t.Expires += s.Expires
+		t.Bytes += s.Bytes
+	}
+	return t
+}
+
+// Close closes every shard's encoder, which writes its trailer. It returns the first shard's
+// error, naming the shard; it does not close the destinations.
+func (w *Writer) Close() error {
+	w.closed = true
+	var first error
+	for i, sw := range w.shards {
+		if err := sw.Close(); err != nil && first == nil {
+			first = fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	return first
+}
+
+// A Counter counts the keys each shard of a layout will hold, for WriterOptions.Counts: a
+// first pass over the keys alone, before the records are written, lets every file declare
+// its exact RESIZEDB counts.
+type Counter struct {
+	layout *Layout
+	counts []encoder.DBInfo
+}
+
+// NewCounter returns a Counter for layout.
+func NewCounter(layout *Layout) *Counter {
+	return &Counter{layout: layout, counts: make([]encoder.DBInfo, layout.Len())}
+}
+
+// Add counts key, with an expiry or not.
+func (c *Counter) Add(key []byte, expires bool) {
+	n := &c.counts[c.layout.ShardOf(key)]
+	n.Keys++
+	if expires {
+		n.Expires++
+	}
+}
+
+// Counts returns the counts of each shard so far.
+func (c *Counter) Counts() []encoder.DBInfo {
+	return append([]encoder.DBInfo(nil), c.counts...)
+}
