@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrExists is returned when the path exists and overwriting was not allowed.
@@ -62,19 +63,36 @@ func checkTarget(path string, overwrite bool) error {
 // Commit syncs and closes the temporary file and moves it to the path. Without overwrite, a
 // file that appeared at the path meanwhile is left alone and Commit fails with ErrExists.
 func (f *File) Commit() error {
+	if err := f.finish(); err != nil {
+		return err
+	}
+	if err := f.place(); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(f.path))
+}
+
+// finish syncs and closes the temporary file; it removes it on an error.
+func (f *File) finish() error {
 	if f.done {
 		return errors.New("atomicfile: commit after commit or abort")
 	}
 	f.done = true
-	tmp := f.Name()
 	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tmp)
+		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", f.path, unwrapPath(err))
 	}
+	return nil
+}
+
+// place moves the finished temporary file to the path.
+func (f *File) place() error {
+	tmp := f.Name()
+	var err error
 	if f.overwrite {
 		err = os.Rename(tmp, f.path)
 	} else {
@@ -93,7 +111,51 @@ func (f *File) Commit() error {
 	if err != nil {
 		return fmt.Errorf("move %s into place: %w", f.path, unwrapPath(err))
 	}
-	return syncDir(filepath.Dir(f.path))
+	return nil
+}
+
+// CommitAll commits files that only make sense together, such as the shard files of one
+// dataset: it syncs and closes them all first, then moves them into place one after
+// another. If any step fails, it aborts the files not yet moved and removes those it has
+// moved, so that the paths never hold part of the set; a file they replaced (with overwrite)
+// is gone then, which the error says.
+func CommitAll(files []*File) error {
+	for i, f := range files {
+		if err := f.finish(); err != nil {
+			for _, g := range files[i+1:] {
+				g.Abort()
+			}
+			for _, g := range files[:i] {
+				os.Remove(g.Name())
+			}
+			return err
+		}
+	}
+	dirs := map[string]bool{}
+	for i, f := range files {
+		if err := f.place(); err != nil {
+			for _, g := range files[i+1:] {
+				os.Remove(g.Name())
+			}
+			var removed []string
+			for _, g := range files[:i] {
+				if os.Remove(g.path) == nil {
+					removed = append(removed, filepath.Base(g.path))
+				}
+			}
+			if len(removed) > 0 {
+				return fmt.Errorf("%w; removed %s again, which were already in place", err, strings.Join(removed, ", "))
+			}
+			return err
+		}
+		dirs[filepath.Dir(f.path)] = true
+	}
+	for dir := range dirs {
+		if err := syncDir(dir); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Abort closes and removes the temporary file. It does nothing after Commit, so it can be

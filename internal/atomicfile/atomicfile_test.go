@@ -143,3 +143,55 @@ func TestBadPaths(t *testing.T) {
 		t.Fatalf("missing directory: %v", err)
 	}
 }
+
+func TestCommitAll(t *testing.T) {
+	dir := t.TempDir()
+	var files []*File
+	for _, name := range []string{"a", "b", "c"} {
+		f, err := Create(filepath.Join(dir, name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(name)
+		files = append(files, f)
+	}
+	if err := CommitAll(files); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		if got := readFile(t, filepath.Join(dir, name)); got != name {
+			t.Fatalf("%s holds %q", name, got)
+		}
+	}
+	if es := entries(t, dir); len(es) != 3 {
+		t.Fatalf("directory holds %v", es)
+	}
+	for _, f := range files {
+		if err := f.Abort(); err != nil {
+			t.Fatalf("Abort after CommitAll: %v", err)
+		}
+	}
+}
+
+// TestCommitAllFailureLeavesNoPart makes the third of three files fail to move into place:
+// the two before it are removed again, and the file in its way is kept.
+func TestCommitAllFailureLeavesNoPart(t *testing.T) {
+	dir := t.TempDir()
+	var files []*File
+	for _, name := range []string{"a", "b", "c"} {
+		f, err := Create(filepath.Join(dir, name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("new")
+		files = append(files, f)
+	}
+	os.WriteFile(filepath.Join(dir, "c"), []byte("precious"), 0o644)
+	err := CommitAll(files)
+	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "removed a, b again") {
+		t.Fatalf("CommitAll = %v", err)
+	}
+	if es := entries(t, dir); len(es) != 1 || es[0] != "c" || readFile(t, filepath.Join(dir, "c")) != "precious" {
+		t.Fatalf("directory holds %v", es)
+	}
+}
