@@ -55,19 +55,7 @@ func Generate(ctx context.Context, dst io.Writer, d *dataset.Strings, opts encod
 			progress(Progress{Keys: s.Keys, Total: d.Count, Bytes: s.Bytes})
 		}
 	}
-	c := d.Cursor()
-	for c.Next() {
-		if err := w.WriteString(c.Key(), c.Value(), c.ExpireAtMS()); err != nil {
-			return Result{}, fmt.Errorf("write key %q: %w", c.Key(), err)
-		}
-		if c.Index()%progressEvery == progressEvery-1 {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			report()
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	if err := writeRecords(ctx, d, func([]byte) *encoder.Writer { return w }, report); err != nil {
 		return Result{}, err
 	}
 	if err := w.Close(); err != nil {
@@ -80,4 +68,23 @@ func Generate(ctx context.Context, dst io.Writer, d *dataset.Strings, opts encod
 		Target:     w.Target().Name,
 		Duration:   time.Since(start),
 	}, nil
+}
+
+// writeRecords writes every record of d, each to the writer that pick returns for its key,
+// calling report every progressEvery records. It stops with ctx's error when ctx is
+// cancelled.
+func writeRecords(ctx context.Context, d *dataset.Strings, pick func(key []byte) *encoder.Writer, report func()) error {
+	c := d.Cursor()
+	for c.Next() {
+		if err := pick(c.Key()).WriteString(c.Key(), c.Value(), c.ExpireAtMS()); err != nil {
+			return fmt.Errorf("write key %q: %w", c.Key(), err)
+		}
+		if c.Index()%progressEvery == progressEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			report()
+		}
+	}
+	return ctx.Err()
 }

@@ -132,21 +132,27 @@ func checkRecords(t *testing.T, p parsed, d *dataset.Strings) {
 		t.Fatalf("%d keys in db %d (%d dbs), want %d", len(keys), d.DB, len(p.keys), d.Count)
 	}
 	for i := range d.Count {
-		key := string(d.AppendKey(nil, i))
-		o, ok := keys[key].(*parser.StringObject)
-		if !ok {
-			t.Fatalf("key %q missing or not a string: %T", key, keys[key])
-		}
-		if want := d.AppendValue(nil, i); !bytes.Equal(o.Value, want) {
-			t.Fatalf("key %q = %q, want %q", key, o.Value, want)
-		}
-		exp := o.GetExpiration()
-		switch want := d.ExpireAtMS(i); {
-		case want == 0 && exp != nil:
-			t.Fatalf("key %q expires at %v, want none", key, exp)
-		case want != 0 && (exp == nil || exp.UnixMilli() != want):
-			t.Fatalf("key %q expires at %v, want %d", key, exp, want)
-		}
+		checkRecord(t, keys, d, i)
+	}
+}
+
+// checkRecord checks that keys holds record i of d, with its value and expiry.
+func checkRecord(t *testing.T, keys map[string]parser.RedisObject, d *dataset.Strings, i uint64) {
+	t.Helper()
+	key := string(d.AppendKey(nil, i))
+	o, ok := keys[key].(*parser.StringObject)
+	if !ok {
+		t.Fatalf("key %q missing or not a string: %T", key, keys[key])
+	}
+	if want := d.AppendValue(nil, i); !bytes.Equal(o.Value, want) {
+		t.Fatalf("key %q = %q, want %q", key, o.Value, want)
+	}
+	exp := o.GetExpiration()
+	switch want := d.ExpireAtMS(i); {
+	case want == 0 && exp != nil:
+		t.Fatalf("key %q expires at %v, want none", key, exp)
+	case want != 0 && (exp == nil || exp.UnixMilli() != want):
+		t.Fatalf("key %q expires at %v, want %d", key, exp, want)
 	}
 }
 

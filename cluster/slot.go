@@ -5,10 +5,12 @@ import "bytes"
 // Slots is the number of hash slots of a Redis Cluster.
 const Slots = 16384
 
-// crc16Table is CRC16/XMODEM (polynomial 0x1021, initial value 0, no reflection, no final
-// xor), the checksum Redis Cluster hashes keys with, one byte at a time.
-var crc16Table = func() (t [256]uint16) {
-	for i := range t {
+// crc16Tables hold CRC16/XMODEM (polynomial 0x1021, initial value 0, no reflection, no
+// final xor), the checksum Redis Cluster hashes keys with. Table 0 advances the CRC by one
+// byte; table 1 gives the effect of a byte followed by another, so that two bytes cost two
+// independent lookups.
+var crc16Tables = func() (t [2][256]uint16) {
+	for i := range t[0] {
 		crc := uint16(i) << 8
 		for range 8 {
 			if crc&0x8000 != 0 {
@@ -17,16 +19,24 @@ var crc16Table = func() (t [256]uint16) {
 				crc <<= 1
 			}
 		}
-		t[i] = crc
+		t[0][i] = crc
+	}
+	for i, x := range t[0] {
+		t[1][i] = x<<8 ^ t[0][x>>8]
 	}
 	return t
 }()
 
 // crc16 returns the CRC16/XMODEM of b.
 func crc16(b []byte) uint16 {
+	t0, t1 := &crc16Tables[0], &crc16Tables[1]
 	var crc uint16
-	for _, c := range b {
-		crc = crc<<8 ^ crc16Table[byte(crc>>8)^c]
+	for len(b) >= 2 {
+		crc = t1[byte(crc>>8)^b[0]] ^ t0[byte(crc)^b[1]]
+		b = b[2:]
+	}
+	if len(b) == 1 {
+		crc = crc<<8 ^ t0[byte(crc>>8)^b[0]]
 	}
 	return crc
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 )
@@ -35,6 +36,25 @@ type Manifest struct {
 	Keys    uint64           `json:"keys"`
 	Expires uint64           `json:"expires"`
 	Dataset *dataset.Strings `json:"dataset,omitempty"`
+	// Cluster says which shard of a cluster dataset the file is; nil for a file that holds
+	// the whole dataset.
+	Cluster *Shard `json:"cluster,omitempty"`
+}
+
+// Shard describes one file of a cluster dataset: it holds the records of Dataset whose keys
+// hash to the slots it owns, and its Keys and Expires count those alone.
+type Shard struct {
+	Index  int             `json:"shard"`  // the file is cluster.ShardFile(Index)
+	Shards int             `json:"shards"` // files in the dataset
+	Slots  []cluster.Range `json:"slots"`  // the slots the file's primary owns
+	// NodeID and Addr name the primary in the layout the split followed (--slots-from).
+	NodeID string `json:"node_id,omitempty"`
+	Addr   string `json:"addr,omitempty"`
+}
+
+// Owns tells whether the shard owns slot.
+func (s *Shard) Owns(slot int) bool {
+	return cluster.Shard{Ranges: s.Slots}.Owns(slot)
 }
 
 // Counts are the keys of one database, and those of them with an expiry.
@@ -83,6 +103,9 @@ func Read(path string) (*Manifest, error) {
 		if err := m.Dataset.Validate(); err != nil {
 			return nil, fmt.Errorf("read manifest %s: %w", path, err)
 		}
+	}
+	if s := m.Cluster; s != nil && (s.Index < 0 || s.Index >= s.Shards || len(s.Slots) == 0) {
+		return nil, fmt.Errorf("read manifest %s: cluster shard %d of %d with %d slot ranges", path, s.Index, s.Shards, len(s.Slots))
 	}
 	return m, nil
 }

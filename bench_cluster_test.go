@@ -1,0 +1,89 @@
+package rdbgen_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+// writeShards splits d by layout into files in dir and returns the time taken, fsyncs
+// included, and the time of the counting pass.
+func writeShards(b *testing.B, dir string, layout *cluster.Layout) (time.Duration, time.Duration) {
+	files := make([]*os.File, layout.Len())
+	dsts := make([]io.Writer, layout.Len())
+	for i := range files {
+		f, err := os.Create(filepath.Join(dir, cluster.ShardFile(i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		files[i], dsts[i] = f, f
+	}
+	start := time.Now()
+	res, err := rdbgen.GenerateCluster(context.Background(), dsts, classic(10_000_000), layout, encoder.Options{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(start), res.CountDuration
+}
+
+// BenchmarkClusterSplit writes the 10,000,000-key default dataset as one file and split
+// into 3 shards, side by side in each iteration, and reports the median keys/s of both,
+// their ratio, and the median time of the split's counting pass.
+// Run with: make bench (or go test -run '^$' -bench ClusterSplit -benchtime 3x .).
+func BenchmarkClusterSplit(b *testing.B) {
+	const n = 10_000_000
+	layout, _ := cluster.Even(3)
+	dir := b.TempDir()
+	var single, split, counting []time.Duration
+	for b.Loop() {
+		single = append(single, writeRdbgen(b, dir, classic(n)))
+		s, c := writeShards(b, dir, layout)
+		split, counting = append(split, s), append(counting, c)
+	}
+	b.ReportMetric(n/median(single).Seconds(), "single-keys/s")
+	b.ReportMetric(n/median(split).Seconds(), "3-shards-keys/s")
+	b.ReportMetric(median(split).Seconds()/median(single).Seconds(), "split/single")
+	b.ReportMetric(median(counting).Seconds(), "count-pass-s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkClusterPeakRSS runs the rdbgen binary splitting the default dataset into 3 and
+// into 100 shards and reports its peak resident memory, which depends on the number of
+// shards, not on the keys. Run with: make bench.
+func BenchmarkClusterPeakRSS(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "rdbgen")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rdbgen").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, shards := range []int{3, 100} {
+		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "dumps")
+			var peak int64
+			for b.Loop() {
+				cmd := exec.Command(bin, "--count", "10000000", "--cluster-shards", fmt.Sprint(shards), "-o", dir, "--force", "--quiet")
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("rdbgen: %v\n%s", err, msg)
+				}
+				peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
