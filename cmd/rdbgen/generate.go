@@ -39,6 +39,8 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+			&cli.IntFlag{Name: "cluster-shards", Usage: "split by hash slot into N files OUTPUT/shard-0.rdb ... for a Redis Cluster of N primaries"},
+			&cli.StringFlag{Name: "slots-from", Usage: "split by the slot layout of a running cluster: a file of CLUSTER NODES or CLUSTER SHARDS output, or a nodes.conf"},
 		},
 		Action: generateAction,
 	}
@@ -95,6 +97,9 @@ func generateAction(c *cli.Context) error {
 	}
 	if _, err := encoder.NewWriter(io.Discard, opts); err != nil {
 		return err
+	}
+	if c.IsSet("cluster-shards") || c.IsSet("slots-from") {
+		return generateClusterAction(c, d, opts, now)
 	}
 
 	out := c.String("output")
