@@ -70,6 +70,9 @@ type Options struct {
 	CheckDuplicates bool
 	// BufferSize is the size of the writes made to the destination; default 1 MiB.
 	BufferSize int
+	// Thresholds choose the encodings of collections, as the Redis settings of the same
+	// names do on a server; nil means DefaultThresholds.
+	Thresholds *Thresholds
 }
 
 // DBInfo describes a database section to BeginDB.
@@ -83,6 +86,7 @@ type DBInfo struct {
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
+	Members       uint64 // members added to collections (a hash field and its value count once)
 	Bytes         int64  // bytes passed to the destination, trailer included once closed
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 }
@@ -110,6 +114,8 @@ type Writer struct {
 	dbsDone   map[int]bool
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
+	limits    Thresholds
+	coll      collection // the open collection record, if any
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -136,6 +142,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if size < 4096 {
 		return nil, fmt.Errorf("%w: buffer size %d (at least 4096)", ErrInvalidOption, size)
 	}
+	limits := DefaultThresholds()
+	if opts.Thresholds != nil {
+		limits = *opts.Thresholds
+	}
+	if err := limits.validate(); err != nil {
+		return nil, err
+	}
 	created := opts.CreatedAt
 	if created.IsZero() {
 		created = time.Now()
@@ -150,6 +163,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		version:   version,
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
+		limits:    limits,
 	}
 	if w.compress {
 		w.lzf = new(lzfCompressor)
@@ -226,20 +240,18 @@ func (w *Writer) endDB() error {
 // WriteString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
 // or 0 for none.
 func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if err := w.beginRecord(key, expireAtMS, typeString); err != nil {
+	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
+	w.appendRecordHeader(key, expireAtMS, typeString)
 	w.buf = w.appendString(w.buf, value)
 	return w.maybeFlush()
 }
 
-// beginRecord appends the expiry, type byte and key of a record.
-func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.closed {
-		return ErrClosed
+// checkRecord checks that a record with this key and expiry may start now.
+func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
+	if err := w.usable(); err != nil {
+		return err
 	}
 	if !w.dbOpen {
 		return w.fail(ErrNoDB)
@@ -253,6 +265,11 @@ func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
 		}
 		w.seen[string(key)] = struct{}{}
 	}
+	return nil
+}
+
+// appendRecordHeader appends the expiry, type byte and key of a record and counts it.
+func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
 	if expireAtMS > 0 {
 		w.buf = append(w.buf, opExpireTimeMS,
 			byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
@@ -264,7 +281,6 @@ func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
 	w.buf = w.appendString(w.buf, key)
 	w.dbKeys++
 	w.stats.Keys++
-	return nil
 }
 
 // Flush writes the buffered bytes to the destination.
@@ -327,7 +343,20 @@ func (w *Writer) Close() error {
 	return w.writeBuf()
 }
 
+// usable reports whether a record or section may start: no error, not closed, and no
+// collection open.
 func (w *Writer) usable() error {
+	if err := w.usableRecord(); err != nil {
+		return err
+	}
+	if w.coll.kind != noCollection {
+		return w.fail(fmt.Errorf("%w: key %q was not ended", ErrCollectionOpen, w.coll.key))
+	}
+	return nil
+}
+
+// usableRecord reports whether the writer has neither failed nor been closed.
+func (w *Writer) usableRecord() error {
 	if w.err != nil {
 		return w.err
 	}
