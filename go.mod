@@ -3,6 +3,7 @@ module github.com/rdbgen/rdbgen
 go 1.26.0
 
 require (
+	github.com/hdt3213/rdb v1.1.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/term v0.48.0

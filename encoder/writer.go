@@ -45,7 +45,6 @@ var (
 	ErrCountMismatch = errors.New("encoder: key count differs from the declared one")
 	ErrInvalidOption = errors.New("encoder: invalid option")
 	ErrInvalidExpiry = errors.New("encoder: negative expiry")
-	errCorruptLZF    = errors.New("encoder: corrupt lzf data")
 	errDBOutOfRange  = errors.New("encoder: database number out of range")
 )
 
@@ -94,7 +93,10 @@ type Stats struct {
 // A Writer writes an RDB file to an io.Writer.
 type Writer struct {
 	dst       io.Writer
-	buf       []byte
+	buf       []byte // the buffer being encoded into
+	spare     []byte // the other buffer, when it is not being written
+	inflight  []byte // the buffer a background write holds, or nil
+	done      chan flushResult
 	bufLimit  int
 	crc       uint64
 	checksum  bool
@@ -156,6 +158,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	w := &Writer{
 		dst:       dst,
 		buf:       make([]byte, 0, size+size/4),
+		done:      make(chan flushResult, 1),
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
 		compress:  !opts.DisableCompression,
@@ -283,41 +286,6 @@ func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
 	w.stats.Keys++
 }
 
-// Flush writes the buffered bytes to the destination.
-func (w *Writer) Flush() error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.checksum {
-		w.crc = crc64Jones(w.crc, w.buf)
-	}
-	return w.writeBuf()
-}
-
-// writeBuf passes the buffer, already added to the checksum, to the destination.
-func (w *Writer) writeBuf() error {
-	if len(w.buf) == 0 {
-		return nil
-	}
-	n, err := w.dst.Write(w.buf)
-	w.stats.Bytes += int64(n)
-	if err == nil && n < len(w.buf) {
-		err = io.ErrShortWrite
-	}
-	w.buf = w.buf[:0]
-	if err != nil {
-		return w.fail(fmt.Errorf("encoder: write: %w", err))
-	}
-	return nil
-}
-
-func (w *Writer) maybeFlush() error {
-	if len(w.buf) >= w.bufLimit {
-		return w.Flush()
-	}
-	return nil
-}
-
 // Close ends the open database, writes the EOF marker and the checksum, and flushes. It does
 // not close the destination. Closing twice is a no-op; writing after Close returns ErrClosed.
 func (w *Writer) Close() error {
@@ -329,6 +297,10 @@ func (w *Writer) Close() error {
 		return err
 	}
 	if err := w.endDB(); err != nil {
+		w.closed = true
+		return err
+	}
+	if err := w.wait(); err != nil {
 		w.closed = true
 		return err
 	}

@@ -1,0 +1,126 @@
+package rdbgen_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	hdtencoder "github.com/hdt3213/rdb/encoder"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+// classic is the default dataset: key100000001… with values equal to the keys.
+func classic(n uint64) *dataset.Strings {
+	return &dataset.Strings{Count: n, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}
+}
+
+// writeRdbgen writes d to a new file in dir with rdbgen and returns the time taken,
+// including the final fsync, as the CLI does.
+func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+	f, err := os.Create(filepath.Join(dir, "rdbgen.rdb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	start := time.Now()
+	if _, err := rdbgen.Generate(context.Background(), f, d, encoder.Options{}, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// writeBaseline writes d with github.com/hdt3213/rdb's encoder behind a bufio.Writer.
+func writeBaseline(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+	f, err := os.Create(filepath.Join(dir, "hdt3213.rdb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	start := time.Now()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	enc := hdtencoder.NewEncoder(bw).EnableCompress()
+	check := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	check(enc.WriteHeader())
+	check(enc.WriteAux("redis-ver", "5.0.0"))
+	check(enc.WriteDBHeader(0, d.Count, 0))
+	c := d.Cursor()
+	for c.Next() {
+		check(enc.WriteStringObject(string(c.Key()), c.Value()))
+	}
+	check(enc.WriteEnd())
+	check(bw.Flush())
+	check(f.Sync())
+	return time.Since(start)
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// BenchmarkDefaultDataset writes the 10,000,000-key default dataset with rdbgen and with
+// github.com/hdt3213/rdb's encoder, side by side in each iteration, and reports the median
+// keys/s of both and their ratio. Run with: make bench (or -bench DefaultDataset -benchtime 3x).
+func BenchmarkDefaultDataset(b *testing.B) {
+	const n = 10_000_000
+	d := classic(n)
+	dir := b.TempDir()
+	var ours, theirs []time.Duration
+	for b.Loop() {
+		ours = append(ours, writeRdbgen(b, dir, d))
+		theirs = append(theirs, writeBaseline(b, dir, d))
+	}
+	o, t := median(ours), median(theirs)
+	b.ReportMetric(n/o.Seconds(), "rdbgen-keys/s")
+	b.ReportMetric(n/t.Seconds(), "hdt3213-keys/s")
+	b.ReportMetric(t.Seconds()/o.Seconds(), "speedup")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkPeakRSS runs the rdbgen binary on the default dataset and reports its peak resident
+// memory, which must not grow with the key count. Run with: make bench.
+func BenchmarkPeakRSS(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "rdbgen")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rdbgen").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, n := range []int{10_000_000, 100_000_000} {
+		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			var peak int64
+			var took []time.Duration
+			for b.Loop() {
+				out := filepath.Join(dir, "dump.rdb")
+				cmd := exec.Command(bin, "--count", fmt.Sprint(n), "-o", out, "--force", "--quiet")
+				start := time.Now()
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("rdbgen: %v\n%s", err, msg)
+				}
+				took = append(took, time.Since(start))
+				peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+				os.Remove(out)
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+			b.ReportMetric(float64(n)/median(took).Seconds(), "keys/s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
