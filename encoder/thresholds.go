@@ -11,17 +11,17 @@ import "fmt"
 // The compact encodings are written after the whole collection is seen, so a Writer holds up
 // to one compact collection in memory: at most the entries limit times the value limit.
 type Thresholds struct {
-	HashMaxListpackEntries int // hash-max-listpack-entries: most fields of a compact hash
-	HashMaxListpackValue   int // hash-max-listpack-value: longest field or value, in bytes
-	SetMaxIntsetEntries    int // set-max-intset-entries: most members of an intset
-	SetMaxListpackEntries  int // set-max-listpack-entries: most members of a listpack set (7.2+)
-	SetMaxListpackValue    int // set-max-listpack-value: longest member of a listpack set
-	ZSetMaxListpackEntries int // zset-max-listpack-entries: most members of a compact zset
-	ZSetMaxListpackValue   int // zset-max-listpack-value: longest member of a compact zset
+	HashMaxListpackEntries int `json:"hash-max-listpack-entries"` // most fields of a compact hash
+	HashMaxListpackValue   int `json:"hash-max-listpack-value"`   // longest field or value, in bytes
+	SetMaxIntsetEntries    int `json:"set-max-intset-entries"`    // most members of an intset
+	SetMaxListpackEntries  int `json:"set-max-listpack-entries"`  // most members of a listpack set (7.2+)
+	SetMaxListpackValue    int `json:"set-max-listpack-value"`    // longest member of a listpack set
+	ZSetMaxListpackEntries int `json:"zset-max-listpack-entries"` // most members of a compact zset
+	ZSetMaxListpackValue   int `json:"zset-max-listpack-value"`   // longest member of a compact zset
 	// ListMaxListpackSize is list-max-listpack-size: a negative value -1 to -5 limits each
 	// quicklist node to 4, 8, 16, 32 or 64 KiB; a positive one to that many elements (and
 	// 8 KiB); 0 means one element a node.
-	ListMaxListpackSize int
+	ListMaxListpackSize int `json:"list-max-listpack-size"`
 }
 
 // DefaultThresholds returns the defaults of Redis 5.0 to 8.x and Valkey. Note that Redis's
