@@ -101,8 +101,8 @@ func collectionCases() map[string]testCollection {
 		"hash-small-limits": {kind: "hash", names: seq("f", 5), values: seq("v", 5), limits: &small,
 			want: per("hash", "hash"), redis: "hashtable"},
 
-		"set-int16": {kind: "set", names: []string{"-32768", "32767", "0", "5"}, intsetW: 2, want: per("intset", "intset"), redis: "intset"},
-		"set-int32": {kind: "set", names: []string{"32768", "1", "-2147483648"}, intsetW: 4, want: per("intset", "intset"), redis: "intset"},
+		"set-int16":          {kind: "set", names: []string{"-32768", "32767", "0", "5"}, intsetW: 2, want: per("intset", "intset"), redis: "intset"},
+		"set-int32":          {kind: "set", names: []string{"32768", "1", "-2147483648"}, intsetW: 4, want: per("intset", "intset"), redis: "intset"},
 		"set-int32-negative": {kind: "set", names: []string{"-32769", "1"}, intsetW: 4, want: per("intset", "intset"), redis: "intset"},
 		"set-int64": {kind: "set", names: []string{"2147483648", "-1", "9223372036854775807", "-9223372036854775808"}, intsetW: 8,
 			want: per("intset", "intset"), redis: "intset"},
@@ -131,7 +131,7 @@ func collectionCases() map[string]testCollection {
 
 		"list-small":    {kind: "list", names: []string{"a", "b", "a", "1"}, want: per("quicklist", "quicklist2"), redis: "quicklist"},
 		"list-integers": {kind: "list", names: integerStrings, want: per("quicklist", "quicklist2"), redis: "quicklist"},
-		"list-many-nodes": {kind: "list", names: seq(pad("e", 40), 3000),
+		"list-many-nodes": {kind: "list", names: varied(3000),
 			want: per("quicklist", "quicklist2"), redis: "quicklist"},
 		"list-long-elements": {kind: "list", names: long(6), want: per("quicklist", "quicklist2"), redis: "quicklist"},
 		"list-count-fill":    {kind: "list", names: seq("e", 10), limits: &small, want: per("quicklist", "quicklist2"), redis: "quicklist"},
@@ -139,6 +139,19 @@ func collectionCases() map[string]testCollection {
 			want: per("list", "list"), redis: "quicklist"},
 	}
 	return cases
+}
+
+// varied returns n elements of lengths 6 to 130, and some integers.
+func varied(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		if i%10 == 0 {
+			out[i] = strconv.Itoa(i * 1000)
+			continue
+		}
+		out[i] = pad("e"+strconv.Itoa(i), 6+i*7%125)
+	}
+	return out
 }
 
 func repeat(s string, n int) []string {

@@ -3,6 +3,7 @@ package encoder
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,4 +217,29 @@ func FuzzParseInt64(f *testing.F) {
 			t.Fatalf("listpack of %q: bad size", s)
 		}
 	})
+}
+
+// TestPlainListNodes checks which elements get a plain quicklist node of their own: from
+// RDB 12 (Redis 7.4) those over the node size limit, before that none of test size.
+func TestPlainListNodes(t *testing.T) {
+	big := strings.Repeat("b", 8193)
+	for _, tt := range []struct {
+		version int
+		want    []bool // per node: plain
+	}{
+		{12, []bool{false, true, false}},
+		{11, []bool{false, false, false}},
+	} {
+		w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.version})
+		must(t, err)
+		must(t, w.BeginDB(0, DBInfo{}))
+		must(t, testCollection{kind: "list", names: []string{"a", big, "c"}}.write(w, "l"))
+		var got []bool
+		for _, n := range w.coll.nodes {
+			got = append(got, n.plain)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("RDB %d: plain nodes %v, want %v", tt.version, got, tt.want)
+		}
+	}
 }
