@@ -84,11 +84,12 @@ type collection struct {
 	allInts bool      // sets: every member so far is an integer
 	maxLen  int       // longest member so far
 
-	blob  []byte              // the compact encoding being built
-	order []int               // sorted sets: members in score order
-	nodes []quicklistNode     // lists: the nodes in blob
-	seen  map[string]struct{} // members so far, with CheckDuplicates
-	pack  packer
+	blob    []byte              // the compact encoding being built
+	order   []int               // sorted sets: members in score order
+	compare func(i, j int) int  // sorted sets: compareMembers, bound once
+	nodes   []quicklistNode     // lists: the nodes in blob
+	seen    map[string]struct{} // members so far, with CheckDuplicates
+	pack    packer
 }
 
 // member returns the i-th held string.

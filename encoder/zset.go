@@ -75,7 +75,10 @@ func (w *Writer) endZSet() {
 	for i := range c.ends {
 		c.order = append(c.order, i)
 	}
-	slices.SortFunc(c.order, c.compareMembers)
+	if c.compare == nil {
+		c.compare = c.compareMembers // bound once: a method value allocates
+	}
+	slices.SortFunc(c.order, c.compare)
 	c.pack.ziplist = w.version < 10
 	b := c.pack.begin(c.blob[:0])
 	for _, i := range c.order {
