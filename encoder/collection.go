@@ -5,24 +5,8 @@ import (
 	"fmt"
 )
 
-// Collections (hashes, sets, sorted sets, lists) are written in three steps: Begin* names the
-// key, its expiry and the number of members, one Add* call per member follows, and
-// EndCollection closes the record. The count comes first because every encoding writes it
-// before the members.
-//
-// A collection too large for a compact encoding (more members than the Thresholds allow) is
-// written in its plain type as it arrives, in constant memory. A collection that may fit a
-// compact encoding is held until its end, which the limits bound, and then written compact;
-// if a member turns out too long (or, for sets, not an integer where only an intset would
-// do), the members held so far are written in the plain type and the rest streams after them.
-//
-// # Unique members
-//
-// Redis refuses a file whose set, hash or sorted set repeats a member. As with keys, the
-// Writer trusts the caller by default, since checking costs memory in proportion to the
-// collection; intsets are the exception, as sorting them finds repeats for free. With
-// Options.CheckDuplicates the Writer also remembers the members of the open collection and
-// fails with ErrDuplicateMember. List elements may repeat.
+// The collection records common to hashes, sets, sorted sets and lists: see the package
+// documentation, sections Collections and Unique members.
 
 // Errors of collection writes, for errors.Is.
 var (

@@ -26,7 +26,7 @@ func serverArgs(limits *Thresholds) []string {
 	}
 }
 
-// TestCollectionsLoadInRedis writes every collection case for RDB 9 and 10 (what the
+// TestCollectionsLoadInRedis writes every collection case for RDB 7, 9 and 10 (what the
 // installed Redis 7.0 reads), checks the file with redis-check-rdb, loads it into
 // redis-server configured with the same thresholds, and reads every key back: its content,
 // the encoding Redis reports, and, for lists, that the quicklist nodes are the ones Redis
@@ -34,7 +34,7 @@ func serverArgs(limits *Thresholds) []string {
 func TestCollectionsLoadInRedis(t *testing.T) {
 	check := needRedis(t, "redis-check-rdb")
 	cases := collectionCases()
-	for _, v := range []int{9, 10} {
+	for _, v := range []int{7, 9, 10} {
 		for limits, names := range casesByLimits(cases) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "dump.rdb")

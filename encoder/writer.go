@@ -4,6 +4,31 @@
 // keeps the first error it meets, and writes the EOF marker and checksum on Close. The package
 // uses the standard library only.
 //
+// # Collections
+//
+// Strings are written with WriteString. Hashes, sets, sorted sets and lists are written in
+// three steps: BeginHash, BeginSet, BeginZSet or BeginList names the key, its expiry and the
+// number of members; one AddField, AddMember, AddScoredMember or AddElement call per member
+// follows; EndCollection closes the record. The count comes first because every encoding
+// writes it before the members.
+//
+// Each collection takes the encoding the target's server would itself choose under the
+// Thresholds, so that it loads without converting. A collection too large for a compact
+// encoding is written in its plain type as it arrives, in constant memory. One that may fit a
+// compact encoding (listpack, ziplist, intset, quicklist) is held until EndCollection, in
+// memory the thresholds bound, then written compact; if a member turns out too long (or, for
+// sets, not an integer where only an intset would do), the members held so far are written
+// in the plain type and the rest streams after them. Lists are held up to 1 MiB of elements,
+// since a quicklist's node count comes before its nodes; longer lists stream as plain lists.
+//
+// # Unique members
+//
+// Redis refuses a file whose set, hash or sorted set repeats a member. As with keys, the
+// Writer trusts the caller by default, since checking costs memory in proportion to the
+// collection; intsets are the exception, as sorting them finds repeats for free. With
+// Options.CheckDuplicates the Writer also remembers the members of the open collection and
+// fails with ErrDuplicateMember. List elements may repeat.
+//
 // # Duplicate keys
 //
 // Redis aborts loading a file that holds the same key twice in one database. The Writer keeps
@@ -64,8 +89,9 @@ type Options struct {
 	DisableChecksum bool
 	// CreatedAt is written as the ctime AUX field; default the time of NewWriter.
 	CreatedAt time.Time
-	// CheckDuplicates makes the writer remember the keys of the open database and refuse a
-	// repeated one with ErrDuplicateKey; default off (memory grows with the keys when on).
+	// CheckDuplicates makes the writer remember the keys of the open database and the
+	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
+	// ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
 	// BufferSize is the size of the writes made to the destination; default 1 MiB.
 	BufferSize int
