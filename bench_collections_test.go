@@ -59,31 +59,44 @@ func BenchmarkCollections(b *testing.B) {
 // BenchmarkCollectionsPeakRSS runs the rdbgen binary on each collection dataset, writing a
 // file, and reports its peak resident memory and members/s.
 func BenchmarkCollectionsPeakRSS(b *testing.B) {
+	bin := buildCLI(b)
+	for _, bc := range collectionBenchmarks {
+		b.Run(bc.name, func(b *testing.B) {
+			took, peak := measureCLI(b, bin, "--count", fmt.Sprint(bc.d.Count), "--type", string(bc.d.Type),
+				"--members", bc.d.Members.String(), "--target", bc.target)
+			members := float64(bc.d.Count * bc.d.Members.Min)
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+			b.ReportMetric(members/took.Seconds(), "members/s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// buildCLI builds the rdbgen binary into a temporary directory.
+func buildCLI(b *testing.B) string {
 	bin := filepath.Join(b.TempDir(), "rdbgen")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rdbgen").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	for _, bc := range collectionBenchmarks {
-		b.Run(bc.name, func(b *testing.B) {
-			dir := b.TempDir()
-			var peak int64
-			var took []time.Duration
-			for b.Loop() {
-				out := filepath.Join(dir, "dump.rdb")
-				cmd := exec.Command(bin, "--count", fmt.Sprint(bc.d.Count), "--type", string(bc.d.Type),
-					"--members", bc.d.Members.String(), "--target", bc.target, "-o", out, "--force", "--quiet")
-				start := time.Now()
-				if msg, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("rdbgen: %v\n%s", err, msg)
-				}
-				took = append(took, time.Since(start))
-				peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
-				os.Remove(out)
-			}
-			members := float64(bc.d.Count * bc.d.Members.Min)
-			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
-			b.ReportMetric(members/median(took).Seconds(), "members/s")
-			b.ReportMetric(0, "ns/op")
-		})
+	return bin
+}
+
+// measureCLI runs bin with args once per iteration, writing a file it then removes, and
+// returns the median run time and the peak resident memory in KiB.
+func measureCLI(b *testing.B, bin string, args ...string) (time.Duration, int64) {
+	dir := b.TempDir()
+	var peak int64
+	var took []time.Duration
+	for b.Loop() {
+		out := filepath.Join(dir, "dump.rdb")
+		cmd := exec.Command(bin, append(args, "-o", out, "--force", "--quiet")...)
+		start := time.Now()
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("rdbgen: %v\n%s", err, msg)
+		}
+		took = append(took, time.Since(start))
+		peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+		os.Remove(out)
 	}
+	return median(took), peak
 }

@@ -22,24 +22,27 @@ func (p *packer) begin(b []byte) []byte {
 
 // add appends s as an entry, stored as an integer when it is the canonical form of one.
 func (p *packer) add(b, s []byte) []byte {
-	p.count++
 	if !p.ziplist {
+		p.count++
 		return appendListpackEntry(b, s)
 	}
 	at := len(b)
-	b = appendZiplistString(appendZiplistPrevLen(b, p.prev), s)
-	p.tail, p.prev = at-p.start, len(b)-at
-	return b
+	return p.endZiplistEntry(appendZiplistString(appendZiplistPrevLen(b, p.prev), s), at)
 }
 
 // addInt appends the integer entry v.
 func (p *packer) addInt(b []byte, v int64) []byte {
-	p.count++
 	if !p.ziplist {
+		p.count++
 		return appendListpackInt(b, v)
 	}
 	at := len(b)
-	b = appendZiplistInt(appendZiplistPrevLen(b, p.prev), v)
+	return p.endZiplistEntry(appendZiplistInt(appendZiplistPrevLen(b, p.prev), v), at)
+}
+
+// endZiplistEntry records the ziplist entry that starts at b[at:].
+func (p *packer) endZiplistEntry(b []byte, at int) []byte {
+	p.count++
 	p.tail, p.prev = at-p.start, len(b)-at
 	return b
 }
