@@ -1,0 +1,45 @@
+# rdbgen: test, benchmark and check.
+#
+#   make test         every test, against a real redis-server and docker
+#   make redis-image  the local test image rdbgen-test/redis:7.0
+#   make bench        the benchmarks
+#   make vet          gofmt and go vet
+
+GO ?= go
+REDIS_IMAGE ?= rdbgen-test/redis:7.0
+TEST_TIMEOUT ?= 10m
+
+export REDIS_IMAGE
+
+.PHONY: all test redis-server redis-image bench vet
+
+all: vet test
+
+test: redis-server
+	@if command -v docker >/dev/null 2>&1 && docker version >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory redis-image; \
+	else \
+		echo "make test: docker does not answer: the docker tests will skip (in CI they fail)" >&2; \
+	fi
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+# redis-server from Debian's package, installed when missing and we are root.
+redis-server:
+	@if ! command -v redis-server >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server </dev/null; \
+		else \
+			echo "make: redis-server is missing (apt-get install -y redis-server): its tests will skip (in CI they fail)" >&2; \
+		fi; \
+	fi
+
+redis-image:
+	scripts/redis-image.sh
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+vet:
+	@unformatted=$$(gofmt -l .); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:" >&2; echo "$$unformatted" >&2; exit 1; fi
+	$(GO) vet ./...
