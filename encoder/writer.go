@@ -279,8 +279,8 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 
 // checkRecord checks that a record with this key and expiry may start now.
 func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
-	if err := w.usable(); err != nil {
-		return err
+	if w.err != nil || w.closed || w.coll.kind != noCollection {
+		return w.usable()
 	}
 	if !w.dbOpen {
 		return w.fail(ErrNoDB)
