@@ -18,9 +18,6 @@ const (
 	TypeZSet   Type = "zset"
 )
 
-// Types lists the known types.
-var Types = []Type{TypeString, TypeHash, TypeList, TypeSet, TypeZSet}
-
 // IsString reports whether t means string keys (the empty type does too).
 func (t Type) IsString() bool { return t == "" || t == TypeString }
 
