@@ -38,7 +38,7 @@ type ClusterResult struct {
 //
 // progress (if not nil) is called every few thousand records; ctx cancels as in Generate.
 // The destinations are not closed.
-func GenerateCluster(ctx context.Context, dsts []io.Writer, d *dataset.Strings, layout *cluster.Layout, opts encoder.Options, progress func(Progress)) (ClusterResult, error) {
+func GenerateCluster(ctx context.Context, dsts []io.Writer, d *dataset.Spec, layout *cluster.Layout, opts encoder.Options, progress func(Progress)) (ClusterResult, error) {
 	start := time.Now()
 	if err := d.Validate(); err != nil {
 		return ClusterResult{}, err
@@ -55,19 +55,14 @@ func GenerateCluster(ctx context.Context, dsts []io.Writer, d *dataset.Strings, 
 	if err != nil {
 		return ClusterResult{}, err
 	}
-	report := func() {
-		if progress != nil {
-			t := w.Total()
-			progress(Progress{Keys: t.Keys, Total: d.Count, Bytes: t.Bytes})
-		}
-	}
-	if err := writeRecords(ctx, d, w.Shard, report); err != nil {
+	g := &generator{ctx: ctx, d: d, pick: w.Shard, stats: w.Total, progress: progress}
+	if err := g.run(); err != nil {
 		return ClusterResult{}, err
 	}
 	if err := w.Close(); err != nil {
 		return ClusterResult{}, err
 	}
-	report()
+	g.report()
 	return ClusterResult{
 		Shards:        w.Stats(),
 		Total:         w.Total(),
@@ -80,7 +75,7 @@ func GenerateCluster(ctx context.Context, dsts []io.Writer, d *dataset.Strings, 
 
 // countShards counts the keys of d that each shard of layout will hold. It walks the keys
 // alone (random values are not computed), in as many parts at once as there are CPUs.
-func countShards(ctx context.Context, d *dataset.Strings, layout *cluster.Layout) ([]encoder.DBInfo, error) {
+func countShards(ctx context.Context, d *dataset.Spec, layout *cluster.Layout) ([]encoder.DBInfo, error) {
 	parts := uint64(runtime.GOMAXPROCS(0))
 	if d.Count < 1<<20 {
 		parts = 1
@@ -111,7 +106,7 @@ func countShards(ctx context.Context, d *dataset.Strings, layout *cluster.Layout
 }
 
 // countKeys adds the keys of d to counter, until ctx is cancelled.
-func countKeys(ctx context.Context, d *dataset.Strings, counter *cluster.Counter) {
+func countKeys(ctx context.Context, d *dataset.Spec, counter *cluster.Counter) {
 	expires := d.Expires() > 0
 	c := d.Cursor()
 	for c.Next() {

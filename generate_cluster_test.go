@@ -17,7 +17,7 @@ import (
 )
 
 // generateCluster splits d by layout into buffers.
-func generateCluster(t *testing.T, d *dataset.Strings, layout *cluster.Layout, opts encoder.Options) ([]*bytes.Buffer, rdbgen.ClusterResult) {
+func generateCluster(t *testing.T, d *dataset.Spec, layout *cluster.Layout, opts encoder.Options) ([]*bytes.Buffer, rdbgen.ClusterResult) {
 	t.Helper()
 	bufs := make([]*bytes.Buffer, layout.Len())
 	dsts := make([]io.Writer, layout.Len())
@@ -44,15 +44,15 @@ func TestGenerateClusterReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := map[string]struct {
-		d      dataset.Strings
+		d      dataset.Spec
 		layout *cluster.Layout
 		opts   encoder.Options
 	}{
-		"classic even": {dataset.Strings{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}, even3, encoder.Options{}},
-		"random ttl uneven": {dataset.Strings{Count: 2000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
+		"classic even": {dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}, even3, encoder.Options{}},
+		"random ttl uneven": {dataset.Spec{Count: 2000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
 			Seed: 3, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}, uneven, encoder.Options{Target: "redis-7.0"}},
-		"hash tags": {dataset.Strings{Count: 500, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{}},
-		"empty":     {dataset.Strings{Count: 0, KeyPrefix: "k"}, even3, encoder.Options{}},
+		"hash tags": {dataset.Spec{Count: 500, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{}},
+		"empty":     {dataset.Spec{Count: 0, KeyPrefix: "k"}, even3, encoder.Options{}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -97,10 +97,44 @@ func TestGenerateClusterReadBack(t *testing.T) {
 	}
 }
 
+// TestGenerateClusterCollections splits hashes and sorted sets: each key, with all its
+// members, lands in the shard of its slot.
+func TestGenerateClusterCollections(t *testing.T) {
+	layout, _ := cluster.Even(3)
+	for _, typ := range []dataset.Type{dataset.TypeHash, dataset.TypeZSet} {
+		t.Run(string(typ), func(t *testing.T) {
+			d := dataset.Spec{Count: 300, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 200}, Seed: 4}
+			bufs, res := generateCluster(t, &d, layout, encoder.Options{Target: "redis-7.0"})
+			all := map[string]parser.RedisObject{}
+			for i, b := range bufs {
+				for key, o := range parse(t, b.Bytes()).keys[0] {
+					if layout.ShardOf([]byte(key)) != i {
+						t.Fatalf("shard %d holds %q", i, key)
+					}
+					all[key] = o
+				}
+			}
+			var members uint64
+			for i := range d.Count {
+				want := d.Record(i)
+				members += uint64(len(want.Members))
+				o, ok := all[string(want.Key)]
+				if !ok {
+					t.Fatalf("key %q missing", want.Key)
+				}
+				checkCollection(t, o, want)
+			}
+			if res.Total.Members != members || uint64(len(all)) != d.Count {
+				t.Fatalf("%d keys, %d members; want %d, %d", len(all), res.Total.Members, d.Count, members)
+			}
+		})
+	}
+}
+
 func TestGenerateClusterErrors(t *testing.T) {
 	layout, _ := cluster.Even(2)
 	dsts := []io.Writer{io.Discard, io.Discard}
-	d := &dataset.Strings{Count: 10, KeyPrefix: "k", DB: 3}
+	d := &dataset.Spec{Count: 10, KeyPrefix: "k", DB: 3}
 	if _, err := rdbgen.GenerateCluster(context.Background(), dsts, d, layout, encoder.Options{}, nil); !errors.Is(err, cluster.ErrDB) {
 		t.Fatalf("db 3: %v", err)
 	}
@@ -115,7 +149,7 @@ func TestGenerateClusterErrors(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	// Over a million keys, the counting pass runs in parts: a miscount would fail Close.
-	big := &dataset.Strings{Count: 1<<20 + 7, KeyPrefix: "k", TTL: time.Hour, BaseTimeMS: 1}
+	big := &dataset.Spec{Count: 1<<20 + 7, KeyPrefix: "k", TTL: time.Hour, BaseTimeMS: 1}
 	res, err := rdbgen.GenerateCluster(context.Background(), []io.Writer{io.Discard, io.Discard}, big, layout, encoder.Options{}, nil)
 	if err != nil || res.Total.Keys != big.Count || res.Total.Expires != big.Count {
 		t.Fatalf("%+v, %v", res.Total, err)

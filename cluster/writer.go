@@ -80,6 +80,12 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 	return w, nil
 }
 
+// Target returns the target the shards are written for.
+func (w *Writer) Target() encoder.Target { return w.shards[0].Target() }
+
+// RDBVersion returns the version written in the shards' headers.
+func (w *Writer) RDBVersion() int { return w.shards[0].RDBVersion() }
+
 // Layout returns the layout the Writer splits by.
 func (w *Writer) Layout() *Layout { return w.layout }
 
@@ -106,13 +112,14 @@ func (w *Writer) Stats() []encoder.Stats {
 	return s
 }
 
-// Total returns the keys, expiries and bytes of all shards together.
+// Total returns the keys, expiries, members and bytes of all shards together.
 func (w *Writer) Total() encoder.Stats {
 	var t encoder.Stats
 	for _, sw := range w.shards {
 		s := sw.Stats()
 		t.Keys += s.Keys
 		t.Expires += s.Expires
+		t.Members += s.Members
 		t.Bytes += s.Bytes
 	}
 	return t

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 )
 
@@ -32,10 +33,13 @@ type Manifest struct {
 	Checksum string `json:"checksum"`
 	Bytes    int64  `json:"bytes"`
 	// DBs holds the counts per database number.
-	DBs     map[int]Counts   `json:"dbs"`
-	Keys    uint64           `json:"keys"`
-	Expires uint64           `json:"expires"`
-	Dataset *dataset.Strings `json:"dataset,omitempty"`
+	DBs     map[int]Counts `json:"dbs"`
+	Keys    uint64         `json:"keys"`
+	Expires uint64         `json:"expires"`
+	Dataset *dataset.Spec  `json:"dataset,omitempty"`
+	// Thresholds are the encoding limits the file was written with (absent before
+	// collections: the defaults).
+	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`
 	// Cluster says which shard of a cluster dataset the file is; nil for a file that holds
 	// the whole dataset.
 	Cluster *Shard `json:"cluster,omitempty"`

@@ -28,6 +28,7 @@ type clusterSummary struct {
 	Shards        []shardSummary `json:"shards"`
 	Keys          uint64         `json:"keys"`
 	Expires       uint64         `json:"expires"`
+	Members       uint64         `json:"members,omitempty"`
 	Bytes         int64          `json:"bytes"`
 	Seconds       float64        `json:"seconds"`
 	CountSeconds  float64        `json:"count_seconds"`
@@ -46,6 +47,7 @@ type shardSummary struct {
 	Addr     string          `json:"addr,omitempty"`
 	Keys     uint64          `json:"keys"`
 	Expires  uint64          `json:"expires"`
+	Members  uint64          `json:"members,omitempty"`
 	Bytes    int64           `json:"bytes"`
 	Checksum string          `json:"checksum"`
 }
@@ -80,7 +82,7 @@ func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
 
 // generateClusterAction writes d split by hash slot into a directory, one file and manifest
 // per shard. Nothing is in place before every file is complete.
-func generateClusterAction(c *cli.Context, d *dataset.Strings, opts encoder.Options, now time.Time) error {
+func generateClusterAction(c *cli.Context, d *dataset.Spec, opts encoder.Options, now time.Time) error {
 	flag := "--cluster-shards"
 	if c.IsSet("slots-from") {
 		flag = "--slots-from"
@@ -147,6 +149,7 @@ func generateClusterAction(c *cli.Context, d *dataset.Strings, opts encoder.Opti
 		Output:        dir,
 		Keys:          res.Total.Keys,
 		Expires:       res.Total.Expires,
+		Members:       res.Total.Members,
 		Bytes:         res.Total.Bytes,
 		Seconds:       res.Duration.Seconds(),
 		CountSeconds:  res.CountDuration.Seconds(),
@@ -159,7 +162,7 @@ func generateClusterAction(c *cli.Context, d *dataset.Strings, opts encoder.Opti
 		path := filepath.Join(dir, cluster.ShardFile(i))
 		s := shardSummary{
 			File: path, Manifest: manifest.PathFor(path), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr,
-			Keys: st.Keys, Expires: st.Expires, Bytes: st.Bytes, Checksum: manifest.FormatChecksum(st.Checksum),
+			Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes, Checksum: manifest.FormatChecksum(st.Checksum),
 		}
 		m := &manifest.Manifest{
 			Format:     manifest.FormatVersion,
@@ -174,6 +177,7 @@ func generateClusterAction(c *cli.Context, d *dataset.Strings, opts encoder.Opti
 			Expires:    st.Expires,
 			DBs:        map[int]manifest.Counts{},
 			Dataset:    d,
+			Thresholds: opts.Thresholds,
 			Cluster:    &manifest.Shard{Index: i, Shards: layout.Len(), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr},
 		}
 		if st.Keys > 0 {
@@ -208,8 +212,12 @@ func generateClusterAction(c *cli.Context, d *dataset.Strings, opts encoder.Opti
 
 // printClusterSummary writes the summary of a cluster split for people.
 func printClusterSummary(w io.Writer, sum clusterSummary) error {
-	fmt.Fprintf(w, "wrote %d keys (%d with TTL) in %d shards to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
-		sum.Keys, sum.Expires, len(sum.Shards), sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
+	members := ""
+	if sum.Members > 0 {
+		members = fmt.Sprintf(", %d members", sum.Members)
+	}
+	fmt.Fprintf(w, "wrote %d keys (%d with TTL%s) in %d shards to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
+		sum.Keys, sum.Expires, members, len(sum.Shards), sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
 	for _, s := range sum.Shards {
 		slots := make([]string, len(s.Slots))
 		for i, r := range s.Slots {
