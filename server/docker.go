@@ -1,91 +1,36 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
-	"strings"
-	"time"
+
+	"github.com/rdbgen/rdbgen/internal/dockercli"
 )
 
-// docker drives the docker engine through the docker CLI, not through a Go
-// client library. The CLI keeps this module free of the engine client's large
-// dependency tree; everyone who runs containers has it; and it resolves
-// DOCKER_HOST, contexts, TLS settings and credential helpers exactly as the
-// user's own docker commands do.
-type docker struct {
-	host string // engine address for -H, or "" for the CLI's default
-}
+// docker runs the docker CLI for this package (see internal/dockercli for why the CLI).
+type docker struct{ dockercli.Client }
 
-func newDocker(host string) docker { return docker{host: host} }
+func newDocker(host string) docker { return docker{dockercli.Client{Host: host}} }
 
-// command returns the command "docker [-H host] args...".
 func (d docker) command(ctx context.Context, args ...string) *exec.Cmd {
-	if d.host != "" {
-		args = append([]string{"-H", d.host}, args...)
-	}
-	return exec.CommandContext(ctx, "docker", args...)
+	return d.Command(ctx, args...)
 }
 
-// run runs a docker command with stdin as its standard input (nil for none)
-// and returns its standard output, trimmed. Its error quotes the CLI's
-// complaint on one line.
 func (d docker) run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
-	out, err := d.output(ctx, stdin, args...)
-	return strings.TrimSpace(string(out)), err
+	return d.Run(ctx, stdin, args...)
 }
 
-// output is run, returning the standard output as it is.
 func (d docker) output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := d.command(ctx, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("docker %s: %w", args[0], ctx.Err())
-		}
-		if msg := cliMessage(stderr.String()); msg != "" {
-			return nil, fmt.Errorf("docker %s: %s", args[0], msg)
-		}
-		return nil, fmt.Errorf("docker %s: %w", args[0], err)
-	}
-	return stdout.Bytes(), nil
+	return d.Output(ctx, stdin, args...)
 }
 
-// cliMessage joins the lines of a docker CLI error output into one, leaving
-// out its advice to read --help.
-func cliMessage(stderr string) string {
-	var lines []string
-	for line := range strings.Lines(stderr) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "Run '") || strings.HasPrefix(line, "See '") {
-			continue
-		}
-		lines = append(lines, strings.TrimPrefix(line, "docker: "))
-	}
-	return strings.Join(lines, ": ")
-}
+// ping checks that docker answers; its failures wrap ErrDockerUnavailable.
+func (d docker) ping(ctx context.Context) error { return d.Ping(ctx) }
 
-// pingTimeout bounds the check that the engine answers.
-const pingTimeout = 15 * time.Second
-
-// ping checks that the docker CLI is installed and that its engine answers.
-// Both failures wrap ErrDockerUnavailable.
-func (d docker) ping(ctx context.Context) error {
-	if _, err := exec.LookPath("docker"); err != nil {
-		return fmt.Errorf("%w: docker CLI not found in PATH", ErrDockerUnavailable)
-	}
-	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
-	defer cancel()
-	_, err := d.run(ctx, nil, "version", "--format", "{{.Server.Version}}")
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%w: %w", ErrDockerUnavailable, err)
-	}
-	return err
-}
+// cliMessage joins the lines of a docker CLI error output into one.
+func cliMessage(stderr string) string { return dockercli.Message(stderr) }
 
 // logs returns the output of a container: its log, as the server logs to
 // standard output in a container.

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/internal/dockercli"
 )
 
 // Errors that callers can test for with [errors.Is].
 var (
 	// ErrDockerUnavailable reports that the docker CLI is not installed or
 	// that the engine it talks to does not answer.
-	ErrDockerUnavailable = errors.New("docker unavailable")
+	ErrDockerUnavailable = dockercli.ErrUnavailable
 
 	// ErrRedisServerNotFound reports that the redis-server executable of
 	// the process backend could not be found.
