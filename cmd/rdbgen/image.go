@@ -1,0 +1,123 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/image"
+)
+
+func imageCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "image",
+		Usage: "build a Docker image of Redis that starts with the dump loaded",
+		UsageText: "rdbgen image DUMP -t TAG [options] [-- server arguments]\n" +
+			"rdbgen image DUMP --context DIR [options]",
+		Description: "The dump goes to /data in the base image, owned by the server's user; the image's\n" +
+			"command starts the server on it with no save points and appendonly off, so that it\n" +
+			"never writes the dump back (unless --persist). Arguments after -- are added to that\n" +
+			"command, e.g. -- --maxmemory 1gb. A dump whose RDB version the base image's server\n" +
+			"cannot load is refused before building.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "tag", Aliases: []string{"t"}, Usage: "name and tag of the image, e.g. my/redis-seeded:1"},
+			&cli.StringFlag{Name: "base", Value: image.DefaultBase, Usage: "image to build on"},
+			&cli.BoolFlag{Name: "persist", Usage: "keep Redis's own save points: the server saves the dataset back to /data"},
+			&cli.StringFlag{Name: "context", Usage: "write the build context (Dockerfile and dump) into DIR instead of building"},
+			&cli.StringFlag{Name: "owner", Value: image.DefaultOwner, Usage: "uid:gid that owns the dump in the image"},
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "build on a base image whose Redis release cannot be told; replace files in --context DIR"},
+			&cli.StringFlag{Name: "docker-host", EnvVars: []string{"DOCKER_HOST"}, Usage: "docker engine address, as for docker -H"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no build output and no summary"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		},
+		Action: imageAction,
+	}
+}
+
+// imageSummary is what the image command reports.
+type imageSummary struct {
+	Tag        string   `json:"tag,omitempty"`
+	ID         string   `json:"id,omitempty"`
+	Context    string   `json:"context,omitempty"`
+	Dump       string   `json:"dump"`
+	Base       string   `json:"base"`
+	Server     string   `json:"server"`
+	RDBVersion int      `json:"rdb_version"`
+	Keys       *int64   `json:"keys,omitempty"`
+	Bytes      int64    `json:"bytes"`
+	Command    []string `json:"command"`
+	Seconds    float64  `json:"seconds,omitempty"`
+}
+
+func imageAction(c *cli.Context) error {
+	args, serverArgs, err := commandArgs(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return fmt.Errorf("want one dump file, got %d arguments (rdbgen image DUMP -t TAG)", len(args))
+	}
+	dump, tag, dir := args[0], c.String("tag"), c.String("context")
+	switch {
+	case tag == "" && dir == "":
+		return errors.New("-t TAG names the image to build (or --context DIR writes its build context)")
+	case tag != "" && dir != "":
+		return errors.New("-t and --context do not go together: --context writes the build context instead of building")
+	}
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	opts := image.Options{
+		Base:       c.String("base"),
+		Persist:    c.Bool("persist"),
+		Owner:      c.String("owner"),
+		Args:       serverArgs,
+		Force:      c.Bool("force"),
+		DockerHost: c.String("docker-host"),
+	}
+	if !quiet && !asJSON && isTerminal(c.App.ErrWriter) {
+		opts.Progress = func(line string) { fmt.Fprintln(c.App.ErrWriter, line) }
+	}
+
+	var p *image.Plan
+	sum := imageSummary{Context: dir}
+	if dir != "" {
+		if p, err = image.WriteContext(c.Context, dump, dir, c.Bool("force"), opts); err != nil {
+			return errInterrupted(err)
+		}
+	} else {
+		res, err := image.Build(c.Context, dump, tag, opts)
+		if err != nil {
+			return errInterrupted(err)
+		}
+		p, sum.Tag, sum.ID, sum.Seconds = res.Plan, res.Tag, res.ID, res.Duration.Seconds()
+	}
+	sum.Dump, sum.Base, sum.Server, sum.RDBVersion, sum.Bytes, sum.Command = dump, p.Base, p.Server.String(), p.RDBVersion, p.DumpSize, p.Command
+	if p.Keys >= 0 {
+		sum.Keys = &p.Keys
+	}
+	switch {
+	case asJSON:
+		return printJSON(c.App.Writer, sum)
+	case quiet:
+		return nil
+	}
+	return printImageSummary(c.App.Writer, sum)
+}
+
+// printImageSummary writes the summary of the image command for people.
+func printImageSummary(w io.Writer, s imageSummary) error {
+	keys := ""
+	if s.Keys != nil {
+		keys = fmt.Sprintf(", %d keys", *s.Keys)
+	}
+	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
+	if s.Context != "" {
+		_, err := fmt.Fprintf(w, "wrote %s and %s %s\nbuild it with: docker build -t TAG %s\n",
+			filepath.Join(s.Context, "Dockerfile"), filepath.Join(s.Context, image.DumpName), what, s.Context)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "built %s (%.19s) in %.1fs %s\nrun it with: docker run -p 6379:6379 %s\n", s.Tag, s.ID, s.Seconds, what, s.Tag)
+	return err
+}

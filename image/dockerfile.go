@@ -1,0 +1,59 @@
+package image
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+// DumpName is the dump's name in the build context and in the image's /data.
+const DumpName = "dump.rdb"
+
+// Labels set on every image, prefixed "io.rdbgen.".
+const labelPrefix = "io.rdbgen."
+
+// startCommand returns the server's command line in the image.
+func startCommand(p *Plan, o Options) []string {
+	cmd := []string{p.Server.Command(), "--dir", "/data", "--dbfilename", DumpName}
+	if !o.Persist {
+		cmd = append(cmd, "--appendonly", "no", "--save", "")
+	}
+	return append(cmd, o.Args...)
+}
+
+// dockerfile returns the Dockerfile of plan p.
+func dockerfile(p *Plan, o Options) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by rdbgen %s: %s with the dataset of %s in /data, loaded at start-up.\n",
+		encoder.Version, p.Server.Command(), p.DumpName)
+	fmt.Fprintf(&b, "FROM %s\n", o.Base)
+	fmt.Fprintf(&b, "COPY --chown=%s %s /data/%s\n", o.Owner, DumpName, DumpName)
+	labels := []string{
+		"version=" + encoder.Version,
+		"rdb-version=" + strconv.Itoa(p.RDBVersion),
+		"persist=" + strconv.FormatBool(o.Persist),
+	}
+	if p.Keys >= 0 {
+		labels = append(labels, "keys="+strconv.FormatInt(p.Keys, 10))
+	}
+	if p.Checksum != "" {
+		labels = append(labels, "checksum="+p.Checksum)
+	}
+	b.WriteString("LABEL")
+	for _, l := range labels {
+		name, value, _ := strings.Cut(l, "=")
+		fmt.Fprintf(&b, " %s%s=%s", labelPrefix, name, strconv.Quote(value))
+	}
+	b.WriteString("\n")
+	if o.Persist {
+		b.WriteString("# The server keeps its own save points: it saves the dataset back to /data.\n")
+	} else {
+		b.WriteString("# No save points and appendonly off: the server never writes the dump back.\n")
+	}
+	cmd, _ := json.Marshal(startCommand(p, o)) // strings always marshal
+	fmt.Fprintf(&b, "CMD %s\n", cmd)
+	return []byte(b.String())
+}
