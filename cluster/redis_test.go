@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +40,19 @@ func emptyDump(t *testing.T) string {
 	return path
 }
 
-// startNodes starts n empty cluster-enabled redis-servers.
+// startNodes starts n empty cluster-enabled redis-servers. Each cluster bus gets a free
+// port: the default, the server's port plus 10000, is out of range above port 55535.
 func startNodes(t *testing.T, ctx context.Context, n int) []*server.Instance {
 	t.Helper()
-	opts := server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t), Args: []string{"--cluster-enabled", "yes"}}
 	dump := emptyDump(t)
 	nodes := make([]*server.Instance, n)
 	for i := range nodes {
+		bus, err := server.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t),
+			Args: []string{"--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(bus)}}
 		inst, err := server.Start(ctx, dump, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,14 +10,21 @@ import (
 )
 
 // Cluster mode is one use of Options.Args: a node writes its nodes.conf into
-// its working directory, and loads the keys of database 0.
+// its working directory, and loads the keys of database 0. Its cluster bus
+// needs a port of its own: the default, the server's port plus 10000, is out
+// of range when the free port Start picks is above 55535.
 func TestClusterArgs(t *testing.T) {
 	for _, backend := range []server.Backend{server.BackendProcess, server.BackendDocker} {
 		t.Run(string(backend), func(t *testing.T) {
-			opts := server.Options{Backend: backend, RedisServer: redistest.RedisServer(t), Args: []string{"--cluster-enabled", "yes"}}
+			bus, err := server.FreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(bus)}
+			opts := server.Options{Backend: backend, RedisServer: redistest.RedisServer(t), Args: args}
 			if backend == server.BackendDocker {
 				opts = dockerOptions(t)
-				opts.Args = []string{"--cluster-enabled", "yes"}
+				opts.Args = args
 			}
 			inst := start(t, redistest.WriteDump(t, testData), opts)
 			ctx := testContext(t)

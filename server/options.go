@@ -77,6 +77,11 @@ type Options struct {
 	// therefore always win. They are not used with Container.
 	// Default: none.
 	//
+	// In cluster mode ("--cluster-enabled", "yes"), give the cluster bus a
+	// port ("--cluster-port", from FreePort): its default, the server's port
+	// plus 10000, is out of range when the free port Start picks is above
+	// 55535, and the server then exits.
+	//
 	// In a fresh container the server runs as the dump file's owner, who
 	// can write to the data directory /data only if it is root or the
 	// image's own user: point what the server writes elsewhere, as in

@@ -127,6 +127,14 @@ func startFresh(ctx context.Context, abs string, fi os.FileInfo, opts Options, b
 	return inst, nil
 }
 
+// ResolveBackend returns the backend that [Start] would run a server with
+// under opts: BackendAuto becomes BackendDocker when the engine answers, else
+// BackendProcess. Callers that start several servers, and pass arguments that
+// depend on the backend, resolve it once.
+func ResolveBackend(ctx context.Context, opts Options) (Backend, error) {
+	return chooseBackend(ctx, opts.withDefaults())
+}
+
 // chooseBackend resolves BackendAuto, and checks that docker answers when
 // it is needed.
 func chooseBackend(ctx context.Context, opts Options) (Backend, error) {
