@@ -20,8 +20,10 @@ func generateCommand() *cli.Command {
 		Name:      "generate",
 		Usage:     "write an RDB file (the default command)",
 		UsageText: "rdbgen [generate] --count N -o dump.rdb [options]",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys to write (required)"},
+			&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set or zset"},
+			&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
 			&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
@@ -39,7 +41,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
-		},
+		}, encodingFlags()...),
 		Action: generateAction,
 	}
 }
@@ -50,6 +52,7 @@ type generateSummary struct {
 	Manifest      string  `json:"manifest,omitempty"`
 	Keys          uint64  `json:"keys"`
 	Expires       uint64  `json:"expires"`
+	Members       uint64  `json:"members,omitempty"`
 	Bytes         int64   `json:"bytes"`
 	Seconds       float64 `json:"seconds"`
 	KeysPerSecond float64 `json:"keys_per_second"`
@@ -66,7 +69,8 @@ func generateAction(c *cli.Context) error {
 		return errors.New("--count is required (the number of keys to write)")
 	}
 	now := time.Now()
-	d := &dataset.Strings{
+	d := &dataset.Spec{
+		Type:      dataset.Type(c.String("type")),
 		Count:     c.Uint64("count"),
 		KeyPrefix: c.String("key-prefix"),
 		KeyStart:  c.Uint64("key-start"),
@@ -76,6 +80,15 @@ func generateAction(c *cli.Context) error {
 		DB:        c.Int("db"),
 		TTL:       c.Duration("ttl"),
 		TTLJitter: c.Duration("ttl-jitter"),
+	}
+	if !d.Type.IsString() {
+		members, err := dataset.ParseRange(c.String("members"))
+		if err != nil {
+			return err
+		}
+		d.Members = members
+	} else if c.IsSet("members") {
+		return errors.New("--members goes with --type hash, list, set or zset")
 	}
 	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
 		d.ValueSize = 64
@@ -92,6 +105,7 @@ func generateAction(c *cli.Context) error {
 		DisableCompression: c.Bool("no-compress"),
 		DisableChecksum:    c.Bool("no-checksum"),
 		CreatedAt:          now,
+		Thresholds:         thresholdsFrom(c),
 	}
 	if _, err := encoder.NewWriter(io.Discard, opts); err != nil {
 		return err
@@ -138,6 +152,7 @@ func generateAction(c *cli.Context) error {
 		Manifest:      manifestPath,
 		Keys:          res.Stats.Keys,
 		Expires:       res.Stats.Expires,
+		Members:       res.Stats.Members,
 		Bytes:         res.Stats.Bytes,
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Stats.Keys, res.Duration),
@@ -164,6 +179,7 @@ func generateAction(c *cli.Context) error {
 			Expires:    res.Stats.Expires,
 			DBs:        map[int]manifest.Counts{},
 			Dataset:    d,
+			Thresholds: opts.Thresholds,
 		}
 		if d.Count > 0 {
 			m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
@@ -179,7 +195,11 @@ func generateAction(c *cli.Context) error {
 	case quiet:
 		return nil
 	}
-	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
-		sum.Keys, sum.Expires, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
+	members := ""
+	if sum.Members > 0 {
+		members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, perSecond(sum.Members, res.Duration))
+	}
+	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
+		sum.Keys, sum.Expires, members, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
 	return err
 }
