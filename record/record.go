@@ -34,11 +34,14 @@ const MaxDB = 1<<31 - 1
 // Types lists the types in the order of their RDB type bytes' first use, for messages.
 var Types = []Type{String, List, Set, ZSet, Hash}
 
+// IsString reports whether t means string keys (the empty type does too).
+func (t Type) IsString() bool { return t == "" || t == String }
+
 // IsCollection reports whether t holds members rather than one value.
 func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set || t == ZSet }
 
-// Valid reports whether t is one of the types.
-func (t Type) Valid() bool { return t == String || t.IsCollection() }
+// Valid reports whether t is one of the types (the empty type means String).
+func (t Type) Valid() bool { return t.IsString() || t.IsCollection() }
 
 // A Sink receives records, database by database. *encoder.Writer implements it.
 type Sink interface {
@@ -146,3 +149,6 @@ func (r *Record) WriteTo(s Sink) error {
 	}
 	return s.EndCollection()
 }
+
+// *encoder.Writer is the Sink that writes files.
+var _ Sink = (*encoder.Writer)(nil)
