@@ -213,6 +213,7 @@ func (g *concatGen) appendTo(dst []byte, c *evalCtx) []byte {
 	return dst
 }
 func (g *concatGen) numeric() bool { return false }
+
 // unique: one part is unique and the others are literals, so the values differ where it does.
 func (g *concatGen) unique() bool {
 	uniq := 0

@@ -211,7 +211,6 @@ func (s *Spec) Family(name string) *Family {
 	return nil
 }
 
-
 // hashString hashes a name into 64 bits (FNV-1a), to seed a family or a field.
 func hashString(s string) uint64 {
 	h := fnv.New64a()
