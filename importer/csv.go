@@ -83,7 +83,7 @@ func (c *CSVReader) Line() int64 { return c.line }
 func (c *CSVReader) readHeader() error {
 	row, err := c.r.Read()
 	if err == io.EOF {
-		return &LineError{Line: 1, Err: errors.New("CSV: empty input: want a header row such as key,value")}
+		return &LineError{Line: 1, Err: errors.New("CSV: empty input: want a header row such as key,value"), Fatal: true}
 	}
 	if err != nil {
 		return csvError(err)
@@ -109,7 +109,7 @@ func (c *CSVReader) readHeader() error {
 		}
 	}
 	missing := func(what, name string) error {
-		return &LineError{Line: 1, Err: fmt.Errorf("CSV header has no %s column %q (columns: %s)", what, name, strings.Join(row, ","))}
+		return &LineError{Line: 1, Err: fmt.Errorf("CSV header has no %s column %q (columns: %s)", what, name, strings.Join(row, ",")), Fatal: true}
 	}
 	switch {
 	case c.opts.Type != record.String && c.opts.Type != record.Hash:
@@ -161,7 +161,9 @@ func (c *CSVReader) Read() (*record.Record, error) {
 		}
 	}
 	if c.header != nil {
-		return nil, c.header
+		err := c.header
+		c.header, c.eof = nil, true
+		return nil, err
 	}
 	if c.eof {
 		return nil, io.EOF

@@ -28,10 +28,12 @@ type Reader interface {
 	Line() int64
 }
 
-// A LineError is a malformed record and the line where it starts.
+// A LineError is a malformed record and the line where it starts. A Fatal one (broken
+// JSON or CSV syntax, a bad header) ends the input: the reader returns io.EOF after it.
 type LineError struct {
-	Line int64
-	Err  error
+	Line  int64
+	Err   error
+	Fatal bool
 }
 
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
@@ -152,7 +154,7 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 			if err := fn(rec, r.Line()); err != nil {
 				return err
 			}
-		case errors.As(err, &le) && c.opts.SkipInvalid:
+		case errors.As(err, &le) && c.opts.SkipInvalid && !le.Fatal:
 			c.stats.Skipped++
 			if c.stats.FirstSkipped == nil {
 				c.stats.FirstSkipped = err

@@ -54,10 +54,7 @@ func (j *JSONReader) Line() int64 { return j.line }
 
 // Read returns the next record.
 func (j *JSONReader) Read() (*record.Record, error) {
-	if j.failed != nil {
-		return nil, j.failed
-	}
-	if j.done {
+	if j.done || j.failed != nil {
 		return nil, io.EOF
 	}
 	if j.lines.total == 0 && !j.array {
@@ -78,7 +75,7 @@ func (j *JSONReader) Read() (*record.Record, error) {
 			return nil, j.syntax(err)
 		}
 		if _, err := j.dec.Token(); err != io.EOF {
-			j.failed = &LineError{Line: j.lines.lineAt(j.dec.InputOffset()), Err: errors.New("JSON: more after the closing ]")}
+			j.failed = &LineError{Line: j.lines.lineAt(j.dec.InputOffset()), Err: errors.New("JSON: more after the closing ]"), Fatal: true}
 			return nil, j.failed
 		}
 		j.done = true
@@ -119,7 +116,7 @@ func (j *JSONReader) syntax(err error) error {
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		err = errors.New("unexpected end of input")
 	}
-	j.failed = &LineError{Line: line, Err: fmt.Errorf("JSON: %v", err)}
+	j.failed = &LineError{Line: line, Err: fmt.Errorf("JSON: %v", err), Fatal: true}
 	return j.failed
 }
 
