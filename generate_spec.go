@@ -33,12 +33,17 @@ func writeFile(dst io.Writer, opts encoder.Options, emit func(*encoder.Writer) e
 	if err := w.Close(); err != nil {
 		return Result{}, err
 	}
+	return resultOf(w, start), nil
+}
+
+// resultOf summarises the closed Writer w, started at start.
+func resultOf(w *encoder.Writer, start time.Time) Result {
 	return Result{
 		Stats:      w.Stats(),
 		RDBVersion: w.RDBVersion(),
 		Target:     w.Target().Name,
 		Duration:   time.Since(start),
-	}, nil
+	}
 }
 
 // reportTo passes w's counts to progress, if there is one.
