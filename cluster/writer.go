@@ -35,13 +35,15 @@ type WriterOptions struct {
 // encoder.Writer of the shard that owns its key's slot, so all files are written in one pass
 // in memory bounded by the number of shards. Every file holds database 0.
 //
-// WriteString writes a string record. Records of any other type go through Shard, which
-// returns the encoder.Writer that a key belongs to: call its methods as on a single file.
-// This is the hook for every record source (generated datasets, spec files, imports): keys
-// must be unique, as in a single file.
+// Writer implements record.Sink, the interface every record source writes to (generated
+// datasets, spec files, imports), with the same methods as encoder.Writer: a collection's
+// Begin call picks the shard of its key, and its members and EndCollection go there. Keys
+// must be unique, as in a single file. Shard gives direct access to a key's encoder.Writer.
 type Writer struct {
 	layout *Layout
 	shards []*encoder.Writer
+	cur    *encoder.Writer // the shard of the open collection
+	began  bool            // BeginDB was called
 	closed bool
 }
 
@@ -136,31 +138,4 @@ func (w *Writer) Close() error {
 		}
 	}
 	return first
-}
-
-// A Counter counts the keys each shard of a layout will hold, for WriterOptions.Counts: a
-// first pass over the keys alone, before the records are written, lets every file declare
-// its exact RESIZEDB counts.
-type Counter struct {
-	layout *Layout
-	counts []encoder.DBInfo
-}
-
-// NewCounter returns a Counter for layout.
-func NewCounter(layout *Layout) *Counter {
-	return &Counter{layout: layout, counts: make([]encoder.DBInfo, layout.Len())}
-}
-
-// Add counts key, with an expiry or not.
-func (c *Counter) Add(key []byte, expires bool) {
-	n := &c.counts[c.layout.ShardOf(key)]
-	n.Keys++
-	if expires {
-		n.Expires++
-	}
-}
-
-// Counts returns the counts of each shard so far.
-func (c *Counter) Counts() []encoder.DBInfo {
-	return append([]encoder.DBInfo(nil), c.counts...)
 }

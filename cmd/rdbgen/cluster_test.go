@@ -159,3 +159,68 @@ func TestGenerateClusterCancelledLeavesNothing(t *testing.T) {
 		t.Fatalf("a cancelled run left %v", got)
 	}
 }
+
+// TestClusterSpecAndImport splits a spec file and an import: each shard's manifest holds
+// the spec or the import, and its own counts.
+func TestClusterSpecAndImport(t *testing.T) {
+	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples"))
+	dir := t.TempDir()
+	stdout, _, err := run(t, context.Background(), "--spec", filepath.Join(examples, "spring-data-redis.yaml"), "--count-scale", "0.01",
+		"--cluster-shards", "3", "-o", filepath.Join(dir, "spec"), "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum clusterSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Keys != 201 || len(sum.Shards) != 3 || sum.Members == 0 {
+		t.Fatalf("summary %+v, %v", sum, err)
+	}
+	m, err := manifest.Read(sum.Shards[1].Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Spec == nil || !strings.Contains(m.Spec.YAML, "refresh-token") || m.Cluster.Index != 1 || m.Keys != sum.Shards[1].Keys {
+		t.Fatalf("manifest %+v", m)
+	}
+
+	input := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(input, []byte(`{"db":0,"key":"foo","type":"string","value":"1"}`+"\n"+`{"db":0,"key":"bar","type":"set","members":["a"]}`+"\n"), 0o644)
+	stdout, _, err = run(t, context.Background(), "import", input, "--cluster-shards", "2", "-o", filepath.Join(dir, "import"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"wrote 2 keys (0 with TTL, 1 members) in 2 shards", "shard-0.rdb  slots 0-8191: 1 keys", "shard-1.rdb  slots 8192-16383: 1 keys"} {
+		if !strings.Contains(stdout, want) {
+			t.Fatalf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	m, err = manifest.Read(filepath.Join(dir, "import", "shard-1.rdb.manifest.json"))
+	if err != nil || m.Import == nil || m.Import.Format != "json" || m.Keys != 1 {
+		t.Fatalf("manifest %+v, %v", m, err)
+	}
+}
+
+func TestClusterSpecAndImportBadInput(t *testing.T) {
+	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples"))
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	os.WriteFile(in, []byte(`{"db":0,"key":"a","type":"string","value":"1"}`+"\n"+`{"db":4,"key":"b","type":"string","value":"1"}`+"\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"spec in db 1", []string{"--spec", filepath.Join(examples, "sessions.yaml"), "--cluster-shards", "3", "-o", "d"}, "family sessions is in db 1: a cluster node holds db 0 only"},
+		{"import in db 4", []string{"import", in, "--cluster-shards", "3", "-o", "d"}, "a cluster node holds db 0 only: records of db 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			_, _, err := run(t, context.Background(), tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+			if got := dirEntries(t, "."); len(got) != 0 {
+				t.Fatalf("a failed run left %v", got)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,14 +54,12 @@ type imageSummary struct {
 }
 
 func imageAction(c *cli.Context) error {
-	args, serverArgs, err := commandArgs(c)
-	if err != nil {
-		return err
+	// The dump comes first, then the server's arguments (after a "--" on the command line).
+	args := c.Args().Slice()
+	if len(args) == 0 || len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+		return fmt.Errorf("want one dump file, got %d arguments (rdbgen image DUMP -t TAG [-- server arguments])", len(args))
 	}
-	if len(args) != 1 {
-		return fmt.Errorf("want one dump file, got %d arguments (rdbgen image DUMP -t TAG)", len(args))
-	}
-	dump, tag, dir := args[0], c.String("tag"), c.String("context")
+	dump, serverArgs, tag, dir := args[0], args[1:], c.String("tag"), c.String("context")
 	switch {
 	case tag == "" && dir == "":
 		return errors.New("-t TAG names the image to build (or --context DIR writes its build context)")
@@ -81,6 +80,7 @@ func imageAction(c *cli.Context) error {
 	}
 
 	var p *image.Plan
+	var err error
 	sum := imageSummary{Context: dir}
 	if dir != "" {
 		if p, err = image.WriteContext(c.Context, dump, dir, c.Bool("force"), opts); err != nil {
