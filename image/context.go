@@ -1,0 +1,103 @@
+package image
+
+import (
+	"archive/tar"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
+)
+
+// WriteContext writes the build context of the image for the dump at dumpPath into dir,
+// which is created when missing: the Dockerfile and a copy of the dump. Existing files are
+// replaced only with overwrite. Build it with "docker build -t TAG DIR".
+func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opts Options) (*Plan, error) {
+	p, err := NewPlan(ctx, dumpPath, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, unwrapPath(err))
+	}
+	src, err := os.Open(dumpPath)
+	if err != nil {
+		return nil, fmt.Errorf("open dump: %w", err)
+	}
+	defer src.Close()
+	dump, err := atomicfile.Create(filepath.Join(dir, DumpName), overwrite)
+	if err != nil {
+		return nil, err
+	}
+	defer dump.Abort()
+	df, err := atomicfile.Create(filepath.Join(dir, "Dockerfile"), overwrite)
+	if err != nil {
+		return nil, err
+	}
+	defer df.Abort()
+	if _, err := io.Copy(dump, &ctxReader{ctx, src}); err != nil {
+		return nil, fmt.Errorf("copy %s to %s: %w", dumpPath, dir, err)
+	}
+	if _, err := df.Write(p.Dockerfile); err != nil {
+		return nil, fmt.Errorf("write %s: %w", df.Name(), err)
+	}
+	if err := atomicfile.CommitAll([]*atomicfile.File{dump, df}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// writeTar writes the build context of p as a tar stream: the Dockerfile and the dump.
+func writeTar(ctx context.Context, w io.Writer, p *Plan) error {
+	tw := tar.NewWriter(w)
+	now := time.Now()
+	if err := tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(p.Dockerfile)), ModTime: now}); err != nil {
+		return err
+	}
+	if _, err := tw.Write(p.Dockerfile); err != nil {
+		return err
+	}
+	f, err := os.Open(p.DumpPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := tw.WriteHeader(&tar.Header{Name: DumpName, Mode: 0o644, Size: p.DumpSize, ModTime: now}); err != nil {
+		return err
+	}
+	n, err := io.Copy(tw, &ctxReader{ctx, f})
+	if err == nil && n != p.DumpSize {
+		err = fmt.Errorf("%s changed size while it was read", p.DumpPath)
+	}
+	if err != nil {
+		return err
+	}
+	return tw.Close()
+}
+
+// ctxReader stops reading once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// unwrapPath drops the *PathError layer whose path the caller's message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

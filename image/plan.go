@@ -1,0 +1,98 @@
+package image
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rdbgen/rdbgen/internal/dockercli"
+	"github.com/rdbgen/rdbgen/manifest"
+)
+
+// A Plan is what an image will hold, decided before anything is built.
+type Plan struct {
+	// DumpPath is the dump file, and DumpName its base name.
+	DumpPath, DumpName string
+	// DumpSize is the dump's size in bytes.
+	DumpSize int64
+	// RDBVersion is the version in the dump's header.
+	RDBVersion int
+	// Keys and Checksum come from the dump's manifest, when there is one beside it; Keys
+	// is -1 and Checksum "" otherwise.
+	Keys     int64
+	Checksum string
+	// Base is the base image, and Server the release it runs; Server.MaxRDBVersion is 0
+	// when the release is unknown and Options.Force let the build go on.
+	Base   string
+	Server Server
+	// Command is the server's start command in the image.
+	Command []string
+	// Dockerfile is the Dockerfile's text.
+	Dockerfile []byte
+}
+
+// NewPlan checks the dump at dumpPath against the base image and returns the plan of the
+// image. It fails with ErrNotRDB for a file that is not an RDB file, ErrTooNew when the base
+// image's server cannot load it, and ErrUnknownBase when that server cannot be told and
+// opts.Force is not set.
+func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	version, size, err := readHeader(dumpPath)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{DumpPath: dumpPath, DumpName: filepath.Base(dumpPath), DumpSize: size, RDBVersion: version, Keys: -1, Base: o.Base}
+	if m, err := manifest.Read(manifest.PathFor(dumpPath)); err == nil && m.Bytes == size {
+		p.Keys, p.Checksum = int64(m.Keys), m.Checksum
+	}
+	s, known := ServerOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)
+	switch {
+	case known:
+		if err := checkLoads(o.Base, s, dumpPath, version); err != nil {
+			return nil, err
+		}
+	case !o.Force:
+		return nil, fmt.Errorf("%w: cannot tell which RDB versions base image %s loads: its tag names no Redis or Valkey release "+
+			"and docker has no copy of it that says (REDIS_VERSION); use --force to build anyway", ErrUnknownBase, o.Base)
+	default:
+		repo, _ := splitRef(o.Base)
+		s = Server{Family: familyOf(repo), Version: "unknown", Source: "tag"}
+		if s.Family == "" {
+			s.Family = "redis"
+		}
+	}
+	p.Server = s
+	p.Command = startCommand(p, o)
+	p.Dockerfile = dockerfile(p, o)
+	return p, nil
+}
+
+// readHeader returns the RDB version in the header of the file at path, and its size.
+func readHeader(path string) (int, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("open dump: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, 0, fmt.Errorf("open dump: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	var h [9]byte
+	n, _ := io.ReadFull(f, h[:])
+	v, err := strconv.Atoi(string(h[5:n]))
+	if n < len(h) || string(h[:5]) != "REDIS" || err != nil || strings.TrimLeft(string(h[5:]), "0123456789") != "" {
+		return 0, 0, fmt.Errorf("%w: %s starts with %q, not REDIS and a 4-digit version", ErrNotRDB, path, h[:n])
+	}
+	return v, fi.Size(), nil
+}
