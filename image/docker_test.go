@@ -67,6 +67,31 @@ func uniqueTag(t *testing.T) string {
 	return tag
 }
 
+// setUp starts a parallel test of an image: it returns the base image, a dump of
+// testDataset, and a free port for the image's server.
+func setUp(t *testing.T) (base, dump string, port int) {
+	t.Helper()
+	t.Parallel()
+	base = redistest.Image(t)
+	dump = writeDataset(t)
+	port, err := server.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, dump, port
+}
+
+// dockerBuild builds the context dir as tag, as a user would, with the classic builder:
+// this engine has no buildx.
+func dockerBuild(t *testing.T, tag, dir string) {
+	t.Helper()
+	build := exec.Command("docker", "build", "--tag", tag, dir)
+	build.Env = append(os.Environ(), "DOCKER_BUILDKIT=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("docker build %s: %v\n%s", dir, err, out)
+	}
+}
+
 // runImage starts a container of tag on the host network and waits until its server
 // answers with the dataset loaded. It returns the container's name and a client.
 func runImage(t *testing.T, tag string, port int) (string, *redis.Client) {
@@ -137,13 +162,7 @@ func stopAndCopyDump(t *testing.T, name string, c *redis.Client) []byte {
 // TestBuildServesTheDump builds an image on the local test image, starts it, reads the
 // dataset back, and checks that the server leaves the dump as it was when it stops.
 func TestBuildServesTheDump(t *testing.T) {
-	t.Parallel()
-	base := redistest.Image(t)
-	dump := writeDataset(t)
-	port, err := server.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, dump, port := setUp(t)
 	tag := uniqueTag(t)
 	var lines []string
 	res, err := image.Build(context.Background(), dump, tag, image.Options{
@@ -176,13 +195,7 @@ func TestBuildServesTheDump(t *testing.T) {
 // TestWriteContextPersist writes the build context of a persisting image, builds it with
 // docker build as a user would, and checks that the server saves its data on shutdown.
 func TestWriteContextPersist(t *testing.T) {
-	t.Parallel()
-	base := redistest.Image(t)
-	dump := writeDataset(t)
-	port, err := server.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, dump, port := setUp(t)
 	dir := filepath.Join(t.TempDir(), "context")
 	p, err := image.WriteContext(context.Background(), dump, dir, false, image.Options{Base: base, Persist: true, Args: []string{"--port", strconv.Itoa(port)}})
 	if err != nil {
@@ -195,11 +208,7 @@ func TestWriteContextPersist(t *testing.T) {
 		t.Fatalf("writing over a context without overwrite: %v", err)
 	}
 	tag := uniqueTag(t)
-	build := exec.Command("docker", "build", "--tag", tag, dir)
-	build.Env = append(os.Environ(), "DOCKER_BUILDKIT=0") // this engine has no buildx
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("docker build %s: %v\n%s", dir, err, out)
-	}
+	dockerBuild(t, tag, dir)
 	if !strings.Contains(strings.Join(p.Command, " "), "--dbfilename dump.rdb --port") {
 		t.Fatalf("command %q", p.Command)
 	}
@@ -229,11 +238,7 @@ func TestServerOfImageEnv(t *testing.T) {
 	t.Cleanup(func() { exec.Command("docker", "rmi", "--force", withEnv).Run() })
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM "+base+"\nENV REDIS_VERSION=7.0.15\n"), 0o644)
-	build := exec.Command("docker", "build", "--tag", withEnv, dir)
-	build.Env = append(os.Environ(), "DOCKER_BUILDKIT=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("docker build: %v\n%s", err, out)
-	}
+	dockerBuild(t, withEnv, dir)
 	plain = strings.Replace(plain, "seeded-", "plain-", 1)
 	t.Cleanup(func() { exec.Command("docker", "rmi", "--force", plain).Run() })
 	docker(t, "tag", base, plain)

@@ -130,15 +130,9 @@ func (cj *clusterJob) write(c *cli.Context, total uint64, write func(dsts []io.W
 		}
 		files[i], dsts[i] = f, f
 	}
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", cj.quiet || cj.asJSON)
-	var progress func(rdbgen.Progress)
-	if bar != nil {
-		progress = func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }
-	}
+	progress, done := cj.progress(c, total)
 	res, err := write(dsts, progress)
-	if bar != nil {
-		bar.Finish()
-	}
+	done()
 	if err != nil {
 		abort()
 		return res, errInterrupted(err)

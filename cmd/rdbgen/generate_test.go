@@ -133,22 +133,27 @@ func TestGenerateBadInput(t *testing.T) {
 		{"stray argument", []string{"--count", "1", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Chdir(t.TempDir())
-			_, _, err := run(t, context.Background(), tt.args...)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want an error containing %q", err, tt.want)
-			}
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error is not one line: %q", err)
-			}
-			if got := dirEntries(t, "."); len(got) != 0 {
-				t.Fatalf("a failed run left files: %v", got)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkBadInput(t, tt.args, tt.want) })
 	}
 	if b, _ := os.ReadFile(existing); string(b) != "precious" {
 		t.Fatalf("existing file changed to %q", b)
+	}
+}
+
+// checkBadInput runs rdbgen with args in a new empty directory and checks that it fails with
+// one line holding want, and leaves nothing behind.
+func checkBadInput(t *testing.T, args []string, want string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	_, _, err := run(t, context.Background(), args...)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", err, want)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error is not one line: %q", err)
+	}
+	if got := dirEntries(t, "."); len(got) != 0 {
+		t.Fatalf("a failed run left files: %v", got)
 	}
 }
 

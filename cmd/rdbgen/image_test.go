@@ -95,18 +95,6 @@ func TestImageBadInput(t *testing.T) {
 		{"no docker", []string{dump, "-t", "x:1", "--docker-host", "unix:///nonexistent.sock"}, "docker unavailable"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Chdir(t.TempDir())
-			_, _, err := run(t, context.Background(), append([]string{"image"}, tt.args...)...)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want an error containing %q", err, tt.want)
-			}
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error is not one line: %q", err)
-			}
-			if got := dirEntries(t, "."); len(got) != 0 {
-				t.Fatalf("a failed run left %v", got)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkBadInput(t, append([]string{"image"}, tt.args...), tt.want) })
 	}
 }

@@ -85,15 +85,9 @@ func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, 
 		defer f.Abort()
 		file, dst = f, f
 	}
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
-	var progress func(rdbgen.Progress)
-	if bar != nil {
-		progress = func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }
-	}
+	progress, done := j.progress(c, total)
 	res, err := write(dst, progress)
-	if bar != nil {
-		bar.Finish()
-	}
+	done()
 	if err != nil {
 		return res, errInterrupted(err)
 	}
@@ -103,6 +97,16 @@ func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, 
 		}
 	}
 	return res, nil
+}
+
+// progress returns a progress callback that draws a bar of total keys (0: unknown) when
+// stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
+func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(rdbgen.Progress), done func()) {
+	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
+	if bar == nil {
+		return nil, func() {}
+	}
+	return func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
 }
 
 // manifest returns the manifest of res, without its dataset.

@@ -144,8 +144,9 @@ func TestBadPaths(t *testing.T) {
 	}
 }
 
-func TestCommitAll(t *testing.T) {
-	dir := t.TempDir()
+// createFiles starts files a, b and c in dir, each holding its name.
+func createFiles(t *testing.T, dir string) []*File {
+	t.Helper()
 	var files []*File
 	for _, name := range []string{"a", "b", "c"} {
 		f, err := Create(filepath.Join(dir, name), false)
@@ -155,6 +156,12 @@ func TestCommitAll(t *testing.T) {
 		f.WriteString(name)
 		files = append(files, f)
 	}
+	return files
+}
+
+func TestCommitAll(t *testing.T) {
+	dir := t.TempDir()
+	files := createFiles(t, dir)
 	if err := CommitAll(files); err != nil {
 		t.Fatal(err)
 	}
@@ -177,15 +184,7 @@ func TestCommitAll(t *testing.T) {
 // the two before it are removed again, and the file in its way is kept.
 func TestCommitAllFailureLeavesNoPart(t *testing.T) {
 	dir := t.TempDir()
-	var files []*File
-	for _, name := range []string{"a", "b", "c"} {
-		f, err := Create(filepath.Join(dir, name), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString("new")
-		files = append(files, f)
-	}
+	files := createFiles(t, dir)
 	os.WriteFile(filepath.Join(dir, "c"), []byte("precious"), 0o644)
 	err := CommitAll(files)
 	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "removed a, b again") {

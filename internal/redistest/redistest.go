@@ -44,11 +44,7 @@ func missing(t testing.TB, format string, args ...any) {
 // RedisServer returns the path of redis-server.
 func RedisServer(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		missing(t, "redis-server not found (apt-get install -y redis-server): %v", err)
-	}
-	return path
+	return redisTool(t, "redis-server")
 }
 
 // Docker checks that the docker CLI is installed and its engine answers.
@@ -79,19 +75,21 @@ func Image(t testing.TB) string {
 // redis-server and validates an RDB file deeply.
 func RedisCheckRDB(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("redis-check-rdb")
-	if err != nil {
-		missing(t, "redis-check-rdb not found (apt-get install -y redis-server): %v", err)
-	}
-	return path
+	return redisTool(t, "redis-check-rdb")
 }
 
 // RedisCLI returns the path of redis-cli, which ships with redis-server.
 func RedisCLI(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("redis-cli")
+	return redisTool(t, "redis-cli")
+}
+
+// redisTool returns the path of a program of Debian's redis-server package.
+func redisTool(t testing.TB, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
 	if err != nil {
-		missing(t, "redis-cli not found (apt-get install -y redis-server): %v", err)
+		missing(t, "%s not found (apt-get install -y redis-server): %v", name, err)
 	}
 	return path
 }
