@@ -203,3 +203,21 @@ func TestClusterSpecAndImportBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { checkBadInput(t, tt.args, tt.want) })
 	}
 }
+
+// TestClusterImportStdinLast imports stdin keeping the last of duplicate keys, which spools
+// stdin beside the split's directory, a directory that does not exist yet.
+func TestClusterImportStdinLast(t *testing.T) {
+	parent := t.TempDir()
+	in := `{"db":0,"key":"foo","type":"string","value":"1"}` + "\n" + `{"db":0,"key":"foo","type":"string","value":"2"}` + "\n"
+	out := filepath.Join(parent, "new", "dumps") + "/"
+	if _, _, err := runStdin(t, []byte(in), "import", "-", "--on-duplicate", "last", "--cluster-shards", "2", "-o", out, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Read(filepath.Join(out, "shard-1.rdb.manifest.json")) // foo: slot 12182
+	if err != nil || m.Keys != 1 || m.Import.Duplicates != 1 {
+		t.Fatalf("manifest %+v, %v", m, err)
+	}
+	if got := dirEntries(t, filepath.Join(parent, "new")); len(got) != 1 {
+		t.Fatalf("the spooled stdin was left: %v", got)
+	}
+}

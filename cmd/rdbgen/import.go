@@ -70,7 +70,12 @@ func importAction(c *cli.Context) error {
 	if input == "-" && opts.OnDuplicate == importer.DupLast {
 		dir := ""
 		if j.out != "-" {
-			dir = filepath.Dir(j.out)
+			// Where the output goes: a file's directory, or beside a cluster split's
+			// directory, unless that is still to be made.
+			dir = filepath.Dir(filepath.Clean(j.out))
+			if _, err := os.Stat(dir); err != nil {
+				dir = ""
+			}
 		}
 		if path, err = importer.Spool(c.App.Reader, dir); err != nil {
 			return fmt.Errorf("keep stdin for a second reading: %w", err)
