@@ -1,0 +1,242 @@
+package clusterverify_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/clusterverify"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/spec"
+)
+
+// split writes the shard files of d as rdbgen does, split by files, with manifests that
+// describe the split by layout (the same, unless a test wants them to disagree), after
+// change has modified each.
+func split(t *testing.T, d *dataset.Spec, files, layout *cluster.Layout, change func(i int, m *manifest.Manifest)) string {
+	t.Helper()
+	dir := t.TempDir()
+	created := time.Now().UTC()
+	dsts, paths := create(t, dir, files.Len())
+	res, err := rdbgen.GenerateCluster(context.Background(), dsts, d, files, encoder.Options{Target: "redis-7.0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range res.Shards {
+		m := shardManifest(i, layout, st, res, created)
+		m.Dataset = d
+		change(i, m)
+		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// create makes n empty shard files in dir.
+func create(t *testing.T, dir string, n int) ([]io.Writer, []string) {
+	t.Helper()
+	files := make([]io.Writer, n)
+	paths := make([]string, n)
+	for i := range n {
+		paths[i] = filepath.Join(dir, cluster.ShardFile(i))
+		f, err := os.Create(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		files[i] = f
+	}
+	return files, paths
+}
+
+// shardManifest returns the manifest of shard i as rdbgen writes it, without its records.
+func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.ClusterResult, created time.Time) *manifest.Manifest {
+	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: created, Target: res.Target, RDBVersion: res.RDBVersion,
+		Checksum: manifest.FormatChecksum(st.Checksum), Bytes: st.Bytes, Keys: st.Keys, Expires: st.Expires,
+		DBs:     map[int]manifest.Counts{0: {Keys: st.Keys, Expires: st.Expires}},
+		Cluster: &manifest.Shard{Index: i, Shards: layout.Len(), Slots: layout.Shard(i).Ranges}}
+	return m
+}
+
+func processOptions(t *testing.T) clusterverify.Options {
+	return clusterverify.Options{Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}}
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestDirPasses(t *testing.T) {
+	base := time.Now().UnixMilli()
+	d := &dataset.Spec{Count: 5000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 30, Seed: 3,
+		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}
+	even, _ := cluster.Even(3)
+	uneven, err := cluster.NewLayout([]cluster.Shard{
+		{Ranges: []cluster.Range{{First: 0, Last: 999}, {First: 10000, Last: 16383}}},
+		{Ranges: []cluster.Range{{First: 1000, Last: 1998}}},
+		{Ranges: []cluster.Range{{First: 1999, Last: 9999}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sorted sets whose keys share one hash tag: one shard holds them all.
+	tagged := &dataset.Spec{Count: 600, KeyPrefix: "{user}:", KeyStart: 1, Type: dataset.TypeZSet, Members: dataset.Range{Min: 1, Max: 50}, Seed: 2}
+	cases := map[string]struct {
+		d      *dataset.Spec
+		layout *cluster.Layout
+		opts   clusterverify.Options
+	}{
+		"even, process":             {d, even, processOptions(t)},
+		"uneven, process, hash tag": {tagged, uneven, processOptions(t)},
+		"even, docker":              {d, even, clusterverify.Options{Server: server.Options{Backend: server.BackendDocker, Image: redistest.Image(t)}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := split(t, tc.d, tc.layout, tc.layout, func(int, *manifest.Manifest) {})
+			var steps []string
+			tc.opts.Progress = func(s string) { steps = append(steps, s) }
+			rep, err := clusterverify.Dir(testContext(t), dir, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Pass {
+				t.Fatalf("FAIL: %s; %+v", rep.Reason, rep.Mismatches)
+			}
+			if rep.Keys != tc.d.Count || rep.WantKeys != tc.d.Count || len(rep.Nodes) != tc.layout.Len() || rep.LoadSeconds <= 0 || len(steps) != 3 {
+				t.Fatalf("report %+v, steps %q", rep, steps)
+			}
+			if rep.Sampled < 500 {
+				t.Fatalf("sampled %d records", rep.Sampled)
+			}
+			for _, n := range rep.Nodes {
+				if n.Keys != n.WantKeys || n.LoadSeconds <= 0 || len(n.NodeID) != 40 || (rep.Backend == "docker") != (n.Container != "") {
+					t.Fatalf("node %+v", n)
+				}
+			}
+			if tc.d == tagged {
+				owner := tc.layout.ShardOf([]byte("{user}"))
+				if rep.Nodes[owner].Keys != tagged.Count {
+					t.Fatalf("hash-tagged keys spread: %+v", rep.Nodes)
+				}
+			}
+		})
+	}
+}
+
+// TestDirSpec verifies a split spec file: the records recomputed from the manifests' spec.
+func TestDirSpec(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../examples/spring-data-redis.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Parse("spring-data-redis.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Params
+	p.BaseTimeMS, p.CountScale = time.Now().UnixMilli(), 0.05
+	if err := s.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	layout, _ := cluster.Even(3)
+	dir := t.TempDir()
+	dsts, paths := create(t, dir, 3)
+	res, err := rdbgen.GenerateSpecCluster(context.Background(), dsts, s, layout, encoder.Options{Target: "redis-7.0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := time.Now().UTC()
+	for i, st := range res.Shards {
+		m := shardManifest(i, layout, st, res, created)
+		m.Spec = &manifest.Spec{File: "spring-data-redis.yaml", YAML: string(src), Params: s.Params}
+		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := clusterverify.Dir(testContext(t), dir, processOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Pass || rep.Keys != s.Keys() || rep.Sampled == 0 {
+		t.Fatalf("report %+v", rep)
+	}
+}
+
+// TestDirFails checks that what differs is found: files split otherwise than their
+// manifests say, a wrong count, values the manifests do not compute.
+func TestDirFails(t *testing.T) {
+	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 20, Seed: 1}
+	even, _ := cluster.Even(3)
+	other, _ := cluster.NewLayout([]cluster.Shard{
+		{Ranges: []cluster.Range{{First: 0, Last: 4000}}},
+		{Ranges: []cluster.Range{{First: 4001, Last: 11000}}},
+		{Ranges: []cluster.Range{{First: 11001, Last: 16383}}},
+	})
+	cases := map[string]struct {
+		files  *cluster.Layout
+		change func(i int, m *manifest.Manifest)
+		want   []string
+	}{
+		"split otherwise": {other, func(int, *manifest.Manifest) {}, []string{"claimed it when it loaded its keys, want owned by shard-0.rdb"}},
+		"wrong count and values": {even, func(i int, m *manifest.Manifest) {
+			dd := *d
+			dd.Seed = 2
+			m.Dataset = &dd
+			if i == 2 {
+				m.Keys++
+			}
+		}, []string{"keys on shard-2.rdb: ", "value of "}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := split(t, d, tc.files, even, tc.change)
+			rep, err := clusterverify.Dir(testContext(t), dir, processOptions(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Pass || !strings.Contains(rep.Reason, tc.want[0]) {
+				t.Fatalf("report: pass %v, reason %q, want %q", rep.Pass, rep.Reason, tc.want[0])
+			}
+			for _, w := range tc.want {
+				found := false
+				for _, m := range rep.Mismatches {
+					found = found || strings.Contains(m.String(), w)
+				}
+				if !found {
+					t.Errorf("no mismatch %q in %v", w, rep.Mismatches)
+				}
+			}
+		})
+	}
+}
+
+func TestDirErrors(t *testing.T) {
+	if _, err := clusterverify.Dir(context.Background(), t.TempDir(), clusterverify.Options{}); err == nil || !strings.Contains(err.Error(), "holds no shard files") {
+		t.Fatalf("empty directory: %v", err)
+	}
+	d := &dataset.Spec{Count: 10, KeyPrefix: "k"}
+	even, _ := cluster.Even(2)
+	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
+	f, _ := os.OpenFile(filepath.Join(dir, "shard-1.rdb"), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte("x"))
+	f.Close()
+	if _, err := clusterverify.Dir(context.Background(), dir, clusterverify.Options{}); err == nil || !strings.Contains(err.Error(), "the file changed since it was written") {
+		t.Fatalf("changed file: %v", err)
+	}
+}
