@@ -62,7 +62,6 @@ func TestStart(t *testing.T) {
 		layout *cluster.Layout
 		opts   server.Options
 	}{
-		"process even":   {even, server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}},
 		"process uneven": {uneven, server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}},
 		"docker even":    {even, server.Options{Backend: server.BackendDocker, Image: redistest.Image(t)}},
 	}
