@@ -39,7 +39,7 @@ redis-image:
 # Micro-benchmarks, then the whole-dataset ones: 10M keys side by side with
 # github.com/hdt3213/rdb's encoder (median of 3), and the binary's peak RSS at 10M and 100M keys.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset
+	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 
 vet:

@@ -19,7 +19,7 @@ import (
 
 // generate writes the dataset d with rdbgen into a new dump.rdb in a test temporary
 // directory, and its manifest next to it, as rdbgen generate does.
-func generate(t *testing.T, d dataset.Strings, opts encoder.Options) (string, *manifest.Manifest) {
+func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *manifest.Manifest) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
