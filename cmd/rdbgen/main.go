@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,6 +46,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action: gen.Action,
 		Commands: []*cli.Command{
 			gen,
+			verifyCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -60,4 +62,39 @@ func errInterrupted(err error) error {
 		return errors.New("interrupted; nothing was written")
 	}
 	return err
+}
+
+// positionalArgs returns c's positional arguments, after parsing the flags among them into
+// c: urfave/cli v2, like package flag, stops parsing flags at the first positional argument,
+// and "rdbgen verify dump.rdb --backend process" is how people type.
+func positionalArgs(c *cli.Context) ([]string, error) {
+	var pos []string
+	args := c.Args().Slice()
+	for len(args) > 0 {
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		fs := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		for _, f := range c.Command.Flags {
+			if err := f.Apply(fs); err != nil {
+				return nil, err
+			}
+		}
+		if err := fs.Parse(args[1:]); err != nil {
+			return nil, err
+		}
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			if err == nil {
+				err = c.Set(f.Name, f.Value.String())
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+	}
+	return pos, nil
 }
