@@ -39,28 +39,13 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "dump.rdb")
-			f, err := os.Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := rdbgen.Generate(context.Background(), f, &tc.d, tc.opts, nil); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Close(); err != nil {
-				t.Fatal(err)
-			}
+			path := generateFile(t, &tc.d, tc.opts)
 			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
 				t.Fatalf("redis-check-rdb: %v\n%s", err, out)
 			}
 
 			ctx := context.Background()
-			inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer inst.Close(ctx)
-			c := inst.Client()
+			c := startRedis(t, redisServer, path).Client()
 			if err := c.Do(ctx, "SELECT", tc.d.DB).Err(); err != nil {
 				t.Fatal(err)
 			}
@@ -120,23 +105,9 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 func TestRealRedisLoadsAMillionKeys(t *testing.T) {
 	redisServer := redistest.RedisServer(t)
 	const n = 1_000_000
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := classic(n)
-	if _, err := rdbgen.Generate(context.Background(), f, d, encoder.Options{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := generateFile(t, classic(n), encoder.Options{})
 	ctx := context.Background()
-	inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close(ctx)
-	c := inst.Client()
+	c := startRedis(t, redisServer, path).Client()
 	if got, err := c.DBSize(ctx).Result(); err != nil || got != n {
 		t.Fatalf("DBSIZE = %d, %v; want %d", got, err, n)
 	}
@@ -148,4 +119,33 @@ func TestRealRedisLoadsAMillionKeys(t *testing.T) {
 	if exists, _ := c.Exists(ctx, "key101000001").Result(); exists != 0 {
 		t.Fatal("key101000001 exists")
 	}
+}
+
+// generateFile writes d into a new file and returns its path.
+func generateFile(t *testing.T, d *dataset.Strings, opts encoder.Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startRedis starts redis-server on the file and stops it when the test ends.
+func startRedis(t *testing.T, redisServer, path string) *server.Instance {
+	t.Helper()
+	inst, err := server.Start(context.Background(), path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inst.Close(context.Background()) })
+	return inst
 }

@@ -4,69 +4,59 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/manifest"
 )
+
+// datasetFlags describe the built-in dataset; --spec replaces them.
+var datasetFlags = []string{"count", "type", "members", "key-prefix", "key-start", "value", "value-size", "ttl", "ttl-jitter", "db"}
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write an RDB file (the default command)",
-		UsageText: "rdbgen [generate] --count N -o dump.rdb [options]",
-		Flags: []cli.Flag{
-			&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys to write (required)"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
-			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
+		UsageText: "rdbgen [generate] --count N -o dump.rdb [options]\nrdbgen [generate] --spec dataset.yaml -o dump.rdb [options]",
+		Flags: append([]cli.Flag{
+			&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys to write (required without --spec)"},
+			&cli.StringFlag{Name: "spec", Usage: "write the key families of a spec file (YAML) instead of --count keys"},
+			&cli.Float64Flag{Name: "count-scale", Usage: "with --spec: multiply every family's count by this, e.g. 0.01 to try a spec small"},
+			&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set or zset"},
+			&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 			&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 			&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
 			&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
 			&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random (default 64)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter (default with --spec: the spec's seed)"},
 			&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after generation (e.g. 1h)"},
 			&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},
 			&cli.IntFlag{Name: "db", Usage: "database number"},
-			&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
-			&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
-			&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
-			&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-			&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
-			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
-		},
+		}, fileFlags()...),
 		Action: generateAction,
 	}
-}
-
-// generateSummary is what generate reports when it is done.
-type generateSummary struct {
-	Output        string  `json:"output"`
-	Manifest      string  `json:"manifest,omitempty"`
-	Keys          uint64  `json:"keys"`
-	Expires       uint64  `json:"expires"`
-	Bytes         int64   `json:"bytes"`
-	Seconds       float64 `json:"seconds"`
-	KeysPerSecond float64 `json:"keys_per_second"`
-	Target        string  `json:"target"`
-	RDBVersion    int     `json:"rdb_version"`
-	Checksum      string  `json:"checksum"`
 }
 
 func generateAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (did you mean a command? see rdbgen --help)", c.Args().First())
 	}
-	if !c.IsSet("count") {
-		return errors.New("--count is required (the number of keys to write)")
+	if c.IsSet("spec") {
+		return generateSpecAction(c)
 	}
-	now := time.Now()
-	d := &dataset.Strings{
+	if c.IsSet("count-scale") {
+		return errors.New("--count-scale goes with --spec")
+	}
+	if !c.IsSet("count") {
+		return errors.New("--count is required (the number of keys to write), or --spec FILE")
+	}
+	j, err := newFileJob(c)
+	if err != nil {
+		return err
+	}
+	d := &dataset.Spec{
+		Type:      dataset.Type(c.String("type")),
 		Count:     c.Uint64("count"),
 		KeyPrefix: c.String("key-prefix"),
 		KeyStart:  c.Uint64("key-start"),
@@ -77,109 +67,34 @@ func generateAction(c *cli.Context) error {
 		TTL:       c.Duration("ttl"),
 		TTLJitter: c.Duration("ttl-jitter"),
 	}
+	if !d.Type.IsString() {
+		members, err := dataset.ParseRange(c.String("members"))
+		if err != nil {
+			return err
+		}
+		d.Members = members
+	} else if c.IsSet("members") {
+		return errors.New("--members goes with --type hash, list, set or zset")
+	}
 	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
 		d.ValueSize = 64
 	}
 	if d.TTL > 0 {
-		d.BaseTimeMS = now.UnixMilli()
+		d.BaseTimeMS = j.now.UnixMilli()
 	}
 	if err := d.Validate(); err != nil {
 		return err
 	}
-	opts := encoder.Options{
-		Target:             c.String("target"),
-		RDBVersion:         c.Int("rdb-version"),
-		DisableCompression: c.Bool("no-compress"),
-		DisableChecksum:    c.Bool("no-checksum"),
-		CreatedAt:          now,
-	}
-	if _, err := encoder.NewWriter(io.Discard, opts); err != nil {
+	res, err := j.write(c, d.Count, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
+		return rdbgen.Generate(c.Context, dst, d, j.opts, progress)
+	})
+	if err != nil {
 		return err
 	}
-
-	out := c.String("output")
-	manifestPath := c.String("manifest")
-	if manifestPath == "" && out != "-" {
-		manifestPath = manifest.PathFor(out)
+	m := j.manifest(res)
+	m.Dataset = d
+	if d.Count > 0 {
+		m.DBs[d.DB] = manifestCounts(res)
 	}
-	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
-	results := c.App.Writer
-	if out == "-" {
-		results = c.App.ErrWriter
-	}
-
-	// The dump goes to a temporary file that replaces the output only once it is complete.
-	var dst io.Writer = c.App.Writer
-	var file *atomicfile.File
-	if out != "-" {
-		f, err := atomicfile.Create(out, c.Bool("force"))
-		if err != nil {
-			return err
-		}
-		defer f.Abort()
-		file, dst = f, f
-	}
-
-	bar := newBar(c.App.ErrWriter, int64(d.Count), "keys", quiet || asJSON)
-	var progress func(rdbgen.Progress)
-	if bar != nil {
-		progress = func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }
-	}
-	res, err := rdbgen.Generate(c.Context, dst, d, opts, progress)
-	if bar != nil {
-		bar.Finish()
-	}
-	if err != nil {
-		return errInterrupted(err)
-	}
-
-	sum := generateSummary{
-		Output:        out,
-		Manifest:      manifestPath,
-		Keys:          res.Stats.Keys,
-		Expires:       res.Stats.Expires,
-		Bytes:         res.Stats.Bytes,
-		Seconds:       res.Duration.Seconds(),
-		KeysPerSecond: perSecond(res.Stats.Keys, res.Duration),
-		Target:        res.Target,
-		RDBVersion:    res.RDBVersion,
-		Checksum:      manifest.FormatChecksum(res.Stats.Checksum),
-	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return err
-		}
-	}
-	if manifestPath != "" {
-		m := &manifest.Manifest{
-			Format:     manifest.FormatVersion,
-			Generator:  "rdbgen " + encoder.Version,
-			CreatedAt:  now.UTC(),
-			Target:     res.Target,
-			RDBVersion: res.RDBVersion,
-			Compressed: !opts.DisableCompression,
-			Checksum:   sum.Checksum,
-			Bytes:      res.Stats.Bytes,
-			Keys:       res.Stats.Keys,
-			Expires:    res.Stats.Expires,
-			DBs:        map[int]manifest.Counts{},
-			Dataset:    d,
-		}
-		if d.Count > 0 {
-			m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
-		}
-		if err := manifest.Write(manifestPath, m); err != nil {
-			return fmt.Errorf("wrote %s but not its manifest: %w", out, err)
-		}
-	}
-
-	switch {
-	case asJSON:
-		return printJSON(results, sum)
-	case quiet:
-		return nil
-	}
-	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
-		sum.Keys, sum.Expires, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
-	return err
+	return j.finish(res, m, generateSummary{}, "")
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +18,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newApp(os.Stdout, os.Stderr).RunContext(ctx, os.Args)
+	err := runApp(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil {
@@ -46,6 +45,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action: gen.Action,
 		Commands: []*cli.Command{
 			gen,
+			specCommand(),
+			importCommand(),
 			verifyCommand(),
 		},
 		HideHelpCommand: true,
@@ -62,39 +63,4 @@ func errInterrupted(err error) error {
 		return errors.New("interrupted; nothing was written")
 	}
 	return err
-}
-
-// positionalArgs returns c's positional arguments, after parsing the flags among them into
-// c: urfave/cli v2, like package flag, stops parsing flags at the first positional argument,
-// and "rdbgen verify dump.rdb --backend process" is how people type.
-func positionalArgs(c *cli.Context) ([]string, error) {
-	var pos []string
-	args := c.Args().Slice()
-	for len(args) > 0 {
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		fs := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		for _, f := range c.Command.Flags {
-			if err := f.Apply(fs); err != nil {
-				return nil, err
-			}
-		}
-		if err := fs.Parse(args[1:]); err != nil {
-			return nil, err
-		}
-		var err error
-		fs.Visit(func(f *flag.Flag) {
-			if err == nil {
-				err = c.Set(f.Name, f.Value.String())
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-	}
-	return pos, nil
 }

@@ -40,6 +40,9 @@ func verifyCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 		},
 		Action: verifyAction,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return err // one line from main, not the whole help text
+		},
 	}
 }
 
@@ -50,10 +53,7 @@ type verifyOutput struct {
 }
 
 func verifyAction(c *cli.Context) error {
-	args, err := positionalArgs(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	addr, url := c.String("addr"), c.String("url")
 	live := addr != "" || url != ""
 	var path string
