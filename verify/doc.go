@@ -15,8 +15,11 @@
 //  3. Spot-check: [Server] reads the server's counts (DBSIZE, INFO keyspace) and compares
 //     them with the manifest, then reads a sample of records, spread across the whole
 //     dataset with the first and last included (see [Sample]), and compares each one's type,
-//     value and TTL with the record recomputed from the manifest's dataset. Keys just
-//     outside the dataset's range must be absent.
+//     value and TTL with the record recomputed from the manifest: its dataset, or each
+//     family of its spec file, which gets a share of the sample in proportion to its keys.
+//     A collection of up to 1000 members is compared member by member; a larger one by its
+//     length and 100 sampled members. Keys just outside the dataset's range must be absent.
+//     A manifest of an import cannot recompute its records: only the counts are compared.
 //
 // [Server] runs stage 3 alone, on any live server: after an online load, for instance.
 //

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,9 +29,10 @@ const (
 const readChunk = 1 << 20
 
 // checkFile runs the offline stage on the file at path, adding what is wrong with it to ms.
+// e is what opts.Manifest says, when there is one.
 // Its error means the file could not be checked at all (it cannot be opened, it is a
 // directory, ctx was cancelled).
-func checkFile(ctx context.Context, path string, opts Options, ms *mismatches) (*FileReport, error) {
+func checkFile(ctx context.Context, path string, opts Options, e expectation, ms *mismatches) (*FileReport, error) {
 	start := time.Now()
 	// Stat before Open: opening a FIFO would wait for a writer.
 	fi, err := os.Stat(path)
@@ -92,7 +95,7 @@ func checkFile(ctx context.Context, path string, opts Options, ms *mismatches) (
 		return rep, err
 	}
 	if rep.Parsed && m != nil {
-		compareCounts(rep, m, fail)
+		compareCounts(rep, m, e, fail)
 	}
 	return rep, nil
 }
@@ -259,22 +262,22 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	return nil
 }
 
-// compareCounts compares the counts of a parsed file with its manifest.
-func compareCounts(rep *FileReport, m *manifest.Manifest, fail func(what, got, want string)) {
-	e := newExpectation(m)
+// compareCounts compares the counts of a parsed file with the manifest's.
+func compareCounts(rep *FileReport, m *manifest.Manifest, e expectation, fail func(what, got, want string)) {
 	// The totals only matter when the manifest's own databases add up to other ones.
 	if compareDBs(rep.DBs, e, fail) && (rep.Keys != m.Keys || rep.Expires != m.Expires) {
 		fail("keys", fmt.Sprintf("%d (%d with TTL)", rep.Keys, rep.Expires),
 			fmt.Sprintf("%d (%d with TTL) (manifest)", m.Keys, m.Expires))
 	}
-	if e.d == nil {
+	if len(e.parts) == 0 {
 		return
 	}
-	typ := e.keyType()
-	for _, db := range unionDBs(rep.DBs, m.DBs) {
-		for t, n := range rep.DBs[db].Types {
-			if t != typ {
-				fail(fmt.Sprintf("types in db %d", db), fmt.Sprintf("%d keys of type %s", n, t), fmt.Sprintf("%s only (manifest)", typ))
+	want := e.types()
+	for _, db := range unionDBs(rep.DBs, want) {
+		got := rep.DBs[db].Types
+		for _, t := range slices.Sorted(maps.Keys(unionKeys(got, want[db]))) {
+			if got[t] != want[db][t] {
+				fail(fmt.Sprintf("%s keys in db %d", t, db), fmt.Sprint(got[t]), fmt.Sprintf("%d (manifest)", want[db][t]))
 			}
 		}
 	}
@@ -282,6 +285,18 @@ func compareCounts(rep *FileReport, m *manifest.Manifest, fail func(what, got, w
 		fail("expiries", fmt.Sprintf("%s to %s", formatMS(rep.MinExpireAtMS), formatMS(rep.MaxExpireAtMS)),
 			fmt.Sprintf("%s to %s (manifest's ttl and jitter)", formatMS(lo), formatMS(hi)))
 	}
+}
+
+// unionKeys returns a set of the keys of a and b.
+func unionKeys(a, b map[string]uint64) map[string]bool {
+	u := map[string]bool{}
+	for k := range a {
+		u[k] = true
+	}
+	for k := range b {
+		u[k] = true
+	}
+	return u
 }
 
 // compareDBs compares counts per database with what e expects, in database order, and

@@ -60,3 +60,14 @@ func stratum(count, n, k uint64) (lo, hi uint64) {
 	}
 	return lo, at(k + 1)
 }
+
+// sampleLen returns the number of record numbers Sample(count, n, seed) yields.
+func sampleLen(count, n uint64) uint64 {
+	switch {
+	case n == 0 || count == 0:
+		return 0
+	case n >= count:
+		return count
+	}
+	return max(n, 2)
+}

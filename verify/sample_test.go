@@ -28,8 +28,8 @@ func TestSample(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := slices.Collect(Sample(tt.count, tt.n, 7))
-			if len(got) != tt.wantLen {
-				t.Fatalf("%d numbers, want %d", len(got), tt.wantLen)
+			if len(got) != tt.wantLen || sampleLen(tt.count, tt.n) != uint64(tt.wantLen) {
+				t.Fatalf("%d numbers, sampleLen %d; want %d", len(got), sampleLen(tt.count, tt.n), tt.wantLen)
 			}
 			if len(got) == 0 {
 				return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -12,14 +13,19 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // ErrNoManifest is returned by [Server] without [Options.Manifest]: there is nothing to
 // compare a live server with.
 var ErrNoManifest = errors.New("verify: no manifest to compare the server with")
 
-// sampleBatch is how many records one pipeline reads.
-const sampleBatch = 100
+// A pipeline reads sampleBatch records, or fewer when they hold maxBatchMembers members.
+const (
+	sampleBatch     = 100
+	maxBatchMembers = 100_000
+)
 
 // Server checks the live server that ro connects to against opts.Manifest, which it
 // needs: DBSIZE and INFO keyspace must equal the manifest's counts, sampled records must
@@ -30,8 +36,12 @@ func Server(ctx context.Context, ro *redis.Options, opts Options) (*Report, erro
 	if opts.Manifest == nil {
 		return nil, ErrNoManifest
 	}
+	e, err := newExpectation(opts.Manifest)
+	if err != nil {
+		return nil, err
+	}
 	ms := opts.newMismatches()
-	sr, err := checkServer(ctx, ro, newExpectation(opts.Manifest), opts, ms)
+	sr, err := checkServer(ctx, ro, e, opts, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -93,43 +103,59 @@ func checkServer(ctx context.Context, ro *redis.Options, e expectation, opts Opt
 	if err := sampleRecords(ctx, clients, e, opts, sr, ms); err != nil {
 		return nil, err
 	}
-	absent := e.absent()
-	for _, r := range absent {
-		n, err := clients.get(r.db).Exists(ctx, r.key).Result()
+	for _, r := range e.absent {
+		n, err := clients.get(r.DB).Exists(ctx, string(r.Key)).Result()
 		if err != nil {
-			return nil, fmt.Errorf("EXISTS %q: %w", r.key, err)
+			return nil, fmt.Errorf("EXISTS %q: %w", r.Key, err)
 		}
 		if n != 0 {
-			ms.add(Mismatch{Stage: StageServer, DB: r.db, Key: r.key, What: "exists", Got: "present", Want: "absent (outside the dataset)"})
+			ms.add(Mismatch{Stage: StageServer, DB: r.DB, Key: string(r.Key), What: "exists", Got: "present", Want: "absent (outside the dataset)"})
 		}
 	}
-	sr.Absent = len(absent)
+	sr.Absent = len(e.absent)
 	return sr, nil
 }
 
-// sampleRecords spot-checks the records that Sample picks, a batch per pipeline.
+// sampleRecords spot-checks the records that Sample picks in each part, in pipelines of a
+// few records. Each part gets a share of the sample in proportion to its records.
 func sampleRecords(ctx context.Context, clients *dbClients, e expectation, opts Options, sr *ServerReport, ms *mismatches) error {
-	count := e.count()
 	n := uint64(opts.sampleSize())
-	total := int64(min(n, count))
-	if count >= 2 && n == 1 {
-		total = 2
+	var all uint64
+	for _, p := range e.parts {
+		all += p.count
 	}
-	batch := make([]record, 0, sampleBatch)
+	shares := make([]uint64, len(e.parts))
+	var total int64
+	for k, p := range e.parts {
+		if n > 0 && p.count > 0 {
+			shares[k] = uint64(math.Ceil(float64(n) * float64(p.count) / float64(all)))
+		}
+		total += int64(sampleLen(p.count, shares[k]))
+	}
+
+	var batch []record.Record
+	members := 0
 	flush := func() error {
 		if err := checkRecords(ctx, clients, batch, ms); err != nil {
 			return err
 		}
 		sr.Sampled += len(batch)
-		batch = batch[:0]
+		batch, members = batch[:0], 0
 		opts.progress(Progress{Stage: StageServer, Done: int64(sr.Sampled), Total: total})
 		return nil
 	}
-	for i := range Sample(count, n, opts.SampleSeed) {
-		batch = append(batch, e.record(i))
-		if len(batch) == sampleBatch {
-			if err := flush(); err != nil {
-				return err
+	for k, p := range e.parts {
+		for i := range Sample(p.count, shares[k], opts.SampleSeed) {
+			r, err := p.record(i)
+			if err != nil {
+				return fmt.Errorf("recompute record %d%s: %w", i, p.label(), err)
+			}
+			batch = append(batch, r)
+			members += len(r.Members)
+			if len(batch) == sampleBatch || members >= maxBatchMembers {
+				if err := flush(); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -137,6 +163,14 @@ func sampleRecords(ctx context.Context, clients *dbClients, e expectation, opts 
 		return flush()
 	}
 	return nil
+}
+
+// label names a part in messages: " of family NAME", or "" for a dataset.
+func (p part) label() string {
+	if p.name == "" {
+		return ""
+	}
+	return " of family " + p.name
 }
 
 // dbClients holds a client per database of one server.

@@ -19,8 +19,15 @@ import (
 // (it cannot be read, no server could be started...), and then the Report is nil, except
 // when only the server's shutdown failed after a complete check: then File returns both.
 func File(ctx context.Context, path string, opts Options) (*Report, error) {
+	var e expectation
+	if opts.Manifest != nil {
+		var err error
+		if e, err = newExpectation(opts.Manifest); err != nil {
+			return nil, err
+		}
+	}
 	ms := opts.newMismatches()
-	fr, err := checkFile(ctx, path, opts, ms)
+	fr, err := checkFile(ctx, path, opts, e, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -51,9 +58,8 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		ServerSeconds: inst.ServerLoadDuration.Seconds(),
 	}
 
-	e := fileExpectation(fr)
-	if opts.Manifest != nil {
-		e = newExpectation(opts.Manifest)
+	if opts.Manifest == nil {
+		e = fileExpectation(fr)
 	}
 	rep.Server, err = checkServer(ctx, &redis.Options{Addr: inst.Addr}, e, opts, ms)
 	closeErr := inst.Close(context.WithoutCancel(ctx))

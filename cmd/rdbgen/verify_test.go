@@ -15,11 +15,18 @@ import (
 	"github.com/rdbgen/rdbgen/server"
 )
 
-// generateFile runs rdbgen generate with args into a new dump.rdb and returns its path.
+// generateFile runs rdbgen generate --count 500 with args into a new dump.rdb and returns
+// its path.
 func generateFile(t *testing.T, args ...string) string {
 	t.Helper()
+	return generateWith(t, append([]string{"--count", "500"}, args...)...)
+}
+
+// generateWith runs rdbgen generate with args into a new dump.rdb and returns its path.
+func generateWith(t *testing.T, args ...string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
-	if _, _, err := run(t, context.Background(), append([]string{"--count", "500", "-o", path, "-q"}, args...)...); err != nil {
+	if _, _, err := run(t, context.Background(), append([]string{"-o", path, "-q"}, args...)...); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -80,6 +87,36 @@ func TestVerifyPasses(t *testing.T) {
 	}
 	if stderr != "" {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestVerifyWhatGenerateWrites verifies the collections and the example spec files that
+// generate writes, through the manifests it writes.
+func TestVerifyWhatGenerateWrites(t *testing.T) {
+	specs, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no example specs: %v", err)
+	}
+	runs := map[string][]string{
+		"hashes":      {"--count", "200", "--type", "hash", "--members", "1-30", "--value", "random", "--target", "redis-7.0"},
+		"lists":       {"--count", "200", "--type", "list", "--members", "5", "--ttl", "1h"},
+		"sets":        {"--count", "200", "--type", "set", "--members", "1-40", "--value", "random", "--value-size", "20", "--target", "redis-7.0"},
+		"sorted sets": {"--count", "200", "--type", "zset", "--members", "1-40", "--value", "random", "--db", "4"},
+	}
+	for _, s := range specs {
+		runs[filepath.Base(s)] = []string{"--spec", s, "--count-scale", "0.001", "--target", "redis-7.0"}
+	}
+	for name, args := range runs {
+		t.Run(name, func(t *testing.T) {
+			path := generateWith(t, args...)
+			stdout, _, err := run(t, t.Context(), append([]string{"verify", path, "--sample", "300"}, process(t)...)...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			if !strings.HasSuffix(stdout, "PASS\n") || !strings.Contains(stdout, " sampled keys checked") {
+				t.Fatalf("report:\n%s", stdout)
+			}
+		})
 	}
 }
 
