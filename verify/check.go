@@ -25,10 +25,10 @@ type diff struct{ what, got, want string }
 // valueChecks holds the check of each type.
 var valueChecks = map[record.Type]valueCheck{
 	record.String: stringCheck{},
-	record.Hash:   hashCheck{},
-	record.List:   listCheck{},
-	record.Set:    setCheck{},
-	record.ZSet:   zsetCheck{},
+	record.Hash:   hashCheck,
+	record.List:   listCheck,
+	record.Set:    setCheck,
+	record.ZSet:   zsetCheck,
 }
 
 // stringCheck reads a string with GET.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -20,29 +19,46 @@ const (
 	memberSample   = 100
 )
 
-// sampledMembers returns the members of r to read one by one: all of them when r is small
-// enough to be read whole (then nil), else a sample.
-func sampledMembers(r *record.Record) []uint64 {
-	n := uint64(len(r.Members))
-	if n <= maxFullMembers {
+// A collectionCheck is the valueCheck of a collection type: the reads of its length, of
+// its whole content, and of one member.
+type collectionCheck struct {
+	noun   string // what the length counts: "fields", "elements", "members"
+	length func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd
+	// all queues the read of the whole collection; its function returns the first member
+	// that differs, once the length is known to be right.
+	all func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff
+	// one queues the read of member j, and its function compares it.
+	one func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff
+}
+
+func (c collectionCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
+	length := c.length(ctx, p, string(r.Key))
+	var compares []func() *diff
+	if n := uint64(len(r.Members)); n <= maxFullMembers {
+		compares = append(compares, c.all(ctx, p, r))
+	} else {
+		for j := range Sample(n, memberSample, 0) {
+			compares = append(compares, c.one(ctx, p, r, j))
+		}
+	}
+	return func() *diff {
+		n, err := length.Result()
+		switch {
+		case err != nil:
+			return &diff{c.noun, "error " + err.Error(), fmt.Sprint(len(r.Members))}
+		case n != int64(len(r.Members)):
+			return &diff{c.noun, fmt.Sprint(n), fmt.Sprint(len(r.Members))}
+		}
+		for _, compare := range compares {
+			if d := compare(); d != nil {
+				return d
+			}
+		}
 		return nil
 	}
-	return slices.Collect(Sample(n, memberSample, 0))
 }
 
-// lengthDiff compares the reply of HLEN, LLEN, SCARD or ZCARD with the record's length.
-func lengthDiff(cmd *redis.IntCmd, want int, noun string) *diff {
-	n, err := cmd.Result()
-	switch {
-	case err != nil:
-		return &diff{noun, "error " + err.Error(), fmt.Sprint(want)}
-	case n != int64(want):
-		return &diff{noun, fmt.Sprint(n), fmt.Sprint(want)}
-	}
-	return nil
-}
-
-// replyDiff reports the error of a member's read: missing for redis.Nil.
+// replyDiff reports the failed read of what: missing for redis.Nil.
 func replyDiff(what string, err error, want string) *diff {
 	if errors.Is(err, redis.Nil) {
 		return &diff{what, "missing", want}
@@ -51,131 +67,99 @@ func replyDiff(what string, err error, want string) *diff {
 }
 
 // hashCheck reads a hash: HLEN, then HGETALL or HGET.
-type hashCheck struct{}
-
-func (hashCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
-	key := string(r.Key)
-	length := p.HLen(ctx, key)
-	field := func(m *record.Member, got string) *diff {
-		if got != string(m.Value) {
-			return &diff{"field " + quote(string(m.Name)), quote(got), quote(string(m.Value))}
-		}
-		return nil
-	}
-	if sample := sampledMembers(r); sample != nil {
-		cmds := make([]*redis.StringCmd, len(sample))
-		for k, j := range sample {
-			cmds[k] = p.HGet(ctx, key, string(r.Members[j].Name))
-		}
+var hashCheck = collectionCheck{
+	noun:   "fields",
+	length: func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd { return p.HLen(ctx, key) },
+	all: func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
+		cmd := p.HGetAll(ctx, string(r.Key))
 		return func() *diff {
-			if d := lengthDiff(length, len(r.Members), "fields"); d != nil {
-				return d
+			got, err := cmd.Result()
+			if err != nil {
+				return replyDiff("fields", err, "")
 			}
-			for k, j := range sample {
+			for j := range r.Members {
 				m := &r.Members[j]
-				v, err := cmds[k].Result()
-				if err != nil {
-					return replyDiff("field "+quote(string(m.Name)), err, quote(string(m.Value)))
-				}
-				if d := field(m, v); d != nil {
+				v, ok := got[string(m.Name)]
+				if d := fieldDiff(m, v, ok); d != nil {
 					return d
 				}
 			}
 			return nil
 		}
-	}
-	all := p.HGetAll(ctx, key)
-	return func() *diff {
-		if d := lengthDiff(length, len(r.Members), "fields"); d != nil {
-			return d
-		}
-		got, err := all.Result()
-		if err != nil {
-			return &diff{"fields", "error " + err.Error(), ""}
-		}
-		for j := range r.Members {
-			m := &r.Members[j]
-			v, ok := got[string(m.Name)]
-			if !ok {
-				return &diff{"field " + quote(string(m.Name)), "missing", quote(string(m.Value))}
+	},
+	one: func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff {
+		m := &r.Members[j]
+		cmd := p.HGet(ctx, string(r.Key), string(m.Name))
+		return func() *diff {
+			v, err := cmd.Result()
+			if err != nil && !errors.Is(err, redis.Nil) {
+				return replyDiff("field "+quote(string(m.Name)), err, quote(string(m.Value)))
 			}
-			if d := field(m, v); d != nil {
-				return d
-			}
+			return fieldDiff(m, v, err == nil)
 		}
-		return nil
+	},
+}
+
+// fieldDiff compares a hash field's value, found or not, with the member's.
+func fieldDiff(m *record.Member, got string, found bool) *diff {
+	switch {
+	case !found:
+		return &diff{"field " + quote(string(m.Name)), "missing", quote(string(m.Value))}
+	case got != string(m.Value):
+		return &diff{"field " + quote(string(m.Name)), quote(got), quote(string(m.Value))}
 	}
+	return nil
 }
 
 // listCheck reads a list: LLEN, then LRANGE or LINDEX.
-type listCheck struct{}
-
-func (listCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
-	key := string(r.Key)
-	length := p.LLen(ctx, key)
-	element := func(j uint64, got string) *diff {
-		if want := string(r.Members[j].Name); got != want {
-			return &diff{"element " + strconv.FormatUint(j, 10), quote(got), quote(want)}
-		}
-		return nil
-	}
-	sample := sampledMembers(r)
-	if sample == nil {
-		all := p.LRange(ctx, key, 0, -1)
+var listCheck = collectionCheck{
+	noun:   "elements",
+	length: func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd { return p.LLen(ctx, key) },
+	all: func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
+		cmd := p.LRange(ctx, string(r.Key), 0, -1)
 		return func() *diff {
-			if d := lengthDiff(length, len(r.Members), "elements"); d != nil {
-				return d
-			}
-			got, err := all.Result()
+			got, err := cmd.Result()
 			if err != nil {
-				return &diff{"elements", "error " + err.Error(), ""}
+				return replyDiff("elements", err, "")
 			}
 			for j := range min(len(got), len(r.Members)) {
-				if d := element(uint64(j), got[j]); d != nil {
+				if d := elementDiff(r, uint64(j), got[j]); d != nil {
 					return d
 				}
 			}
 			return nil
 		}
-	}
-	cmds := make([]*redis.StringCmd, len(sample))
-	for k, j := range sample {
-		cmds[k] = p.LIndex(ctx, key, int64(j))
-	}
-	return func() *diff {
-		if d := lengthDiff(length, len(r.Members), "elements"); d != nil {
-			return d
-		}
-		for k, j := range sample {
-			v, err := cmds[k].Result()
+	},
+	one: func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff {
+		cmd := p.LIndex(ctx, string(r.Key), int64(j))
+		return func() *diff {
+			v, err := cmd.Result()
 			if err != nil {
 				return replyDiff("element "+strconv.FormatUint(j, 10), err, quote(string(r.Members[j].Name)))
 			}
-			if d := element(j, v); d != nil {
-				return d
-			}
+			return elementDiff(r, j, v)
 		}
-		return nil
+	},
+}
+
+// elementDiff compares element j of a list with the record's.
+func elementDiff(r *record.Record, j uint64, got string) *diff {
+	if want := string(r.Members[j].Name); got != want {
+		return &diff{"element " + strconv.FormatUint(j, 10), quote(got), quote(want)}
 	}
+	return nil
 }
 
 // setCheck reads a set: SCARD, then SMEMBERS or SISMEMBER.
-type setCheck struct{}
-
-func (setCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
-	key := string(r.Key)
-	length := p.SCard(ctx, key)
-	missing := func(m *record.Member) *diff { return &diff{"member " + quote(string(m.Name)), "missing", "present"} }
-	sample := sampledMembers(r)
-	if sample == nil {
-		all := p.SMembers(ctx, key)
+var setCheck = collectionCheck{
+	noun:   "members",
+	length: func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd { return p.SCard(ctx, key) },
+	all: func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
+		cmd := p.SMembers(ctx, string(r.Key))
 		return func() *diff {
-			if d := lengthDiff(length, len(r.Members), "members"); d != nil {
-				return d
-			}
-			got, err := all.Result()
+			got, err := cmd.Result()
 			if err != nil {
-				return &diff{"members", "error " + err.Error(), ""}
+				return replyDiff("members", err, "")
 			}
 			have := make(map[string]bool, len(got))
 			for _, m := range got {
@@ -183,55 +167,42 @@ func (setCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) 
 			}
 			for j := range r.Members {
 				if !have[string(r.Members[j].Name)] {
-					return missing(&r.Members[j])
+					return memberMissing(&r.Members[j])
 				}
 			}
 			return nil
 		}
-	}
-	cmds := make([]*redis.BoolCmd, len(sample))
-	for k, j := range sample {
-		cmds[k] = p.SIsMember(ctx, key, string(r.Members[j].Name))
-	}
-	return func() *diff {
-		if d := lengthDiff(length, len(r.Members), "members"); d != nil {
-			return d
-		}
-		for k, j := range sample {
-			is, err := cmds[k].Result()
-			if err != nil {
-				return &diff{"member " + quote(string(r.Members[j].Name)), "error " + err.Error(), "present"}
+	},
+	one: func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff {
+		m := &r.Members[j]
+		cmd := p.SIsMember(ctx, string(r.Key), string(m.Name))
+		return func() *diff {
+			is, err := cmd.Result()
+			switch {
+			case err != nil:
+				return replyDiff("member "+quote(string(m.Name)), err, "present")
+			case !is:
+				return memberMissing(m)
 			}
-			if !is {
-				return missing(&r.Members[j])
-			}
+			return nil
 		}
-		return nil
-	}
+	},
+}
+
+func memberMissing(m *record.Member) *diff {
+	return &diff{"member " + quote(string(m.Name)), "missing", "present"}
 }
 
 // zsetCheck reads a sorted set: ZCARD, then ZRANGE WITHSCORES or ZSCORE.
-type zsetCheck struct{}
-
-func (zsetCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
-	key := string(r.Key)
-	length := p.ZCard(ctx, key)
-	score := func(m *record.Member, got float64) *diff {
-		if got != m.Score {
-			return &diff{"score of " + quote(string(m.Name)), formatScore(got), formatScore(m.Score)}
-		}
-		return nil
-	}
-	sample := sampledMembers(r)
-	if sample == nil {
-		all := p.ZRangeWithScores(ctx, key, 0, -1)
+var zsetCheck = collectionCheck{
+	noun:   "members",
+	length: func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd { return p.ZCard(ctx, key) },
+	all: func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
+		cmd := p.ZRangeWithScores(ctx, string(r.Key), 0, -1)
 		return func() *diff {
-			if d := lengthDiff(length, len(r.Members), "members"); d != nil {
-				return d
-			}
-			got, err := all.Result()
+			got, err := cmd.Result()
 			if err != nil {
-				return &diff{"members", "error " + err.Error(), ""}
+				return replyDiff("members", err, "")
 			}
 			scores := make(map[string]float64, len(got))
 			for _, z := range got {
@@ -240,36 +211,35 @@ func (zsetCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record)
 			for j := range r.Members {
 				m := &r.Members[j]
 				s, ok := scores[string(m.Name)]
-				if !ok {
-					return &diff{"member " + quote(string(m.Name)), "missing", "score " + formatScore(m.Score)}
-				}
-				if d := score(m, s); d != nil {
+				if d := scoreDiff(m, s, ok); d != nil {
 					return d
 				}
 			}
 			return nil
 		}
-	}
-	cmds := make([]*redis.FloatCmd, len(sample))
-	for k, j := range sample {
-		cmds[k] = p.ZScore(ctx, key, string(r.Members[j].Name))
-	}
-	return func() *diff {
-		if d := lengthDiff(length, len(r.Members), "members"); d != nil {
-			return d
-		}
-		for k, j := range sample {
-			m := &r.Members[j]
-			s, err := cmds[k].Result()
-			if err != nil {
+	},
+	one: func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff {
+		m := &r.Members[j]
+		cmd := p.ZScore(ctx, string(r.Key), string(m.Name))
+		return func() *diff {
+			s, err := cmd.Result()
+			if err != nil && !errors.Is(err, redis.Nil) {
 				return replyDiff("member "+quote(string(m.Name)), err, "score "+formatScore(m.Score))
 			}
-			if d := score(m, s); d != nil {
-				return d
-			}
+			return scoreDiff(m, s, err == nil)
 		}
-		return nil
+	},
+}
+
+// scoreDiff compares a sorted-set member's score, found or not, with the record's.
+func scoreDiff(m *record.Member, got float64, found bool) *diff {
+	switch {
+	case !found:
+		return &diff{"member " + quote(string(m.Name)), "missing", "score " + formatScore(m.Score)}
+	case got != m.Score:
+		return &diff{"score of " + quote(string(m.Name)), formatScore(got), formatScore(m.Score)}
 	}
+	return nil
 }
 
 // formatScore renders a score exactly.

@@ -138,7 +138,7 @@ func TestFileOfflineBadFiles(t *testing.T) {
 			}
 			path, m := generate(t, d, encoder.Options{DisableChecksum: tt.noCRC})
 			if tt.change != nil {
-				changeFile(t, path, tt.change)
+				redistest.ChangeFile(t, path, tt.change)
 			}
 			if tt.manifest != nil {
 				tt.manifest(m)
@@ -164,7 +164,7 @@ func TestFileOfflineBadFiles(t *testing.T) {
 // parser, which the checksum cannot guard then, must fail with a reason, not panic.
 func TestFileOfflineDamagedLength(t *testing.T) {
 	path, _ := generate(t, classic(100), encoder.Options{DisableChecksum: true})
-	changeFile(t, path, func(b []byte) []byte {
+	redistest.ChangeFile(t, path, func(b []byte) []byte {
 		i := bytes.Index(b, []byte("\x0ckey100000050\x0ckey100000050"))
 		b[i+13] = 0x3f // the value's length: 63 bytes, running into the next records
 		return b

@@ -99,18 +99,6 @@ func patchValue(t *testing.T, path, key, value, newValue string) {
 	}
 }
 
-// changeFile rewrites the file at path with change applied to its bytes.
-func changeFile(t *testing.T, path string, change func([]byte) []byte) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, change(b), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // wantPass fails the test unless rep passed.
 func wantPass(t *testing.T, rep *verify.Report, err error) {
 	t.Helper()

@@ -1,13 +1,8 @@
 package verify_test
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -21,41 +16,10 @@ import (
 // "old", and returns its name and a client of its server. It is removed when the test ends.
 func userContainer(t *testing.T) (string, *redis.Client) {
 	t.Helper()
-	image := redistest.Image(t)
-	b := make([]byte, 4)
-	rand.Read(b)
-	name := "rdbgen-verify-test-" + hex.EncodeToString(b)
-	port, err := server.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("docker", "run", "--detach", "--name", name, "--network", "host", image,
-		"redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1").CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker run: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("docker", "rm", "--force", name).Run() })
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port)})
+	name, addr := redistest.Container(t, nil)
+	c := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { c.Close() })
-	ctx := testContext(t)
-	for range 200 {
-		if err = c.Set(ctx, "old", "data", 0).Err(); err == nil {
-			return name, c
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("the container does not answer: %v", err)
-	return "", nil
-}
-
-// containerState returns docker's word for a container's state: running, exited...
-func containerState(t *testing.T, name string) string {
-	t.Helper()
-	out, err := exec.Command("docker", "inspect", "--format", "{{.State.Status}}", name).CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker inspect: %v: %s", err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return name, c
 }
 
 func TestFileRestartsContainer(t *testing.T) {
@@ -74,7 +38,7 @@ func TestFileRestartsContainer(t *testing.T) {
 	}
 
 	// The container keeps its name, goes on running, and serves the new data.
-	if state := containerState(t, name); state != "running" {
+	if state := redistest.ContainerState(t, name); state != "running" {
 		t.Fatalf("container %s is %s", name, state)
 	}
 	ctx := testContext(t)
@@ -101,7 +65,7 @@ func TestFileRestartContainerRefused(t *testing.T) {
 	if want := "restart container " + name + ": "; !strings.Contains(rep.Reason, want) || !strings.Contains(rep.Reason, "(container left stopped: it refused the new dump file") {
 		t.Fatalf("reason %q does not name the container and its state", rep.Reason)
 	}
-	if state := containerState(t, name); state != "exited" {
+	if state := redistest.ContainerState(t, name); state != "exited" {
 		t.Fatalf("container %s is %s", name, state)
 	}
 }
@@ -111,7 +75,7 @@ func TestFileRestartContainerRefused(t *testing.T) {
 func TestFileDamagedNeverReachesContainer(t *testing.T) {
 	name, c := userContainer(t)
 	path, m := generate(t, classic(100), encoder.Options{})
-	changeFile(t, path, func(b []byte) []byte { b[len(b)/2] ^= 1; return b })
+	redistest.ChangeFile(t, path, func(b []byte) []byte { b[len(b)/2] ^= 1; return b })
 	rep, err := verify.File(testContext(t), path, verify.Options{Manifest: m, Server: server.Options{Container: name}})
 	wantFail(t, rep, err, verify.StageFile, "checksum")
 	if rep.Load != nil {

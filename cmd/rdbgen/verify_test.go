@@ -172,11 +172,11 @@ func TestVerifyFails(t *testing.T) {
 		want   string
 	}{
 		{"flipped byte", nil, func(t *testing.T, path string) []string {
-			rewrite(t, path, func(b []byte) []byte { b[len(b)/2] ^= 0x40; return b })
+			redistest.ChangeFile(t, path, func(b []byte) []byte { b[len(b)/2] ^= 0x40; return b })
 			return nil
 		}, "FAIL: file: checksum: got "},
 		{"truncated", nil, func(t *testing.T, path string) []string {
-			rewrite(t, path, func(b []byte) []byte { return b[:len(b)/2] })
+			redistest.ChangeFile(t, path, func(b []byte) []byte { return b[:len(b)/2] })
 			return nil
 		}, "FAIL: file: truncated: got "},
 		{"manifest with a wrong count", nil, func(t *testing.T, path string) []string {
@@ -225,17 +225,6 @@ func TestVerifyFails(t *testing.T) {
 				t.Fatal("verify changed the file")
 			}
 		})
-	}
-}
-
-func rewrite(t *testing.T, path string, change func([]byte) []byte) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, change(b), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
