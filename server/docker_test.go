@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/server"
@@ -164,27 +163,11 @@ func labelled(t *testing.T) map[string]bool {
 
 // checkNoNewContainers checks that every container this process started
 // was there already before the test: that a failed Start removed its own.
-// Tests of other packages, which go test runs at the same time, start and
-// remove labelled containers of their own: a new container only counts as
-// left behind if it is still there 15 seconds later.
 func checkNoNewContainers(t *testing.T, before map[string]bool) {
 	t.Helper()
-	left := map[string]bool{}
 	for id := range labelled(t) {
 		if !before[id] {
-			left[id] = true
+			t.Errorf("container %.12s left behind", id)
 		}
-	}
-	for deadline := time.Now().Add(15 * time.Second); len(left) > 0 && time.Now().Before(deadline); {
-		time.Sleep(200 * time.Millisecond)
-		now := labelled(t)
-		for id := range left {
-			if !now[id] {
-				delete(left, id)
-			}
-		}
-	}
-	for id := range left {
-		t.Errorf("container %.12s left behind", id)
 	}
 }
