@@ -176,7 +176,7 @@ func checkTrailer(ctx context.Context, f *os.File, size int64, rep *FileReport, 
 // countingReader counts the bytes read through it and reports them as progress.
 type countingReader struct {
 	r          io.Reader
-	n, total   int64
+	n          int64
 	eof        bool
 	onProgress func(done int64)
 }
