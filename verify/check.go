@@ -60,9 +60,9 @@ type recordCheck struct {
 	compare func() *diff
 }
 
-// checkRecords reads the records rs from the server, each from the client of its database,
-// and adds what differs to ms.
-func checkRecords(ctx context.Context, clients *dbClients, rs []record.Record, ms *mismatches) error {
+// checkRecords reads the records rs through rd, in one pipeline per database, and adds
+// what differs to ms.
+func checkRecords(ctx context.Context, rd reader, rs []record.Record, ms *mismatches) error {
 	pipes := map[int]redis.Pipeliner{}
 	checks := make([]recordCheck, len(rs))
 	for i := range rs {
@@ -72,7 +72,7 @@ func checkRecords(ctx context.Context, clients *dbClients, rs []record.Record, m
 		}
 		p := pipes[r.DB]
 		if p == nil {
-			p = clients.get(r.DB).Pipeline()
+			p = rd.pipeline(r.DB)
 			pipes[r.DB] = p
 		}
 		key := string(r.Key)

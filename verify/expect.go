@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
@@ -26,6 +27,9 @@ type expectation struct {
 	absent []record.Record
 	// firstExpiry is the earliest expiry of any key, in Unix ms; 0 when none expires.
 	firstExpiry int64
+	// shard, for one file of a cluster dataset, holds the slots of the file's keys: the
+	// parts' records of other slots are not in it. Nil otherwise.
+	shard *manifest.Shard
 }
 
 // A part is a range of records that one function recomputes: a dataset, or a family of a
@@ -43,7 +47,7 @@ type part struct {
 
 // newExpectation returns what the manifest m says.
 func newExpectation(m *manifest.Manifest) (expectation, error) {
-	e := expectation{source: "manifest", dbs: m.DBs}
+	e := expectation{source: "manifest", dbs: m.DBs, shard: m.Cluster}
 	switch {
 	case m.Dataset != nil:
 		d := m.Dataset
@@ -122,9 +126,25 @@ func fileExpectation(rep *FileReport) expectation {
 	return expectation{source: "file", dbs: dbs, firstExpiry: rep.MinExpireAtMS}
 }
 
-// types returns the number of keys of each type per database that the parts hold.
+// holds tells whether the file or server holds key, one of the parts' keys: always, unless
+// it is one shard of a cluster dataset and key hashes to a slot of another.
+func (e expectation) holds(key []byte) bool {
+	return e.shard == nil || e.shard.Owns(cluster.Slot(key))
+}
+
+// types returns the number of keys of each type per database that the parts hold, or nil
+// when that is not known: in a shard of a cluster dataset, whose keys are of several types.
 func (e expectation) types() map[int]map[string]uint64 {
 	out := map[int]map[string]uint64{}
+	if e.shard != nil && len(e.parts) > 0 {
+		for _, p := range e.parts[1:] {
+			if p.typ != e.parts[0].typ {
+				return nil
+			}
+		}
+		out[0] = map[string]uint64{string(e.parts[0].typ): e.dbs[0].Keys}
+		return out
+	}
 	for _, p := range e.parts {
 		if out[p.db] == nil {
 			out[p.db] = map[string]uint64{}

@@ -103,22 +103,41 @@ func checkServer(ctx context.Context, ro *redis.Options, e expectation, opts Opt
 	if err := sampleRecords(ctx, clients, e, opts, sr, ms); err != nil {
 		return nil, err
 	}
-	for _, r := range e.absent {
-		n, err := clients.get(r.DB).Exists(ctx, string(r.Key)).Result()
-		if err != nil {
-			return nil, fmt.Errorf("EXISTS %q: %w", r.Key, err)
-		}
-		if n != 0 {
-			ms.add(Mismatch{Stage: StageServer, DB: r.DB, Key: string(r.Key), What: "exists", Got: "present", Want: "absent (outside the dataset)"})
-		}
+	if err := checkAbsent(ctx, clients, e.absent, "outside the dataset", sr, ms); err != nil {
+		return nil, err
 	}
-	sr.Absent = len(e.absent)
 	return sr, nil
 }
 
+// checkAbsent checks that the keys of rs do not exist, in one pipeline per database; why
+// says why they must not.
+func checkAbsent(ctx context.Context, rd reader, rs []record.Record, why string, sr *ServerReport, ms *mismatches) error {
+	pipes := map[int]redis.Pipeliner{}
+	cmds := make([]*redis.IntCmd, len(rs))
+	for i, r := range rs {
+		if pipes[r.DB] == nil {
+			pipes[r.DB] = rd.pipeline(r.DB)
+		}
+		cmds[i] = pipes[r.DB].Exists(ctx, string(r.Key))
+	}
+	for _, p := range pipes {
+		if _, err := p.Exec(ctx); err != nil {
+			return fmt.Errorf("EXISTS: %w", err)
+		}
+	}
+	for i, r := range rs {
+		if cmds[i].Val() != 0 {
+			ms.add(Mismatch{Stage: StageServer, DB: r.DB, Key: string(r.Key), What: "exists", Got: "present", Want: "absent (" + why + ")"})
+		}
+	}
+	sr.Absent += len(rs)
+	return nil
+}
+
 // sampleRecords spot-checks the records that Sample picks in each part, in pipelines of a
-// few records. Each part gets a share of the sample in proportion to its records.
-func sampleRecords(ctx context.Context, clients *dbClients, e expectation, opts Options, sr *ServerReport, ms *mismatches) error {
+// few records. Each part gets a share of the sample in proportion to its records. A record
+// that e does not hold (one of another shard of a cluster dataset) must be absent.
+func sampleRecords(ctx context.Context, rd reader, e expectation, opts Options, sr *ServerReport, ms *mismatches) error {
 	n := uint64(opts.sampleSize())
 	var all uint64
 	for _, p := range e.parts {
@@ -133,15 +152,18 @@ func sampleRecords(ctx context.Context, clients *dbClients, e expectation, opts 
 		total += int64(sampleLen(p.count, shares[k]))
 	}
 
-	var batch []record.Record
+	var batch, elsewhere []record.Record
 	members := 0
 	flush := func() error {
-		if err := checkRecords(ctx, clients, batch, ms); err != nil {
+		if err := checkRecords(ctx, rd, batch, ms); err != nil {
+			return err
+		}
+		if err := checkAbsent(ctx, rd, elsewhere, "in another shard's slots", sr, ms); err != nil {
 			return err
 		}
 		sr.Sampled += len(batch)
-		batch, members = batch[:0], 0
-		opts.progress(Progress{Stage: StageServer, Done: int64(sr.Sampled), Total: total})
+		batch, elsewhere, members = batch[:0], elsewhere[:0], 0
+		opts.progress(Progress{Stage: StageServer, Done: int64(sr.Sampled + sr.Absent), Total: total})
 		return nil
 	}
 	for k, p := range e.parts {
@@ -150,16 +172,20 @@ func sampleRecords(ctx context.Context, clients *dbClients, e expectation, opts 
 			if err != nil {
 				return fmt.Errorf("recompute record %d%s: %w", i, p.label(), err)
 			}
-			batch = append(batch, r)
-			members += len(r.Members)
-			if len(batch) == sampleBatch || members >= maxBatchMembers {
+			if e.holds(r.Key) {
+				batch = append(batch, r)
+				members += len(r.Members)
+			} else {
+				elsewhere = append(elsewhere, record.Record{DB: r.DB, Key: r.Key})
+			}
+			if len(batch)+len(elsewhere) == sampleBatch || members >= maxBatchMembers {
 				if err := flush(); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	if len(batch) > 0 {
+	if len(batch)+len(elsewhere) > 0 {
 		return flush()
 	}
 	return nil
@@ -195,6 +221,14 @@ func (d *dbClients) get(db int) *redis.Client {
 	d.clients[db] = c
 	return c
 }
+
+// A reader gives the pipelines that read keys: of a database of one server (dbClients), or
+// of a cluster, which holds database 0 only (clusterReader).
+type reader interface {
+	pipeline(db int) redis.Pipeliner
+}
+
+func (d *dbClients) pipeline(db int) redis.Pipeliner { return d.get(db).Pipeline() }
 
 func (d *dbClients) close() {
 	for _, c := range d.clients {
