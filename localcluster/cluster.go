@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/server"
@@ -152,7 +153,10 @@ func (c *Cluster) Client() *redis.ClusterClient {
 		for i, n := range c.Nodes {
 			addrs[i] = n.Addr
 		}
-		c.client = redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+		// Maintenance notifications off: go-redis would log the refusal of a server that
+		// does not know them, and callers of this package may not print.
+		c.client = redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs,
+			MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}})
 	}
 	return c.client
 }

@@ -23,7 +23,12 @@
 //
 // [Server] runs stage 3 alone, on any live server: after an online load, for instance.
 //
-// Both return a [Report]. A Report with Pass false lists what differed ([Mismatch]); an
+// A file that is one shard of a cluster dataset (its manifest has a cluster section) holds
+// the records of its slots only: the sampled records of other slots must be absent from it.
+// [Cluster] verifies all the shards of such a dataset together, in a real Redis Cluster of
+// one primary per file (see its documentation), and returns a [ClusterReport].
+//
+// File and Server return a [Report]. A Report with Pass false lists what differed ([Mismatch]); an
 // error means the check could not be made (no such file, docker unavailable, ...). The
 // package never prints: long stages report through [Options.Progress].
 package verify

@@ -119,6 +119,9 @@ type Mismatch struct {
 	// What names what was compared: "checksum", "keys in db 0", "value", "ttl"...; empty
 	// when Got says it all (a server's refusal).
 	What string `json:"what,omitempty"`
+	// Node names the shard file of a cluster dataset the mismatch is about, as
+	// "shard-1.rdb"; empty for a single file or the whole cluster.
+	Node string `json:"node,omitempty"`
 	// DB and Key name the key, for a mismatch of one key.
 	DB  int    `json:"db,omitempty"`
 	Key string `json:"key,omitempty"`
@@ -132,6 +135,9 @@ type Mismatch struct {
 // `load: redis refused dump.rdb: Can't handle RDB format version 12`.
 func (m Mismatch) String() string {
 	s := string(m.Stage) + ": "
+	if m.Node != "" {
+		s += m.Node + ": "
+	}
 	if m.Key != "" {
 		s += fmt.Sprintf("db %d key %s: ", m.DB, quote(m.Key))
 	}
@@ -172,12 +178,26 @@ func (ms *mismatches) add(m Mismatch) {
 // finish fills in the verdict of r.
 func (ms *mismatches) finish(r *Report) {
 	r.Mismatches, r.MismatchCount = ms.list, ms.count
-	r.Pass = ms.count == 0
-	r.Reason = ""
+	r.Pass, r.Reason = ms.verdict()
+}
+
+// verdict returns whether nothing differed, and if something did, the reason: the first
+// mismatch, and how many more there were.
+func (ms *mismatches) verdict() (pass bool, reason string) {
 	if len(ms.list) > 0 {
-		r.Reason = ms.list[0].String()
+		reason = ms.list[0].String()
 		if ms.count > 1 {
-			r.Reason += fmt.Sprintf(" (and %d more)", ms.count-1)
+			reason += fmt.Sprintf(" (and %d more)", ms.count-1)
 		}
 	}
+	return ms.count == 0, reason
+}
+
+// addAll adds the mismatches of other, naming node in each.
+func (ms *mismatches) addAll(other *mismatches, node string) {
+	for _, m := range other.list {
+		m.Node = node
+		ms.add(m)
+	}
+	ms.count += other.count - len(other.list)
 }

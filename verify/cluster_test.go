@@ -1,4 +1,4 @@
-package clusterverify_test
+package verify_test
 
 import (
 	"context"
@@ -11,13 +11,11 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/clusterverify"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/spec"
+	"github.com/rdbgen/rdbgen/verify"
 )
 
 // split writes the shard files of d as rdbgen does, split by files, with manifests that
@@ -69,17 +67,7 @@ func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.C
 	return m
 }
 
-func processOptions(t *testing.T) clusterverify.Options {
-	return clusterverify.Options{Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}}
-}
-
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func TestDirPasses(t *testing.T) {
+func TestClusterPasses(t *testing.T) {
 	base := time.Now().UnixMilli()
 	d := &dataset.Spec{Count: 5000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 30, Seed: 3,
 		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}
@@ -97,27 +85,32 @@ func TestDirPasses(t *testing.T) {
 	cases := map[string]struct {
 		d      *dataset.Spec
 		layout *cluster.Layout
-		opts   clusterverify.Options
+		opts   verify.Options
 	}{
-		"even, process":             {d, even, processOptions(t)},
-		"uneven, process, hash tag": {tagged, uneven, processOptions(t)},
-		"even, docker":              {d, even, clusterverify.Options{Server: server.Options{Backend: server.BackendDocker, Image: redistest.Image(t)}}},
+		"even, process":             {d, even, verify.Options{Server: processOptions(t)}},
+		"uneven, process, hash tag": {tagged, uneven, verify.Options{Server: processOptions(t)}},
+		"even, docker":              {d, even, verify.Options{Server: dockerOptions(t)}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := split(t, tc.d, tc.layout, tc.layout, func(int, *manifest.Manifest) {})
-			var steps []string
-			tc.opts.Progress = func(s string) { steps = append(steps, s) }
-			rep, err := clusterverify.Dir(testContext(t), dir, tc.opts)
+			stages := map[verify.Stage]bool{}
+			tc.opts.Progress = func(p verify.Progress) { stages[p.Stage] = true }
+			rep, err := verify.Cluster(testContext(t), dir, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !rep.Pass {
 				t.Fatalf("FAIL: %s; %+v", rep.Reason, rep.Mismatches)
 			}
-			if rep.Keys != tc.d.Count || rep.WantKeys != tc.d.Count || len(rep.Nodes) != tc.layout.Len() || rep.LoadSeconds <= 0 || len(steps) != 3 {
-				t.Fatalf("report %+v, steps %q", rep, steps)
+			if rep.Keys != tc.d.Count || rep.WantKeys != tc.d.Count || len(rep.Nodes) != tc.layout.Len() || rep.LoadSeconds <= 0 || len(stages) != 3 {
+				t.Fatalf("report %+v, stages %v", rep, stages)
+			}
+			for i, f := range rep.Files {
+				if !f.Parsed || f.ChecksumStatus != verify.ChecksumOK || f.Keys != rep.Nodes[i].Keys {
+					t.Fatalf("file %+v", f)
+				}
 			}
 			if rep.Sampled < 500 {
 				t.Fatalf("sampled %d records", rep.Sampled)
@@ -137,8 +130,8 @@ func TestDirPasses(t *testing.T) {
 	}
 }
 
-// TestDirSpec verifies a split spec file: the records recomputed from the manifests' spec.
-func TestDirSpec(t *testing.T) {
+// TestClusterSpec verifies a split spec file: the records recomputed from the manifests' spec.
+func TestClusterSpec(t *testing.T) {
 	t.Parallel()
 	src, err := os.ReadFile("../examples/spring-data-redis.yaml")
 	if err != nil {
@@ -168,7 +161,7 @@ func TestDirSpec(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := clusterverify.Dir(testContext(t), dir, processOptions(t))
+	rep, err := verify.Cluster(testContext(t), dir, verify.Options{Server: processOptions(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,9 +170,9 @@ func TestDirSpec(t *testing.T) {
 	}
 }
 
-// TestDirFails checks that what differs is found: files split otherwise than their
+// TestClusterFails checks that what differs is found: files split otherwise than their
 // manifests say, a wrong count, values the manifests do not compute.
-func TestDirFails(t *testing.T) {
+func TestClusterFails(t *testing.T) {
 	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 20, Seed: 1}
 	even, _ := cluster.Even(3)
 	other, _ := cluster.NewLayout([]cluster.Shard{
@@ -192,21 +185,26 @@ func TestDirFails(t *testing.T) {
 		change func(i int, m *manifest.Manifest)
 		want   []string
 	}{
-		"split otherwise": {other, func(int, *manifest.Manifest) {}, []string{"claimed it when it loaded its keys, want owned by shard-0.rdb"}},
-		"wrong count and values": {even, func(i int, m *manifest.Manifest) {
+		"split otherwise": {other, func(int, *manifest.Manifest) {}, []string{
+			"server: shard-1.rdb: slots of other shards: got ", " claimed by this node, which loaded keys of them, from slot 400",
+			"want none: slot 400", "is shard-0.rdb's", "server: shard-1.rdb: keys of slot 400"}},
+		"other values": {even, func(i int, m *manifest.Manifest) {
 			dd := *d
 			dd.Seed = 2
 			m.Dataset = &dd
+		}, []string{"server: db 0 key ", ": value: got "}},
+		// Caught offline: the cluster is not started.
+		"wrong count": {even, func(i int, m *manifest.Manifest) {
 			if i == 2 {
 				m.Keys++
 			}
-		}, []string{"keys on shard-2.rdb: ", "value of "}},
+		}, []string{"file: shard-2.rdb: keys: got "}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := split(t, d, tc.files, even, tc.change)
-			rep, err := clusterverify.Dir(testContext(t), dir, processOptions(t))
+			rep, err := verify.Cluster(testContext(t), dir, verify.Options{Server: processOptions(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,17 +224,65 @@ func TestDirFails(t *testing.T) {
 	}
 }
 
-func TestDirErrors(t *testing.T) {
-	if _, err := clusterverify.Dir(context.Background(), t.TempDir(), clusterverify.Options{}); err == nil || !strings.Contains(err.Error(), "holds no shard files") {
+// TestClusterFileStage checks the files before any node starts: a flipped byte fails the
+// offline stage of its shard, and with Offline nothing is started at all.
+func TestClusterFileStage(t *testing.T) {
+	d := &dataset.Spec{Count: 2000, KeyPrefix: "k", KeyStart: 1}
+	even, _ := cluster.Even(2)
+	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
+	rep, err := verify.Cluster(testContext(t), dir, verify.Options{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Pass || len(rep.Files) != 2 || rep.Backend != "" || rep.Files[0].Keys+rep.Files[1].Keys != d.Count {
+		t.Fatalf("offline report %+v", rep)
+	}
+	path := filepath.Join(dir, "shard-1.rdb")
+	b, _ := os.ReadFile(path)
+	b[len(b)/2] ^= 0x20
+	os.WriteFile(path, b, 0o644)
+	rep, err = verify.Cluster(testContext(t), dir, verify.Options{Server: processOptions(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pass || !strings.HasPrefix(rep.Reason, "file: shard-1.rdb: checksum: ") || rep.Backend != "" {
+		t.Fatalf("report: pass %v, reason %q, backend %q", rep.Pass, rep.Reason, rep.Backend)
+	}
+}
+
+func TestClusterErrors(t *testing.T) {
+	if _, err := verify.Cluster(context.Background(), t.TempDir(), verify.Options{}); err == nil || !strings.Contains(err.Error(), "holds no shard files") {
 		t.Fatalf("empty directory: %v", err)
 	}
 	d := &dataset.Spec{Count: 10, KeyPrefix: "k"}
 	even, _ := cluster.Even(2)
+	dir := split(t, d, even, even, func(i int, m *manifest.Manifest) {
+		if i == 1 {
+			m.CreatedAt = m.CreatedAt.Add(time.Second)
+		}
+	})
+	if _, err := verify.Cluster(context.Background(), dir, verify.Options{}); err == nil || !strings.Contains(err.Error(), "are not shards of one split") {
+		t.Fatalf("two runs: %v", err)
+	}
+}
+
+// TestFileOfOneShard verifies one shard file on a standalone server: the sampled records of
+// its slots are compared, and those of other shards' slots must be absent.
+func TestFileOfOneShard(t *testing.T) {
+	t.Parallel()
+	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 5}}
+	even, _ := cluster.Even(3)
 	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
-	f, _ := os.OpenFile(filepath.Join(dir, "shard-1.rdb"), os.O_APPEND|os.O_WRONLY, 0)
-	f.Write([]byte("x"))
-	f.Close()
-	if _, err := clusterverify.Dir(context.Background(), dir, clusterverify.Options{}); err == nil || !strings.Contains(err.Error(), "the file changed since it was written") {
-		t.Fatalf("changed file: %v", err)
+	path := filepath.Join(dir, "shard-1.rdb")
+	m, err := manifest.Read(manifest.PathFor(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.File(testContext(t), path, verify.Options{Manifest: m, Server: processOptions(t), Sample: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Pass || rep.Server.Sampled < 50 || rep.Server.Absent < 150 || rep.Server.Keys != m.Keys {
+		t.Fatalf("report: pass %v (%s), server %+v", rep.Pass, rep.Reason, rep.Server)
 	}
 }
