@@ -23,7 +23,8 @@ func verifyCommand() *cli.Command {
 		Name:  "verify",
 		Usage: "check an RDB file, then load it into a real Redis and spot-check it",
 		UsageText: "rdbgen verify dump.rdb [options]\n" +
-			"rdbgen verify --addr 127.0.0.1:6379 --manifest dump.rdb.manifest.json",
+			"rdbgen verify --addr 127.0.0.1:6379 --manifest dump.rdb.manifest.json\n" +
+			"rdbgen verify --cluster dumps/ [options]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "manifest", Usage: "manifest to compare with (default FILE.manifest.json, when it exists)"},
 			&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run Redis: auto (docker when the engine answers, else process), docker, process, or offline (check the file only)"},
@@ -38,6 +39,7 @@ func verifyCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "sample-seed", Usage: "seed of the sample, to repeat one (default random)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no report: only the exit status and the reason of a failure"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.BoolFlag{Name: "cluster", Usage: "verify a cluster dataset: the argument is the directory of its shard files, loaded into a Redis Cluster of one primary per file"},
 		},
 		Action: verifyAction,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -53,6 +55,9 @@ type verifyOutput struct {
 }
 
 func verifyAction(c *cli.Context) error {
+	if c.Bool("cluster") {
+		return verifyClusterAction(c)
+	}
 	args := c.Args().Slice()
 	addr, url := c.String("addr"), c.String("url")
 	live := addr != "" || url != ""
@@ -70,35 +75,9 @@ func verifyAction(c *cli.Context) error {
 		return errors.New("give --addr or --url, not both")
 	}
 
-	opts := verify.Options{
-		Sample:     c.Int("sample"),
-		SampleSeed: c.Uint64("sample-seed"),
-		Server: server.Options{
-			Image:       c.String("image"),
-			RedisServer: c.String("redis-server"),
-			DockerHost:  c.String("docker-host"),
-			Container:   c.String("container"),
-			LoadTimeout: c.Duration("load-timeout"),
-		},
-	}
-	if opts.Sample < 0 {
-		return fmt.Errorf("--sample %d is negative", opts.Sample)
-	}
-	if opts.Sample == 0 {
-		opts.Sample = -1 // none, in the package's terms
-	}
-	if !c.IsSet("sample-seed") {
-		var b [8]byte
-		rand.Read(b[:])
-		opts.SampleSeed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits the int64 of JSON readers
-	}
-	switch b := server.Backend(c.String("backend")); b {
-	case "offline":
-		opts.Offline = true
-	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
-		opts.Server.Backend = b
-	default:
-		return fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
+	opts, err := verifyOptions(c)
+	if err != nil {
+		return err
 	}
 	if opts.Server.Container != "" && (opts.Offline || opts.Server.Backend == server.BackendProcess) {
 		return fmt.Errorf("--container restarts a docker container: it does not go with --backend %s", c.String("backend"))
@@ -149,6 +128,41 @@ func verifyAction(c *cli.Context) error {
 		return fmt.Errorf("FAIL: %s", rep.Reason)
 	}
 	return nil
+}
+
+// verifyOptions reads the flags of the sample and of the server to start.
+func verifyOptions(c *cli.Context) (verify.Options, error) {
+	opts := verify.Options{
+		Sample:     c.Int("sample"),
+		SampleSeed: c.Uint64("sample-seed"),
+		Server: server.Options{
+			Image:       c.String("image"),
+			RedisServer: c.String("redis-server"),
+			DockerHost:  c.String("docker-host"),
+			Container:   c.String("container"),
+			LoadTimeout: c.Duration("load-timeout"),
+		},
+	}
+	if opts.Sample < 0 {
+		return opts, fmt.Errorf("--sample %d is negative", opts.Sample)
+	}
+	if opts.Sample == 0 {
+		opts.Sample = -1 // none, in the package's terms
+	}
+	if !c.IsSet("sample-seed") {
+		var b [8]byte
+		rand.Read(b[:])
+		opts.SampleSeed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits the int64 of JSON readers
+	}
+	switch b := server.Backend(c.String("backend")); b {
+	case "offline":
+		opts.Offline = true
+	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
+		opts.Server.Backend = b
+	default:
+		return opts, fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
+	}
+	return opts, nil
 }
 
 // readManifest reads the manifest named by flag, or else the one next to the file at path

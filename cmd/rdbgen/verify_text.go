@@ -67,23 +67,28 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		writeDBs(line, s.DBs)
 		line("", "%d sampled keys checked (type, value, TTL; seed %d), %d keys checked absent", s.Sampled, s.SampleSeed, s.Absent)
 	}
-	if rep.Pass {
-		b.WriteString("PASS\n")
-	} else {
-		noun := "mismatches"
-		if rep.MismatchCount == 1 {
-			noun = "mismatch"
-		}
-		fmt.Fprintf(&b, "FAIL: %d %s\n", rep.MismatchCount, noun)
-		for _, m := range rep.Mismatches {
-			fmt.Fprintf(&b, "  %s\n", m)
-		}
-		if more := rep.MismatchCount - len(rep.Mismatches); more > 0 {
-			fmt.Fprintf(&b, "  ... and %d more\n", more)
-		}
-	}
+	writeVerdict(&b, rep.Pass, rep.MismatchCount, rep.Mismatches)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeVerdict writes PASS, or FAIL and the mismatches.
+func writeVerdict(b *strings.Builder, pass bool, count int, list []verify.Mismatch) {
+	if pass {
+		b.WriteString("PASS\n")
+		return
+	}
+	noun := "mismatches"
+	if count == 1 {
+		noun = "mismatch"
+	}
+	fmt.Fprintf(b, "FAIL: %d %s\n", count, noun)
+	for _, m := range list {
+		fmt.Fprintf(b, "  %s\n", m)
+	}
+	if more := count - len(list); more > 0 {
+		fmt.Fprintf(b, "  ... and %d more\n", more)
+	}
 }
 
 // writeDBs writes a line per database.
@@ -93,16 +98,20 @@ func writeDBs(line func(label, format string, args ...any), dbs map[int]verify.D
 	}
 	for _, db := range slices.Sorted(maps.Keys(dbs)) {
 		c := dbs[db]
-		var types []string
-		for _, t := range slices.Sorted(maps.Keys(c.Types)) {
-			types = append(types, fmt.Sprintf("%d %s", c.Types[t], t))
-		}
-		kinds := ""
-		if len(types) > 0 {
-			kinds = " (" + strings.Join(types, ", ") + ")"
-		}
-		line("", "db %d: %d keys, %d with TTL%s", db, c.Keys, c.Expires, kinds)
+		line("", "db %d: %d keys, %d with TTL%s", db, c.Keys, c.Expires, typeCounts(c.Types))
 	}
+}
+
+// typeCounts renders the keys per type as " (1000 string, 5 hash)", or "" for none.
+func typeCounts(types map[string]uint64) string {
+	var parts []string
+	for _, t := range slices.Sorted(maps.Keys(types)) {
+		parts = append(parts, fmt.Sprintf("%d %s", types[t], t))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // msTime renders Unix milliseconds as a UTC time.
