@@ -26,13 +26,15 @@ import (
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/verify"
 )
 
 // testDataset is the dataset the image tests build into images.
 var testDataset = dataset.Spec{Count: 5000, KeyPrefix: "seeded:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 9}
 
-// writeDataset writes testDataset for Redis 7.0 to a new file.
+// writeDataset writes testDataset for Redis 7.0 to a new file, with its manifest.
 func writeDataset(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
@@ -41,7 +43,15 @@ func writeDataset(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Generate(context.Background(), f, &testDataset, encoder.Options{Target: "redis-7.0"}, nil); err != nil {
+	d := testDataset
+	res, err := rdbgen.Generate(context.Background(), f, &d, encoder.Options{Target: "redis-7.0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: time.Now().UTC(), Target: res.Target, RDBVersion: res.RDBVersion,
+		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes, Keys: res.Stats.Keys,
+		DBs: map[int]manifest.Counts{0: {Keys: res.Stats.Keys}}, Dataset: &d}
+	if err := manifest.Write(manifest.PathFor(path), m); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -185,6 +195,15 @@ func TestBuildServesTheDump(t *testing.T) {
 	name, c := runImage(t, tag, port)
 	if save, aof := checkServes(t, c); save != "" || aof != "no" {
 		t.Fatalf("save %q, appendonly %q: the server may write the dump", save, aof)
+	}
+	// rdbgen verify --addr passes against the image's server.
+	m, err := manifest.Read(manifest.PathFor(dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.Server(context.Background(), &redis.Options{Addr: c.Options().Addr}, verify.Options{Manifest: m})
+	if err != nil || !rep.Pass || rep.Server.Sampled == 0 {
+		t.Fatalf("verify: %v, %+v", err, rep)
 	}
 	want, _ := os.ReadFile(dump)
 	if got := stopAndCopyDump(t, name, c); !bytes.Equal(got, want) {
