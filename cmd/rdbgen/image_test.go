@@ -12,14 +12,10 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 
-// writeTestDump writes a small dump and its manifest with rdbgen generate.
+// writeTestDump writes a dump of 100 keys and its manifest with rdbgen generate.
 func writeTestDump(t *testing.T, args ...string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "dump.rdb")
-	if _, _, err := run(t, context.Background(), append([]string{"--count", "100", "-o", out, "-q"}, args...)...); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return generateWith(t, append([]string{"--count", "100"}, args...)...)
 }
 
 func TestImageContext(t *testing.T) {

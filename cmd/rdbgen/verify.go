@@ -110,12 +110,31 @@ func verifyAction(c *cli.Context) error {
 		rep, err = verify.File(c.Context, path, opts)
 	}
 	bars.finish()
-	if rep != nil && !quiet {
+	var res *verifyResult
+	if rep != nil {
+		res = &verifyResult{json: verifyOutput{Manifest: manifestPath, Report: rep}, pass: rep.Pass, reason: rep.Reason,
+			write: func(w io.Writer) error { return writeVerifyReport(w, rep, manifestPath) }}
+	}
+	return endVerify(c, res, err)
+}
+
+// A verifyResult is a finished verification, as the verify commands report it.
+type verifyResult struct {
+	json   any                   // what --json prints
+	write  func(io.Writer) error // writes the report for people
+	pass   bool
+	reason string
+}
+
+// endVerify prints the report of res, unless there is none or --quiet, and returns the
+// command's error: err, else FAIL and the reason when the verification failed.
+func endVerify(c *cli.Context, res *verifyResult, err error) error {
+	if res != nil && !c.Bool("quiet") {
 		var werr error
-		if asJSON {
-			werr = printJSON(c.App.Writer, verifyOutput{Manifest: manifestPath, Report: rep})
+		if c.Bool("json") {
+			werr = printJSON(c.App.Writer, res.json)
 		} else {
-			werr = writeVerifyReport(c.App.Writer, rep, manifestPath)
+			werr = res.write(c.App.Writer)
 		}
 		if err == nil {
 			err = werr
@@ -124,8 +143,8 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	if !rep.Pass {
-		return fmt.Errorf("FAIL: %s", rep.Reason)
+	if !res.pass {
+		return fmt.Errorf("FAIL: %s", res.reason)
 	}
 	return nil
 }

@@ -30,29 +30,16 @@ func verifyClusterAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
-	bars := &stageBars{w: c.App.ErrWriter, quiet: quiet || asJSON}
+	bars := &stageBars{w: c.App.ErrWriter, quiet: c.Bool("quiet") || c.Bool("json")}
 	opts.Progress = bars.update
 	rep, err := verify.Cluster(c.Context, args[0], opts)
 	bars.finish()
-	if rep != nil && !quiet {
-		var werr error
-		if asJSON {
-			werr = printJSON(c.App.Writer, rep)
-		} else {
-			werr = writeClusterReport(c.App.Writer, rep)
-		}
-		if err == nil {
-			err = werr
-		}
+	var res *verifyResult
+	if rep != nil {
+		res = &verifyResult{json: rep, pass: rep.Pass, reason: rep.Reason,
+			write: func(w io.Writer) error { return writeClusterReport(w, rep) }}
 	}
-	if err != nil {
-		return errInterrupted(err)
-	}
-	if !rep.Pass {
-		return fmt.Errorf("FAIL: %s", rep.Reason)
-	}
-	return nil
+	return endVerify(c, res, err)
 }
 
 // writeClusterReport writes the report of rdbgen verify --cluster for a reader:

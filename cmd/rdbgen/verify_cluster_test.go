@@ -14,11 +14,7 @@ import (
 // splitWith runs rdbgen with args into a new directory of shard files and returns it.
 func splitWith(t *testing.T, args ...string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "dumps")
-	if _, _, err := run(t, context.Background(), append([]string{"-o", dir, "-q"}, args...)...); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return generateInto(t, "dumps", args...)
 }
 
 // TestVerifyCluster verifies a generated dataset split by the uneven layout of a running

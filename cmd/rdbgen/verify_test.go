@@ -25,7 +25,14 @@ func generateFile(t *testing.T, args ...string) string {
 // generateWith runs rdbgen generate with args into a new dump.rdb and returns its path.
 func generateWith(t *testing.T, args ...string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "dump.rdb")
+	return generateInto(t, "dump.rdb", args...)
+}
+
+// generateInto runs rdbgen with args and -o a new path of the given name (a file, or with
+// --cluster-shards a directory), and returns the path.
+func generateInto(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	if _, _, err := run(t, context.Background(), append([]string{"-o", path, "-q"}, args...)...); err != nil {
 		t.Fatal(err)
 	}
