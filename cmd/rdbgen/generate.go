@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
-	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -20,26 +19,19 @@ func generateCommand() *cli.Command {
 		Name:      "generate",
 		Usage:     "write an RDB file (the default command)",
 		UsageText: "rdbgen [generate] --count N -o dump.rdb [options]",
-		Flags: []cli.Flag{
-			&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys to write (required)"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
-			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
-			&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
-			&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
-			&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
-			&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random (default 64)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
-			&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after generation (e.g. 1h)"},
-			&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},
-			&cli.IntFlag{Name: "db", Usage: "database number"},
-			&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
-			&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
-			&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
-			&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-			&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
-			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
-		},
+		Flags: slices.Concat(
+			datasetFlags(),
+			[]cli.Flag{
+				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
+				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
+				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
+				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
+				&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
+				&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
+				&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
+			},
+			summaryFlags(),
+		),
 		Action: generateAction,
 	}
 }
@@ -59,31 +51,12 @@ type generateSummary struct {
 }
 
 func generateAction(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (did you mean a command? see rdbgen --help)", c.Args().First())
-	}
-	if !c.IsSet("count") {
-		return errors.New("--count is required (the number of keys to write)")
+	if err := noArgs(c); err != nil {
+		return err
 	}
 	now := time.Now()
-	d := &dataset.Strings{
-		Count:     c.Uint64("count"),
-		KeyPrefix: c.String("key-prefix"),
-		KeyStart:  c.Uint64("key-start"),
-		Value:     dataset.ValueMode(c.String("value")),
-		ValueSize: c.Int("value-size"),
-		Seed:      c.Uint64("seed"),
-		DB:        c.Int("db"),
-		TTL:       c.Duration("ttl"),
-		TTLJitter: c.Duration("ttl-jitter"),
-	}
-	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
-		d.ValueSize = 64
-	}
-	if d.TTL > 0 {
-		d.BaseTimeMS = now.UnixMilli()
-	}
-	if err := d.Validate(); err != nil {
+	d, err := datasetFromFlags(c, now)
+	if err != nil {
 		return err
 	}
 	opts := encoder.Options{

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/dataset"
+)
+
+// datasetFlags are the flags that choose the records. generate, load and bench
+// share them, so that each command makes byte for byte the same dataset.
+func datasetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys (required)"},
+		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
+		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
+		&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
+		&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random (default 64)"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
+		&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after the command starts (e.g. 1h)"},
+		&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},
+		&cli.IntFlag{Name: "db", Usage: "database number"},
+	}
+}
+
+// summaryFlags choose how a command reports when it is done.
+func summaryFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
+		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+	}
+}
+
+// noArgs refuses positional arguments: every input is a flag.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (did you mean a command? see rdbgen --help)", c.Args().First())
+	}
+	return nil
+}
+
+// datasetFromFlags returns the checked dataset that the flags of
+// datasetFlags describe. Expiries count from now.
+func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Strings, error) {
+	if !c.IsSet("count") {
+		return nil, errors.New("--count is required (the number of keys)")
+	}
+	d := &dataset.Strings{
+		Count:     c.Uint64("count"),
+		KeyPrefix: c.String("key-prefix"),
+		KeyStart:  c.Uint64("key-start"),
+		Value:     dataset.ValueMode(c.String("value")),
+		ValueSize: c.Int("value-size"),
+		Seed:      c.Uint64("seed"),
+		DB:        c.Int("db"),
+		TTL:       c.Duration("ttl"),
+		TTLJitter: c.Duration("ttl-jitter"),
+	}
+	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
+		d.ValueSize = 64
+	}
+	if d.TTL > 0 {
+		d.BaseTimeMS = now.UnixMilli()
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
