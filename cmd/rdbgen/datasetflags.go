@@ -14,11 +14,11 @@ import (
 // share them, so that each command makes byte for byte the same dataset.
 func datasetFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys (required)"},
+		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys", DefaultText: "required"},
 		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
 		&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
-		&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random (default 64)"},
+		&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random", DefaultText: "64"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
 		&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after the command starts (e.g. 1h)"},
 		&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},

@@ -45,6 +45,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action: gen.Action,
 		Commands: []*cli.Command{
 			gen,
+			loadCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
