@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -98,28 +96,12 @@ func BenchmarkDefaultDataset(b *testing.B) {
 // BenchmarkPeakRSS runs the rdbgen binary on the default dataset and reports its peak resident
 // memory, which must not grow with the key count. Run with: make bench.
 func BenchmarkPeakRSS(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "rdbgen")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rdbgen").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildCLI(b)
 	for _, n := range []int{10_000_000, 100_000_000} {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
-			dir := b.TempDir()
-			var peak int64
-			var took []time.Duration
-			for b.Loop() {
-				out := filepath.Join(dir, "dump.rdb")
-				cmd := exec.Command(bin, "--count", fmt.Sprint(n), "-o", out, "--force", "--quiet")
-				start := time.Now()
-				if msg, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("rdbgen: %v\n%s", err, msg)
-				}
-				took = append(took, time.Since(start))
-				peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
-				os.Remove(out)
-			}
+			took, peak := measureCLI(b, bin, "--count", fmt.Sprint(n))
 			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
-			b.ReportMetric(float64(n)/median(took).Seconds(), "keys/s")
+			b.ReportMetric(float64(n)/took.Seconds(), "keys/s")
 			b.ReportMetric(0, "ns/op")
 		})
 	}

@@ -105,25 +105,28 @@ func (r Row) WorkersBatch() string {
 
 // Report is the outcome of a bench.
 type Report struct {
-	Dataset   *dataset.Strings `json:"dataset"`
-	Backend   server.Backend   `json:"backend"`
-	Server    string           `json:"server"` // e.g. "redis 7.0.15"
-	Repeat    int              `json:"repeat"`
-	StartedAt time.Time        `json:"started_at"`
-	Rows      []Row            `json:"rows"`
+	Dataset   *dataset.Spec  `json:"dataset"`
+	Backend   server.Backend `json:"backend"`
+	Server    string         `json:"server"` // e.g. "redis 7.0.15"
+	Repeat    int            `json:"repeat"`
+	StartedAt time.Time      `json:"started_at"`
+	Rows      []Row          `json:"rows"`
 }
 
 // Run measures the rows opts selects, loading d. A row that fails (an error,
 // a wrong DBSIZE) is reported as failed; Run itself fails for bad options, a
 // server that cannot start, a file that cannot be written, or when ctx is
 // cancelled.
-func Run(ctx context.Context, d *dataset.Strings, opts Options) (*Report, error) {
+func Run(ctx context.Context, d *dataset.Spec, opts Options) (*Report, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	if !d.Type.IsString() && len(o.specs()) > 0 {
+		return nil, fmt.Errorf("%w: type %s: the online loaders send strings only (select --methods snapshot)", ErrInvalidOption, d.Type)
 	}
 	b := &bencher{d: d, o: o, dir: o.Dir}
 	if b.dir == "" {
@@ -133,7 +136,7 @@ func Run(ctx context.Context, d *dataset.Strings, opts Options) (*Report, error)
 		defer os.RemoveAll(b.dir)
 	}
 	b.empty = filepath.Join(b.dir, "empty.rdb")
-	if _, err := b.generate(ctx, b.empty, &dataset.Strings{}, nil); err != nil {
+	if _, err := b.generate(ctx, b.empty, &dataset.Spec{}, nil); err != nil {
 		return nil, err
 	}
 
@@ -180,7 +183,7 @@ func Run(ctx context.Context, d *dataset.Strings, opts Options) (*Report, error)
 }
 
 // specRow returns the empty row of an online spec.
-func specRow(s spec, d *dataset.Strings) Row {
+func specRow(s spec, d *dataset.Spec) Row {
 	return Row{Method: string(s.method), Workers: s.workers, Batch: s.batch, Keys: d.Count}
 }
 
@@ -225,7 +228,7 @@ func median(xs []float64) float64 {
 
 // bencher runs the rows of one Run.
 type bencher struct {
-	d       *dataset.Strings
+	d       *dataset.Spec
 	o       Options
 	dir     string
 	empty   string         // an RDB file without keys, to start empty servers on
@@ -287,7 +290,7 @@ func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measureme
 
 // generate writes d to a new file at path and syncs it, as rdbgen generate
 // does, and returns the time taken.
-func (b *bencher) generate(ctx context.Context, path string, d *dataset.Strings, progress func(rdbgen.Progress)) (time.Duration, error) {
+func (b *bencher) generate(ctx context.Context, path string, d *dataset.Spec, progress func(rdbgen.Progress)) (time.Duration, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("bench: %w", err)

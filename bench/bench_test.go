@@ -29,7 +29,7 @@ func processServers(t *testing.T) server.Options {
 // TestRunEveryRow benches a small dataset through every row and writes the
 // report: the table, the CSV, the JSON and a chart that decodes as a PNG.
 func TestRunEveryRow(t *testing.T) {
-	d := &dataset.Strings{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
+	d := &dataset.Spec{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
 		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: time.Now().UnixMilli()}
 	stages := map[string]map[bench.Stage]bool{}
 	opts := bench.Options{Server: processServers(t), Workers: []int{5, 1}, Batch: 300, Progress: func(p bench.Progress) {
@@ -130,7 +130,7 @@ func checkReportFiles(t *testing.T, dir string, rows int) {
 
 // TestRunRepeat runs each selected row three times: a row shows the median.
 func TestRunRepeat(t *testing.T) {
-	d := &dataset.Strings{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}
 	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{"snapshot", "mass"}, Repeat: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -145,5 +145,17 @@ func TestRunRepeat(t *testing.T) {
 		if mid := slices.Sorted(slices.Values(row.Runs))[1]; row.Seconds != mid {
 			t.Fatalf("row %s: seconds %v, want the median of %v", row.Method, row.Seconds, row.Runs)
 		}
+	}
+}
+
+// TestRunSnapshotOfCollections: the snapshot rows alone bench any type.
+func TestRunSnapshotOfCollections(t *testing.T) {
+	d := &dataset.Spec{Count: 300, KeyPrefix: "h", Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}
+	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{bench.Snapshot}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 3 || r.Rows[2].Failed() || r.Rows[2].DBSize != 300 {
+		t.Fatalf("rows %+v", r.Rows)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func TestRunRefusesBadOptions(t *testing.T) {
-	d := &dataset.Strings{Count: 10}
+	d := &dataset.Spec{Count: 10}
 	tests := []struct {
 		name string
 		opts bench.Options
@@ -31,7 +31,12 @@ func TestRunRefusesBadOptions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := bench.Run(t.Context(), &dataset.Strings{Count: 1, Value: "x"}, bench.Options{}); !errors.Is(err, dataset.ErrInvalid) {
+	sets := &dataset.Spec{Count: 1, Type: dataset.TypeSet, Members: dataset.Range{Min: 2, Max: 2}}
+	if _, err := bench.Run(t.Context(), sets, bench.Options{Methods: []string{"mass", "snapshot"}}); !errors.Is(err, bench.ErrInvalidOption) ||
+		!strings.Contains(err.Error(), "type set: the online loaders send strings only (select --methods snapshot)") {
+		t.Fatalf("sets: got %v", err)
+	}
+	if _, err := bench.Run(t.Context(), &dataset.Spec{Count: 1, Value: "x"}, bench.Options{}); !errors.Is(err, dataset.ErrInvalid) {
 		t.Fatalf("bad dataset: got %v", err)
 	}
 }
@@ -40,7 +45,7 @@ func TestRunRefusesBadOptions(t *testing.T) {
 // measure, and Run says why.
 func TestRunFailsWithoutServer(t *testing.T) {
 	opts := bench.Options{Methods: []string{"mass"}, Server: server.Options{Backend: server.BackendProcess, RedisServer: "/nonexistent/redis-server"}}
-	_, err := bench.Run(t.Context(), &dataset.Strings{Count: 10}, opts)
+	_, err := bench.Run(t.Context(), &dataset.Spec{Count: 10}, opts)
 	if !errors.Is(err, server.ErrRedisServerNotFound) {
 		t.Fatalf("got %v", err)
 	}

@@ -1,10 +1,10 @@
 package dataset
 
-// A Cursor walks the records of a Strings dataset in order. It yields the same records as
+// A Cursor walks the keys of a dataset in order. It yields the same records as
 // AppendKey, AppendValue and ExpireAtMS, faster: it counts the key's digits up in place.
 // The slices it returns are valid until the next call of Next.
 type Cursor struct {
-	d      *Strings
+	d      *Spec
 	next   uint64 // number of the record Next moves to
 	key    []byte
 	digits int // offset of the first digit in key
@@ -12,7 +12,7 @@ type Cursor struct {
 }
 
 // Cursor returns a cursor before the first record of d.
-func (d *Strings) Cursor() *Cursor {
+func (d *Spec) Cursor() *Cursor {
 	return &Cursor{d: d, digits: len(d.KeyPrefix)}
 }
 
@@ -26,7 +26,7 @@ func (c *Cursor) Next() bool {
 	} else {
 		c.increment()
 	}
-	if c.d.Value == ValueRandom {
+	if c.d.Value == ValueRandom && c.d.Type.IsString() {
 		c.value = appendRandom(c.value[:0], c.d.Seed, c.next, c.d.ValueSize)
 	}
 	c.next++

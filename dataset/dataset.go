@@ -33,9 +33,10 @@ const (
 // ErrInvalid is wrapped by every error Validate returns.
 var ErrInvalid = errors.New("invalid dataset")
 
-// Strings is a dataset of Count string keys: key i is KeyPrefix followed by the decimal
+// Spec describes a dataset of Count keys: key i is KeyPrefix followed by the decimal
 // KeyStart+i. Keys are unique by construction, since distinct numbers have distinct decimals.
-type Strings struct {
+// Every key holds a value of Type; collections hold Members members each (see members.go).
+type Spec struct {
 	Count     uint64        `json:"count"`
 	KeyPrefix string        `json:"key_prefix"`
 	KeyStart  uint64        `json:"key_start"`
@@ -48,10 +49,21 @@ type Strings struct {
 	// BaseTimeMS is the Unix time in ms that TTLs count from: the expiry of record i is
 	// BaseTimeMS + TTL + a jitter offset drawn from (Seed, i).
 	BaseTimeMS int64 `json:"base_time_ms,omitempty"`
+	// Type is the type of every key; empty means TypeString, as in manifests written before
+	// collections existed.
+	Type Type `json:"type,omitempty"`
+	// Members is how many members (hash fields, list elements, set or sorted-set members)
+	// each collection holds; unused for strings.
+	Members Range `json:"members,omitzero"`
 }
 
+// Strings is the former name of Spec, from when every dataset was one of strings.
+//
+// Deprecated: use Spec.
+type Strings = Spec
+
 // Validate reports the first parameter that is out of range, naming it.
-func (d *Strings) Validate() error {
+func (d *Spec) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
@@ -91,11 +103,11 @@ func (d *Strings) Validate() error {
 	if d.TTL > 0 && d.BaseTimeMS <= 0 {
 		return bad("base time %d: a ttl needs the time it counts from", d.BaseTimeMS)
 	}
-	return nil
+	return d.validateMembers()
 }
 
 // Expires reports how many records have an expiry.
-func (d *Strings) Expires() uint64 {
+func (d *Spec) Expires() uint64 {
 	if d.TTL > 0 {
 		return d.Count
 	}
@@ -103,12 +115,12 @@ func (d *Strings) Expires() uint64 {
 }
 
 // AppendKey appends the key of record i.
-func (d *Strings) AppendKey(dst []byte, i uint64) []byte {
+func (d *Spec) AppendKey(dst []byte, i uint64) []byte {
 	return strconv.AppendUint(append(dst, d.KeyPrefix...), d.KeyStart+i, 10)
 }
 
 // AppendValue appends the value of record i.
-func (d *Strings) AppendValue(dst []byte, i uint64) []byte {
+func (d *Spec) AppendValue(dst []byte, i uint64) []byte {
 	if d.Value == ValueRandom {
 		return appendRandom(dst, d.Seed, i, d.ValueSize)
 	}
@@ -116,7 +128,7 @@ func (d *Strings) AppendValue(dst []byte, i uint64) []byte {
 }
 
 // ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.
-func (d *Strings) ExpireAtMS(i uint64) int64 {
+func (d *Spec) ExpireAtMS(i uint64) int64 {
 	if d.TTL <= 0 {
 		return 0
 	}

@@ -4,6 +4,31 @@
 // keeps the first error it meets, and writes the EOF marker and checksum on Close. The package
 // uses the standard library only.
 //
+// # Collections
+//
+// Strings are written with WriteString. Hashes, sets, sorted sets and lists are written in
+// three steps: BeginHash, BeginSet, BeginZSet or BeginList names the key, its expiry and the
+// number of members; one AddField, AddMember, AddScoredMember or AddElement call per member
+// follows; EndCollection closes the record. The count comes first because every encoding
+// writes it before the members.
+//
+// Each collection takes the encoding the target's server would itself choose under the
+// Thresholds, so that it loads without converting. A collection too large for a compact
+// encoding is written in its plain type as it arrives, in constant memory. One that may fit a
+// compact encoding (listpack, ziplist, intset, quicklist) is held until EndCollection, in
+// memory the thresholds bound, then written compact; if a member turns out too long (or, for
+// sets, not an integer where only an intset would do), the members held so far are written
+// in the plain type and the rest streams after them. Lists are held up to 1 MiB of elements,
+// since a quicklist's node count comes before its nodes; longer lists stream as plain lists.
+//
+// # Unique members
+//
+// Redis refuses a file whose set, hash or sorted set repeats a member. As with keys, the
+// Writer trusts the caller by default, since checking costs memory in proportion to the
+// collection; intsets are the exception, as sorting them finds repeats for free. With
+// Options.CheckDuplicates the Writer also remembers the members of the open collection and
+// fails with ErrDuplicateMember. List elements may repeat.
+//
 // # Duplicate keys
 //
 // Redis aborts loading a file that holds the same key twice in one database. The Writer keeps
@@ -64,11 +89,15 @@ type Options struct {
 	DisableChecksum bool
 	// CreatedAt is written as the ctime AUX field; default the time of NewWriter.
 	CreatedAt time.Time
-	// CheckDuplicates makes the writer remember the keys of the open database and refuse a
-	// repeated one with ErrDuplicateKey; default off (memory grows with the keys when on).
+	// CheckDuplicates makes the writer remember the keys of the open database and the
+	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
+	// ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
 	// BufferSize is the size of the writes made to the destination; default 1 MiB.
 	BufferSize int
+	// Thresholds choose the encodings of collections, as the Redis settings of the same
+	// names do on a server; nil means DefaultThresholds.
+	Thresholds *Thresholds
 }
 
 // DBInfo describes a database section to BeginDB.
@@ -82,6 +111,7 @@ type DBInfo struct {
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
+	Members       uint64 // members added to collections (a hash field and its value count once)
 	Bytes         int64  // bytes passed to the destination, trailer included once closed
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 }
@@ -112,6 +142,8 @@ type Writer struct {
 	dbsDone   map[int]bool
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
+	limits    Thresholds
+	coll      collection // the open collection record, if any
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -138,6 +170,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if size < 4096 {
 		return nil, fmt.Errorf("%w: buffer size %d (at least 4096)", ErrInvalidOption, size)
 	}
+	limits := DefaultThresholds()
+	if opts.Thresholds != nil {
+		limits = *opts.Thresholds
+	}
+	if err := limits.validate(); err != nil {
+		return nil, err
+	}
 	created := opts.CreatedAt
 	if created.IsZero() {
 		created = time.Now()
@@ -153,6 +192,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		version:   version,
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
+		limits:    limits,
 	}
 	if w.compress {
 		w.lzf = new(lzfCompressor)
@@ -229,20 +269,18 @@ func (w *Writer) endDB() error {
 // WriteString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
 // or 0 for none.
 func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if err := w.beginRecord(key, expireAtMS, typeString); err != nil {
+	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
+	w.appendRecordHeader(key, expireAtMS, typeString)
 	w.buf = w.appendString(w.buf, value)
 	return w.maybeFlush()
 }
 
-// beginRecord appends the expiry, type byte and key of a record.
-func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.closed {
-		return ErrClosed
+// checkRecord checks that a record with this key and expiry may start now.
+func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
+	if w.err != nil || w.closed || w.coll.kind != noCollection {
+		return w.usable()
 	}
 	if !w.dbOpen {
 		return w.fail(ErrNoDB)
@@ -256,6 +294,11 @@ func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
 		}
 		w.seen[string(key)] = struct{}{}
 	}
+	return nil
+}
+
+// appendRecordHeader appends the expiry, type byte and key of a record and counts it.
+func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
 	if expireAtMS > 0 {
 		w.buf = append(w.buf, opExpireTimeMS,
 			byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
@@ -267,7 +310,6 @@ func (w *Writer) beginRecord(key []byte, expireAtMS int64, typ byte) error {
 	w.buf = w.appendString(w.buf, key)
 	w.dbKeys++
 	w.stats.Keys++
-	return nil
 }
 
 // Close ends the open database, writes the EOF marker and the checksum, and flushes. It does
@@ -299,7 +341,20 @@ func (w *Writer) Close() error {
 	return w.writeBuf()
 }
 
+// usable reports whether a record or section may start: no error, not closed, and no
+// collection open.
 func (w *Writer) usable() error {
+	if err := w.usableRecord(); err != nil {
+		return err
+	}
+	if w.coll.kind != noCollection {
+		return w.fail(fmt.Errorf("%w: key %q was not ended", ErrCollectionOpen, w.coll.key))
+	}
+	return nil
+}
+
+// usableRecord reports whether the writer has neither failed nor been closed.
+func (w *Writer) usableRecord() error {
 	if w.err != nil {
 		return w.err
 	}

@@ -54,9 +54,9 @@ func nearlyFull(t *testing.T, inst *server.Instance) {
 // says what went wrong and how many keys the server confirmed, and that the
 // count is right.
 func TestLoadErrors(t *testing.T) {
-	small := dataset.Strings{Count: 100, KeyPrefix: "k", DB: 2}
+	small := dataset.Spec{Count: 100, KeyPrefix: "k", DB: 2}
 	// About 5 MB: more than nearlyFull leaves room for.
-	large := dataset.Strings{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1, DB: 2}
+	large := dataset.Spec{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1, DB: 2}
 
 	refused := closedAddr(t)
 	locked := servertest.StartEmpty(t)
@@ -70,7 +70,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		d    dataset.Strings
+		d    dataset.Spec
 		// server returns the address to load into and the password to use.
 		server func(t *testing.T) (addr, password string)
 		want   string
@@ -129,7 +129,7 @@ func TestLoadErrors(t *testing.T) {
 // TestLoadStopsWhenCancelled cancels loads mid-way: each stops soon, with
 // context.Canceled and the count of keys confirmed so far.
 func TestLoadStopsWhenCancelled(t *testing.T) {
-	d := dataset.Strings{Count: 2_000_000, KeyPrefix: "k"}
+	d := dataset.Spec{Count: 2_000_000, KeyPrefix: "k"}
 	for _, m := range loader.Methods() {
 		t.Run(string(m), func(t *testing.T) {
 			inst := servertest.StartEmpty(t)

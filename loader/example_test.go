@@ -11,7 +11,7 @@ import (
 )
 
 func ExampleLoad() {
-	d := &dataset.Strings{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
 	res, err := loader.Load(context.Background(), d, loader.Options{
 		Addr:   "127.0.0.1:6379",
 		Method: loader.Pipeline,

@@ -35,17 +35,17 @@ func TestExpiryArgs(t *testing.T) {
 // TestHintForOldServers: a server older than 6.2 answers SET … PXAT with a
 // syntax error; the error then says why and what to do.
 func TestHintForOldServers(t *testing.T) {
-	ttl := &dataset.Strings{TTL: time.Hour}
+	ttl := &dataset.Spec{TTL: time.Hour}
 	tests := []struct {
 		name string
-		d    *dataset.Strings
+		d    *dataset.Spec
 		mode Expiry
 		err  error
 		hint bool
 	}{
 		{"pxat syntax error", ttl, ExpiryAbsolute, replyError("ERR syntax error"), true},
 		{"px syntax error", ttl, ExpiryRelative, replyError("ERR syntax error"), false},
-		{"no ttl", &dataset.Strings{}, ExpiryAbsolute, replyError("ERR syntax error"), false},
+		{"no ttl", &dataset.Spec{}, ExpiryAbsolute, replyError("ERR syntax error"), false},
 		{"other reply", ttl, ExpiryAbsolute, replyError("OOM command not allowed"), false},
 		{"not a reply", ttl, ExpiryAbsolute, errors.New("ERR syntax error"), false},
 	}

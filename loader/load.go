@@ -69,9 +69,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // d.DB, the way opts.Method says, and returns once the server has answered
 // every command. On failure it returns an [*Error] that tells how many keys
 // the server confirmed. It stops when ctx is cancelled.
-func Load(ctx context.Context, d *dataset.Strings, opts Options) (Result, error) {
+func Load(ctx context.Context, d *dataset.Spec, opts Options) (Result, error) {
 	if err := d.Validate(); err != nil {
 		return Result{}, err
+	}
+	if !d.Type.IsString() {
+		return Result{}, fmt.Errorf("%w: type %s: the loaders send strings only", ErrInvalidOption, d.Type)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -104,7 +107,7 @@ func Load(ctx context.Context, d *dataset.Strings, opts Options) (Result, error)
 
 // load is one run of Load.
 type load struct {
-	d         *dataset.Strings
+	d         *dataset.Spec
 	o         Options
 	confirmed atomic.Uint64
 }

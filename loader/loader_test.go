@@ -12,20 +12,20 @@ import (
 )
 
 // withTTL returns d with an expiry an hour from now, spread by a minute.
-func withTTL(d dataset.Strings) dataset.Strings {
+func withTTL(d dataset.Spec) dataset.Spec {
 	d.TTL, d.TTLJitter, d.BaseTimeMS = time.Hour, time.Minute, time.Now().UnixMilli()
 	return d
 }
 
 var (
 	// plain is the classic dataset: values equal to the keys.
-	plain = dataset.Strings{Count: 2000, KeyPrefix: "key", KeyStart: 100000001}
+	plain = dataset.Spec{Count: 2000, KeyPrefix: "key", KeyStart: 100000001}
 	// random has random values, expiries and a db other than 0; its keys
 	// cross from 3 to 4 digits.
-	random = withTTL(dataset.Strings{Count: 3000, KeyPrefix: "r:", KeyStart: 0,
+	random = withTTL(dataset.Spec{Count: 3000, KeyPrefix: "r:", KeyStart: 0,
 		Value: dataset.ValueRandom, ValueSize: 100, Seed: 7, DB: 3})
 	// big has values larger than the mass loader's buffers.
-	big = dataset.Strings{Count: 40, KeyPrefix: "big", KeyStart: 1,
+	big = dataset.Spec{Count: 40, KeyPrefix: "big", KeyStart: 1,
 		Value: dataset.ValueRandom, ValueSize: 200 << 10, Seed: 3, DB: 15}
 )
 
@@ -34,7 +34,7 @@ var (
 func TestLoadPutsEveryKey(t *testing.T) {
 	tests := []struct {
 		name  string
-		d     dataset.Strings
+		d     dataset.Spec
 		opts  loader.Options
 		slack time.Duration // how late an expiry may be
 	}{
@@ -50,9 +50,9 @@ func TestLoadPutsEveryKey(t *testing.T) {
 		{"mass random ttl db 3", random, loader.Options{Method: loader.Mass}, 0},
 		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: loader.ExpiryRelative}, 5 * time.Second},
 		{"mass big values", big, loader.Options{Method: loader.Mass}, 0},
-		{"mass no keys", dataset.Strings{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}, 0},
-		{"parallel no keys", dataset.Strings{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}, 0},
-		{"more workers than keys", dataset.Strings{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}, 0},
+		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}, 0},
+		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}, 0},
+		{"more workers than keys", dataset.Spec{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestLoadIsIdempotent(t *testing.T) {
 func TestLoadRefusesBadOptions(t *testing.T) {
 	tests := []struct {
 		name string
-		d    dataset.Strings
+		d    dataset.Spec
 		opts loader.Options
 		want string
 	}{
@@ -106,7 +106,8 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 		{"too many workers", plain, loader.Options{Workers: loader.MaxWorkers + 1}, "out of range"},
 		{"negative batch", plain, loader.Options{Batch: -1}, "batch -1 out of range"},
 		{"unknown expiry", plain, loader.Options{Expiry: "later"}, `expiry "later" (known: pxat, px)`},
-		{"bad dataset", dataset.Strings{Count: 1, Value: "zeros"}, loader.Options{}, `value mode "zeros"`},
+		{"bad dataset", dataset.Spec{Count: 1, Value: "zeros"}, loader.Options{}, `value mode "zeros"`},
+		{"hashes", dataset.Spec{Count: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 1}}, loader.Options{}, "type hash: the loaders send strings only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

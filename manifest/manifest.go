@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 )
 
@@ -31,10 +32,13 @@ type Manifest struct {
 	Checksum string `json:"checksum"`
 	Bytes    int64  `json:"bytes"`
 	// DBs holds the counts per database number.
-	DBs     map[int]Counts   `json:"dbs"`
-	Keys    uint64           `json:"keys"`
-	Expires uint64           `json:"expires"`
-	Dataset *dataset.Strings `json:"dataset,omitempty"`
+	DBs     map[int]Counts `json:"dbs"`
+	Keys    uint64         `json:"keys"`
+	Expires uint64         `json:"expires"`
+	Dataset *dataset.Spec  `json:"dataset,omitempty"`
+	// Thresholds are the encoding limits the file was written with (absent before
+	// collections: the defaults).
+	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`
 }
 
 // Counts are the keys of one database, and those of them with an expiry.

@@ -15,6 +15,8 @@ import (
 func datasetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys", DefaultText: "required"},
+		&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set or zset"},
+		&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
 		&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
@@ -44,11 +46,12 @@ func noArgs(c *cli.Context) error {
 
 // datasetFromFlags returns the checked dataset that the flags of
 // datasetFlags describe. Expiries count from now.
-func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Strings, error) {
+func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Spec, error) {
 	if !c.IsSet("count") {
 		return nil, errors.New("--count is required (the number of keys)")
 	}
-	d := &dataset.Strings{
+	d := &dataset.Spec{
+		Type:      dataset.Type(c.String("type")),
 		Count:     c.Uint64("count"),
 		KeyPrefix: c.String("key-prefix"),
 		KeyStart:  c.Uint64("key-start"),
@@ -58,6 +61,15 @@ func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Strings, error) {
 		DB:        c.Int("db"),
 		TTL:       c.Duration("ttl"),
 		TTLJitter: c.Duration("ttl-jitter"),
+	}
+	if !d.Type.IsString() {
+		members, err := dataset.ParseRange(c.String("members"))
+		if err != nil {
+			return nil, err
+		}
+		d.Members = members
+	} else if c.IsSet("members") {
+		return nil, errors.New("--members goes with --type hash, list, set or zset")
 	}
 	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
 		d.ValueSize = 64

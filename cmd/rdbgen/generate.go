@@ -31,6 +31,7 @@ func generateCommand() *cli.Command {
 				&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 			},
 			summaryFlags(),
+			encodingFlags(),
 		),
 		Action: generateAction,
 	}
@@ -42,6 +43,7 @@ type generateSummary struct {
 	Manifest      string  `json:"manifest,omitempty"`
 	Keys          uint64  `json:"keys"`
 	Expires       uint64  `json:"expires"`
+	Members       uint64  `json:"members,omitempty"`
 	Bytes         int64   `json:"bytes"`
 	Seconds       float64 `json:"seconds"`
 	KeysPerSecond float64 `json:"keys_per_second"`
@@ -65,6 +67,7 @@ func generateAction(c *cli.Context) error {
 		DisableCompression: c.Bool("no-compress"),
 		DisableChecksum:    c.Bool("no-checksum"),
 		CreatedAt:          now,
+		Thresholds:         thresholdsFrom(c),
 	}
 	if _, err := encoder.NewWriter(io.Discard, opts); err != nil {
 		return err
@@ -111,6 +114,7 @@ func generateAction(c *cli.Context) error {
 		Manifest:      manifestPath,
 		Keys:          res.Stats.Keys,
 		Expires:       res.Stats.Expires,
+		Members:       res.Stats.Members,
 		Bytes:         res.Stats.Bytes,
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Stats.Keys, res.Duration),
@@ -137,6 +141,7 @@ func generateAction(c *cli.Context) error {
 			Expires:    res.Stats.Expires,
 			DBs:        map[int]manifest.Counts{},
 			Dataset:    d,
+			Thresholds: opts.Thresholds,
 		}
 		if d.Count > 0 {
 			m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
@@ -152,7 +157,11 @@ func generateAction(c *cli.Context) error {
 	case quiet:
 		return nil
 	}
-	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
-		sum.Keys, sum.Expires, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
+	members := ""
+	if sum.Members > 0 {
+		members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, perSecond(sum.Members, res.Duration))
+	}
+	_, err = fmt.Fprintf(results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)\n",
+		sum.Keys, sum.Expires, members, out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target)
 	return err
 }

@@ -122,7 +122,7 @@ func loadAction(c *cli.Context) error {
 
 // connectionFromFlags returns the loader options of --addr, --url and
 // --password, and takes the URL's database into d unless --db says another.
-func connectionFromFlags(c *cli.Context, d *dataset.Strings) (loader.Options, error) {
+func connectionFromFlags(c *cli.Context, d *dataset.Spec) (loader.Options, error) {
 	opts := loader.Options{Addr: c.String("addr"), Password: c.String("password")}
 	if !c.IsSet("url") {
 		return opts, nil
@@ -161,7 +161,7 @@ func urlNamesDB(raw string) bool {
 
 // loadedManifest describes a loaded dataset the way a generated file's
 // manifest does, without the file's fields.
-func loadedManifest(d *dataset.Strings, now time.Time) *manifest.Manifest {
+func loadedManifest(d *dataset.Spec, now time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{
 		Format:    manifest.FormatVersion,
 		Generator: "rdbgen " + encoder.Version + " load",

@@ -116,6 +116,8 @@ func TestLoadBadInput(t *testing.T) {
 		{"unknown expiry", []string{"--count", "1", "--expiry", "soon"}, `expiry "soon"`},
 		{"bad dataset", []string{"--count", "1", "--value-size", "5"}, "goes with --value random"},
 		{"stray argument", []string{"--count", "1", "extra"}, `unexpected argument "extra"`},
+		{"hashes", []string{"--count", "1", "--type", "hash"}, "type hash: the loaders send strings only"},
+		{"members of strings", []string{"--count", "1", "--members", "3"}, "--members goes with --type hash"},
 		{"connection refused", []string{"--count", "5", "--addr", refused}, "load into 127.0.0.1:1 stopped with 0 of 5 keys confirmed: connect: dial tcp 127.0.0.1:1: connect: connection refused"},
 	}
 	for _, tt := range tests {

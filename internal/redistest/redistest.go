@@ -74,3 +74,14 @@ func Image(t testing.TB) string {
 	}
 	return ImageTag
 }
+
+// RedisCheckRDB returns the path of redis-check-rdb, which ships with
+// redis-server and validates an RDB file deeply.
+func RedisCheckRDB(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("redis-check-rdb")
+	if err != nil {
+		missing(t, "redis-check-rdb not found (apt-get install -y redis-server): %v", err)
+	}
+	return path
+}

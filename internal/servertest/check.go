@@ -32,7 +32,7 @@ func RequirePass(t testing.TB, inst *server.Instance, password string) {
 // holds exactly the records of d: as many keys, each with its value and
 // expiry. An expiry may be late by up to slack (0 for an exact expiry, as
 // PXAT and RDB files give).
-func CheckStrings(t testing.TB, addr string, d *dataset.Strings, slack time.Duration) {
+func CheckStrings(t testing.TB, addr string, d *dataset.Spec, slack time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	c := redis.NewClient(&redis.Options{Addr: addr, DB: d.DB})

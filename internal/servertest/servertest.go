@@ -27,7 +27,7 @@ func EmptyDump(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Generate(context.Background(), f, &dataset.Strings{}, encoder.Options{}, nil); err != nil {
+	if _, err := rdbgen.Generate(context.Background(), f, &dataset.Spec{}, encoder.Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -1,0 +1,195 @@
+package dataset
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Type is the Redis type of a dataset's keys.
+type Type string
+
+// Types.
+const (
+	TypeString Type = "string"
+	TypeHash   Type = "hash"
+	TypeList   Type = "list"
+	TypeSet    Type = "set"
+	TypeZSet   Type = "zset"
+)
+
+// IsString reports whether t means string keys (the empty type does too).
+func (t Type) IsString() bool { return t == "" || t == TypeString }
+
+// Limits on collections.
+const (
+	// MaxMembers is the most members a generated collection may have.
+	MaxMembers = 1 << 32
+	// MemberIDLen is the length of the unique part of a random set or sorted-set member:
+	// 64 bits in 11 characters of the value alphabet.
+	MemberIDLen = 11
+)
+
+// A Range is a count fixed (Min = Max) or drawn per key from Min to Max inclusive.
+type Range struct {
+	Min uint64 `json:"min"`
+	Max uint64 `json:"max"`
+}
+
+// ParseRange reads "N" or "MIN-MAX".
+func ParseRange(s string) (Range, error) {
+	lo, hi, isRange := strings.Cut(s, "-")
+	parse := func(v string) (uint64, error) {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%w: members %q: want N or MIN-MAX, with whole numbers", ErrInvalid, s)
+		}
+		return n, nil
+	}
+	min, err := parse(lo)
+	if err != nil {
+		return Range{}, err
+	}
+	max := min
+	if isRange {
+		if max, err = parse(hi); err != nil {
+			return Range{}, err
+		}
+	}
+	return Range{Min: min, Max: max}, nil
+}
+
+// String renders r as ParseRange reads it.
+func (r Range) String() string {
+	if r.Min == r.Max {
+		return strconv.FormatUint(r.Min, 10)
+	}
+	return fmt.Sprintf("%d-%d", r.Min, r.Max)
+}
+
+// validateMembers checks the type and the member parameters.
+func (d *Spec) validateMembers() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	switch d.Type {
+	case "", TypeString:
+		if d.Members != (Range{}) {
+			return bad("members %s go with a collection type (hash, list, set, zset)", d.Members)
+		}
+		return nil
+	case TypeHash, TypeList, TypeSet, TypeZSet:
+	default:
+		return bad("type %q (known: string, hash, list, set, zset)", d.Type)
+	}
+	m := d.Members
+	switch {
+	case m.Min == 0:
+		return bad("members %s: a %s needs at least 1 member (Redis drops empty keys)", m, d.Type)
+	case m.Min > m.Max:
+		return bad("members %s: the minimum is above the maximum", m)
+	case m.Max > MaxMembers:
+		return bad("members %s: at most %d", m, uint64(MaxMembers))
+	}
+	if d.Value == ValueRandom && (d.Type == TypeSet || d.Type == TypeZSet) && d.ValueSize < MemberIDLen {
+		return bad("value size %d: random %s members take at least %d bytes, to stay unique", d.ValueSize, d.Type, MemberIDLen)
+	}
+	return nil
+}
+
+// MemberCount returns the number of members of record i: Members.Min, or drawn from
+// (Seed, i) within the range.
+func (d *Spec) MemberCount(i uint64) uint64 {
+	m := d.Members
+	if m.Max <= m.Min {
+		return m.Min
+	}
+	return m.Min + mix(d.Seed^saltMembers, i)%(m.Max-m.Min+1)
+}
+
+// AppendMember appends member j of record i: the hash field, list element, or set or
+// sorted-set member. With ValueSame it is "field" (hashes) or "member" followed by j+1. With
+// ValueRandom, list elements are ValueSize random characters drawn from (Seed, i, j); set and
+// sorted-set members start with an 11-character name that a bijection of j makes unique and
+// are padded to ValueSize with random characters; hash fields stay "fieldN".
+func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
+	if d.Value != ValueRandom || d.Type == TypeHash {
+		if d.Type == TypeHash {
+			dst = append(dst, "field"...)
+		} else {
+			dst = append(dst, "member"...)
+		}
+		return strconv.AppendUint(dst, j+1, 10)
+	}
+	state := mix(mix(d.Seed^saltMember, i), j)
+	if d.Type == TypeList {
+		return appendRandomFrom(dst, state, d.ValueSize)
+	}
+	id := splitmix64(j ^ mix(d.Seed^saltMemberID, i)) // a bijection of j, so names are unique
+	for range MemberIDLen {
+		dst = append(dst, alphabet[id&63])
+		id >>= 6
+	}
+	return appendRandomFrom(dst, state, d.ValueSize-MemberIDLen)
+}
+
+// AppendFieldValue appends the value of field j of hash record i: the field's name with
+// ValueSame, ValueSize random characters drawn from (Seed, i, j) with ValueRandom.
+func (d *Spec) AppendFieldValue(dst []byte, i, j uint64) []byte {
+	if d.Value == ValueRandom {
+		return appendRandomFrom(dst, mix(mix(d.Seed^saltMember, i), j), d.ValueSize)
+	}
+	return d.AppendMember(dst, i, j)
+}
+
+// Score returns the score of member j of sorted-set record i, which has n members: n-j, so
+// that members come in descending score order (the order Redis loads fastest), plus with
+// ValueRandom a fraction in [0, 1) drawn from (Seed, i, j).
+func (d *Spec) Score(i, j, n uint64) float64 {
+	s := float64(n - j)
+	if d.Value == ValueRandom {
+		s += float64(mix(mix(d.Seed^saltScore, i), j)>>11) / (1 << 53)
+	}
+	return s
+}
+
+// A Member is one member of a collection: a hash field and its value, a list element, or a
+// set or sorted-set member with its score.
+type Member struct {
+	Name  []byte
+	Value []byte  // hashes only
+	Score float64 // sorted sets only
+}
+
+// A Record is the whole content of one key.
+type Record struct {
+	Key        []byte
+	Type       Type
+	Value      []byte   // strings only
+	Members    []Member // collections, in the order written
+	ExpireAtMS int64    // absolute Unix ms, 0 for none
+}
+
+// Record returns the content of record i, as a verifier compares it with a server. It
+// allocates; generators use AppendKey, AppendMember and friends instead.
+func (d *Spec) Record(i uint64) Record {
+	r := Record{Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
+	if d.Type.IsString() {
+		r.Type = TypeString
+		r.Value = d.AppendValue(nil, i)
+		return r
+	}
+	n := d.MemberCount(i)
+	r.Members = make([]Member, n)
+	for j := range n {
+		m := &r.Members[j]
+		m.Name = d.AppendMember(nil, i, j)
+		switch d.Type {
+		case TypeHash:
+			m.Value = d.AppendFieldValue(nil, i, j)
+		case TypeZSet:
+			m.Score = d.Score(i, j, n)
+		}
+	}
+	return r
+}

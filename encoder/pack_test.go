@@ -1,0 +1,245 @@
+package encoder
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestListpackEntry(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []byte // the whole entry: encoding, data, backlen
+	}{
+		{"0", []byte{0x00, 1}},
+		{"127", []byte{0x7f, 1}},
+		{"128", []byte{0xc0, 0x80, 2}},        // 13-bit
+		{"-1", []byte{0xdf, 0xff, 2}},         // 13-bit two's complement
+		{"4095", []byte{0xcf, 0xff, 2}},       // largest 13-bit
+		{"-4096", []byte{0xd0, 0x00, 2}},      // smallest 13-bit
+		{"4096", []byte{0xf1, 0x00, 0x10, 3}}, // 16-bit
+		{"-4097", []byte{0xf1, 0xff, 0xef, 3}},
+		{"32767", []byte{0xf1, 0xff, 0x7f, 3}},
+		{"32768", []byte{0xf2, 0x00, 0x80, 0x00, 4}}, // 24-bit
+		{"-8388608", []byte{0xf2, 0x00, 0x00, 0x80, 4}},
+		{"8388608", []byte{0xf3, 0x00, 0x00, 0x80, 0x00, 5}}, // 32-bit
+		{"-2147483648", []byte{0xf3, 0x00, 0x00, 0x00, 0x80, 5}},
+		{"2147483648", []byte{0xf4, 0, 0, 0, 0x80, 0, 0, 0, 0, 9}}, // 64-bit
+		{"-9223372036854775808", []byte{0xf4, 0, 0, 0, 0, 0, 0, 0, 0x80, 9}},
+		{"9223372036854775808", append([]byte{0x80 | 19}, append([]byte("9223372036854775808"), 20)...)},
+		{"007", []byte{0x83, '0', '0', '7', 4}},
+		{"-0", []byte{0x82, '-', '0', 3}},
+		{"", []byte{0x80, 1}},
+	}
+	for _, tt := range tests {
+		if got := appendListpackEntry(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
+			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestListpackStringLengths(t *testing.T) {
+	tests := []struct {
+		n       int
+		header  []byte
+		backlen []byte
+	}{
+		{63, []byte{0x80 | 63}, []byte{64}},
+		{64, []byte{0xe0, 64}, []byte{66}},
+		{125, []byte{0xe0, 125}, []byte{127}},     // entry of 127 bytes: 1-byte backlen
+		{126, []byte{0xe0, 126}, []byte{1, 0x80}}, // 128: 2 bytes
+		{4095, []byte{0xef, 0xff}, []byte{4097 >> 7, 4097&127 | 128}},
+		{4096, []byte{0xf0, 0x00, 0x10, 0, 0}, []byte{4101 >> 7, 4101&127 | 128}},
+		{16377, []byte{0xf0, 0xf9, 0x3f, 0, 0}, []byte{16382 >> 7, 16382&127 | 128}}, // last 2-byte backlen
+		{16378, []byte{0xf0, 0xfa, 0x3f, 0, 0}, []byte{0, 16383>>7&127 | 128, 16383&127 | 128}},
+	}
+	for _, tt := range tests {
+		s := strings.Repeat("a", tt.n)
+		got := appendListpackEntry(nil, []byte(s))
+		want := append(append(append([]byte{}, tt.header...), s...), tt.backlen...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("length %d: header % x backlen % x, want % x and % x", tt.n,
+				got[:len(tt.header)], got[len(tt.header)+tt.n:], tt.header, tt.backlen)
+		}
+	}
+}
+
+func TestBacklen(t *testing.T) {
+	tests := []struct {
+		l    uint64
+		want []byte
+	}{
+		{0, []byte{0}}, {127, []byte{127}}, {128, []byte{1, 0x80}}, {16382, []byte{127, 0xfe}},
+		{16383, []byte{0, 0xff, 0xff}}, {2097150, []byte{127, 0xff, 0xfe}},
+		{2097151, []byte{0, 0xff, 0xff, 0xff}}, {268435455, []byte{0, 0xff, 0xff, 0xff, 0xff}},
+	}
+	for _, tt := range tests {
+		if got := appendBacklen(nil, tt.l); !bytes.Equal(got, tt.want) {
+			t.Errorf("%d: % x, want % x", tt.l, got, tt.want)
+		}
+	}
+}
+
+func TestZiplistEncodings(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []byte // encoding and data
+	}{
+		{"0", []byte{0xf1}}, {"12", []byte{0xfd}}, {"13", []byte{0xfe, 13}}, {"-1", []byte{0xfe, 0xff}},
+		{"-128", []byte{0xfe, 0x80}}, {"128", []byte{0xc0, 0x80, 0}}, {"-32768", []byte{0xc0, 0, 0x80}},
+		{"32768", []byte{0xf0, 0, 0x80, 0}}, {"8388608", []byte{0xd0, 0, 0, 0x80, 0}},
+		{"2147483648", []byte{0xe0, 0, 0, 0, 0x80, 0, 0, 0, 0}},
+		{"abc", []byte{3, 'a', 'b', 'c'}}, {"+1", []byte{2, '+', '1'}},
+	}
+	for _, tt := range tests {
+		if got := appendZiplistString(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
+			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
+		}
+	}
+	for _, n := range []int{63, 64, 16383, 16384} {
+		got := appendZiplistString(nil, bytes.Repeat([]byte("a"), n))
+		var want []byte
+		switch {
+		case n <= 63:
+			want = []byte{byte(n)}
+		case n <= 16383:
+			want = []byte{0x40 | byte(n>>8), byte(n)}
+		default:
+			want = binary.BigEndian.AppendUint32([]byte{0x80}, uint32(n))
+		}
+		if !bytes.HasPrefix(got, want) || len(got) != len(want)+n {
+			t.Errorf("length %d: header % x, want % x", n, got[:len(want)], want)
+		}
+	}
+}
+
+// TestZiplistLayout checks the header and the previous-entry sizes, including the 5-byte
+// form for an entry of 254 bytes or more.
+func TestZiplistLayout(t *testing.T) {
+	p := packer{ziplist: true}
+	b := p.begin(nil)
+	b = p.add(b, []byte("1"))
+	b = p.add(b, bytes.Repeat([]byte("x"), 300)) // entry of 1+2+300 = 303 bytes
+	tail := len(b)
+	b = p.add(b, []byte("y"))
+	b = p.finish(b)
+	if got := binary.LittleEndian.Uint32(b); int(got) != len(b) {
+		t.Errorf("zlbytes %d, want %d", got, len(b))
+	}
+	if got := binary.LittleEndian.Uint32(b[4:]); int(got) != tail {
+		t.Errorf("zltail %d, want %d", got, tail)
+	}
+	if got := binary.LittleEndian.Uint16(b[8:]); got != 3 {
+		t.Errorf("zllen %d", got)
+	}
+	if want := []byte{0xfe, 0x2f, 1, 0, 0, 1, 'y', 0xff}; !bytes.Equal(b[tail:], want) {
+		t.Errorf("last entry % x, want % x", b[tail:], want)
+	}
+	if b[12] != 2 { // second entry: previous entry "1" took 2 bytes
+		t.Errorf("second prevlen %d, want 2", b[12])
+	}
+}
+
+func TestIntsetWidths(t *testing.T) {
+	tests := []struct {
+		vs    []int64
+		width int
+	}{
+		{[]int64{-32768, 32767}, 2}, {[]int64{-32769, 0}, 4}, {[]int64{0, 32768}, 4},
+		{[]int64{-2147483648, 2147483647}, 4}, {[]int64{-2147483649}, 8}, {[]int64{2147483648}, 8},
+	}
+	for _, tt := range tests {
+		b := appendIntset(nil, tt.vs)
+		if w := int(binary.LittleEndian.Uint32(b)); w != tt.width || len(b) != 8+w*len(tt.vs) {
+			t.Errorf("%v: width %d, %d bytes", tt.vs, w, len(b))
+		}
+	}
+	b := appendIntset(nil, []int64{-2, 300})
+	if want := []byte{2, 0, 0, 0, 2, 0, 0, 0, 0xfe, 0xff, 0x2c, 0x01}; !bytes.Equal(b, want) {
+		t.Errorf("% x, want % x", b, want)
+	}
+}
+
+func TestListpackHeader(t *testing.T) {
+	var p packer
+	b := p.begin([]byte("prefix"))
+	for i := range 70000 {
+		b = p.add(b, []byte(strconv.Itoa(i%100)))
+	}
+	b = p.finish(b)[len("prefix"):]
+	if got := binary.LittleEndian.Uint32(b); int(got) != len(b) {
+		t.Errorf("total bytes %d, want %d", got, len(b))
+	}
+	if got := binary.LittleEndian.Uint16(b[4:]); got != 65535 {
+		t.Errorf("count %d, want 65535 (unknown) past 65534 entries", got)
+	}
+	if b[len(b)-1] != 0xff {
+		t.Error("no terminator")
+	}
+}
+
+func TestScoreEncoding(t *testing.T) {
+	for _, tt := range []struct {
+		f     float64
+		i     int64
+		isInt bool
+	}{{1, 1, true}, {-0.0, 0, true}, {1 << 62, 1 << 62, true}, {1<<62 + 1024, 0, false}, {0.5, 0, false}} {
+		i, ok := scoreInt(tt.f)
+		if ok != tt.isInt || i != tt.i {
+			t.Errorf("scoreInt(%v) = %d, %v", tt.f, i, ok)
+		}
+	}
+	if got := string(appendASCIIScore(nil, 1.5)); got != "\x031.5" && got != "\x131.5000000000000000" {
+		t.Errorf("ascii score %q", got)
+	}
+}
+
+// FuzzParseInt64 checks the integer rule against strconv: s is stored as an integer exactly
+// when it is the canonical decimal of an int64.
+func FuzzParseInt64(f *testing.F) {
+	for _, s := range integerStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := parseInt64([]byte(s))
+		pv, err := strconv.ParseInt(s, 10, 64)
+		canonical := err == nil && strconv.FormatInt(pv, 10) == s
+		if ok != canonical || ok && v != pv {
+			t.Fatalf("parseInt64(%q) = %d, %v; strconv says %d, canonical %v", s, v, ok, pv, canonical)
+		}
+		// Whatever the rule says, a listpack and a ziplist keep the value.
+		var p packer
+		b := p.finish(p.add(p.begin(nil), []byte(s)))
+		if len(b) != int(binary.LittleEndian.Uint32(b)) {
+			t.Fatalf("listpack of %q: bad size", s)
+		}
+	})
+}
+
+// TestPlainListNodes checks which elements get a plain quicklist node of their own: from
+// RDB 12 (Redis 7.4) those over the node size limit, before that none of test size.
+func TestPlainListNodes(t *testing.T) {
+	big := strings.Repeat("b", 8193)
+	for _, tt := range []struct {
+		version int
+		want    []bool // per node: plain
+	}{
+		{12, []bool{false, true, false}},
+		{11, []bool{false, false, false}},
+	} {
+		w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.version})
+		must(t, err)
+		must(t, w.BeginDB(0, DBInfo{}))
+		must(t, testCollection{kind: "list", names: []string{"a", big, "c"}}.write(w, "l"))
+		var got []bool
+		for _, n := range w.coll.nodes {
+			got = append(got, n.plain)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("RDB %d: plain nodes %v, want %v", tt.version, got, tt.want)
+		}
+	}
+}

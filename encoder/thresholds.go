@@ -1,0 +1,71 @@
+package encoder
+
+import "fmt"
+
+// Thresholds are the limits up to which Redis keeps a collection in a compact encoding
+// (listpack, ziplist, intset) rather than a hash table or skiplist. Each field mirrors the
+// Redis config directive of the same name (Redis 7 names; Redis 6 calls the listpack ones
+// ziplist). The Writer picks, for every collection, the encoding a server running with these
+// settings would itself have chosen, so that it loads the file without converting anything.
+//
+// The compact encodings are written after the whole collection is seen, so a Writer holds up
+// to one compact collection in memory: at most the entries limit times the value limit.
+type Thresholds struct {
+	HashMaxListpackEntries int `json:"hash-max-listpack-entries"` // most fields of a compact hash
+	HashMaxListpackValue   int `json:"hash-max-listpack-value"`   // longest field or value, in bytes
+	SetMaxIntsetEntries    int `json:"set-max-intset-entries"`    // most members of an intset
+	SetMaxListpackEntries  int `json:"set-max-listpack-entries"`  // most members of a listpack set (7.2+)
+	SetMaxListpackValue    int `json:"set-max-listpack-value"`    // longest member of a listpack set
+	ZSetMaxListpackEntries int `json:"zset-max-listpack-entries"` // most members of a compact zset
+	ZSetMaxListpackValue   int `json:"zset-max-listpack-value"`   // longest member of a compact zset
+	// ListMaxListpackSize is list-max-listpack-size: a negative value -1 to -5 limits each
+	// quicklist node to 4, 8, 16, 32 or 64 KiB; a positive one to that many elements (and
+	// 8 KiB); 0 means one element a node.
+	ListMaxListpackSize int `json:"list-max-listpack-size"`
+}
+
+// DefaultThresholds returns the defaults of Redis 5.0 to 8.x and Valkey. Note that Redis's
+// hash-max-listpack-entries default is 512 (in the server and in its redis.conf), while the
+// zset and set listpack limits are 128.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		HashMaxListpackEntries: 512,
+		HashMaxListpackValue:   64,
+		SetMaxIntsetEntries:    512,
+		SetMaxListpackEntries:  128,
+		SetMaxListpackValue:    64,
+		ZSetMaxListpackEntries: 128,
+		ZSetMaxListpackValue:   64,
+		ListMaxListpackSize:    -2,
+	}
+}
+
+// maxThreshold bounds the entries and value limits, and so the memory of one compact
+// collection held by the Writer.
+const maxThreshold = 1 << 20
+
+// validate reports the first limit that is out of range.
+func (t *Thresholds) validate() error {
+	limits := []struct {
+		name string
+		v    int
+	}{
+		{"hash-max-listpack-entries", t.HashMaxListpackEntries},
+		{"hash-max-listpack-value", t.HashMaxListpackValue},
+		{"set-max-intset-entries", t.SetMaxIntsetEntries},
+		{"set-max-listpack-entries", t.SetMaxListpackEntries},
+		{"set-max-listpack-value", t.SetMaxListpackValue},
+		{"zset-max-listpack-entries", t.ZSetMaxListpackEntries},
+		{"zset-max-listpack-value", t.ZSetMaxListpackValue},
+	}
+	for _, l := range limits {
+		if l.v < 0 || l.v > maxThreshold {
+			return fmt.Errorf("%w: %s %d (0 to %d)", ErrInvalidOption, l.name, l.v, maxThreshold)
+		}
+	}
+	if t.ListMaxListpackSize < -len(nodeSizeLimits) || t.ListMaxListpackSize > 1<<15 {
+		return fmt.Errorf("%w: list-max-listpack-size %d (-%d to %d)", ErrInvalidOption,
+			t.ListMaxListpackSize, len(nodeSizeLimits), 1<<15)
+	}
+	return nil
+}

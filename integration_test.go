@@ -1,0 +1,151 @@
+package rdbgen_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/server"
+)
+
+// TestRealRedisLoadsGeneratedFiles writes datasets with rdbgen, has redis-check-rdb check each
+// file, starts a real redis-server on it and reads the keys back.
+func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
+	redisServer := redistest.RedisServer(t)
+	checkRDB := redistest.RedisCheckRDB(t)
+	base := time.Now().UnixMilli()
+	cases := []struct {
+		name string
+		d    dataset.Strings
+		opts encoder.Options
+	}{
+		{"classic", dataset.Strings{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}, encoder.Options{}},
+		{"int-valued", dataset.Strings{Count: 20000, KeyPrefix: "", KeyStart: 2147473648}, encoder.Options{}},
+		{"compressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{Target: "redis-7.0"}},
+		{"uncompressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{DisableCompression: true}},
+		{"random-ttl-db3", dataset.Strings{Count: 5000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 300,
+			Seed: 11, TTL: time.Hour, TTLJitter: 5 * time.Minute, BaseTimeMS: base, DB: 3}, encoder.Options{Target: "redis-7.0"}},
+		{"no-checksum", dataset.Strings{Count: 1000, KeyPrefix: "key", KeyStart: 1}, encoder.Options{DisableChecksum: true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := generateFile(t, &tc.d, tc.opts)
+			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
+				t.Fatalf("redis-check-rdb: %v\n%s", err, out)
+			}
+
+			ctx := context.Background()
+			c := startRedis(t, redisServer, path).Client()
+			if err := c.Do(ctx, "SELECT", tc.d.DB).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := c.DBSize(ctx).Result(); err != nil || uint64(n) != tc.d.Count {
+				t.Fatalf("DBSIZE = %d, %v; want %d", n, err, tc.d.Count)
+			}
+			keyspace, err := c.Info(ctx, "keyspace").Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantLine := fmt.Sprintf("db%d:keys=%d,expires=%d,", tc.d.DB, tc.d.Count, tc.d.Expires())
+			if !strings.Contains(keyspace, wantLine) {
+				t.Fatalf("INFO keyspace %q lacks %q", keyspace, wantLine)
+			}
+			// Sample across the range, first and last included, reading on a fresh
+			// connection so SELECT applies.
+			conn := c.Conn()
+			defer conn.Close()
+			conn.Select(ctx, tc.d.DB)
+			for _, i := range []uint64{0, 1, tc.d.Count / 3, tc.d.Count / 2, tc.d.Count - 2, tc.d.Count - 1} {
+				key := string(tc.d.AppendKey(nil, i))
+				got, err := conn.Get(ctx, key).Result()
+				if err != nil {
+					t.Fatalf("GET %s: %v", key, err)
+				}
+				if want := string(tc.d.AppendValue(nil, i)); got != want {
+					t.Fatalf("GET %s = %q, want %q", key, got, want)
+				}
+				pttl, err := conn.Do(ctx, "PTTL", key).Int64()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.d.TTL == 0 {
+					if pttl != -1 {
+						t.Fatalf("PTTL %s = %d, want -1", key, pttl)
+					}
+					continue
+				}
+				want := tc.d.ExpireAtMS(i) - time.Now().UnixMilli()
+				if pttl > want+1000 || pttl < want-60_000 {
+					t.Fatalf("PTTL %s = %d, want about %d", key, pttl, want)
+				}
+			}
+			// Keys just outside the range are absent.
+			for _, n := range []uint64{tc.d.KeyStart - 1, tc.d.KeyStart + tc.d.Count} {
+				key := tc.d.KeyPrefix + strconv.FormatUint(n, 10)
+				if exists, _ := conn.Exists(ctx, key).Result(); exists != 0 {
+					t.Fatalf("%s exists", key)
+				}
+			}
+		})
+	}
+}
+
+// TestRealRedisLoadsAMillionKeys loads the default dataset at a size where Redis's table
+// pre-sizing and the writer's buffer hand-offs both matter.
+func TestRealRedisLoadsAMillionKeys(t *testing.T) {
+	redisServer := redistest.RedisServer(t)
+	const n = 1_000_000
+	path := generateFile(t, classic(n), encoder.Options{})
+	ctx := context.Background()
+	c := startRedis(t, redisServer, path).Client()
+	if got, err := c.DBSize(ctx).Result(); err != nil || got != n {
+		t.Fatalf("DBSIZE = %d, %v; want %d", got, err, n)
+	}
+	for _, key := range []string{"key100000001", "key100500000", "key101000000"} {
+		if got, err := c.Get(ctx, key).Result(); err != nil || got != key {
+			t.Fatalf("GET %s = %q, %v", key, got, err)
+		}
+	}
+	if exists, _ := c.Exists(ctx, "key101000001").Result(); exists != 0 {
+		t.Fatal("key101000001 exists")
+	}
+}
+
+// generateFile writes d into a new file and returns its path.
+func generateFile(t *testing.T, d *dataset.Strings, opts encoder.Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startRedis starts redis-server on the file and stops it when the test ends.
+func startRedis(t *testing.T, redisServer, path string) *server.Instance {
+	t.Helper()
+	inst, err := server.Start(context.Background(), path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inst.Close(context.Background()) })
+	return inst
+}
