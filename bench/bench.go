@@ -70,6 +70,10 @@ type Row struct {
 	// the data loaded, and their sum.
 	Seconds float64   `json:"seconds"`
 	Runs    []float64 `json:"runs"`
+	// ServerSeconds, for the snapshot load row only, is the median of the
+	// load times the server itself logged ("DB loaded from disk"): Seconds
+	// less the server's start-up and the wait between polls.
+	ServerSeconds float64 `json:"server_seconds,omitempty"`
 	// KeysPerSecond is Keys/Seconds, and VsSnapshot is Seconds divided by
 	// the snapshot's total; both 0 for a failed row (VsSnapshot also when
 	// the snapshot rows are not run or failed).
@@ -82,11 +86,11 @@ type Row struct {
 // Failed tells whether the row failed.
 func (r Row) Failed() bool { return r.Error != "" }
 
-// Label returns the row's method with its workers and batch: "parallel 50",
-// "pipeline 1/1000", "snapshot load".
+// Label returns the row's method with its workers and batch where they can
+// vary: "parallel 50", "pipeline 1/1000", "mass", "snapshot load".
 func (r Row) Label() string {
-	if wb := r.WorkersBatch(); wb != "" {
-		return r.Method + " " + wb
+	if r.Method == string(loader.Parallel) || r.Method == string(loader.Pipeline) {
+		return r.Method + " " + r.WorkersBatch()
 	}
 	return r.Method
 }
@@ -190,6 +194,7 @@ func specRow(s spec, d *dataset.Spec) Row {
 // measurement is one run of a row.
 type measurement struct {
 	seconds float64
+	server  float64 // the load time the server logged, or 0
 	dbsize  int64
 	err     error // why the run failed, or nil
 }
@@ -197,8 +202,12 @@ type measurement struct {
 // summarise fills in a row from its runs: the median time, the last DBSIZE,
 // and the first run's failure.
 func summarise(r Row, runs []measurement) Row {
+	var server []float64
 	for i, m := range runs {
 		r.Runs = append(r.Runs, m.seconds)
+		if m.server > 0 {
+			server = append(server, m.server)
+		}
 		r.DBSize = m.dbsize
 		if m.err != nil && r.Error == "" {
 			r.Error = m.err.Error()
@@ -208,6 +217,7 @@ func summarise(r Row, runs []measurement) Row {
 		}
 	}
 	r.Seconds = median(r.Runs)
+	r.ServerSeconds = median(server)
 	if !r.Failed() && r.Seconds > 0 {
 		r.KeysPerSecond = float64(r.Keys) / r.Seconds
 	}
@@ -283,6 +293,7 @@ func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measureme
 	}
 	defer inst.Close(context.WithoutCancel(ctx))
 	load.seconds = inst.LoadDuration.Seconds()
+	load.server = inst.ServerLoadDuration.Seconds()
 	load.dbsize, load.err = b.check(ctx, inst)
 	gen.dbsize, gen.err = load.dbsize, load.err // the file is only as good as what the server found in it
 	return gen, load, nil

@@ -45,7 +45,7 @@ func TestRunEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantRows := []string{"sequential 1", "parallel 1", "parallel 5", "pipeline 1/300", "mass 1",
+	wantRows := []string{"sequential", "parallel 1", "parallel 5", "pipeline 1/300", "mass",
 		bench.SnapshotGenerate, bench.SnapshotLoad, bench.SnapshotTotal}
 	if len(r.Rows) != len(wantRows) {
 		t.Fatalf("%d rows, want %d: %+v", len(r.Rows), len(wantRows), r.Rows)
@@ -63,10 +63,14 @@ func TestRunEveryRow(t *testing.T) {
 	if gen, load := r.Rows[5], r.Rows[6]; total.Seconds != gen.Seconds+load.Seconds {
 		t.Errorf("total %v is not generate %v + load %v", total.Seconds, gen.Seconds, load.Seconds)
 	}
+	// The server's own load time is part of the time it took to answer.
+	if load := r.Rows[6]; load.ServerSeconds > load.Seconds || r.Rows[7].ServerSeconds != 0 {
+		t.Errorf("server seconds: load row %+v, total row %+v", load, r.Rows[7])
+	}
 	if r.Backend != server.BackendProcess || !strings.HasPrefix(r.Server, "redis ") || r.Repeat != 1 || r.Dataset != d {
 		t.Errorf("report %+v", r)
 	}
-	for _, row := range []string{"parallel 5", "mass 1"} {
+	for _, row := range []string{"parallel 5", "mass"} {
 		if !stages[row][bench.StageStart] || !stages[row][bench.StageLoad] {
 			t.Errorf("progress of %s: %v", row, stages[row])
 		}
@@ -130,13 +134,17 @@ func checkReportFiles(t *testing.T, dir string, rows int) {
 
 // TestRunRepeat runs each selected row three times: a row shows the median.
 func TestRunRepeat(t *testing.T) {
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}
+	// Enough keys for the server to log a load time of a few ms.
+	d := &dataset.Spec{Count: 50000, KeyPrefix: "key", KeyStart: 100000001}
 	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{"snapshot", "mass"}, Repeat: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Rows) != 4 || r.Rows[0].Method != "mass" || r.Repeat != 3 {
 		t.Fatalf("rows %+v", r.Rows)
+	}
+	if load := r.Rows[2]; load.Method != bench.SnapshotLoad || load.ServerSeconds <= 0 || load.ServerSeconds > load.Seconds {
+		t.Fatalf("load row %+v: want the server's own load time, within the time to ready", load)
 	}
 	for _, row := range r.Rows {
 		if len(row.Runs) != 3 || row.Failed() {

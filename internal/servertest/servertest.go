@@ -17,31 +17,34 @@ import (
 	"github.com/rdbgen/rdbgen/server"
 )
 
-// EmptyDump writes an RDB file with no keys in a test temporary directory
-// and returns its path.
-func EmptyDump(t testing.TB) string {
+// GenerateFile writes d with opts into a new file in a test temporary
+// directory and returns its path.
+func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "empty.rdb")
+	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Generate(context.Background(), f, &dataset.Spec{}, encoder.Options{}, nil); err != nil {
+	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return path
 }
 
-// StartEmpty starts a local redis-server with no keys, passing it the extra
-// server arguments args (such as "--requirepass", "secret"), and stops it
+// Start starts a local redis-server on the RDB file at path, passing it the
+// extra server arguments args (such as "--maxmemory", "2mb"), and stops it
 // when the test ends.
-func StartEmpty(t testing.TB, args ...string) *server.Instance {
+func Start(t testing.TB, path string, args ...string) *server.Instance {
 	t.Helper()
-	redistest.RedisServer(t)
+	redisServer := redistest.RedisServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	inst, err := server.Start(ctx, EmptyDump(t), server.Options{Backend: server.BackendProcess, Args: args})
+	inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,4 +54,11 @@ func StartEmpty(t testing.TB, args ...string) *server.Instance {
 		}
 	})
 	return inst
+}
+
+// StartEmpty starts a local redis-server with no keys, as Start does.
+func StartEmpty(t testing.TB, args ...string) *server.Instance {
+	t.Helper()
+	redistest.RedisServer(t)
+	return Start(t, GenerateFile(t, &dataset.Spec{}, encoder.Options{}), args...)
 }
