@@ -78,12 +78,7 @@ func Generate(ctx context.Context, dst io.Writer, d *dataset.Spec, opts encoder.
 		return Result{}, err
 	}
 	g.report()
-	return Result{
-		Stats:      w.Stats(),
-		RDBVersion: w.RDBVersion(),
-		Target:     w.Target().Name,
-		Duration:   time.Since(start),
-	}, nil
+	return resultOf(w, start), nil
 }
 
 // A generator holds the state of one generation.

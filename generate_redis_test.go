@@ -1,6 +1,8 @@
 package rdbgen_test
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -85,10 +87,16 @@ func spotCheck(t *testing.T, ctx context.Context, r *redis.Client, want dataset.
 		for _, e := range z {
 			got = append(got, e.Member.(string)+"="+strconv.FormatFloat(e.Score, 'g', -1, 64))
 		}
-		for _, m := range want.Members {
+		ms := slices.Clone(want.Members)
+		slices.SortStableFunc(ms, func(a, b dataset.Member) int { // ZRANGE's order
+			if c := cmp.Compare(a.Score, b.Score); c != 0 {
+				return c
+			}
+			return bytes.Compare(a.Name, b.Name)
+		})
+		for _, m := range ms {
 			exp = append(exp, string(m.Name)+"="+strconv.FormatFloat(m.Score, 'g', -1, 64))
 		}
-		slices.Reverse(exp) // written in descending score order, read ascending
 	}
 	if want.Type == dataset.TypeHash || want.Type == dataset.TypeSet {
 		slices.Sort(got)

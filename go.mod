@@ -3,10 +3,12 @@ module github.com/rdbgen/rdbgen
 go 1.26.0
 
 require (
+	github.com/brianvoe/gofakeit/v7 v7.18.2
 	github.com/hdt3213/rdb v1.1.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/urfave/cli/v2 v2.27.7
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.48.0
 	gonum.org/v1/plot v0.17.0
 )

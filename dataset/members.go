@@ -4,22 +4,21 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // Type is the Redis type of a dataset's keys.
-type Type string
+type Type = record.Type
 
 // Types.
 const (
-	TypeString Type = "string"
-	TypeHash   Type = "hash"
-	TypeList   Type = "list"
-	TypeSet    Type = "set"
-	TypeZSet   Type = "zset"
+	TypeString = record.String
+	TypeHash   = record.Hash
+	TypeList   = record.List
+	TypeSet    = record.Set
+	TypeZSet   = record.ZSet
 )
-
-// IsString reports whether t means string keys (the empty type does too).
-func (t Type) IsString() bool { return t == "" || t == TypeString }
 
 // Limits on collections.
 const (
@@ -153,27 +152,16 @@ func (d *Spec) Score(i, j, n uint64) float64 {
 	return s
 }
 
-// A Member is one member of a collection: a hash field and its value, a list element, or a
-// set or sorted-set member with its score.
-type Member struct {
-	Name  []byte
-	Value []byte  // hashes only
-	Score float64 // sorted sets only
-}
+// A Member is one member of a collection (see record.Member).
+type Member = record.Member
 
-// A Record is the whole content of one key.
-type Record struct {
-	Key        []byte
-	Type       Type
-	Value      []byte   // strings only
-	Members    []Member // collections, in the order written
-	ExpireAtMS int64    // absolute Unix ms, 0 for none
-}
+// A Record is the whole content of one key (see record.Record).
+type Record = record.Record
 
 // Record returns the content of record i, as a verifier compares it with a server. It
 // allocates; generators use AppendKey, AppendMember and friends instead.
 func (d *Spec) Record(i uint64) Record {
-	r := Record{Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
+	r := Record{DB: d.DB, Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
 	if d.Type.IsString() {
 		r.Type = TypeString
 		r.Value = d.AppendValue(nil, i)

@@ -12,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/spec"
 )
 
 // Suffix is appended to a file's path to name its manifest.
@@ -36,9 +37,31 @@ type Manifest struct {
 	Keys    uint64         `json:"keys"`
 	Expires uint64         `json:"expires"`
 	Dataset *dataset.Spec  `json:"dataset,omitempty"`
+	// Spec is the spec file the dataset was generated from, when it was.
+	Spec *Spec `json:"spec,omitempty"`
+	// Import describes the input of an imported file.
+	Import *Import `json:"import,omitempty"`
 	// Thresholds are the encoding limits the file was written with (absent before
 	// collections: the defaults).
 	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`
+}
+
+// Spec is a spec file and the parameters it was generated with: with them, spec.Parse and
+// Spec.SetParams recompute every record of the file.
+type Spec struct {
+	File string `json:"file"` // the path it was read from, for people
+	YAML string `json:"yaml"` // its text
+	spec.Params
+}
+
+// Import describes what an imported file was built from.
+type Import struct {
+	Inputs     []string `json:"inputs"`
+	Format     string   `json:"format"`               // json or csv
+	Records    uint64   `json:"records"`              // records read, skipped ones included
+	Skipped    uint64   `json:"skipped,omitempty"`    // invalid records skipped
+	Duplicates uint64   `json:"duplicates,omitempty"` // records dropped as duplicates
+	OnDup      string   `json:"on_duplicate"`         // error, first or last
 }
 
 // Counts are the keys of one database, and those of them with an expiry.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,11 @@ import (
 // Label marks the containers that this package starts, as "rdbgen=1":
 // "docker ps -a --filter label=rdbgen" lists them.
 const Label = "rdbgen"
+
+// OwnerLabel records the process ID of the program that started a container,
+// as "rdbgen.pid=1234", so that a program can tell its own containers from
+// those of other programs running at the same time.
+const OwnerLabel = "rdbgen.pid"
 
 // container is a server in a docker container: a fresh one that close
 // removes, or an existing one (see restart.go) that close leaves running.
@@ -54,6 +60,7 @@ func launchContainer(ctx context.Context, abs string, fi os.FileInfo, port int, 
 		"run", "--detach",
 		"--name", name,
 		"--label", Label + "=1",
+		"--label", OwnerLabel + "=" + strconv.Itoa(os.Getpid()),
 		"--network", "host",
 		"--entrypoint", opts.RedisServer,
 		"--mount", "type=bind," + csvField("source="+abs) + ",target=/data/dump.rdb,readonly",

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -144,10 +145,12 @@ func TestAutoPicksDocker(t *testing.T) {
 	checkData(t, inst, testData)
 }
 
-// labelled lists the containers with the package's label.
+// labelled lists the containers that this test process started: other test
+// binaries (go test runs packages in parallel) start containers of their own.
 func labelled(t *testing.T) map[string]bool {
 	t.Helper()
-	out, err := exec.Command("docker", "ps", "--all", "--quiet", "--no-trunc", "--filter", "label="+server.Label).CombinedOutput()
+	owner := fmt.Sprintf("label=%s=%d", server.OwnerLabel, os.Getpid())
+	out, err := exec.Command("docker", "ps", "--all", "--quiet", "--no-trunc", "--filter", owner).CombinedOutput()
 	if err != nil {
 		t.Fatalf("docker ps: %v: %s", err, out)
 	}
@@ -158,7 +161,7 @@ func labelled(t *testing.T) map[string]bool {
 	return ids
 }
 
-// checkNoNewContainers checks that every container with the package's label
+// checkNoNewContainers checks that every container this process started
 // was there already before the test: that a failed Start removed its own.
 func checkNoNewContainers(t *testing.T, before map[string]bool) {
 	t.Helper()

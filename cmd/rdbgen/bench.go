@@ -21,7 +21,7 @@ func benchCommand() *cli.Command {
 		Usage:     "time the online loaders against the snapshot file, each on a fresh Redis",
 		UsageText: "rdbgen bench --count 1000000 [--report bench-out/] [--backend process|docker] [options]",
 		Flags: slices.Concat(
-			datasetFlags(),
+			builtinDatasetFlags(countUsage, seedUsage),
 			[]cli.Flag{
 				&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run each fresh server: auto, process or docker"},
 				&cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: "docker image of the servers"},

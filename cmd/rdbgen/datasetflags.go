@@ -10,23 +10,43 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 )
 
-// datasetFlags are the flags that choose the records. generate, load and bench
-// share them, so that each command makes byte for byte the same dataset.
-func datasetFlags() []cli.Flag {
+// builtinDatasetFlags are the flags that choose the records of the built-in
+// dataset. generate, load and bench share them, so that each command makes
+// byte for byte the same dataset; generate's usage of --count and --seed
+// mentions --spec.
+func builtinDatasetFlags(countUsage, seedUsage string) []cli.Flag {
 	return []cli.Flag{
-		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: "number of keys", DefaultText: "required"},
+		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: countUsage},
 		&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set or zset"},
 		&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
 		&cli.StringFlag{Name: "value", Value: string(dataset.ValueSame), Usage: "values: same (equal to the key) or random"},
 		&cli.IntFlag{Name: "value-size", Usage: "bytes per value with --value random", DefaultText: "64"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for random values and TTL jitter"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: seedUsage},
 		&cli.DurationFlag{Name: "ttl", Usage: "expire keys this long after the command starts (e.g. 1h)"},
 		&cli.DurationFlag{Name: "ttl-jitter", Usage: "spread expiries by up to ± this much"},
 		&cli.IntFlag{Name: "db", Usage: "database number"},
 	}
 }
+
+// Usage of --count and --seed outside generate.
+const (
+	countUsage = "number of keys (required)"
+	seedUsage  = "seed for random values and TTL jitter"
+)
+
+// datasetFlags names the built-in dataset's flags that --spec replaces: all
+// but --seed, which overrides a spec's seed.
+var datasetFlags = func() []string {
+	var names []string
+	for _, f := range builtinDatasetFlags("", "") {
+		if name := f.Names()[0]; name != "seed" {
+			names = append(names, name)
+		}
+	}
+	return names
+}()
 
 // summaryFlags choose how a command reports when it is done.
 func summaryFlags() []cli.Flag {

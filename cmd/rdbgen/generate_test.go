@@ -19,7 +19,7 @@ import (
 func run(t *testing.T, ctx context.Context, args ...string) (string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := newApp(&stdout, &stderr).RunContext(ctx, append([]string{"rdbgen"}, args...))
+	err := runApp(ctx, newApp(&stdout, &stderr), append([]string{"rdbgen"}, args...))
 	return stdout.String(), stderr.String(), err
 }
 

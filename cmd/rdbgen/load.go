@@ -26,7 +26,7 @@ func loadCommand() *cli.Command {
 		UsageText: "rdbgen load --addr 127.0.0.1:6379 --count N [--method pipeline --batch 1000] [options]\n" +
 			"rdbgen load --url redis://:secret@127.0.0.1:6379/2 --count N --method parallel --workers 50",
 		Flags: slices.Concat(
-			datasetFlags(),
+			builtinDatasetFlags(countUsage, seedUsage),
 			[]cli.Flag{
 				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address"},
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},

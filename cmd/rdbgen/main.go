@@ -18,7 +18,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newApp(os.Stdout, os.Stderr).RunContext(ctx, os.Args)
+	err := runApp(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil {
@@ -45,6 +45,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action: gen.Action,
 		Commands: []*cli.Command{
 			gen,
+			specCommand(),
+			importCommand(),
 			loadCommand(),
 			benchCommand(),
 		},

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines) or CSV",
+		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
+			&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "a key that comes again: error, first (keep it) or last (keep the last; reads the input twice)"},
+			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
+			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
+			&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
+			&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
+			&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
+			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
+			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
+			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
+		}, fileFlags()...),
+		Action: importAction,
+	}
+}
+
+func importAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("import takes one input: a file, or - for stdin")
+	}
+	input := c.Args().First()
+	opts := importer.Options{OnDuplicate: importer.OnDuplicate(c.String("on-duplicate")), SkipInvalid: c.Bool("skip-invalid")}
+	switch opts.OnDuplicate {
+	case importer.DupError, importer.DupFirst, importer.DupLast:
+	default:
+		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
+	}
+	format := c.String("format")
+	switch format {
+	case "auto", importer.FormatJSON, importer.FormatCSV:
+	default:
+		return fmt.Errorf("--format %q (known: auto, json, csv)", format)
+	}
+	csvOpts, err := csvOptions(c)
+	if err != nil {
+		return err
+	}
+	j, err := newFileJob(c)
+	if err != nil {
+		return err
+	}
+	csvOpts.BaseTime = j.now
+
+	// "last" reads the input twice: stdin is kept in a temporary file for the second time.
+	path := input
+	if input == "-" && opts.OnDuplicate == importer.DupLast {
+		dir := ""
+		if j.out != "-" {
+			dir = filepath.Dir(j.out)
+		}
+		if path, err = importer.Spool(c.App.Reader, dir); err != nil {
+			return fmt.Errorf("keep stdin for a second reading: %w", err)
+		}
+		defer os.Remove(path)
+	}
+	var opened []*importer.Input
+	defer func() {
+		for _, in := range opened {
+			in.Close()
+		}
+	}()
+	open := func() (importer.Reader, error) {
+		in, err := importer.Open(path, c.App.Reader)
+		if err != nil {
+			return nil, err
+		}
+		opened = append(opened, in)
+		if format == "auto" {
+			format = importer.DetectFormat(input, in)
+		}
+		if format == importer.FormatCSV {
+			return importer.NewCSVReader(in, csvOpts), nil
+		}
+		return importer.NewJSONReader(in), nil
+	}
+	var stats importer.Stats
+	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
+		var res rdbgen.Result
+		var err error
+		res, stats, err = rdbgen.Import(c.Context, dst, open, opts, j.opts, progress)
+		return res, err
+	})
+	if err != nil {
+		var le *importer.LineError
+		if errors.As(err, &le) || strings.HasPrefix(err.Error(), "line ") {
+			return fmt.Errorf("%s: %w", inputName(input), err)
+		}
+		return err
+	}
+	m := j.manifest(res)
+	m.Import = &manifest.Import{Inputs: []string{input}, Format: format, Records: stats.Records,
+		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(opts.OnDuplicate)}
+	for db, n := range stats.DBs {
+		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
+	}
+	sum := generateSummary{Records: stats.Records, Skipped: stats.Skipped, Duplicates: stats.Duplicates, Expired: stats.Expired}
+	return j.finish(res, m, sum, importNotes(input, stats))
+}
+
+// importNotes tells what an import left out or what Redis will drop.
+func importNotes(input string, s importer.Stats) string {
+	var notes []string
+	if s.Skipped > 0 {
+		notes = append(notes, fmt.Sprintf("skipped %d invalid records (the first: %s: %v)", s.Skipped, inputName(input), s.FirstSkipped))
+	}
+	if s.Duplicates > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d duplicate keys", s.Duplicates))
+	}
+	if s.Expired > 0 {
+		notes = append(notes, fmt.Sprintf("%d keys have already expired: Redis drops them at load", s.Expired))
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, "; ")
+}
+
+func inputName(input string) string {
+	if input == "-" {
+		return "stdin"
+	}
+	return input
+}
+
+// csvOptions reads the CSV flags.
+func csvOptions(c *cli.Context) (importer.CSVOptions, error) {
+	o := importer.CSVOptions{
+		Type:  record.Type(c.String("csv-type")),
+		Key:   c.String("key-column"),
+		Value: c.String("value-column"),
+		Field: c.String("field-column"),
+		TTL:   c.String("ttl-column"),
+		DB:    c.Int("db"),
+	}
+	if o.Type != "" && o.Type != record.String && o.Type != record.Hash {
+		return o, fmt.Errorf("--csv-type %q (known: string, hash)", o.Type)
+	}
+	if o.DB < 0 || o.DB > record.MaxDB {
+		return o, fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
+	}
+	d := c.String("delimiter")
+	if d == `\t` {
+		d = "\t"
+	}
+	r, size := utf8.DecodeRuneInString(d)
+	if size == 0 || size != len(d) || r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return o, fmt.Errorf("--delimiter %q: want one character other than a quote or newline", d)
+	}
+	o.Comma = r
+	return o, nil
+}

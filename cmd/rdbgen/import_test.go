@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rdbgen/rdbgen/manifest"
+)
+
+// runStdin runs rdbgen with stdin.
+func runStdin(t *testing.T, stdin []byte, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	app := newApp(&stdout, &stderr)
+	app.Reader = bytes.NewReader(stdin)
+	err := runApp(context.Background(), app, append([]string{"rdbgen"}, args...))
+	return stdout.String(), stderr.String(), err
+}
+
+func gz(t *testing.T, s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+func TestImportCommand(t *testing.T) {
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "data.jsonl")
+	os.WriteFile(jsonl, []byte(`{"key":"a","value":"1"}`+"\n"+`{"key":"b","type":"set","members":["x"]}`+"\n"+`{"key":"a","value":"2"}`+"\n"), 0o644)
+	out := filepath.Join(dir, "out.rdb")
+
+	// Flags after the input; the duplicate names both lines and leaves nothing behind.
+	_, _, err := run(t, context.Background(), "import", jsonl, "-o", out)
+	if err == nil || err.Error() != jsonl+`: line 3: duplicate key "a" in db 0 (first at line 1; see --on-duplicate)` {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a failed import left %s", out)
+	}
+	stdout, _, err := run(t, context.Background(), "import", jsonl, "-o", out, "--on-duplicate", "last")
+	if err != nil || !strings.Contains(stdout, "wrote 2 keys") || !strings.Contains(stdout, "dropped 1 duplicate keys") {
+		t.Fatalf("got %v, %q", err, stdout)
+	}
+	m, err := manifest.Read(manifest.PathFor(out))
+	if err != nil || m.Import == nil || m.Import.Records != 3 || m.Import.Duplicates != 1 || m.DBs[0].Keys != 2 || m.Import.Format != "json" {
+		t.Fatalf("manifest %+v %+v, %v", m, m.Import, err)
+	}
+
+	// Gzip CSV on stdin, detected by content; --on-duplicate last spools stdin.
+	csv := "key,value,ttl\nk1,v1,30m\nk2,v2,\nk1,v3,\n"
+	stdout, _, err = runStdin(t, gz(t, csv), "import", "-", "-o", filepath.Join(dir, "csv.rdb"), "--on-duplicate", "last", "--json")
+	if err != nil || !strings.Contains(stdout, `"keys": 2`) || !strings.Contains(stdout, `"duplicates": 1`) {
+		t.Fatalf("got %v, %s", err, stdout)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "rdbgen-import-*")); len(left) != 0 {
+		t.Fatalf("spooled stdin left behind: %v", left)
+	}
+
+	// --skip-invalid counts and reports.
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("key,value,ttl\na,1,soon\nb,2,\n"), 0o644)
+	stdout, _, err = run(t, context.Background(), "import", bad, "-o", filepath.Join(dir, "bad.rdb"), "--skip-invalid")
+	if err != nil || !strings.Contains(stdout, `wrote 1 keys`) || !strings.Contains(stdout, `skipped 1 invalid records (the first: `+bad+`: line 2: ttl "soon"`) {
+		t.Fatalf("got %v, %q", err, stdout)
+	}
+}
+
+func TestImportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("key,value\na,1\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import"}, "import takes one input"},
+		{[]string{"import", "/nonexistent.json"}, "open /nonexistent.json: no such file or directory"},
+		{[]string{"import", good, "--on-duplicate", "both"}, `--on-duplicate "both"`},
+		{[]string{"import", good, "--format", "xml"}, `--format "xml"`},
+		{[]string{"import", good, "--csv-type", "zset"}, `--csv-type "zset"`},
+		{[]string{"import", good, "--delimiter", "ab"}, `--delimiter "ab"`},
+		{[]string{"import", good, "--value-column", "v"}, good + `: line 1: CSV header has no value column "v" (columns: key,value)`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			_, _, err := run(t, context.Background(), tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("got %v, want one line containing %q", err, tt.want)
+			}
+			if got := dirEntries(t, "."); len(got) != 0 {
+				t.Fatalf("a failed run left files: %v", got)
+			}
+		})
+	}
+}

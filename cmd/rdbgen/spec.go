@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/spec"
+)
+
+func specCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "spec",
+		Usage: "work with dataset spec files",
+		Subcommands: []*cli.Command{{
+			Name:      "check",
+			Usage:     "validate a spec file and estimate its file, writing nothing",
+			UsageText: "rdbgen spec check dataset.yaml [options]",
+			Flags: append([]cli.Flag{
+				&cli.Uint64Flag{Name: "seed", Usage: "seed of the generators (default: the spec's)"},
+				&cli.Float64Flag{Name: "count-scale", Usage: "multiply every family's count by this"},
+				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
+				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
+				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
+				&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
+			}, encodingFlags()...),
+			Action: specCheckAction,
+		}},
+	}
+}
+
+// specCheckResult is what spec check reports.
+type specCheckResult struct {
+	File       string `json:"file"`
+	Target     string `json:"target"`
+	RDBVersion int    `json:"rdb_version"`
+	spec.Estimate
+}
+
+func specCheckAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("spec check takes one spec file")
+	}
+	s, err := loadSpec(c, time.Now().UnixMilli())
+	if err != nil {
+		return err
+	}
+	opts := encoder.Options{
+		Target:             c.String("target"),
+		RDBVersion:         c.Int("rdb-version"),
+		DisableCompression: c.Bool("no-compress"),
+		Thresholds:         thresholdsFrom(c),
+	}
+	w, err := encoder.NewWriter(io.Discard, opts)
+	if err != nil {
+		return err
+	}
+	est, err := s.Estimate(c.Context, opts)
+	if err != nil {
+		return errInterrupted(err)
+	}
+	res := specCheckResult{File: s.File, Target: w.Target().Name, RDBVersion: w.RDBVersion(), Estimate: est}
+	if c.Bool("json") {
+		return printJSON(c.App.Writer, res)
+	}
+	out := c.App.Writer
+	fmt.Fprintf(out, "%s: ok\n", s.File)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  family\tkey\ttype\tdb\tkeys\tttl\test. size")
+	for _, fe := range est.Families {
+		f := s.Family(fe.Name)
+		ttl := "-"
+		if f.TTL > 0 {
+			ttl = f.TTL.String()
+			if f.TTLJitter > 0 {
+				ttl += "±" + f.TTLJitter.String()
+			}
+		}
+		size := humanBytes(fe.Bytes)
+		if !fe.Exact {
+			size = "~" + size
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", fe.Name, fe.Key, fe.Type, fe.DB, fe.Keys, ttl, size)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "%d keys (%d with TTL) in %d families; estimated file size %s (%d bytes; RDB %d, %s)\n",
+		est.Keys, est.Expires, len(est.Families), humanBytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target)
+	return err
+}

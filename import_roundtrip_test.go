@@ -1,0 +1,155 @@
+package rdbgen_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hdt3213/rdb/core"
+	"github.com/hdt3213/rdb/model"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/importer"
+)
+
+// describe renders every key of an RDB file, as github.com/hdt3213/rdb's parser reads it,
+// one line per key: db, key, type, expiry in ms, and the value with collections sorted.
+func describe(t *testing.T, file []byte) []string {
+	t.Helper()
+	var out []string
+	err := core.NewDecoder(bytes.NewReader(file)).Parse(func(o model.RedisObject) bool {
+		exp := int64(0)
+		if e := o.GetExpiration(); e != nil {
+			exp = e.UnixMilli()
+		}
+		var v []string
+		switch o := o.(type) {
+		case *model.StringObject:
+			v = []string{string(o.Value)}
+		case *model.ListObject:
+			for _, e := range o.Values {
+				v = append(v, string(e))
+			}
+		case *model.SetObject:
+			for _, e := range o.Members {
+				v = append(v, string(e))
+			}
+			sort.Strings(v)
+		case *model.HashObject:
+			for f, e := range o.Hash {
+				v = append(v, f+"="+string(e))
+			}
+			sort.Strings(v)
+		case *model.ZSetObject:
+			for _, e := range o.Entries {
+				v = append(v, fmt.Sprintf("%s@%g", e.Member, e.Score))
+			}
+			sort.Strings(v)
+		default:
+			v = []string{"<" + o.GetType() + ">"}
+		}
+		out = append(out, fmt.Sprintf("db%d %q %s exp=%d %q", o.GetDBIndex(), o.GetKey(), o.GetType(), exp, v))
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// toJSON converts an RDB file to the JSON array that `rdb -c json` writes ("[\n", objects
+// joined by ",\n", "\n]"), marshalling each object with its own MarshalJSON. (The tool's
+// helper.ToJsons uses bytedance/sonic, which does not build with Go 1.26; sonic writes the
+// same fields, and keeps bytes that are not UTF-8 where encoding/json writes U+FFFD.)
+func toJSON(t *testing.T, file []byte) ([]byte, int) {
+	t.Helper()
+	var objs [][]byte
+	err := core.NewDecoder(bytes.NewReader(file)).Parse(func(o model.RedisObject) bool {
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatalf("marshal %s: %v", o.GetKey(), err)
+		}
+		objs = append(objs, b)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]byte("[\n"), bytes.Join(objs, []byte(",\n"))...), "\n]"...), len(objs)
+}
+
+// TestImportRoundTripOfParserCases: for each sample file shipped with
+// github.com/hdt3213/rdb, dump → JSON → rdbgen import → dump gives back the same keys,
+// types, values, TTLs and dbs, read by that module's parser, as the JSON array and as
+// JSON Lines.
+func TestImportRoundTripOfParserCases(t *testing.T) {
+	dir := moduleDir(t, "github.com/hdt3213/rdb")
+	files, _ := filepath.Glob(filepath.Join(dir, "cases", "*.rdb"))
+	if len(files) < 20 {
+		t.Fatalf("found %d sample files in %s", len(files), dir)
+	}
+	tested := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			orig, err := os.ReadFile(path)
+			must(t, err)
+			want := describe(t, orig)
+			if strings.Contains(strings.Join(want, "\n"), " stream ") || strings.Contains(strings.Join(want, "\n"), "<") {
+				t.Skipf("holds streams or modules, which rdbgen does not write")
+			}
+			if !isUTF8(want) {
+				t.Skipf("holds bytes that are not UTF-8, which encoding/json cannot carry")
+			}
+			array, n := toJSON(t, orig)
+			lines := bytes.ReplaceAll(bytes.TrimSuffix(bytes.TrimPrefix(array, []byte("[\n")), []byte("\n]")), []byte(",\n{"), []byte("\n{"))
+			for form, in := range map[string][]byte{"array": array, "lines": lines} {
+				for _, target := range []string{"redis-5.0", "redis-7.2"} {
+					var out bytes.Buffer
+					open := func() (importer.Reader, error) { return importer.NewJSONReader(bytes.NewReader(in)), nil }
+					_, stats, err := rdbgen.Import(context.Background(), &out, open, importer.Options{}, encoder.Options{Target: target}, nil)
+					must(t, err)
+					if stats.Written != uint64(n) {
+						t.Fatalf("%s: wrote %d of %d", form, stats.Written, n)
+					}
+					if got := describe(t, out.Bytes()); !slices.Equal(got, want) {
+						t.Fatalf("%s, %s: read back\n%s\nwant\n%s", form, target, strings.Join(got, "\n"), strings.Join(want, "\n"))
+					}
+				}
+			}
+			tested++
+		})
+	}
+	if tested < 20 {
+		t.Fatalf("only %d sample files made the round trip", tested)
+	}
+}
+
+func isUTF8(lines []string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, `\x`) {
+			return false
+		}
+	}
+	return true
+}
+
+// moduleDir returns the directory of a module in the module cache.
+func moduleDir(t *testing.T, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", path).Output()
+	if err != nil {
+		t.Fatalf("go list -m %s: %v", path, err)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,280 @@
+// Package importer reads records from JSON (the objects `rdb -c json` of
+// github.com/hdt3213/rdb prints, as an array or as JSON Lines) and CSV, and copies them into
+// a record.Sink such as an encoder.Writer.
+//
+// Readers stream: they hold one record at a time (a CSV hash: the rows of one key). Copy
+// holds the set of keys seen so far, which refusing duplicates needs, and nothing else.
+package importer
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// A Reader reads records one by one.
+type Reader interface {
+	// Read returns the next record, valid until the next call, or io.EOF after the last.
+	// A malformed record is a *LineError, after which Read goes on with the next one; any
+	// other error ends the input.
+	Read() (*record.Record, error)
+	// Line returns the line on which the record last returned starts.
+	Line() int64
+}
+
+// A LineError is a malformed record and the line where it starts. A Fatal one (broken
+// JSON or CSV syntax, a bad header) ends the input: the reader returns io.EOF after it.
+type LineError struct {
+	Line  int64
+	Err   error
+	Fatal bool
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Errors Copy returns, for errors.Is.
+var (
+	ErrDuplicateKey = errors.New("duplicate key")
+	ErrDBOrder      = errors.New("records of a db are not together")
+)
+
+// OnDuplicate says what Copy does with a key that comes again in the same db.
+type OnDuplicate string
+
+// The choices for OnDuplicate.
+const (
+	// DupError fails, naming the lines of both records (the default).
+	DupError OnDuplicate = "error"
+	// DupFirst keeps the first record and drops the later ones.
+	DupFirst OnDuplicate = "first"
+	// DupLast keeps the last record. Since the first was written before the next turns up,
+	// Copy reads the input twice: once to find the last line of every key, once to write.
+	DupLast OnDuplicate = "last"
+)
+
+// Options configure Copy. The zero value refuses duplicates and malformed records.
+type Options struct {
+	// OnDuplicate: DupError (default, also for ""), DupFirst or DupLast.
+	OnDuplicate OnDuplicate
+	// SkipInvalid skips malformed records, counting them, instead of failing on the first.
+	SkipInvalid bool
+	// Now is the time that tells which expiries are past, for Stats.Expired; default now.
+	Now time.Time
+}
+
+// Stats count what Copy did.
+type Stats struct {
+	Records    uint64 // records read, malformed ones included
+	Written    uint64 // records written
+	Skipped    uint64 // malformed records skipped (SkipInvalid)
+	Duplicates uint64 // records dropped as duplicates (DupFirst, DupLast)
+	Expired    uint64 // written records whose expiry is already past: Redis drops them at load
+	// FirstSkipped is the first malformed record skipped, for the report.
+	FirstSkipped error
+	// DBs holds the keys written to each database, and those of them with an expiry.
+	DBs map[int]encoder.DBInfo
+}
+
+// progressEvery is how many records pass between progress reports and cancellation checks.
+const progressEvery = 1 << 12
+
+// Copy reads every record that open's Reader yields and writes it to sink, database by
+// database. The records of one database must come together, as a dump lists them; a
+// database that comes back later is an error (ErrDBOrder). With DupLast, open is called twice
+// and must yield the same records both times. progress, if not nil, gets the counts every few
+// thousand records.
+func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options, progress func(Stats)) (Stats, error) {
+	c := &copier{ctx: ctx, sink: sink, opts: opts, progress: progress, now: opts.Now}
+	if c.now.IsZero() {
+		c.now = time.Now()
+	}
+	switch opts.OnDuplicate {
+	case "", DupError, DupFirst:
+		c.seen = map[string]int64{}
+	case DupLast:
+		if err := c.findLast(open); err != nil {
+			return c.stats, err
+		}
+		c.stats = Stats{}
+	default:
+		return Stats{}, fmt.Errorf("on duplicate %q (known: error, first, last)", opts.OnDuplicate)
+	}
+	r, err := open()
+	if err != nil {
+		return Stats{}, err
+	}
+	err = c.each(r, c.write)
+	if progress != nil {
+		progress(c.stats)
+	}
+	return c.stats, err
+}
+
+type copier struct {
+	ctx      context.Context
+	sink     record.Sink
+	opts     Options
+	progress func(Stats)
+	now      time.Time
+	stats    Stats
+	seen     map[string]int64       // dbKey → line of its record
+	last     map[string]int64       // DupLast: dbKey → line of its last record
+	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
+	db       int                    // the open db
+	open     bool                   // a db is open
+	dbLine   map[int]int64          // the line each db started on
+	dbKey    []byte
+}
+
+// each calls fn for each good record of r, skipping or failing on malformed ones.
+func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return c.ctx.Err()
+		}
+		var le *LineError
+		if err == nil {
+			if cerr := rec.Check(); cerr != nil {
+				err = &LineError{Line: r.Line(), Err: cerr}
+			} else if cerr := checkMembers(rec); cerr != nil {
+				err = &LineError{Line: r.Line(), Err: cerr}
+			}
+		}
+		c.stats.Records++
+		switch {
+		case err == nil:
+			if err := fn(rec, r.Line()); err != nil {
+				return err
+			}
+		case errors.As(err, &le) && c.opts.SkipInvalid && !le.Fatal:
+			c.stats.Skipped++
+			if c.stats.FirstSkipped == nil {
+				c.stats.FirstSkipped = err
+			}
+		default:
+			return err
+		}
+		if c.stats.Records%progressEvery == 0 {
+			if err := c.ctx.Err(); err != nil {
+				return err
+			}
+			if c.progress != nil {
+				c.progress(c.stats)
+			}
+		}
+	}
+}
+
+// key returns the map key of a record: its db and its key.
+func (c *copier) key(rec *record.Record) []byte {
+	c.dbKey = binary.BigEndian.AppendUint32(c.dbKey[:0], uint32(rec.DB))
+	return append(c.dbKey, rec.Key...)
+}
+
+// findLast reads the input once to find the last line of every key, and what each db holds.
+func (c *copier) findLast(open func() (Reader, error)) error {
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	c.last = map[string]int64{}
+	expires := map[string]bool{}
+	err = c.each(r, func(rec *record.Record, line int64) error {
+		k := c.key(rec)
+		c.last[string(k)] = line
+		expires[string(k)] = rec.ExpireAtMS > 0
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.counts = map[int]encoder.DBInfo{}
+	for k, exp := range expires {
+		db := int(binary.BigEndian.Uint32([]byte(k)))
+		n := c.counts[db]
+		n.Keys++
+		if exp {
+			n.Expires++
+		}
+		c.counts[db] = n
+	}
+	return nil
+}
+
+// write writes one record, after the duplicate and db-order checks.
+func (c *copier) write(rec *record.Record, line int64) error {
+	k := c.key(rec)
+	if c.last != nil {
+		if c.last[string(k)] != line {
+			c.stats.Duplicates++
+			return nil
+		}
+	} else if first, dup := c.seen[string(k)]; dup {
+		if c.opts.OnDuplicate == DupFirst {
+			c.stats.Duplicates++
+			return nil
+		}
+		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", ErrDuplicateKey, rec.Key, rec.DB, first)}
+	} else {
+		c.seen[string(k)] = line
+	}
+	if !c.open || rec.DB != c.db {
+		if c.dbLine == nil {
+			c.dbLine = map[int]int64{}
+		}
+		if start, done := c.dbLine[rec.DB]; done {
+			return &LineError{Line: line, Err: fmt.Errorf("%w: db %d again, after db %d (db %d started at line %d): sort the input by db",
+				ErrDBOrder, rec.DB, c.db, rec.DB, start)}
+		}
+		c.dbLine[rec.DB] = line
+		if err := c.sink.BeginDB(rec.DB, c.counts[rec.DB]); err != nil {
+			return err
+		}
+		c.db, c.open = rec.DB, true
+	}
+	if err := rec.WriteTo(c.sink); err != nil {
+		return fmt.Errorf("line %d: write key %q: %w", line, rec.Key, err)
+	}
+	c.stats.Written++
+	if c.stats.DBs == nil {
+		c.stats.DBs = map[int]encoder.DBInfo{}
+	}
+	n := c.stats.DBs[rec.DB]
+	n.Keys++
+	if rec.ExpireAtMS > 0 {
+		n.Expires++
+	}
+	c.stats.DBs[rec.DB] = n
+	if rec.ExpireAtMS > 0 && rec.ExpireAtMS <= c.now.UnixMilli() {
+		c.stats.Expired++
+	}
+	return nil
+}
+
+// checkMembers refuses a set, sorted set or hash whose members repeat, which Redis would
+// refuse to load.
+func checkMembers(rec *record.Record) error {
+	if rec.Type == record.List || len(rec.Members) < 2 {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(rec.Members))
+	for _, m := range rec.Members {
+		if _, dup := seen[string(m.Name)]; dup {
+			what := "member"
+			if rec.Type == record.Hash {
+				what = "field"
+			}
+			return fmt.Errorf("key %q: %s %q repeated", rec.Key, what, m.Name)
+		}
+		seen[string(m.Name)] = struct{}{}
+	}
+	return nil
+}

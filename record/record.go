@@ -1,0 +1,154 @@
+// Package record defines the stream of records that rdbgen's sources produce and its
+// writers consume: a Source (a spec file's generator, an importer) writes records into a
+// Sink, which an *encoder.Writer implements, and which a router (one file per cluster shard,
+// say) can implement as well.
+//
+// A Sink receives its records database by database: BeginDB once per database, then that
+// database's records. A string is one WriteString call; a collection is a Begin call naming
+// its key, expiry and member count, one Add call per member, and EndCollection.
+package record
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+// Type is the Redis type of a record.
+type Type string
+
+// Types.
+const (
+	String Type = "string"
+	Hash   Type = "hash"
+	List   Type = "list"
+	Set    Type = "set"
+	ZSet   Type = "zset"
+)
+
+// MaxDB is the largest database number a file may hold.
+const MaxDB = 1<<31 - 1
+
+// Types lists the types in the order of their RDB type bytes' first use, for messages.
+var Types = []Type{String, List, Set, ZSet, Hash}
+
+// IsString reports whether t means string keys (the empty type does too).
+func (t Type) IsString() bool { return t == "" || t == String }
+
+// IsCollection reports whether t holds members rather than one value.
+func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set || t == ZSet }
+
+// Valid reports whether t is one of the types (the empty type means String).
+func (t Type) Valid() bool { return t.IsString() || t.IsCollection() }
+
+// A Sink receives records, database by database. *encoder.Writer implements it.
+type Sink interface {
+	// BeginDB ends the open database, if any, and opens db; each database is opened once.
+	BeginDB(db int, info encoder.DBInfo) error
+	// WriteString writes a string record; expireAtMS is absolute Unix ms, 0 for none.
+	WriteString(key, value []byte, expireAtMS int64) error
+	// BeginHash, BeginList, BeginSet and BeginZSet open a collection of n members.
+	BeginHash(key []byte, n uint64, expireAtMS int64) error
+	BeginList(key []byte, n uint64, expireAtMS int64) error
+	BeginSet(key []byte, n uint64, expireAtMS int64) error
+	BeginZSet(key []byte, n uint64, expireAtMS int64) error
+	// AddField, AddElement, AddMember and AddScoredMember add one member to the open
+	// hash, list, set or sorted set.
+	AddField(field, value []byte) error
+	AddElement(element []byte) error
+	AddMember(member []byte) error
+	AddScoredMember(member []byte, score float64) error
+	// EndCollection closes the open collection.
+	EndCollection() error
+}
+
+// A Member is one member of a collection: a hash field and its value, a list element, or a
+// set or sorted-set member with its score.
+type Member struct {
+	Name  []byte
+	Value []byte  // hashes only
+	Score float64 // sorted sets only
+}
+
+// A Record is the whole content of one key.
+type Record struct {
+	DB         int
+	Key        []byte
+	Type       Type
+	Value      []byte   // strings only
+	Members    []Member // collections, in the order written
+	ExpireAtMS int64    // absolute Unix ms, 0 for none
+}
+
+// Errors of Check, for errors.Is.
+var (
+	ErrEmpty    = errors.New("empty collection (Redis drops empty keys)")
+	ErrBadType  = errors.New("unknown type")
+	ErrNaNScore = errors.New("score is NaN")
+)
+
+// Check reports what would make r unwritable: an unknown type, an empty collection, a NaN
+// score, a negative expiry or db. It does not look for repeated members.
+func (r *Record) Check() error {
+	switch {
+	case !r.Type.Valid():
+		return fmt.Errorf("%w %q", ErrBadType, r.Type)
+	case r.Type.IsCollection() && len(r.Members) == 0:
+		return fmt.Errorf("%s: %w", r.Type, ErrEmpty)
+	case r.ExpireAtMS < 0:
+		return fmt.Errorf("expiry %d ms is before 1970", r.ExpireAtMS)
+	case r.DB < 0 || r.DB > MaxDB:
+		return fmt.Errorf("db %d out of range (0 to %d)", r.DB, MaxDB)
+	}
+	if r.Type == ZSet {
+		for _, m := range r.Members {
+			if math.IsNaN(m.Score) {
+				return fmt.Errorf("member %q: %w", m.Name, ErrNaNScore)
+			}
+		}
+	}
+	return nil
+}
+
+// WriteTo writes r, as one record of the open database, to s.
+func (r *Record) WriteTo(s Sink) error {
+	if r.Type == String || r.Type == "" {
+		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
+	}
+	n := uint64(len(r.Members))
+	var err error
+	switch r.Type {
+	case Hash:
+		err = s.BeginHash(r.Key, n, r.ExpireAtMS)
+	case List:
+		err = s.BeginList(r.Key, n, r.ExpireAtMS)
+	case Set:
+		err = s.BeginSet(r.Key, n, r.ExpireAtMS)
+	case ZSet:
+		err = s.BeginZSet(r.Key, n, r.ExpireAtMS)
+	default:
+		return fmt.Errorf("%w %q", ErrBadType, r.Type)
+	}
+	for i := 0; i < len(r.Members) && err == nil; i++ {
+		m := &r.Members[i]
+		switch r.Type {
+		case Hash:
+			err = s.AddField(m.Name, m.Value)
+		case List:
+			err = s.AddElement(m.Name)
+		case Set:
+			err = s.AddMember(m.Name)
+		case ZSet:
+			err = s.AddScoredMember(m.Name, m.Score)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return s.EndCollection()
+}
+
+// *encoder.Writer is the Sink that writes files.
+var _ Sink = (*encoder.Writer)(nil)

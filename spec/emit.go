@@ -1,0 +1,246 @@
+package spec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/brianvoe/gofakeit/v7"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Members of sets and sorted sets, and the fields of generated hashes, must be distinct.
+// Members from of_family, sequence, or a concat of literals around one of those, are
+// distinct by construction and stream in constant memory. Other generators may repeat
+// themselves: the emitter then remembers the members of the record being written and draws
+// again for a repeat, up to drawsPerMember times the member count, after which the record
+// fails with ErrTooFewDistinct. The members of one record depend on (seed, family, record)
+// only, so a verifier gets the same ones.
+
+// ErrTooFewDistinct is returned when a generator cannot fill a collection with distinct members.
+var ErrTooFewDistinct = errors.New("too few distinct members")
+
+// drawsPerMember bounds the draws made to find distinct members.
+const drawsPerMember = 16
+
+// ErrNoBaseTime is returned when a spec with TTLs or relative timestamps has no base time.
+var ErrNoBaseTime = errors.New("spec: ttls need Params.BaseTimeMS")
+
+// progressEvery is how many records pass between progress reports and cancellation checks.
+const progressEvery = 1 << 14
+
+// An emitter writes the records of families into a Sink. It is not safe for concurrent use.
+type emitter struct {
+	sink  record.Sink
+	rnd   source
+	faker *gofakeit.Faker
+	ctx   evalCtx
+	key   []byte
+	buf   []byte
+	name  []byte
+	seen  map[string]struct{}
+}
+
+func newEmitter(sink record.Sink) *emitter {
+	e := &emitter{sink: sink}
+	e.faker = gofakeit.NewFaker(&e.rnd, false)
+	e.ctx = evalCtx{rnd: &e.rnd, faker: e.faker}
+	return e
+}
+
+// Generate writes every record of s into sink: the databases in ascending order, each
+// opened once with its key counts, and in each the families in file order. progress, if not
+// nil, gets the number of records written every few thousand records and at the end. It
+// stops with ctx's error when ctx is cancelled.
+func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(keys uint64)) error {
+	for _, f := range s.Families {
+		if f.TTL > 0 && s.Params.BaseTimeMS <= 0 {
+			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
+		}
+	}
+	e := newEmitter(sink)
+	dbs, by := s.DBs()
+	var done uint64
+	for _, db := range dbs {
+		var info encoder.DBInfo
+		for _, f := range by[db] {
+			info.Keys += f.count
+			info.Expires += f.Expires()
+		}
+		if info.Keys == 0 {
+			continue
+		}
+		if err := sink.BeginDB(db, info); err != nil {
+			return err
+		}
+		for _, f := range by[db] {
+			for i := range f.count {
+				if err := e.write(f, i); err != nil {
+					return err
+				}
+				done++
+				if done%progressEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					if progress != nil {
+						progress(done)
+					}
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(done)
+	}
+	return nil
+}
+
+// Record returns record i of the family (i below Keys()), as a verifier compares it with a
+// server. It allocates; Generate streams.
+func (f *Family) Record(i uint64) (record.Record, error) {
+	var c collector
+	if err := newEmitter(&c).write(f, i); err != nil {
+		return record.Record{}, err
+	}
+	c.rec.DB = f.DB
+	return c.rec, nil
+}
+
+// ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.
+func (f *Family) ExpireAtMS(i uint64) int64 {
+	if f.TTL <= 0 {
+		return 0
+	}
+	at := f.base + f.TTL.Milliseconds()
+	if j := uint64(f.TTLJitter.Milliseconds()); j > 0 {
+		at += int64(mix(f.seed^saltTTL, i)%(2*j+1)) - int64(j)
+	}
+	return at
+}
+
+// memberCount returns the number of members of record i.
+func (f *Family) memberCount(i uint64) uint64 {
+	m := f.members
+	if m.max <= m.min {
+		return m.min
+	}
+	return m.min + mix(f.seed^saltCount, i)%(m.max-m.min+1)
+}
+
+// eval appends the value of g for record i, member j, seeded by salt.
+func (e *emitter) eval(dst []byte, g generator, f *Family, salt, i, j uint64, member bool) []byte {
+	e.rnd.state = mix(mix(f.seed^salt, i), j)
+	e.ctx.f, e.ctx.i, e.ctx.j, e.ctx.member = f, i, j, member
+	return g.appendTo(dst, &e.ctx)
+}
+
+// write writes record i of f.
+func (e *emitter) write(f *Family, i uint64) error {
+	e.key = f.AppendKey(e.key[:0], i)
+	exp := f.ExpireAtMS(i)
+	if f.Type == record.String {
+		e.buf = e.eval(e.buf[:0], f.value, f, saltField^hashString("value"), i, 0, false)
+		return e.sink.WriteString(e.key, e.buf, exp)
+	}
+	var err error
+	if f.fields != nil {
+		if err = e.sink.BeginHash(e.key, uint64(len(f.fields)), exp); err != nil {
+			return err
+		}
+		for k := range f.fields {
+			fd := &f.fields[k]
+			e.buf = e.eval(e.buf[:0], fd.gen, f, saltField^hashString(string(fd.name)), i, 0, false)
+			if err = e.sink.AddField(fd.name, e.buf); err != nil {
+				return err
+			}
+		}
+		return e.sink.EndCollection()
+	}
+	n := f.memberCount(i)
+	switch f.Type {
+	case record.Hash:
+		err = e.sink.BeginHash(e.key, n, exp)
+	case record.List:
+		err = e.sink.BeginList(e.key, n, exp)
+	case record.Set:
+		err = e.sink.BeginSet(e.key, n, exp)
+	case record.ZSet:
+		err = e.sink.BeginZSet(e.key, n, exp)
+	}
+	if err != nil {
+		return err
+	}
+	if err := e.writeMembers(f, i, n); err != nil {
+		return err
+	}
+	return e.sink.EndCollection()
+}
+
+// writeMembers adds the n members of record i.
+func (e *emitter) writeMembers(f *Family, i, n uint64) error {
+	m := f.members
+	naming := m.value // what names a member: must be distinct except in lists
+	if f.Type == record.Hash {
+		naming = m.field
+	}
+	distinct := f.Type != record.List && m.of == nil && !naming.unique()
+	if distinct {
+		if e.seen == nil || len(e.seen) > 1<<12 {
+			e.seen = make(map[string]struct{})
+		} else {
+			clear(e.seen)
+		}
+	}
+	draw := uint64(0)
+	for j := uint64(0); j < n; j++ {
+		// The member's name.
+		for {
+			if m.of != nil {
+				e.name = m.of.appendID(e.name[:0], j)
+				break
+			}
+			e.name = e.eval(e.name[:0], naming, f, saltMember, i, draw, true)
+			draw++
+			if !distinct {
+				break
+			}
+			if _, dup := e.seen[string(e.name)]; !dup {
+				e.seen[string(e.name)] = struct{}{}
+				break
+			}
+			if draw >= n*drawsPerMember+64 {
+				return fmt.Errorf("family %s, key %q: %w: %d of %d after %d draws; use a generator with more values, or sequence or uuid",
+					f.Name, e.key, ErrTooFewDistinct, j, n, draw)
+			}
+		}
+		var err error
+		switch f.Type {
+		case record.Hash:
+			e.buf = e.eval(e.buf[:0], m.value, f, saltField, i, j, true)
+			err = e.sink.AddField(e.name, e.buf)
+		case record.List:
+			err = e.sink.AddElement(e.name)
+		case record.Set:
+			err = e.sink.AddMember(e.name)
+		case record.ZSet:
+			score := float64(j + 1)
+			if m.score != nil {
+				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
+				score, err = parseScore(e.buf)
+			}
+			if err == nil {
+				err = e.sink.AddScoredMember(e.name, score)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
