@@ -40,7 +40,7 @@ redis-image:
 # github.com/hdt3213/rdb's encoder (median of 3), and the binary's peak RSS at 10M and 100M keys;
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset
+	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 
 vet:

@@ -2,11 +2,8 @@ package server_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -28,45 +25,13 @@ func existingContainer(t *testing.T, args ...string) (name, addr string) {
 // existingContainerRun is existingContainer with extra "docker run" options.
 func existingContainerRun(t *testing.T, runOpts []string, args ...string) (name, addr string) {
 	t.Helper()
-	image := redistest.Image(t)
-	b := make([]byte, 4)
-	rand.Read(b)
-	name = "rdbgen-test-" + hex.EncodeToString(b)
-	port, err := server.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := append([]string{"run", "--detach", "--name", name, "--network", "host", "--restart", "always"}, runOpts...)
-	run = append(run, image, "redis-server")
-	run = append(run, args...)
-	run = append(run, "--port", strconv.Itoa(port), "--bind", "127.0.0.1")
-	if out, err := exec.Command("docker", run...).CombinedOutput(); err != nil {
-		t.Fatalf("docker run: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("docker", "rm", "--force", name).Run() })
-
-	addr = "127.0.0.1:" + strconv.Itoa(port)
-	ctx := testContext(t)
-	c := redis.NewClient(&redis.Options{Addr: addr})
-	defer c.Close()
-	for range 100 {
-		if err = c.Set(ctx, "old", "data", 0).Err(); err == nil {
-			return name, addr
-		}
-		exec.Command("sleep", "0.05").Run()
-	}
-	t.Fatalf("existing container does not answer: %v", err)
-	return
+	return redistest.Container(t, runOpts, args...)
 }
 
 // containerState returns docker's word for a container's state.
 func containerState(t *testing.T, name string) string {
 	t.Helper()
-	out, err := exec.Command("docker", "inspect", "--format", "{{.State.Status}}", name).CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker inspect: %v: %s", err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return redistest.ContainerState(t, name)
 }
 
 func TestRestartContainer(t *testing.T) {

@@ -48,12 +48,7 @@ func writeDump(t testing.TB, fill func(context.Context, *redis.Client) error) st
 	defer cancel()
 
 	work := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	cmd := exec.Command(bin,
 		"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--dir", work, "--save", "", "--appendonly", "no",
@@ -82,8 +77,10 @@ func writeDump(t testing.TB, fill func(context.Context, *redis.Client) error) st
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	// No retries: SHUTDOWN ends the connection, and a retry would redial.
-	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
+	// No retries: SHUTDOWN ends the connection, and a retry would redial. DEBUG
+	// POPULATE and SAVE of a million keys can outlast go-redis's 5 s read timeout
+	// while other test packages load the machine: allow them the whole minute.
+	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ReadTimeout: time.Minute})
 	defer c.Close()
 	fatal := func(err error) {
 		t.Helper()
@@ -122,4 +119,17 @@ func FileSum(t testing.TB, path string) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// ChangeFile rewrites the file at path with change applied to its bytes: a damaged copy of
+// a good file, say.
+func ChangeFile(t testing.TB, path string, change func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, change(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

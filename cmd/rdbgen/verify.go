@@ -1,0 +1,213 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/verify"
+)
+
+func verifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "verify",
+		Usage: "check an RDB file, then load it into a real Redis and spot-check it",
+		UsageText: "rdbgen verify dump.rdb [options]\n" +
+			"rdbgen verify --addr 127.0.0.1:6379 --manifest dump.rdb.manifest.json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "manifest", Usage: "manifest to compare with (default FILE.manifest.json, when it exists)"},
+			&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run Redis: auto (docker when the engine answers, else process), docker, process, or offline (check the file only)"},
+			&cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: "docker image of the fresh container"},
+			&cli.StringFlag{Name: "redis-server", Value: server.DefaultRedisServer, Usage: "redis-server executable of the process backend"},
+			&cli.StringFlag{Name: "docker-host", EnvVars: []string{"DOCKER_HOST"}, Usage: "docker engine address (default the docker CLI's)"},
+			&cli.StringFlag{Name: "container", Usage: "restart this existing container on the file instead of starting a fresh one"},
+			&cli.DurationFlag{Name: "load-timeout", Value: server.DefaultLoadTimeout, Usage: "how long to wait for Redis to load the file"},
+			&cli.StringFlag{Name: "addr", Usage: "check the live server at HOST:PORT instead of a file (needs --manifest)"},
+			&cli.StringFlag{Name: "url", Usage: "check the live server at redis://[:PASSWORD@]HOST:PORT instead of a file (needs --manifest)"},
+			&cli.IntFlag{Name: "sample", Value: verify.DefaultSample, Usage: "number of records to spot-check (0: none)"},
+			&cli.Uint64Flag{Name: "sample-seed", Usage: "seed of the sample, to repeat one (default random)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no report: only the exit status and the reason of a failure"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+		},
+		Action: verifyAction,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return err // one line from main, not the whole help text
+		},
+	}
+}
+
+// verifyOutput is the JSON report: the package's, and the manifest's path.
+type verifyOutput struct {
+	Manifest string `json:"manifest,omitempty"`
+	*verify.Report
+}
+
+func verifyAction(c *cli.Context) error {
+	args := c.Args().Slice()
+	addr, url := c.String("addr"), c.String("url")
+	live := addr != "" || url != ""
+	var path string
+	switch {
+	case len(args) > 1:
+		return fmt.Errorf("unexpected argument %q: verify takes one file", args[1])
+	case len(args) == 1 && live:
+		return errors.New("give a file or --addr/--url, not both")
+	case len(args) == 1:
+		path = args[0]
+	case !live:
+		return errors.New("no file to verify (rdbgen verify dump.rdb, or --addr HOST:PORT --manifest FILE)")
+	case addr != "" && url != "":
+		return errors.New("give --addr or --url, not both")
+	}
+
+	opts := verify.Options{
+		Sample:     c.Int("sample"),
+		SampleSeed: c.Uint64("sample-seed"),
+		Server: server.Options{
+			Image:       c.String("image"),
+			RedisServer: c.String("redis-server"),
+			DockerHost:  c.String("docker-host"),
+			Container:   c.String("container"),
+			LoadTimeout: c.Duration("load-timeout"),
+		},
+	}
+	if opts.Sample < 0 {
+		return fmt.Errorf("--sample %d is negative", opts.Sample)
+	}
+	if opts.Sample == 0 {
+		opts.Sample = -1 // none, in the package's terms
+	}
+	if !c.IsSet("sample-seed") {
+		var b [8]byte
+		rand.Read(b[:])
+		opts.SampleSeed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits the int64 of JSON readers
+	}
+	switch b := server.Backend(c.String("backend")); b {
+	case "offline":
+		opts.Offline = true
+	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
+		opts.Server.Backend = b
+	default:
+		return fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
+	}
+	if opts.Server.Container != "" && (opts.Offline || opts.Server.Backend == server.BackendProcess) {
+		return fmt.Errorf("--container restarts a docker container: it does not go with --backend %s", c.String("backend"))
+	}
+	if live && (c.IsSet("backend") || c.IsSet("container")) {
+		return errors.New("--addr and --url check a running server: --backend and --container do not apply")
+	}
+
+	manifestPath, err := readManifest(c.String("manifest"), path, &opts)
+	if err != nil {
+		return err
+	}
+	if live && opts.Manifest == nil {
+		return errors.New("--addr and --url need --manifest: what the server must hold")
+	}
+
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	bars := &stageBars{w: c.App.ErrWriter, quiet: quiet || asJSON}
+	opts.Progress = bars.update
+	var rep *verify.Report
+	if live {
+		ro := &redis.Options{Addr: addr}
+		if url != "" {
+			if ro, err = redis.ParseURL(url); err != nil {
+				return fmt.Errorf("--url: %w", err)
+			}
+		}
+		rep, err = verify.Server(c.Context, ro, opts)
+	} else {
+		rep, err = verify.File(c.Context, path, opts)
+	}
+	bars.finish()
+	if rep != nil && !quiet {
+		var werr error
+		if asJSON {
+			werr = printJSON(c.App.Writer, verifyOutput{Manifest: manifestPath, Report: rep})
+		} else {
+			werr = writeVerifyReport(c.App.Writer, rep, manifestPath)
+		}
+		if err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return errInterrupted(err)
+	}
+	if !rep.Pass {
+		return fmt.Errorf("FAIL: %s", rep.Reason)
+	}
+	return nil
+}
+
+// readManifest reads the manifest named by flag, or else the one next to the file at path
+// if there is one, into opts. It returns the manifest's path, or "" for none.
+func readManifest(flag, path string, opts *verify.Options) (string, error) {
+	if flag == "" && path != "" {
+		flag = manifest.PathFor(path)
+		if _, err := os.Stat(flag); errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+	}
+	if flag == "" {
+		return "", nil
+	}
+	m, err := manifest.Read(flag)
+	if err != nil {
+		return "", err
+	}
+	opts.Manifest = m
+	return flag, nil
+}
+
+// stageBars shows a progress bar for each stage of a verification in turn.
+type stageBars struct {
+	w     io.Writer
+	quiet bool
+	stage verify.Stage
+	max   int64
+	bar   *progressbar.ProgressBar
+}
+
+var stageUnits = map[verify.Stage]string{
+	verify.StageFile:   "bytes read",
+	verify.StageLoad:   "bytes loaded",
+	verify.StageServer: "keys checked",
+}
+
+func (s *stageBars) update(p verify.Progress) {
+	if p.Total <= 0 { // a server that has not said how much it loads yet
+		return
+	}
+	if p.Stage != s.stage {
+		s.finish()
+		s.stage, s.max = p.Stage, p.Total
+		s.bar = newBar(s.w, p.Total, stageUnits[p.Stage], s.quiet)
+	}
+	if s.bar == nil {
+		return
+	}
+	if p.Total != s.max {
+		s.max = p.Total
+		s.bar.ChangeMax64(p.Total)
+	}
+	s.bar.Set64(p.Done)
+}
+
+func (s *stageBars) finish() {
+	if s.bar != nil {
+		s.bar.Finish()
+		s.bar = nil
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rdbgen/rdbgen/verify"
+)
+
+// writeVerifyReport writes the report of rdbgen verify for a reader:
+//
+//	file      dump.rdb: 23.4 KiB, RDB 9, checksum 3c3a0ed2a1c1e9b8 ok
+//	          db 0: 1000 keys, 1000 with TTL (1000 string)
+//	manifest  dump.rdb.manifest.json
+//	load      process at 127.0.0.1:41233: loaded in 31ms (the server says 2ms)
+//	server    redis 7.0.15 at 127.0.0.1:41233: used_memory 1.0 MiB
+//	          db 0: 1000 keys, 1000 with TTL
+//	          1000 sampled keys checked (type, value, TTL; seed 42), 2 keys checked absent
+//	PASS
+func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) error {
+	var b strings.Builder
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%-9s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	if f := rep.File; f != nil {
+		version := fmt.Sprintf("RDB %d", f.RDBVersion)
+		if f.RDBVersion == 0 {
+			version = "unknown RDB version"
+		}
+		checksum := "not checked"
+		switch f.ChecksumStatus {
+		case verify.ChecksumNone:
+			checksum = "none (zero trailer)"
+		case verify.ChecksumOK, verify.ChecksumBad:
+			checksum = f.Checksum + " " + f.ChecksumStatus
+		}
+		line("file", "%s: %s, %s, checksum %s", f.Path, humanBytes(f.Bytes), version, checksum)
+		if f.Parsed {
+			writeDBs(line, f.DBs)
+			if f.Expires > 0 {
+				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
+			}
+		}
+	}
+	if manifestPath != "" {
+		line("manifest", "%s", manifestPath)
+	} else if rep.File != nil {
+		line("manifest", "none: the counts are checked against the file's own")
+	}
+	if l := rep.Load; l != nil {
+		how := l.Backend
+		if l.Container != "" {
+			how += " container " + l.Container
+		}
+		logged := ""
+		if l.ServerSeconds > 0 {
+			logged = fmt.Sprintf(" (the server says %s)", seconds(l.ServerSeconds))
+		}
+		line("load", "%s at %s: loaded in %s%s", how, l.Addr, seconds(l.Seconds), logged)
+	}
+	if s := rep.Server; s != nil {
+		line("server", "redis %s at %s: used_memory %s", s.Version, s.Addr, humanBytes(s.UsedMemory))
+		writeDBs(line, s.DBs)
+		line("", "%d sampled keys checked (type, value, TTL; seed %d), %d keys checked absent", s.Sampled, s.SampleSeed, s.Absent)
+	}
+	if rep.Pass {
+		b.WriteString("PASS\n")
+	} else {
+		noun := "mismatches"
+		if rep.MismatchCount == 1 {
+			noun = "mismatch"
+		}
+		fmt.Fprintf(&b, "FAIL: %d %s\n", rep.MismatchCount, noun)
+		for _, m := range rep.Mismatches {
+			fmt.Fprintf(&b, "  %s\n", m)
+		}
+		if more := rep.MismatchCount - len(rep.Mismatches); more > 0 {
+			fmt.Fprintf(&b, "  ... and %d more\n", more)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeDBs writes a line per database.
+func writeDBs(line func(label, format string, args ...any), dbs map[int]verify.DBCounts) {
+	if len(dbs) == 0 {
+		line("", "no keys")
+	}
+	for _, db := range slices.Sorted(maps.Keys(dbs)) {
+		c := dbs[db]
+		var types []string
+		for _, t := range slices.Sorted(maps.Keys(c.Types)) {
+			types = append(types, fmt.Sprintf("%d %s", c.Types[t], t))
+		}
+		kinds := ""
+		if len(types) > 0 {
+			kinds = " (" + strings.Join(types, ", ") + ")"
+		}
+		line("", "db %d: %d keys, %d with TTL%s", db, c.Keys, c.Expires, kinds)
+	}
+}
+
+// msTime renders Unix milliseconds as a UTC time.
+func msTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
+
+// seconds renders a number of seconds as a duration rounded to the millisecond: "2ms", "3.4s".
+func seconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}

@@ -1,0 +1,29 @@
+// Package verify checks an RDB file, and a Redis serving it, against what the file should
+// hold.
+//
+// [File] runs three stages on a dump file:
+//
+//  1. Offline: the CRC-64 trailer is checked over the whole file, then
+//     github.com/hdt3213/rdb's parser (an independent reader, not rdbgen's own code) reads every
+//     record and counts keys per database and per type, and expiries. Both passes stream the
+//     file in constant memory. When a manifest is given, the version, size, checksum and
+//     counts must equal its own.
+//  2. Restart: [server.Start] starts a real Redis on the file and waits for the load. A file
+//     that fails stage 1 is never loaded, so that a damaged file never replaces the data of
+//     an existing container ([server.Options.Container]). A server that refuses the file
+//     fails the check with the server's own reason.
+//  3. Spot-check: [Server] reads the server's counts (DBSIZE, INFO keyspace) and compares
+//     them with the manifest, then reads a sample of records, spread across the whole
+//     dataset with the first and last included (see [Sample]), and compares each one's type,
+//     value and TTL with the record recomputed from the manifest: its dataset, or each
+//     family of its spec file, which gets a share of the sample in proportion to its keys.
+//     A collection of up to 1000 members is compared member by member; a larger one by its
+//     length and 100 sampled members. Keys just outside the dataset's range must be absent.
+//     A manifest of an import cannot recompute its records: only the counts are compared.
+//
+// [Server] runs stage 3 alone, on any live server: after an online load, for instance.
+//
+// Both return a [Report]. A Report with Pass false lists what differed ([Mismatch]); an
+// error means the check could not be made (no such file, docker unavailable, ...). The
+// package never prints: long stages report through [Options.Progress].
+package verify

@@ -1,0 +1,78 @@
+package verify
+
+import (
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/server"
+)
+
+// Defaults of [Options].
+const (
+	DefaultSample        = 1000
+	DefaultMaxMismatches = 10
+)
+
+// Options configure [File] and [Server]. The zero value is ready to use.
+type Options struct {
+	// Manifest is what the file or the server must hold. Default nil: [File] checks the
+	// file's checksum, structure and counts against themselves (the RESIZEDB hints) and the
+	// server's counts against the file's, and samples nothing. [Server] needs a manifest.
+	Manifest *manifest.Manifest
+
+	// Offline stops [File] after the offline stage: no server is started. Default false.
+	Offline bool
+
+	// Server configures the server that [File] starts on the file. Default: the zero
+	// [server.Options] (docker when the engine answers, else a local redis-server).
+	// Its Progress is replaced by this package's.
+	Server server.Options
+
+	// Sample is how many records to spot-check, spread across the dataset with the first
+	// and last included (see [Sample]). Default 0 means DefaultSample (1000); a negative
+	// value checks none.
+	Sample int
+
+	// SampleSeed seeds the choice of the sampled records. Default 0, a seed like any other:
+	// the same seed picks the same records.
+	SampleSeed uint64
+
+	// MaxMismatches is how many mismatches a Report lists; the others are only counted.
+	// Default 0 means DefaultMaxMismatches (10).
+	MaxMismatches int
+
+	// Progress, if not nil, is called as the stages advance, from the caller's goroutine.
+	// Default nil.
+	Progress func(Progress)
+}
+
+// Progress tells how far a verification has come.
+type Progress struct {
+	Stage Stage
+	// Done and Total count bytes in StageFile (the file is read twice: once for the
+	// checksum, once by the parser, so Total is twice its size) and StageLoad (as the
+	// server reports them), and records in StageServer.
+	Done, Total int64
+}
+
+func (o Options) sampleSize() int {
+	switch {
+	case o.Sample < 0:
+		return 0
+	case o.Sample == 0:
+		return DefaultSample
+	}
+	return o.Sample
+}
+
+func (o Options) newMismatches() *mismatches {
+	n := o.MaxMismatches
+	if n <= 0 {
+		n = DefaultMaxMismatches
+	}
+	return &mismatches{max: n}
+}
+
+func (o Options) progress(p Progress) {
+	if o.Progress != nil {
+		o.Progress(p)
+	}
+}

@@ -1,0 +1,74 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rdbgen/rdbgen/server"
+)
+
+// File verifies the RDB file at path: offline, then, unless opts.Offline, on a server
+// started on it with [server.Start] (see the package documentation). The file is only read.
+//
+// A file that fails the offline stage is not loaded. A server that refuses the file fails
+// the verification with the server's own reason, as in "redis refused dump.rdb: Can't
+// handle RDB format version 12". The returned error means the file could not be verified
+// (it cannot be read, no server could be started...), and then the Report is nil, except
+// when only the server's shutdown failed after a complete check: then File returns both.
+func File(ctx context.Context, path string, opts Options) (*Report, error) {
+	var e expectation
+	if opts.Manifest != nil {
+		var err error
+		if e, err = newExpectation(opts.Manifest); err != nil {
+			return nil, err
+		}
+	}
+	ms := opts.newMismatches()
+	fr, err := checkFile(ctx, path, opts, e, ms)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{File: fr}
+	if ms.count > 0 || opts.Offline {
+		ms.finish(rep)
+		return rep, nil
+	}
+
+	so := opts.Server
+	so.Progress = func(p server.LoadProgress) {
+		opts.progress(Progress{Stage: StageLoad, Done: p.LoadedBytes, Total: p.TotalBytes})
+	}
+	inst, err := server.Start(ctx, path, so)
+	if errors.Is(err, server.ErrLoadRefused) {
+		ms.add(Mismatch{Stage: StageLoad, Got: err.Error()})
+		ms.finish(rep)
+		return rep, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Load = &LoadReport{
+		Backend:       string(inst.Backend),
+		Container:     inst.Container,
+		Addr:          inst.Addr,
+		Seconds:       inst.LoadDuration.Seconds(),
+		ServerSeconds: inst.ServerLoadDuration.Seconds(),
+	}
+
+	if opts.Manifest == nil {
+		e = fileExpectation(fr)
+	}
+	rep.Server, err = checkServer(ctx, &redis.Options{Addr: inst.Addr}, e, opts, ms)
+	closeErr := inst.Close(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, err
+	}
+	ms.finish(rep)
+	if closeErr != nil {
+		return rep, fmt.Errorf("stop redis: %w", closeErr)
+	}
+	return rep, nil
+}
