@@ -30,29 +30,29 @@ var (
 )
 
 // TestLoadPutsEveryKey loads datasets with each method into a fresh server and
-// checks every key, its value and its expiry.
+// checks every key, its value and its expiry with verify's live check, and
+// that SET … PXAT gives each key exactly the dataset's expiry.
 func TestLoadPutsEveryKey(t *testing.T) {
 	tests := []struct {
-		name  string
-		d     dataset.Spec
-		opts  loader.Options
-		slack time.Duration // how late an expiry may be
+		name string
+		d    dataset.Spec
+		opts loader.Options
 	}{
-		{"sequential", plain, loader.Options{Method: loader.Sequential}, 0},
-		{"sequential random ttl db 3", random, loader.Options{Method: loader.Sequential}, 0},
-		{"parallel default workers", random, loader.Options{Method: loader.Parallel}, 0},
-		{"parallel 7 workers px", random, loader.Options{Method: loader.Parallel, Workers: 7, Expiry: loader.ExpiryRelative}, 5 * time.Second},
-		{"pipeline defaults", random, loader.Options{}, 0},
-		{"pipeline batch 1", plain, loader.Options{Method: loader.Pipeline, Batch: 1}, 0},
-		{"pipeline uneven batches, 3 workers", random, loader.Options{Method: loader.Pipeline, Batch: 77, Workers: 3}, 0},
-		{"pipeline big values", big, loader.Options{Method: loader.Pipeline, Batch: 16, Workers: 2}, 0},
-		{"mass", plain, loader.Options{Method: loader.Mass}, 0},
-		{"mass random ttl db 3", random, loader.Options{Method: loader.Mass}, 0},
-		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: loader.ExpiryRelative}, 5 * time.Second},
-		{"mass big values", big, loader.Options{Method: loader.Mass}, 0},
-		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}, 0},
-		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}, 0},
-		{"more workers than keys", dataset.Spec{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}, 0},
+		{"sequential", plain, loader.Options{Method: loader.Sequential}},
+		{"sequential random ttl db 3", random, loader.Options{Method: loader.Sequential}},
+		{"parallel default workers", random, loader.Options{Method: loader.Parallel}},
+		{"parallel 7 workers px", random, loader.Options{Method: loader.Parallel, Workers: 7, Expiry: loader.ExpiryRelative}},
+		{"pipeline defaults", random, loader.Options{}},
+		{"pipeline batch 1", plain, loader.Options{Method: loader.Pipeline, Batch: 1}},
+		{"pipeline uneven batches, 3 workers", random, loader.Options{Method: loader.Pipeline, Batch: 77, Workers: 3}},
+		{"pipeline big values", big, loader.Options{Method: loader.Pipeline, Batch: 16, Workers: 2}},
+		{"mass", plain, loader.Options{Method: loader.Mass}},
+		{"mass random ttl db 3", random, loader.Options{Method: loader.Mass}},
+		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: loader.ExpiryRelative}},
+		{"mass big values", big, loader.Options{Method: loader.Mass}},
+		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}},
+		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}},
+		{"more workers than keys", dataset.Spec{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +74,10 @@ func TestLoadPutsEveryKey(t *testing.T) {
 			if last := reports[len(reports)-1]; last.Keys != tt.d.Count || last.Total != tt.d.Count {
 				t.Fatalf("last progress %+v", last)
 			}
-			servertest.CheckStrings(t, inst.Addr, &tt.d, tt.slack)
+			servertest.Verify(t, inst.Addr, loader.Manifest(&tt.d, time.Now()))
+			if opts.Expiry != loader.ExpiryRelative {
+				servertest.CheckExpiries(t, inst.Addr, &tt.d)
+			}
 		})
 	}
 }
@@ -88,7 +91,8 @@ func TestLoadIsIdempotent(t *testing.T) {
 			t.Fatalf("%s: %v", m, err)
 		}
 	}
-	servertest.CheckStrings(t, inst.Addr, &random, 0)
+	servertest.Verify(t, inst.Addr, loader.Manifest(&random, time.Now()))
+	servertest.CheckExpiries(t, inst.Addr, &random)
 }
 
 func TestLoadRefusesBadOptions(t *testing.T) {

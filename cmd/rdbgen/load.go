@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -105,7 +104,7 @@ func loadAction(c *cli.Context) error {
 		Manifest:      c.String("manifest"),
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, loadedManifest(d, now)); err != nil {
+		if err := manifest.Write(sum.Manifest, loader.Manifest(d, now)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}
@@ -157,24 +156,6 @@ func connectionFromFlags(c *cli.Context, d *dataset.Spec) (loader.Options, error
 func urlNamesDB(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && strings.Trim(u.Path, "/") != ""
-}
-
-// loadedManifest describes a loaded dataset the way a generated file's
-// manifest does, without the file's fields.
-func loadedManifest(d *dataset.Spec, now time.Time) *manifest.Manifest {
-	m := &manifest.Manifest{
-		Format:    manifest.FormatVersion,
-		Generator: "rdbgen " + encoder.Version + " load",
-		CreatedAt: now.UTC(),
-		Keys:      d.Count,
-		Expires:   d.Expires(),
-		DBs:       map[int]manifest.Counts{},
-		Dataset:   d,
-	}
-	if d.Count > 0 {
-		m.DBs[d.DB] = manifest.Counts{Keys: d.Count, Expires: d.Expires()}
-	}
-	return m
 }
 
 // workersAndBatch describes a method's connections and batch, as in

@@ -54,7 +54,12 @@ func TestLoadCommand(t *testing.T) {
 			if man.Keys != man.Dataset.Count || man.DBs[man.Dataset.DB].Keys != man.Keys || man.Expires != man.Dataset.Expires() {
 				t.Fatalf("manifest %+v", man)
 			}
-			servertest.CheckStrings(t, inst.Addr, man.Dataset, 0)
+			// rdbgen verify --addr checks every key against the manifest.
+			report, _, err := run(t, context.Background(), "verify", "--addr", inst.Addr, "--manifest", m, "--sample", "5000")
+			if err != nil || !strings.HasSuffix(report, "PASS\n") {
+				t.Fatalf("verify: %v\n%s", err, report)
+			}
+			servertest.CheckExpiries(t, inst.Addr, man.Dataset)
 		})
 	}
 }

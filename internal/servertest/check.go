@@ -3,12 +3,13 @@ package servertest
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/verify"
 )
 
 // RequirePass sets a password on a running server, and takes it off again
@@ -28,52 +29,46 @@ func RequirePass(t testing.TB, inst *server.Instance, password string) {
 	})
 }
 
-// CheckStrings checks, key by key, that database d.DB of the server at addr
-// holds exactly the records of d: as many keys, each with its value and
-// expiry. An expiry may be late by up to slack (0 for an exact expiry, as
-// PXAT and RDB files give).
-func CheckStrings(t testing.TB, addr string, d *dataset.Spec, slack time.Duration) {
+// Verify checks the server at addr against m with verify's live check,
+// sampling every key: the counts per database, each key's type, value and
+// TTL, and the keys just outside the dataset absent.
+func Verify(t testing.TB, addr string, m *manifest.Manifest) {
 	t.Helper()
-	ctx := context.Background()
-	c := redis.NewClient(&redis.Options{Addr: addr, DB: d.DB})
-	defer c.Close()
-	n, err := c.DBSize(ctx).Result()
+	rep, err := verify.Server(context.Background(), &redis.Options{Addr: addr}, verify.Options{Manifest: m, Sample: int(m.Keys) + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uint64(n) != d.Count {
-		t.Fatalf("DBSIZE of db %d is %d, want %d", d.DB, n, d.Count)
+	if !rep.Pass {
+		t.Fatalf("verify %s: %s", addr, rep.Reason)
 	}
+}
+
+// CheckExpiries checks that every key of d in the server at addr expires at
+// exactly the dataset's time, to the millisecond (PEXPIRETIME), as an RDB file
+// or SET … PXAT gives it. verify allows a second of slack; this does not.
+func CheckExpiries(t testing.TB, addr string, d *dataset.Spec) {
+	t.Helper()
+	ctx := context.Background()
+	c := Client(t, addr, d.DB)
 	const chunk = 1000
 	for first := uint64(0); first < d.Count; first += chunk {
 		pipe := c.Pipeline()
 		end := min(first+chunk, d.Count)
-		values := make([]*redis.StringCmd, 0, chunk)
-		expiries := make([]*redis.Cmd, 0, chunk)
+		cmds := make([]*redis.Cmd, 0, chunk)
 		for i := first; i < end; i++ {
-			key := string(d.AppendKey(nil, i))
-			values = append(values, pipe.Get(ctx, key))
-			expiries = append(expiries, pipe.Do(ctx, "PEXPIRETIME", key))
+			cmds = append(cmds, pipe.Do(ctx, "PEXPIRETIME", string(d.AppendKey(nil, i))))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
-			t.Fatalf("read keys %d to %d: %v", first, end-1, err)
+			t.Fatalf("PEXPIRETIME of keys %d to %d: %v", first, end-1, err)
 		}
-		for k := range values {
+		for k, cmd := range cmds {
 			i := first + uint64(k)
-			key := d.AppendKey(nil, i)
-			if got, want := values[k].Val(), string(d.AppendValue(nil, i)); got != want {
-				t.Fatalf("key %q holds %.40q, want %.40q", key, got, want)
-			}
-			got, err := expiries[k].Int64()
-			if err != nil {
-				t.Fatalf("PEXPIRETIME %q: %v", key, err)
-			}
 			want := d.ExpireAtMS(i)
 			if want == 0 {
-				want = -1 // PEXPIRETIME of a key without expiry
+				want = -1 // no expiry
 			}
-			if got < want || got > want+slack.Milliseconds() {
-				t.Fatalf("key %q expires at %d ms, want %d (slack %v)", key, got, want, slack)
+			if got, _ := cmd.Int64(); got != want {
+				t.Fatalf("key %q expires at %d ms, want %d", d.AppendKey(nil, i), got, want)
 			}
 		}
 	}
