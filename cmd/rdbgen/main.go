@@ -33,7 +33,7 @@ func main() {
 // newApp wires the commands; stdout gets results and stderr diagnostics and progress.
 func newApp(stdout, stderr io.Writer) *cli.App {
 	gen := generateCommand()
-	return &cli.App{
+	app := &cli.App{
 		Name:      "rdbgen",
 		Usage:     "build Redis datasets offline as RDB snapshot files",
 		UsageText: "rdbgen --count N -o dump.rdb [options]\nrdbgen command [options]",
@@ -52,10 +52,24 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			benchCommand(),
 		},
 		HideHelpCommand: true,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return err // one line from main, not the whole help text
-		},
-		ExitErrHandler: func(*cli.Context, error) {}, // only main exits
+		OnUsageError:    usageError,
+		ExitErrHandler:  func(*cli.Context, error) {}, // only main exits
+	}
+	setUsageError(app.Commands)
+	return app
+}
+
+// usageError returns a flag error as it is, for main to print as one line, instead of the
+// whole help text that urfave/cli prints by default.
+func usageError(_ *cli.Context, err error, _ bool) error { return err }
+
+// setUsageError gives every command, at any depth, the one-line usage errors.
+func setUsageError(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = usageError
+		}
+		setUsageError(c.Subcommands)
 	}
 }
 
