@@ -16,13 +16,14 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/record"
 )
 
 // TestImportsInRedis imports JSON Lines of every type over two dbs, and CSV strings and
 // hashes, loads each file into a real redis-server, and reads every key back.
 func TestImportsInRedis(t *testing.T) {
-	redisServer := redistest.RedisServer(t)
+	redistest.RedisServer(t)
 	checkRDB := redistest.RedisCheckRDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -69,7 +70,7 @@ func TestImportsInRedis(t *testing.T) {
 			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
 				t.Fatalf("redis-check-rdb: %v\n%s", err, out)
 			}
-			inst := startRedis(t, redisServer, path)
+			inst := servertest.Start(t, path)
 			addr := inst.Client().Options().Addr
 			for db, n := range tc.dbs {
 				c := redis.NewClient(&redis.Options{Addr: addr, DB: db})

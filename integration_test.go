@@ -3,25 +3,21 @@ package rdbgen_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
-	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
 // TestRealRedisLoadsGeneratedFiles writes datasets with rdbgen, has redis-check-rdb check each
 // file, starts a real redis-server on it and reads the keys back.
 func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
-	redisServer := redistest.RedisServer(t)
 	checkRDB := redistest.RedisCheckRDB(t)
 	base := time.Now().UnixMilli()
 	cases := []struct {
@@ -39,13 +35,13 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := generateFile(t, &tc.d, tc.opts)
+			path := servertest.GenerateFile(t, &tc.d, tc.opts)
 			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
 				t.Fatalf("redis-check-rdb: %v\n%s", err, out)
 			}
 
 			ctx := context.Background()
-			c := startRedis(t, redisServer, path).Client()
+			c := servertest.Start(t, path).Client()
 			if err := c.Do(ctx, "SELECT", tc.d.DB).Err(); err != nil {
 				t.Fatal(err)
 			}
@@ -103,11 +99,11 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 // TestRealRedisLoadsAMillionKeys loads the default dataset at a size where Redis's table
 // pre-sizing and the writer's buffer hand-offs both matter.
 func TestRealRedisLoadsAMillionKeys(t *testing.T) {
-	redisServer := redistest.RedisServer(t)
+	redistest.RedisServer(t)
 	const n = 1_000_000
-	path := generateFile(t, classic(n), encoder.Options{})
+	path := servertest.GenerateFile(t, classic(n), encoder.Options{})
 	ctx := context.Background()
-	c := startRedis(t, redisServer, path).Client()
+	c := servertest.Start(t, path).Client()
 	if got, err := c.DBSize(ctx).Result(); err != nil || got != n {
 		t.Fatalf("DBSIZE = %d, %v; want %d", got, err, n)
 	}
@@ -119,33 +115,4 @@ func TestRealRedisLoadsAMillionKeys(t *testing.T) {
 	if exists, _ := c.Exists(ctx, "key101000001").Result(); exists != 0 {
 		t.Fatal("key101000001 exists")
 	}
-}
-
-// generateFile writes d into a new file and returns its path.
-func generateFile(t *testing.T, d *dataset.Strings, opts encoder.Options) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// startRedis starts redis-server on the file and stops it when the test ends.
-func startRedis(t *testing.T, redisServer, path string) *server.Instance {
-	t.Helper()
-	inst, err := server.Start(context.Background(), path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(context.Background()) })
-	return inst
 }

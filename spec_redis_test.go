@@ -15,6 +15,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -22,7 +23,7 @@ import (
 // redis-check-rdb check the file, loads it into a real redis-server and compares the counts
 // of each database and sampled keys of every family (values, members, TTLs) with the spec.
 func TestExampleSpecsInRedis(t *testing.T) {
-	redisServer := redistest.RedisServer(t)
+	redistest.RedisServer(t)
 	checkRDB := redistest.RedisCheckRDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -102,7 +103,7 @@ func TestExampleSpecsInRedis(t *testing.T) {
 			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
 				t.Fatalf("redis-check-rdb: %v\n%s", err, out)
 			}
-			inst := startRedis(t, redisServer, path)
+			inst := servertest.Start(t, path)
 			addr := inst.Client().Options().Addr
 			dbs, by := s.DBs()
 			keyspace, err := inst.Client().Info(ctx, "keyspace").Result()

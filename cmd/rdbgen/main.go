@@ -48,6 +48,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			specCommand(),
 			importCommand(),
 			verifyCommand(),
+			loadCommand(),
+			benchCommand(),
 			imageCommand(),
 		},
 		HideHelpCommand: true,

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -16,7 +17,7 @@ import (
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
 // is written for, and how the run reports.
 func fileFlags() []cli.Flag {
-	return append([]cli.Flag{
+	return slices.Concat([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
 		&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
 		&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
@@ -24,9 +25,7 @@ func fileFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no summary"},
-		&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
-	}, encodingFlags()...)
+	}, summaryFlags(), encodingFlags())
 }
 
 // A fileJob is one run of a command that writes an RDB file.

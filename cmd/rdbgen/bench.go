@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/bench"
+	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/server"
+)
+
+func benchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "bench",
+		Usage:     "time the online loaders against the snapshot file, each on a fresh Redis",
+		UsageText: "rdbgen bench --count 1000000 [--report bench-out/] [--backend process|docker] [options]",
+		Flags: slices.Concat(
+			builtinDatasetFlags(countUsage, seedUsage),
+			[]cli.Flag{
+				&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run each fresh server: auto, process or docker"},
+				&cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: "docker image of the servers"},
+				&cli.StringFlag{Name: "redis-server", Value: server.DefaultRedisServer, Usage: "server executable (path or name in PATH; the command in a container)"},
+				&cli.StringSliceFlag{Name: "methods", Usage: "rows to run: " + strings.Join(bench.DefaultMethods, ", "), DefaultText: "all"},
+				&cli.IntSliceFlag{Name: "workers", Usage: "worker counts of the parallel rows", DefaultText: strings.Trim(fmt.Sprint(bench.DefaultWorkers), "[]")},
+				&cli.IntFlag{Name: "batch", Value: loader.DefaultBatch, Usage: "SETs per round trip of the pipeline row"},
+				&cli.IntFlag{Name: "repeat", Value: 1, Usage: "runs of each row; the table shows the median"},
+				&cli.StringFlag{Name: "report", Usage: "directory to write results.csv, results.json and bench.png into"},
+			},
+			summaryFlags(),
+		),
+		Action: benchAction,
+	}
+}
+
+func benchAction(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	d, err := datasetFromFlags(c, time.Now())
+	if err != nil {
+		return err
+	}
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	opts := bench.Options{
+		Methods: c.StringSlice("methods"),
+		Workers: c.IntSlice("workers"),
+		Batch:   c.Int("batch"),
+		Repeat:  c.Int("repeat"),
+		Server: server.Options{
+			Backend:     server.Backend(c.String("backend")),
+			Image:       c.String("image"),
+			RedisServer: c.String("redis-server"),
+		},
+	}
+	if !quiet && !asJSON && isTerminal(c.App.ErrWriter) {
+		p := &benchProgress{w: c.App.ErrWriter}
+		defer p.finish()
+		opts.Progress = p.update
+	}
+	r, err := bench.Run(c.Context, d, opts)
+	if err != nil {
+		return errInterrupted(err)
+	}
+	if dir := c.String("report"); dir != "" {
+		if err := bench.WriteReport(dir, r); err != nil {
+			return err
+		}
+	}
+	switch {
+	case asJSON:
+		err = bench.WriteJSON(c.App.Writer, r)
+	case !quiet:
+		err = printBenchTable(c.App.Writer, r, c.String("report"))
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, row := range r.Rows {
+		if row.Failed() {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
+	}
+	return nil
+}
+
+// printBenchTable prints what was measured, the table, and where the report went.
+func printBenchTable(w io.Writer, r *bench.Report, dir string) error {
+	fmt.Fprintf(w, "%d keys into %s (%s backend), median of %d run(s)\n\n", r.Dataset.Count, r.Server, r.Backend, r.Repeat)
+	if err := bench.WriteTable(w, r); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nvs snapshot: seconds divided by the snapshot total (generate the file, then start Redis on it until it answers with the data)")
+	for _, row := range r.Rows {
+		if row.Method == bench.SnapshotLoad && row.ServerSeconds > 0 {
+			fmt.Fprintf(w, "snapshot load: %.3fs from starting Redis to its answer, of which the server logged %.3fs loading the file\n", row.Seconds, row.ServerSeconds)
+		}
+	}
+	if dir != "" {
+		fmt.Fprintf(w, "report: %s, %s and %s in %s\n", bench.CSVFile, bench.JSONFile, bench.ChartFile, dir)
+	}
+	return nil
+}
+
+// benchProgress draws a progress bar per stage of each run.
+type benchProgress struct {
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	stage string // the row, run and stage the bar is for
+}
+
+func (p *benchProgress) update(e bench.Progress) {
+	stage := fmt.Sprintf("%s (run %d/%d): %s", e.Row, e.Run, e.Runs, e.Stage)
+	if stage != p.stage {
+		p.finish()
+		p.stage = stage
+		p.bar = newBar(p.w, int64(e.Total), "keys", false)
+		p.bar.Describe(stage)
+	}
+	_ = p.bar.Set64(int64(e.Keys))
+}
+
+func (p *benchProgress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/manifest"
+)
+
+func loadCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "load",
+		Usage: "put the dataset into a running Redis through a client (to compare with the file)",
+		UsageText: "rdbgen load --addr 127.0.0.1:6379 --count N [--method pipeline --batch 1000] [options]\n" +
+			"rdbgen load --url redis://:secret@127.0.0.1:6379/2 --count N --method parallel --workers 50",
+		Flags: slices.Concat(
+			builtinDatasetFlags(countUsage, seedUsage),
+			[]cli.Flag{
+				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address"},
+				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
+				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
+				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline or mass"},
+				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
+				&cli.IntFlag{Name: "batch", Usage: "SETs per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
+				&cli.StringFlag{Name: "expiry", Value: string(loader.ExpiryAbsolute), Usage: "send expiries as pxat (exact, Redis 6.2+) or px (time left)"},
+				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded dataset here, for rdbgen verify --addr"},
+			},
+			summaryFlags(),
+		),
+		Action: loadAction,
+	}
+}
+
+// loadSummary is what load reports when it is done.
+type loadSummary struct {
+	Addr          string  `json:"addr"`
+	DB            int     `json:"db"`
+	Method        string  `json:"method"`
+	Workers       int     `json:"workers"`
+	Batch         int     `json:"batch"`
+	Keys          uint64  `json:"keys"`
+	Expires       uint64  `json:"expires"`
+	Seconds       float64 `json:"seconds"`
+	KeysPerSecond float64 `json:"keys_per_second"`
+	Manifest      string  `json:"manifest,omitempty"`
+}
+
+func loadAction(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	now := time.Now()
+	d, err := datasetFromFlags(c, now)
+	if err != nil {
+		return err
+	}
+	opts, err := connectionFromFlags(c, d)
+	if err != nil {
+		return err
+	}
+	opts.Method = loader.Method(c.String("method"))
+	opts.Workers = c.Int("workers")
+	opts.Batch = c.Int("batch")
+	opts.Expiry = loader.Expiry(c.String("expiry"))
+
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	bar := newBar(c.App.ErrWriter, int64(d.Count), "keys", quiet || asJSON)
+	if bar != nil {
+		opts.Progress = func(p loader.Progress) { bar.Set64(int64(p.Keys)) }
+	}
+	res, err := loader.Load(c.Context, d, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	var le *loader.Error
+	if errors.As(err, &le) && errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: %d of %d keys confirmed by %s", le.Confirmed, le.Total, le.Addr)
+	}
+	if err != nil {
+		return err
+	}
+
+	sum := loadSummary{
+		Addr:          opts.Addr,
+		DB:            d.DB,
+		Method:        string(res.Method),
+		Workers:       res.Workers,
+		Batch:         res.Batch,
+		Keys:          res.Keys,
+		Expires:       res.Expires,
+		Seconds:       res.Duration.Seconds(),
+		KeysPerSecond: perSecond(res.Keys, res.Duration),
+		Manifest:      c.String("manifest"),
+	}
+	if sum.Manifest != "" {
+		if err := manifest.Write(sum.Manifest, loader.Manifest(d, now)); err != nil {
+			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
+		}
+	}
+	switch {
+	case asJSON:
+		return printJSON(c.App.Writer, sum)
+	case quiet:
+		return nil
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s db %d by %s (%s): %.2fs, %.0f keys/s\n",
+		sum.Keys, sum.Expires, sum.Addr, sum.DB, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond)
+	return err
+}
+
+// connectionFromFlags returns the loader options of --addr, --url and
+// --password, and takes the URL's database into d unless --db says another.
+func connectionFromFlags(c *cli.Context, d *dataset.Spec) (loader.Options, error) {
+	opts := loader.Options{Addr: c.String("addr"), Password: c.String("password")}
+	if !c.IsSet("url") {
+		return opts, nil
+	}
+	if c.IsSet("addr") {
+		return opts, errors.New("--addr and --url both name the server: give one")
+	}
+	u, err := redis.ParseURL(c.String("url"))
+	if err != nil {
+		return opts, fmt.Errorf("--url: %w", err)
+	}
+	if u.Network == "unix" {
+		return opts, fmt.Errorf("--url %s: unix sockets are not supported", u.Addr)
+	}
+	opts.Addr, opts.Username, opts.TLSConfig = u.Addr, u.Username, u.TLSConfig
+	if u.Password != "" {
+		opts.Password = u.Password
+	}
+	if u.DialTimeout > 0 {
+		opts.DialTimeout = u.DialTimeout
+	}
+	switch {
+	case !c.IsSet("db"):
+		d.DB = u.DB
+	case u.DB != d.DB && urlNamesDB(c.String("url")):
+		return opts, fmt.Errorf("--db %d disagrees with the database %d of --url", d.DB, u.DB)
+	}
+	return opts, d.Validate()
+}
+
+// urlNamesDB tells whether a Redis URL has a database number in its path.
+func urlNamesDB(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && strings.Trim(u.Path, "/") != ""
+}
+
+// workersAndBatch describes a method's connections and batch, as in
+// "50 workers" or "1 worker, batch 1000".
+func workersAndBatch(m loader.Method, workers, batch int) string {
+	s := fmt.Sprintf("%d worker", workers)
+	if workers != 1 {
+		s += "s"
+	}
+	if m == loader.Pipeline {
+		s += fmt.Sprintf(", batch %d", batch)
+	}
+	return s
+}

@@ -1,0 +1,64 @@
+// Package servertest starts real Redis servers for tests and checks what
+// they hold. Like redistest, it fails the test in CI when redis-server is
+// missing, and skips it elsewhere.
+package servertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/server"
+)
+
+// GenerateFile writes d with opts into a new file in a test temporary
+// directory and returns its path.
+func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Start starts a local redis-server on the RDB file at path, passing it the
+// extra server arguments args (such as "--maxmemory", "2mb"), and stops it
+// when the test ends.
+func Start(t testing.TB, path string, args ...string) *server.Instance {
+	t.Helper()
+	redisServer := redistest.RedisServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess, RedisServer: redisServer, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := inst.Close(context.Background()); err != nil {
+			t.Errorf("stop redis: %v", err)
+		}
+	})
+	return inst
+}
+
+// StartEmpty starts a local redis-server with no keys, as Start does.
+func StartEmpty(t testing.TB, args ...string) *server.Instance {
+	t.Helper()
+	redistest.RedisServer(t)
+	return Start(t, GenerateFile(t, &dataset.Spec{}, encoder.Options{}), args...)
+}

@@ -1,0 +1,163 @@
+package loader
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Method names a way of sending the SETs.
+type Method string
+
+// The methods.
+const (
+	// Sequential sends one SET per round trip on one connection: the classic
+	// single-client loop.
+	Sequential Method = "sequential"
+	// Parallel runs Workers goroutines, each with its own connection, sending
+	// one SET per round trip each; they share the key range.
+	Parallel Method = "parallel"
+	// Pipeline sends Batch SETs per round trip, on Workers connections that
+	// share the key range.
+	Pipeline Method = "pipeline"
+	// Mass writes one raw RESP stream as fast as the socket takes it, while
+	// the replies are read and counted concurrently, the way redis-cli --pipe
+	// does. It uses one connection and no go-redis.
+	Mass Method = "mass"
+)
+
+// Methods returns the methods, slowest first.
+func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass} }
+
+// Expiry chooses how a record's expiry is sent.
+type Expiry string
+
+// The expiry modes.
+const (
+	// ExpiryAbsolute sends SET … PXAT with the record's absolute expiry in
+	// Unix ms: the key gets exactly the expiry the RDB file would hold, however
+	// long the command waits in buffers. It needs Redis 6.2 or later (or
+	// Valkey).
+	ExpiryAbsolute Expiry = "pxat"
+	// ExpiryRelative sends SET … PX with the milliseconds left until the
+	// record's expiry, computed when the command is encoded; the key's expiry
+	// ends up later by the time the command spends in buffers. A record whose
+	// expiry has passed is sent with PX 1, so it expires at once, as Redis
+	// drops an expired key when it loads a file. For servers older than 6.2.
+	ExpiryRelative Expiry = "px"
+)
+
+// Defaults of [Options].
+const (
+	DefaultAddr            = "127.0.0.1:6379"
+	DefaultMethod          = Pipeline
+	DefaultBatch           = 1000
+	DefaultParallelWorkers = 50
+	DefaultDialTimeout     = 5 * time.Second
+	DefaultTimeout         = 30 * time.Second
+	// MaxWorkers bounds Workers: each worker holds a connection.
+	MaxWorkers = 10000
+	// MaxBatch bounds Batch: a batch's commands are held in memory.
+	MaxBatch = 1 << 20
+)
+
+// ErrInvalidOption is wrapped by the errors [Load] returns for bad options.
+var ErrInvalidOption = errors.New("invalid loader option")
+
+// Options configures [Load]. The zero value loads into 127.0.0.1:6379 with
+// the pipeline method.
+type Options struct {
+	// Addr is the server's "host:port". Default: "127.0.0.1:6379".
+	Addr string
+	// Username and Password authenticate with AUTH (or HELLO) when Password
+	// is set. Default: none.
+	Username, Password string
+	// TLSConfig, when not nil, makes every connection TLS. Default: nil.
+	TLSConfig *tls.Config
+
+	// Method chooses how the SETs are sent. Default: Pipeline.
+	Method Method
+	// Workers is the number of connections, each driven by its own
+	// goroutine. Default: 50 for Parallel, 1 otherwise. Sequential and Mass
+	// use exactly one.
+	Workers int
+	// Batch is the number of SETs per round trip of Pipeline. Default: 1000.
+	// Other methods take no batch.
+	Batch int
+	// Expiry chooses PXAT or PX for records with an expiry.
+	// Default: ExpiryAbsolute.
+	Expiry Expiry
+
+	// DialTimeout bounds connecting and authenticating. Default: 5 s.
+	DialTimeout time.Duration
+	// Timeout bounds each wait for the server: a reply, or room in the
+	// socket to write. Default: 30 s.
+	Timeout time.Duration
+
+	// Progress, if not nil, is called about ten times a second while keys
+	// are being sent, and once at the end, never concurrently.
+	// Default: nil.
+	Progress func(Progress)
+}
+
+// withDefaults returns o with its zero fields set to their defaults, or an
+// error naming the first field out of range.
+func (o Options) withDefaults() (Options, error) {
+	bad := func(format string, args ...any) (Options, error) {
+		return o, fmt.Errorf("%w: %s", ErrInvalidOption, fmt.Sprintf(format, args...))
+	}
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.Method == "" {
+		o.Method = DefaultMethod
+	}
+	if o.Expiry == "" {
+		o.Expiry = ExpiryAbsolute
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = DefaultDialTimeout
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Workers < 0 || o.Workers > MaxWorkers {
+		return bad("workers %d out of range (1 to %d)", o.Workers, MaxWorkers)
+	}
+	if o.Batch < 0 || o.Batch > MaxBatch {
+		return bad("batch %d out of range (1 to %d)", o.Batch, MaxBatch)
+	}
+	switch o.Method {
+	case Sequential, Mass:
+		if o.Workers > 1 {
+			return bad("%s uses one connection, not %d workers (use parallel or pipeline)", o.Method, o.Workers)
+		}
+		o.Workers = 1
+	case Parallel:
+		if o.Workers == 0 {
+			o.Workers = DefaultParallelWorkers
+		}
+	case Pipeline:
+		if o.Workers == 0 {
+			o.Workers = 1
+		}
+		if o.Batch == 0 {
+			o.Batch = DefaultBatch
+		}
+	default:
+		return bad("method %q (known: sequential, parallel, pipeline, mass)", o.Method)
+	}
+	if o.Method != Pipeline {
+		if o.Batch > 1 {
+			return bad("%s sends no batches (batch %d goes with pipeline)", o.Method, o.Batch)
+		}
+		o.Batch = 1
+	}
+	switch o.Expiry {
+	case ExpiryAbsolute, ExpiryRelative:
+	default:
+		return bad("expiry %q (known: pxat, px)", o.Expiry)
+	}
+	return o, nil
+}
