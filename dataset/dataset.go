@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rdbgen/rdbgen/internal/draw"
 )
 
 // ValueMode chooses how values are made.
@@ -129,12 +131,5 @@ func (d *Spec) AppendValue(dst []byte, i uint64) []byte {
 
 // ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.
 func (d *Spec) ExpireAtMS(i uint64) int64 {
-	if d.TTL <= 0 {
-		return 0
-	}
-	at := d.BaseTimeMS + d.TTL.Milliseconds()
-	if j := uint64(d.TTLJitter.Milliseconds()); j > 0 {
-		at += int64(mix(d.Seed^saltTTL, i)%(2*j+1)) - int64(j)
-	}
-	return at
+	return draw.ExpireAtMS(d.BaseTimeMS, d.TTL, d.TTLJitter, d.Seed^saltTTL, i)
 }

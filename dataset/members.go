@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdbgen/rdbgen/internal/draw"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -99,11 +100,7 @@ func (d *Spec) validateMembers() error {
 // MemberCount returns the number of members of record i: Members.Min, or drawn from
 // (Seed, i) within the range.
 func (d *Spec) MemberCount(i uint64) uint64 {
-	m := d.Members
-	if m.Max <= m.Min {
-		return m.Min
-	}
-	return m.Min + mix(d.Seed^saltMembers, i)%(m.Max-m.Min+1)
+	return draw.Between(d.Members.Min, d.Members.Max, d.Seed^saltMembers, i)
 }
 
 // AppendMember appends member j of record i: the hash field, list element, or set or
@@ -120,11 +117,11 @@ func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
 		}
 		return strconv.AppendUint(dst, j+1, 10)
 	}
-	state := mix(mix(d.Seed^saltMember, i), j)
+	state := draw.Mix(draw.Mix(d.Seed^saltMember, i), j)
 	if d.Type == TypeList {
 		return appendRandomFrom(dst, state, d.ValueSize)
 	}
-	id := splitmix64(j ^ mix(d.Seed^saltMemberID, i)) // a bijection of j, so names are unique
+	id := draw.Hash(j ^ draw.Mix(d.Seed^saltMemberID, i)) // a bijection of j, so names are unique
 	for range MemberIDLen {
 		dst = append(dst, alphabet[id&63])
 		id >>= 6
@@ -136,7 +133,7 @@ func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
 // ValueSame, ValueSize random characters drawn from (Seed, i, j) with ValueRandom.
 func (d *Spec) AppendFieldValue(dst []byte, i, j uint64) []byte {
 	if d.Value == ValueRandom {
-		return appendRandomFrom(dst, mix(mix(d.Seed^saltMember, i), j), d.ValueSize)
+		return appendRandomFrom(dst, draw.Mix(draw.Mix(d.Seed^saltMember, i), j), d.ValueSize)
 	}
 	return d.AppendMember(dst, i, j)
 }
@@ -147,7 +144,7 @@ func (d *Spec) AppendFieldValue(dst []byte, i, j uint64) []byte {
 func (d *Spec) Score(i, j, n uint64) float64 {
 	s := float64(n - j)
 	if d.Value == ValueRandom {
-		s += float64(mix(mix(d.Seed^saltScore, i), j)>>11) / (1 << 53)
+		s += float64(draw.Mix(draw.Mix(d.Seed^saltScore, i), j)>>11) / (1 << 53)
 	}
 	return s
 }

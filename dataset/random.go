@@ -1,5 +1,7 @@
 package dataset
 
+import "github.com/rdbgen/rdbgen/internal/draw"
+
 // Random values come from a counter-based generator: the bytes of record i depend on (seed, i)
 // alone, so any record can be recomputed without the ones before it.
 
@@ -14,27 +16,16 @@ const (
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-// splitmix64 is Steele, Lea and Flood's finaliser: a bijective, well-mixed hash of x.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// mix hashes a seed and a record number into 64 well-mixed bits.
-func mix(seed, i uint64) uint64 { return splitmix64(splitmix64(seed) ^ i) }
-
 // appendRandom appends n characters of alphabet drawn from (seed, i).
 func appendRandom(dst []byte, seed, i uint64, n int) []byte {
-	return appendRandomFrom(dst, mix(seed^saltValue, i), n)
+	return appendRandomFrom(dst, draw.Mix(seed^saltValue, i), n)
 }
 
 // appendRandomFrom appends n characters of alphabet drawn from state.
 func appendRandomFrom(dst []byte, state uint64, n int) []byte {
 	for n > 0 {
 		state += 0x9e3779b97f4a7c15
-		r := splitmix64(state)
+		r := draw.Hash(state)
 		// Ten 6-bit characters per 64-bit draw.
 		k := min(n, 10)
 		for range k {

@@ -8,6 +8,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/draw"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -114,28 +115,17 @@ func (f *Family) Record(i uint64) (record.Record, error) {
 
 // ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.
 func (f *Family) ExpireAtMS(i uint64) int64 {
-	if f.TTL <= 0 {
-		return 0
-	}
-	at := f.base + f.TTL.Milliseconds()
-	if j := uint64(f.TTLJitter.Milliseconds()); j > 0 {
-		at += int64(mix(f.seed^saltTTL, i)%(2*j+1)) - int64(j)
-	}
-	return at
+	return draw.ExpireAtMS(f.base, f.TTL, f.TTLJitter, f.seed^saltTTL, i)
 }
 
 // memberCount returns the number of members of record i.
 func (f *Family) memberCount(i uint64) uint64 {
-	m := f.members
-	if m.max <= m.min {
-		return m.min
-	}
-	return m.min + mix(f.seed^saltCount, i)%(m.max-m.min+1)
+	return draw.Between(f.members.min, f.members.max, f.seed^saltCount, i)
 }
 
 // eval appends the value of g for record i, member j, seeded by salt.
 func (e *emitter) eval(dst []byte, g generator, f *Family, salt, i, j uint64, member bool) []byte {
-	e.rnd.state = mix(mix(f.seed^salt, i), j)
+	e.rnd.state = draw.Mix(draw.Mix(f.seed^salt, i), j)
 	e.ctx.f, e.ctx.i, e.ctx.j, e.ctx.member = f, i, j, member
 	return g.appendTo(dst, &e.ctx)
 }

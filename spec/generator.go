@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/brianvoe/gofakeit/v7"
+	"github.com/rdbgen/rdbgen/internal/draw"
 )
 
 // A generator makes one value of a record: a string value, a hash field or value, a member
@@ -207,7 +208,7 @@ type concatGen struct{ parts []generator }
 func (g *concatGen) appendTo(dst []byte, c *evalCtx) []byte {
 	base := c.rnd.state
 	for k, p := range g.parts {
-		c.rnd.state = mix(base, uint64(k))
+		c.rnd.state = draw.Mix(base, uint64(k))
 		dst = p.appendTo(dst, c)
 	}
 	return dst

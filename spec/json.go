@@ -1,6 +1,10 @@
 package spec
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/rdbgen/rdbgen/internal/draw"
+)
 
 // jsonGen renders a JSON document whose leaves may be generators: numeric generators become
 // numbers and the others strings. Each leaf draws from its own stream.
@@ -28,7 +32,7 @@ func (n *jsonNode) appendTo(dst []byte, c *evalCtx, base uint64, leaf *uint64) [
 	case n.raw != nil:
 		return append(dst, n.raw...)
 	case n.gen != nil:
-		c.rnd.state = mix(base, *leaf)
+		c.rnd.state = draw.Mix(base, *leaf)
 		*leaf++
 		if n.gen.numeric() {
 			return n.gen.appendTo(dst, c)

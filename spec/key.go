@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/internal/draw"
 )
 
 // Key patterns: literal text with at most one placeholder, {id} or {uuid}; "{{" and "}}"
@@ -99,8 +101,8 @@ func (f *Family) AppendKey(dst []byte, i uint64) []byte {
 
 // uuidKey returns the 16 bytes of the {uuid} of record i.
 func (f *Family) uuidKey(i uint64) (u [16]byte) {
-	hi := mix(f.seed^saltUUIDHi, i)
-	lo := perm62(i, mix(f.seed, saltUUIDKey))
+	hi := draw.Mix(f.seed^saltUUIDHi, i)
+	lo := perm62(i, draw.Mix(f.seed, saltUUIDKey))
 	putUint64(u[0:8], hi)
 	putUint64(u[8:16], lo)
 	u[6] = u[6]&0x0f | 0x40 // version 4
@@ -157,7 +159,7 @@ func (f *Family) Contains(key []byte) bool {
 		if !parseUUID(mid, &u) {
 			return false
 		}
-		i := unperm62(getUint64(u[8:16])&mask62, mix(f.seed, saltUUIDKey))
+		i := unperm62(getUint64(u[8:16])&mask62, draw.Mix(f.seed, saltUUIDKey))
 		return i < f.count && f.uuidKey(i) == u
 	}
 	return false

@@ -1,20 +1,13 @@
 package spec
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/rdbgen/rdbgen/internal/draw"
+)
 
 // Randomness is counter-based: the generator of a value is seeded from (seed, family, field,
 // record index, member index), so any value can be recomputed without those before it.
-
-// splitmix64 is Steele, Lea and Flood's finaliser: a bijective, well-mixed hash of x.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// mix hashes a seed and a number into 64 well-mixed bits.
-func mix(seed, n uint64) uint64 { return splitmix64(splitmix64(seed) ^ n) }
 
 // source is a splitmix64 stream: a math/rand/v2 Source whose state is set for each value,
 // so that one faker serves every value.
@@ -23,7 +16,7 @@ type source struct{ state uint64 }
 // Uint64 returns the next number of the stream.
 func (s *source) Uint64() uint64 {
 	s.state += 0x9e3779b97f4a7c15
-	return splitmix64(s.state)
+	return draw.Hash(s.state)
 }
 
 // below returns a number in [0, n) (n > 0), with a bias below 2^-32 for any n under 2^32.

@@ -28,6 +28,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/draw"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -144,7 +145,7 @@ func (s *Spec) SetParams(p Params) error {
 	}
 	s.Params = p
 	for _, f := range s.Families {
-		f.seed = mix(p.Seed, hashString(f.Name))
+		f.seed = draw.Mix(p.Seed, hashString(f.Name))
 		f.base = p.BaseTimeMS
 		f.count = scale(f.Count, p.CountScale)
 		if f.key.slot == slotNone {
