@@ -131,6 +131,8 @@ func TestGenerateBadInput(t *testing.T) {
 		{"output is a directory", []string{"--count", "1", "-o", dir}, "is a directory"},
 		{"missing directory", []string{"--count", "1", "-o", filepath.Join(dir, "nope", "d.rdb")}, "no such file or directory"},
 		{"stray argument", []string{"--count", "1", "extra"}, `unexpected argument "extra"`},
+		{"existing manifest", []string{"--count", "1", "-o", "new.rdb", "--manifest", existing}, "--manifest " + existing + ": file exists (use --force to overwrite it)"},
+		{"manifest is the output", []string{"--count", "1", "-o", "new.rdb", "--manifest", "./new.rdb"}, "--manifest ./new.rdb is the output file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkBadInput(t, tt.args, tt.want) })

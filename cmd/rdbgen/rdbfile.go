@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -64,6 +65,15 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	}
 	if j.manifestPath == "" && j.out != "-" {
 		j.manifestPath = manifest.PathFor(j.out)
+	} else if j.manifestPath != "" && !isCluster(c) {
+		// A manifest named by --manifest is written after the file: refuse now what would
+		// clobber a file that is not the output's own sidecar.
+		if filepath.Clean(j.manifestPath) == filepath.Clean(j.out) {
+			return nil, fmt.Errorf("--manifest %s is the output file", j.manifestPath)
+		}
+		if err := atomicfile.Check(j.manifestPath, j.force); err != nil {
+			return nil, fmt.Errorf("--manifest %w", err)
+		}
 	}
 	if j.out == "-" {
 		j.results = c.App.ErrWriter

@@ -26,7 +26,7 @@ type File struct {
 // Create starts a file for path. Unless overwrite is set, an existing path is an error
 // wrapping ErrExists, checked now and again on Commit. The file gets mode 0644.
 func Create(path string, overwrite bool) (*File, error) {
-	if err := checkTarget(path, overwrite); err != nil {
+	if err := Check(path, overwrite); err != nil {
 		return nil, err
 	}
 	dir, base := filepath.Split(path)
@@ -45,7 +45,11 @@ func Create(path string, overwrite bool) (*File, error) {
 	return &File{File: f, path: path, overwrite: overwrite}, nil
 }
 
-func checkTarget(path string, overwrite bool) error {
+// Check returns the error Create would return for path now: nil when path does not exist, or
+// exists and may be overwritten; an error for a directory, or an existing file without
+// overwrite (wrapping ErrExists). Commands use it to refuse early a second file they will
+// write only after the first.
+func Check(path string, overwrite bool) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -100,7 +104,7 @@ func (f *File) place() error {
 		// not clobbered; file systems without hard links fall back to a checked rename.
 		err = os.Link(tmp, f.path)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
-			if err = checkTarget(f.path, false); err == nil {
+			if err = Check(f.path, false); err == nil {
 				err = os.Rename(tmp, f.path)
 			}
 		} else if errors.Is(err, fs.ErrExist) {
