@@ -42,9 +42,6 @@ func verifyCommand() *cli.Command {
 			&cli.BoolFlag{Name: "cluster", Usage: "verify a cluster dataset: the argument is the directory of its shard files, loaded into a Redis Cluster of one primary per file"},
 		},
 		Action: verifyAction,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return err // one line from main, not the whole help text
-		},
 	}
 }
 
