@@ -32,8 +32,9 @@ func InCI() bool {
 	return v != ""
 }
 
-// missing fails the test in CI and skips it elsewhere.
-func missing(t testing.TB, format string, args ...any) {
+// Missing fails the test in CI and skips it elsewhere: for what a test needs from the
+// machine (a program, root, a mount) and cannot find.
+func Missing(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if InCI() {
 		t.Fatalf("CI: "+format, args...)
@@ -51,12 +52,12 @@ func RedisServer(t testing.TB) string {
 func Docker(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("docker"); err != nil {
-		missing(t, "docker CLI not found: %v", err)
+		Missing(t, "docker CLI not found: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, "docker", "version", "--format", "{{.Server.Version}}").CombinedOutput(); err != nil {
-		missing(t, "docker engine does not answer: %v: %s", err, bytes.TrimSpace(out))
+		Missing(t, "docker engine does not answer: %v: %s", err, bytes.TrimSpace(out))
 	}
 }
 
@@ -66,7 +67,7 @@ func Image(t testing.TB) string {
 	t.Helper()
 	Docker(t)
 	if out, err := exec.Command("docker", "image", "inspect", "--format", "{{.Id}}", ImageTag).CombinedOutput(); err != nil {
-		missing(t, "docker image %s not found (make redis-image): %s", ImageTag, strings.TrimSpace(string(out)))
+		Missing(t, "docker image %s not found (make redis-image): %s", ImageTag, strings.TrimSpace(string(out)))
 	}
 	return ImageTag
 }
@@ -89,7 +90,7 @@ func redisTool(t testing.TB, name string) string {
 	t.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		missing(t, "%s not found (apt-get install -y redis-server): %v", name, err)
+		Missing(t, "%s not found (apt-get install -y redis-server): %v", name, err)
 	}
 	return path
 }
