@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,6 +29,50 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 			}
 			if stdout != "" || stderr != "" {
 				t.Fatalf("printed help: stdout %q stderr %q", stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestQuietJSON checks that --json wins over --quiet on every command that has both: the
+// JSON goes to stdout, and nothing to stderr.
+func TestQuietJSON(t *testing.T) {
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "in.rdb")
+	if _, _, err := run(t, context.Background(), "--count", "10", "-o", dump, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	shards := filepath.Join(dir, "shards")
+	if _, _, err := run(t, context.Background(), "--count", "10", "--cluster-shards", "2", "-o", shards, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(dir, "in.csv")
+	if err := os.WriteFile(csv, []byte("key,value\na,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"generate", []string{"--count", "10", "-o", filepath.Join(dir, "g.rdb")}},
+		{"generate --cluster-shards", []string{"--count", "10", "--cluster-shards", "2", "-o", filepath.Join(dir, "g")}},
+		{"import", []string{"import", csv, "-o", filepath.Join(dir, "i.rdb")}},
+		{"verify", []string{"verify", dump, "--backend", "offline"}},
+		{"verify --cluster", []string{"verify", "--cluster", shards, "--backend", "offline"}},
+		{"image --context", []string{"image", dump, "--context", filepath.Join(dir, "ctx")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, err := run(t, context.Background(), append(tt.args, "-q", "--json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v) == 0 {
+				t.Fatalf("stdout is not a JSON summary (%v): %q", err, stdout)
+			}
+			if stderr != "" {
+				t.Fatalf("stderr %q", stderr)
 			}
 		})
 	}

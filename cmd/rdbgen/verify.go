@@ -123,14 +123,16 @@ type verifyResult struct {
 	reason string
 }
 
-// endVerify prints the report of res, unless there is none or --quiet, and returns the
+// endVerify prints the report of res, unless there is none: as JSON with --json (which
+// wins over --quiet, as on every command), else for people unless --quiet. It returns the
 // command's error: err, else FAIL and the reason when the verification failed.
 func endVerify(c *cli.Context, res *verifyResult, err error) error {
-	if res != nil && !c.Bool("quiet") {
+	if res != nil {
 		var werr error
-		if c.Bool("json") {
+		switch {
+		case c.Bool("json"):
 			werr = printJSON(c.App.Writer, res.json)
-		} else {
+		case !c.Bool("quiet"):
 			werr = res.write(c.App.Writer)
 		}
 		if err == nil {
