@@ -95,20 +95,22 @@ func benchAction(c *cli.Context) error {
 
 // printBenchTable prints what was measured, the table, and where the report went.
 func printBenchTable(w io.Writer, r *bench.Report, dir string) error {
-	fmt.Fprintf(w, "%d keys into %s (%s backend), median of %d run(s)\n\n", r.Dataset.Count, r.Server, r.Backend, r.Repeat)
-	if err := bench.WriteTable(w, r); err != nil {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d keys into %s (%s backend), median of %d run(s)\n\n", r.Dataset.Count, r.Server, r.Backend, r.Repeat)
+	if err := bench.WriteTable(&b, r); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nvs snapshot: seconds divided by the snapshot total (generate the file, then start Redis on it until it answers with the data)")
+	fmt.Fprintln(&b, "\nvs snapshot: seconds divided by the snapshot total (generate the file, then start Redis on it until it answers with the data)")
 	for _, row := range r.Rows {
 		if row.Method == bench.SnapshotLoad && row.ServerSeconds > 0 {
-			fmt.Fprintf(w, "snapshot load: %.3fs from starting Redis to its answer, of which the server logged %.3fs loading the file\n", row.Seconds, row.ServerSeconds)
+			fmt.Fprintf(&b, "snapshot load: %.3fs from starting Redis to its answer, of which the server logged %.3fs loading the file\n", row.Seconds, row.ServerSeconds)
 		}
 	}
 	if dir != "" {
-		fmt.Fprintf(w, "report: %s, %s and %s in %s\n", bench.CSVFile, bench.JSONFile, bench.ChartFile, dir)
+		fmt.Fprintf(&b, "report: %s, %s and %s in %s\n", bench.CSVFile, bench.JSONFile, bench.ChartFile, dir)
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // benchProgress draws a progress bar per stage of each run.

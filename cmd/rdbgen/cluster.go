@@ -228,23 +228,25 @@ type shardSummary struct {
 
 // printClusterSummary writes the summary of a cluster split for people.
 func printClusterSummary(w io.Writer, sum clusterSummary, extra string) error {
+	var b strings.Builder
 	members := ""
 	if sum.Members > 0 {
 		members = fmt.Sprintf(", %d members", sum.Members)
 	}
-	fmt.Fprintf(w, "wrote %d keys (%d with TTL%s) in %d shards to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
+	fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) in %d shards to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
 		sum.Keys, sum.Expires, members, len(sum.Shards), sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	for _, s := range sum.Shards {
 		node := ""
 		if s.Addr != "" {
 			node = " (" + s.Addr + ")"
 		}
-		fmt.Fprintf(w, "  %s  slots %s%s: %d keys, %s\n", filepath.Base(s.File), cluster.Shard{Ranges: s.Slots}.RangesString(), node, s.Keys, humanBytes(s.Bytes))
+		fmt.Fprintf(&b, "  %s  slots %s%s: %d keys, %s\n", filepath.Base(s.File), cluster.Shard{Ranges: s.Slots}.RangesString(), node, s.Keys, humanBytes(s.Bytes))
 	}
 	for _, p := range sum.Removed {
-		fmt.Fprintf(w, "  removed %s, left from an earlier split\n", p)
+		fmt.Fprintf(&b, "  removed %s, left from an earlier split\n", p)
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // makeDir creates dir when it does not exist, and reports whether it did.

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +221,20 @@ func TestClusterImportStdinLast(t *testing.T) {
 	}
 	if got := dirEntries(t, filepath.Join(parent, "new")); len(got) != 1 {
 		t.Fatalf("the spooled stdin was left: %v", got)
+	}
+}
+
+// failingWriter fails every write, like a stdout whose disk is full.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestClusterSummaryWriteError checks that a summary that cannot be written fails the run,
+// as generate's does.
+func TestClusterSummaryWriteError(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	err := runApp(context.Background(), newApp(failingWriter{}, io.Discard), []string{"rdbgen", "--count", "10", "--cluster-shards", "2", "-o", dir})
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("got %v, want the write error", err)
 	}
 }
