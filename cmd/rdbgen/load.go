@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -35,6 +36,7 @@ func loadCommand() *cli.Command {
 				&cli.IntFlag{Name: "batch", Usage: "SETs per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
 				&cli.StringFlag{Name: "expiry", Value: string(loader.ExpiryAbsolute), Usage: "send expiries as pxat (exact, Redis 6.2+) or px (time left)"},
 				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded dataset here, for rdbgen verify --addr"},
+				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
 			},
 			summaryFlags(),
 		),
@@ -64,6 +66,12 @@ func loadAction(c *cli.Context) error {
 	d, err := datasetFromFlags(c, now)
 	if err != nil {
 		return err
+	}
+	if m := c.String("manifest"); m != "" {
+		// Refused now, not after the load: the manifest is written last.
+		if err := atomicfile.Check(m, c.Bool("force")); err != nil {
+			return fmt.Errorf("--manifest %w", err)
+		}
 	}
 	opts, err := connectionFromFlags(c, d)
 	if err != nil {

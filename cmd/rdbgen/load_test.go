@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,6 +140,24 @@ func TestLoadBadInput(t *testing.T) {
 				t.Fatal("a failed load wrote a manifest")
 			}
 		})
+	}
+}
+
+// TestLoadManifestExists checks that load refuses, before loading, a --manifest that would
+// replace an existing file, unless --force.
+func TestLoadManifestExists(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "dump.rdb")
+	os.WriteFile(m, []byte("precious"), 0o644)
+	_, _, err := run(t, context.Background(), "load", "--addr", "127.0.0.1:1", "--count", "1", "--manifest", m)
+	if want := "--manifest " + m + ": file exists (use --force to overwrite it)"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if b, _ := os.ReadFile(m); string(b) != "precious" {
+		t.Fatalf("the file changed to %q", b)
+	}
+	_, _, err = run(t, context.Background(), "load", "--addr", "127.0.0.1:1", "--count", "1", "--manifest", m, "--force")
+	if err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("with --force: got %v, want the load to be tried", err)
 	}
 }
 
