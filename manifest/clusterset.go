@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -45,7 +46,7 @@ func ReadClusterSet(dir string) (*ClusterSet, error) {
 		}
 		if i > 0 {
 			if err := sameRun(set.Manifests[0], m); err != nil {
-				return nil, fmt.Errorf("%s and %s are not shards of one split: %s", filepath.Base(files[0]), filepath.Base(f), err)
+				return nil, fmt.Errorf("%s and %s are not shards of one split: %w", filepath.Base(files[0]), filepath.Base(f), err)
 			}
 		}
 		set.Manifests[i] = m
@@ -65,7 +66,7 @@ func sameRun(a, b *Manifest) error {
 	case a.Target != b.Target || a.RDBVersion != b.RDBVersion:
 		return fmt.Errorf("written for %s (RDB %d) and %s (RDB %d)", a.Target, a.RDBVersion, b.Target, b.RDBVersion)
 	case !sameJSON(a.Dataset, b.Dataset) || !sameJSON(a.Spec, b.Spec) || !sameJSON(a.Import, b.Import):
-		return fmt.Errorf("they describe different records")
+		return errors.New("they describe different records")
 	}
 	return nil
 }
