@@ -24,8 +24,8 @@ func benchCommand() *cli.Command {
 			builtinDatasetFlags(countUsage, seedUsage),
 			[]cli.Flag{
 				&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run each fresh server: auto, process or docker"},
-				&cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: "docker image of the servers"},
-				&cli.StringFlag{Name: "redis-server", Value: server.DefaultRedisServer, Usage: "server executable (path or name in PATH; the command in a container)"},
+				imageFlag("docker image of the servers"),
+				redisServerFlag(),
 				&cli.StringSliceFlag{Name: "methods", Usage: "rows to run: " + strings.Join(bench.DefaultMethods, ", "), DefaultText: "all"},
 				&cli.IntSliceFlag{Name: "workers", Usage: "worker counts of the parallel rows", DefaultText: strings.Trim(fmt.Sprint(bench.DefaultWorkers), "[]")},
 				&cli.IntFlag{Name: "batch", Value: loader.DefaultBatch, Usage: "SETs per round trip of the pipeline row"},

@@ -28,8 +28,8 @@ func verifyCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "manifest", Usage: "manifest to compare with (default FILE.manifest.json, when it exists)"},
 			&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run Redis: auto (docker when the engine answers, else process), docker, process, or offline (check the file only)"},
-			&cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: "docker image of the fresh container"},
-			&cli.StringFlag{Name: "redis-server", Value: server.DefaultRedisServer, Usage: "redis-server executable of the process backend"},
+			imageFlag("docker image of the fresh container"),
+			redisServerFlag(),
 			&cli.StringFlag{Name: "docker-host", EnvVars: []string{"DOCKER_HOST"}, Usage: "docker engine address (default the docker CLI's)"},
 			&cli.StringFlag{Name: "container", Usage: "restart this existing container on the file instead of starting a fresh one"},
 			&cli.DurationFlag{Name: "load-timeout", Value: server.DefaultLoadTimeout, Usage: "how long to wait for Redis to load the file"},
@@ -43,6 +43,16 @@ func verifyCommand() *cli.Command {
 		},
 		Action: verifyAction,
 	}
+}
+
+// imageFlag is --image, the docker image of the servers that verify and bench start.
+func imageFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "image", Value: server.DefaultImage, Usage: usage}
+}
+
+// redisServerFlag is --redis-server, the server that verify and bench start.
+func redisServerFlag() cli.Flag {
+	return &cli.StringFlag{Name: "redis-server", Value: server.DefaultRedisServer, Usage: "server executable (path or name in PATH; the command in a container)"}
 }
 
 // verifyOutput is the JSON report: the package's, and the manifest's path.
