@@ -45,10 +45,10 @@ func Create(path string, overwrite bool) (*File, error) {
 	return &File{File: f, path: path, overwrite: overwrite}, nil
 }
 
-// Check returns the error Create would return for path now: nil when path does not exist, or
-// exists and may be overwritten; an error for a directory, or an existing file without
-// overwrite (wrapping ErrExists). Commands use it to refuse early a second file they will
-// write only after the first.
+// Check makes the check of path that Create makes: nil when path does not exist, or exists
+// and may be overwritten; an error for a directory, or for an existing file without overwrite
+// (wrapping ErrExists). Commands use it to refuse early a second file that they write only
+// after the first.
 func Check(path string, overwrite bool) error {
 	fi, err := os.Stat(path)
 	switch {
