@@ -205,11 +205,7 @@ type clusterSummary struct {
 	Target        string         `json:"target"`
 	RDBVersion    int            `json:"rdb_version"`
 	Removed       []string       `json:"removed,omitempty"`
-	// Imports only.
-	Records    uint64 `json:"records,omitempty"`
-	Skipped    uint64 `json:"skipped,omitempty"`
-	Duplicates uint64 `json:"duplicates,omitempty"`
-	Expired    uint64 `json:"expired,omitempty"`
+	importCounts                 // imports only
 }
 
 // shardSummary describes one shard file.

@@ -72,6 +72,6 @@ func importClusterAction(c *cli.Context, j *fileJob, input string, format *strin
 	if err != nil {
 		return importError(input, err)
 	}
-	sum := clusterSummary{Records: stats.Records, Skipped: stats.Skipped, Duplicates: stats.Duplicates, Expired: stats.Expired}
-	return cj.finish(res, func(m *manifest.Manifest) { m.Import = importManifest(input, *format, stats, opts) }, sum, importNotes(input, stats))
+	return cj.finish(res, func(m *manifest.Manifest) { m.Import = importManifest(input, *format, stats, opts) },
+		clusterSummary{importCounts: importSummary(stats)}, importNotes(input, stats))
 }

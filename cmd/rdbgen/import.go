@@ -120,8 +120,7 @@ func importAction(c *cli.Context) error {
 	for db, n := range stats.DBs {
 		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
-	sum := generateSummary{Records: stats.Records, Skipped: stats.Skipped, Duplicates: stats.Duplicates, Expired: stats.Expired}
-	return j.finish(res, m, sum, importNotes(input, stats))
+	return j.finish(res, m, generateSummary{importCounts: importSummary(stats)}, importNotes(input, stats))
 }
 
 // importError names the input in an error about one of its lines.
@@ -131,6 +130,19 @@ func importError(input string, err error) error {
 		return fmt.Errorf("%s: %w", inputName(input), err)
 	}
 	return err
+}
+
+// importCounts are the counts that the summaries of an import add to a generation's.
+type importCounts struct {
+	Records    uint64 `json:"records,omitempty"`
+	Skipped    uint64 `json:"skipped,omitempty"`
+	Duplicates uint64 `json:"duplicates,omitempty"`
+	Expired    uint64 `json:"expired,omitempty"`
+}
+
+// importSummary returns the summary's counts of an import.
+func importSummary(s importer.Stats) importCounts {
+	return importCounts{Records: s.Records, Skipped: s.Skipped, Duplicates: s.Duplicates, Expired: s.Expired}
 }
 
 // importManifest returns the manifest section of an import.

@@ -149,11 +149,7 @@ type generateSummary struct {
 	Target        string  `json:"target"`
 	RDBVersion    int     `json:"rdb_version"`
 	Checksum      string  `json:"checksum"`
-	// Imports only.
-	Records    uint64 `json:"records,omitempty"`
-	Skipped    uint64 `json:"skipped,omitempty"`
-	Duplicates uint64 `json:"duplicates,omitempty"`
-	Expired    uint64 `json:"expired,omitempty"`
+	importCounts          // imports only
 }
 
 // finish writes the manifest m (when there is a manifest path) and reports the run; extra,
