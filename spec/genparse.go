@@ -125,7 +125,11 @@ func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) 
 	case "choice":
 		return p.choice(n, path)
 	case "timestamp":
-		return p.timestamp(n, path)
+		g := p.timestamp(n, path)
+		if g.fromRel || g.toRel {
+			f.relativeTime = true
+		}
+		return g
 	case "fake":
 		name := p.str(n, path)
 		fn, ok := fakers[name]
@@ -234,7 +238,7 @@ func (p *parser) choice(n *yaml.Node, path string) generator {
 }
 
 // timestamp reads `timestamp: {from: , to: , format: }`.
-func (p *parser) timestamp(n *yaml.Node, path string) generator {
+func (p *parser) timestamp(n *yaml.Node, path string) *timestampGen {
 	m := p.options(n, path, "from", "to", "format")
 	g := &timestampGen{fromRel: true, toRel: true, format: time.RFC3339}
 	read := func(name string) (int64, bool) {
