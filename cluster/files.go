@@ -25,8 +25,9 @@ func ShardFiles(dir string) (map[int]string, error) {
 	}
 	files := map[int]string{}
 	for _, e := range entries {
-		num, ok := strings.CutPrefix(e.Name(), "shard-")
-		if num, ok = strings.CutSuffix(num, ".rdb"); !ok || num == "" || strings.TrimLeft(num, "0123456789") != "" {
+		num, isShard := strings.CutPrefix(e.Name(), "shard-")
+		num, isRDB := strings.CutSuffix(num, ".rdb")
+		if !isShard || !isRDB || num == "" || strings.TrimLeft(num, "0123456789") != "" {
 			continue
 		}
 		i, err := strconv.Atoi(num)

@@ -10,7 +10,7 @@ import (
 func TestShardFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"shard-0.rdb", "shard-1.rdb", "shard-10.rdb", "shard-01.rdb", "shard-.rdb", "shard-x.rdb",
-		"shard-2.rdb.manifest.json", "dump.rdb", ".shard-3.rdb.tmp-1"} {
+		"shard-2.rdb.manifest.json", "dump.rdb", ".shard-3.rdb.tmp-1", "4.rdb", "shard-5"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func (w *Writer) begin(key []byte, open func(*encoder.Writer) error) error {
 	if w.closed {
 		return encoder.ErrClosed
 	}
-	w.cur = w.Shard(key)
+	w.cur = w.shardFor(key)
 	return open(w.cur)
 }
 

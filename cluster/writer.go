@@ -102,7 +102,17 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 	if w.closed {
 		return encoder.ErrClosed
 	}
-	return w.Shard(key).WriteString(key, value, expireAtMS)
+	return w.shardFor(key).WriteString(key, value, expireAtMS)
+}
+
+// shardFor returns the shard a record of key goes to: the shard of key, except while a
+// collection is open, when it is that collection's shard, which refuses the record with
+// encoder.ErrCollectionOpen as a single encoder.Writer would.
+func (w *Writer) shardFor(key []byte) *encoder.Writer {
+	if w.cur != nil {
+		return w.cur
+	}
+	return w.Shard(key)
 }
 
 // Stats returns each shard's counts so far; after Close they describe the whole files.

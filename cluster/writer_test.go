@@ -195,6 +195,32 @@ func TestWriterErrors(t *testing.T) {
 	}
 }
 
+// TestWriterCollectionOpen checks that a record written while a collection is open fails
+// with encoder.ErrCollectionOpen, as with a single encoder.Writer, also when its key belongs
+// to another shard than the collection's.
+func TestWriterCollectionOpen(t *testing.T) {
+	layout, _ := cluster.Even(2) // "bar" is in shard 0 (slot 5061), "foo" in shard 1 (slot 12182)
+	w, err := cluster.NewWriter([]io.Writer{io.Discard, io.Discard}, layout, cluster.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginSet([]byte("bar"), 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteString([]byte("foo"), []byte("v"), 0); !errors.Is(err, encoder.ErrCollectionOpen) {
+		t.Errorf("WriteString in another shard while a set is open = %v, want ErrCollectionOpen", err)
+	}
+	if err := w.BeginHash([]byte("foo"), 1, 0); !errors.Is(err, encoder.ErrCollectionOpen) {
+		t.Errorf("BeginHash in another shard while a set is open = %v, want ErrCollectionOpen", err)
+	}
+	if err := w.Close(); !errors.Is(err, encoder.ErrCollectionOpen) || !strings.HasPrefix(err.Error(), "shard 0: ") {
+		t.Errorf("Close = %v, want shard 0's ErrCollectionOpen", err)
+	}
+	if s := w.Stats(); s[1].Keys != 0 {
+		t.Errorf("shard 1 holds %d keys, want none", s[1].Keys)
+	}
+}
+
 func ExampleWriter() {
 	layout, _ := cluster.Even(3)
 	files := []io.Writer{new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)}

@@ -67,9 +67,14 @@ func build(ctx context.Context, docker dockercli.Client, p *Plan, tag string, pr
 	if err := cmd.Start(); err != nil {
 		return "", fmt.Errorf("build image: %w", err)
 	}
-	go func() { pw.CloseWithError(writeTar(ctx, pw, p)) }()
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		pw.CloseWithError(writeTar(ctx, pw, p))
+	}()
 	err = cmd.Wait()
-	pr.Close()
+	pr.Close() // a docker that stopped reading early ends writeTar's next write
+	<-sent
 	out.flush()
 	if err != nil {
 		return "", dockercli.Error(ctx, args, out.tail(), err)

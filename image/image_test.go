@@ -100,8 +100,14 @@ func TestServerOfTag(t *testing.T) {
 // writeDump writes a file that starts like an RDB file of version.
 func writeDump(t *testing.T, header string) string {
 	t.Helper()
+	return writeFile(t, header+"\xff\x00\x00\x00\x00\x00\x00\x00\x00")
+}
+
+// writeFile writes a dump.rdb that holds content.
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
-	if err := os.WriteFile(path, []byte(header+"\xff\x00\x00\x00\x00\x00\x00\x00\x00"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -135,6 +141,8 @@ func TestNewPlanChecks(t *testing.T) {
 		{"unknown forced", v10, with(func(o *Options) { o.Base, o.Force = "mycorp/cache:prod", true }), nil, ""},
 		{"not rdb", writeDump(t, "VALKEY080"), offline, ErrNotRDB, `starts with "VALKEY080", not REDIS and a 4-digit version`},
 		{"short", writeDump(t, "RED"), offline, ErrNotRDB, "not REDIS"},
+		{"shorter than the magic", writeFile(t, "RED"), offline, ErrNotRDB, `starts with "RED", not REDIS`},
+		{"empty", writeFile(t, ""), offline, ErrNotRDB, `starts with "", not REDIS`},
 		{"bad version", writeDump(t, "REDIS00x9"), offline, ErrNotRDB, "not REDIS"},
 		{"missing", filepath.Join(t.TempDir(), "nope.rdb"), offline, os.ErrNotExist, "open dump"},
 		{"directory", t.TempDir(), offline, nil, "is not a regular file"},

@@ -90,9 +90,10 @@ func readHeader(path string) (int, int64, error) {
 	}
 	var h [9]byte
 	n, _ := io.ReadFull(f, h[:])
-	v, err := strconv.Atoi(string(h[5:n]))
-	if n < len(h) || string(h[:5]) != "REDIS" || err != nil || strings.TrimLeft(string(h[5:]), "0123456789") != "" {
+	digits := string(h[5:])
+	if n < len(h) || string(h[:5]) != "REDIS" || strings.TrimLeft(digits, "0123456789") != "" {
 		return 0, 0, fmt.Errorf("%w: %s starts with %q, not REDIS and a 4-digit version", ErrNotRDB, path, h[:n])
 	}
+	v, _ := strconv.Atoi(digits) // four digits: always a number
 	return v, fi.Size(), nil
 }

@@ -36,7 +36,10 @@ type LineError struct {
 	Fatal bool
 }
 
+// Error returns "line N: " and the problem.
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the problem, for errors.Is and errors.As.
 func (e *LineError) Unwrap() error { return e.Err }
 
 // Errors Copy returns, for errors.Is.

@@ -59,10 +59,12 @@ type Error struct {
 	Err       error  // what stopped the load
 }
 
+// Error tells where the load went, how far it got, and what stopped it.
 func (e *Error) Error() string {
 	return fmt.Sprintf("load into %s stopped with %d of %d keys confirmed: %v", e.Addr, e.Confirmed, e.Total, e.Err)
 }
 
+// Unwrap returns what stopped the load, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Load sends the records of d to the server as SET commands into database

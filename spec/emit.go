@@ -27,7 +27,7 @@ var ErrTooFewDistinct = errors.New("too few distinct members")
 const drawsPerMember = 16
 
 // ErrNoBaseTime is returned when a spec with TTLs or relative timestamps has no base time.
-var ErrNoBaseTime = errors.New("spec: ttls need Params.BaseTimeMS")
+var ErrNoBaseTime = errors.New("spec: ttls and relative timestamps need Params.BaseTimeMS")
 
 // progressEvery is how many records pass between progress reports and cancellation checks.
 const progressEvery = 1 << 14
@@ -57,7 +57,7 @@ func newEmitter(sink record.Sink) *emitter {
 // stops with ctx's error when ctx is cancelled.
 func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(keys uint64)) error {
 	for _, f := range s.Families {
-		if f.TTL > 0 && s.Params.BaseTimeMS <= 0 {
+		if (f.TTL > 0 || f.relativeTime) && s.Params.BaseTimeMS <= 0 {
 			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
 		}
 	}

@@ -266,10 +266,24 @@ func TestCountScale(t *testing.T) {
 	}
 }
 
-func TestGenerateNeedsBaseTimeForTTL(t *testing.T) {
-	s := mustParse(t, "families:\n  - key: a\n    ttl: 1m\n    value: x\n", Params{Seed: 1})
-	if err := s.Generate(context.Background(), &recorder{}, nil); !errors.Is(err, ErrNoBaseTime) {
-		t.Fatalf("got %v", err)
+func TestGenerateNeedsBaseTime(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      error
+	}{
+		{"ttl", "families:\n  - key: a\n    ttl: 1m\n    value: x\n", ErrNoBaseTime},
+		{"relative timestamp", "families:\n  - key: a\n    value: {timestamp: {from: -1h, to: 0s}}\n", ErrNoBaseTime},
+		{"timestamp of the base time", "families:\n  - key: a\n    value: {timestamp: {}}\n", ErrNoBaseTime},
+		{"relative timestamp in a hash", "families:\n  - key: a\n    type: hash\n    fields:\n      at: {timestamp: {from: -1h, to: 0s}}\n", ErrNoBaseTime},
+		{"absolute timestamp", "families:\n  - key: a\n    value: {timestamp: {from: \"2024-01-01T00:00:00Z\", to: \"2024-02-01T00:00:00Z\"}}\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustParse(t, tt.src, Params{Seed: 1})
+			if err := s.Generate(context.Background(), &recorder{}, nil); !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+		})
 	}
 }
 

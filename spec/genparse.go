@@ -2,6 +2,7 @@ package spec
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,15 +12,6 @@ import (
 
 // generatorKinds are the keys that name a generator.
 var generatorKinds = []string{"const", "id", "key", "sequence", "int", "float", "string", "choice", "uuid", "timestamp", "fake", "concat", "json"}
-
-func isGeneratorKind(s string) bool {
-	for _, k := range generatorKinds {
-		if k == s {
-			return true
-		}
-	}
-	return false
-}
 
 // Default alphabet of string: letters and digits.
 const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -42,7 +34,7 @@ func (p *parser) generator(n *yaml.Node, path string, f *Family) generator {
 	case yaml.MappingNode:
 		if len(n.Content) == 2 {
 			kn := resolve(n.Content[0])
-			if kn.Kind == yaml.ScalarNode && isGeneratorKind(kn.Value) {
+			if kn.Kind == yaml.ScalarNode && slices.Contains(generatorKinds, kn.Value) {
 				return p.generatorOf(kn.Value, resolve(n.Content[1]), join(path, kn.Value), f)
 			}
 			if kn.Kind == yaml.ScalarNode {
@@ -64,7 +56,7 @@ func (p *parser) noOptions(n *yaml.Node, path string) {
 	p.fail(n, path, "takes no options: write {}")
 }
 
-// optional returns the options mapping, treating nothing as empty.
+// options returns the options mapping, treating nothing as empty.
 func (p *parser) options(n *yaml.Node, path string, known ...string) map[string]entry {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return map[string]entry{}
@@ -125,7 +117,11 @@ func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) 
 	case "choice":
 		return p.choice(n, path)
 	case "timestamp":
-		return p.timestamp(n, path)
+		g := p.timestamp(n, path)
+		if g.fromRel || g.toRel {
+			f.relativeTime = true
+		}
+		return g
 	case "fake":
 		name := p.str(n, path)
 		fn, ok := fakers[name]
@@ -234,7 +230,7 @@ func (p *parser) choice(n *yaml.Node, path string) generator {
 }
 
 // timestamp reads `timestamp: {from: , to: , format: }`.
-func (p *parser) timestamp(n *yaml.Node, path string) generator {
+func (p *parser) timestamp(n *yaml.Node, path string) *timestampGen {
 	m := p.options(n, path, "from", "to", "format")
 	g := &timestampGen{fromRel: true, toRel: true, format: time.RFC3339}
 	read := func(name string) (int64, bool) {
@@ -284,7 +280,7 @@ func (p *parser) jsonNode(n *yaml.Node, path string, f *Family) jsonNode {
 	switch n.Kind {
 	case yaml.MappingNode:
 		if len(n.Content) == 2 {
-			if kn := resolve(n.Content[0]); kn.Kind == yaml.ScalarNode && isGeneratorKind(kn.Value) {
+			if kn := resolve(n.Content[0]); kn.Kind == yaml.ScalarNode && slices.Contains(generatorKinds, kn.Value) {
 				return jsonNode{gen: p.generator(n, path, f)}
 			}
 		}

@@ -234,6 +234,9 @@ func (p *parser) parseTop(s *Spec, n *yaml.Node) uint64 {
 			if m.of.key.slot == slotNone {
 				p.fail(nil, f.path+".members.of_family", "family %q has a single fixed key and no ids to hold", m.ofName)
 			}
+			if m.of.Count == 0 {
+				p.fail(nil, f.path+".members.of_family", "family %q has count 0: no ids to hold, and Redis drops empty collections", m.ofName)
+			}
 		}
 	}
 	return seed

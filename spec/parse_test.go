@@ -56,6 +56,7 @@ func TestParseErrors(t *testing.T) {
 		{"hash members without field", "families:\n  - key: a\n    type: hash\n    members: {count: 3, value: x}\n", "families[0].members.field: missing"},
 		{"unknown of_family", "families:\n  - key: a\n    type: set\n    members: {of_family: b}\n", `families[0].members.of_family: no family is named "b"`},
 		{"of_family fixed key", "families:\n  - key: b\n    value: x\n  - key: a\n    type: set\n    members: {of_family: b}\n", "has a single fixed key"},
+		{"of_family empty", "families:\n  - key: \"b{id}\"\n    count: 0\n    value: x\n  - key: a\n    type: set\n    members: {of_family: \"b{id}\"}\n", "has count 0"},
 		{"of_family and value", "families:\n  - key: \"b{id}\"\n    count: 2\n    value: x\n  - key: a\n    type: set\n    members: {of_family: \"b{id}\", value: x}\n", "of_family gives the set names"},
 		{"unknown generator", "families:\n  - key: a\n    value: {random: 3}\n", `t.yaml:3:13: families[0].value.random: unknown generator (known: const, id`},
 		{"null value", "families:\n  - key: a\n    value:\n", "families[0].value: no value"},

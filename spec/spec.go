@@ -105,6 +105,8 @@ type Family struct {
 	path    string    // "families[k]", for messages
 	keyLine int       // where the key pattern is, for messages
 	keyCol  int
+	// relativeTime is set when a timestamp generator counts from Params.BaseTimeMS.
+	relativeTime bool
 }
 
 // A field is a named hash field with the generator of its value.
