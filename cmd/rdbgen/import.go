@@ -55,7 +55,7 @@ func importAction(c *cli.Context) error {
 	default:
 		return fmt.Errorf("--format %q (known: auto, json, csv)", format)
 	}
-	csvOpts, err := csvOptions(c)
+	csvOpts, err := csvOptions(c, input)
 	if err != nil {
 		return err
 	}
@@ -176,8 +176,8 @@ func inputName(input string) string {
 	return input
 }
 
-// csvOptions reads the CSV flags.
-func csvOptions(c *cli.Context) (importer.CSVOptions, error) {
+// csvOptions reads the CSV flags; a .tsv input defaults to tab-separated fields.
+func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 	o := importer.CSVOptions{
 		Type:  record.Type(c.String("csv-type")),
 		Key:   c.String("key-column"),
@@ -193,6 +193,9 @@ func csvOptions(c *cli.Context) (importer.CSVOptions, error) {
 		return o, fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
 	}
 	d := c.String("delimiter")
+	if !c.IsSet("delimiter") && strings.HasSuffix(strings.TrimSuffix(strings.ToLower(input), ".gz"), ".tsv") {
+		d = "\t"
+	}
 	if d == `\t` {
 		d = "\t"
 	}

@@ -101,3 +101,20 @@ func TestImportBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestImportTSV reads a .tsv file with tabs unless --delimiter says otherwise.
+func TestImportTSV(t *testing.T) {
+	dir := t.TempDir()
+	tsv := filepath.Join(dir, "data.tsv")
+	os.WriteFile(tsv, []byte("key\tvalue\nk1\ta,b\nk2\tc\n"), 0o644)
+	stdout, _, err := run(t, context.Background(), "import", tsv, "-o", filepath.Join(dir, "tsv.rdb"))
+	if err != nil || !strings.Contains(stdout, "wrote 2 keys") {
+		t.Fatalf("got %v, %q", err, stdout)
+	}
+	semi := filepath.Join(dir, "semi.tsv")
+	os.WriteFile(semi, []byte("key;value\nk1;v\n"), 0o644)
+	stdout, _, err = run(t, context.Background(), "import", semi, "-o", filepath.Join(dir, "semi.rdb"), "--delimiter", ";")
+	if err != nil || !strings.Contains(stdout, "wrote 1 keys") {
+		t.Fatalf("--delimiter with .tsv: got %v, %q", err, stdout)
+	}
+}
