@@ -318,16 +318,17 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	if err := w.usable(); err != nil {
-		w.closed = true
-		return err
+	err := w.usable()
+	if err == nil {
+		err = w.endDB()
 	}
-	if err := w.endDB(); err != nil {
-		w.closed = true
-		return err
+	// Wait for the write in flight even after an error: once Close returns, the caller may
+	// close or remove the destination.
+	if werr := w.wait(); err == nil {
+		err = werr
 	}
-	if err := w.wait(); err != nil {
-		w.closed = true
+	w.closed = true
+	if err != nil {
 		return err
 	}
 	w.buf = append(w.buf, opEOF)
