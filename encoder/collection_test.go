@@ -181,6 +181,13 @@ func TestCollectionErrors(t *testing.T) {
 			w.BeginSet([]byte("s"), 1, 0)
 			return w.AddField([]byte("a"), []byte("b"))
 		}, ErrNoCollection, "hash member while set is open"},
+		{"nan score in a hash", func(w *Writer) error {
+			w.BeginHash([]byte("h"), 1, 0)
+			return w.AddScoredMember([]byte("m"), math.NaN())
+		}, ErrNoCollection, "sorted set member while hash is open"},
+		{"nan score with none open", func(w *Writer) error {
+			return w.AddScoredMember([]byte("m"), math.NaN())
+		}, ErrNoCollection, "while none is open"},
 		{"end without begin", func(w *Writer) error { return w.EndCollection() }, ErrNoCollection, "none open"},
 		{"string inside collection", func(w *Writer) error {
 			w.BeginSet([]byte("s"), 1, 0)
