@@ -197,7 +197,7 @@ func TestCollectionErrors(t *testing.T) {
 			w.BeginSet([]byte("s"), 1, 0)
 			return w.Close()
 		}, ErrCollectionOpen, "not ended"},
-		{"negative expiry", func(w *Writer) error { return w.BeginZSet([]byte("z"), 1, -1) }, ErrInvalidExpiry, `"z"`},
+		{"negative expiry", func(w *Writer) error { return w.BeginZSet([]byte("z"), 1, -1) }, ErrInvalidExpiry, `"z": expiry -1 ms`},
 		{"duplicate key", func(w *Writer) error {
 			w.WriteString([]byte("k"), nil, 0)
 			return w.BeginHash([]byte("k"), 1, 0)

@@ -228,7 +228,7 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 		return err
 	}
 	if db < 0 || db > 1<<31-1 {
-		return w.fail(fmt.Errorf("%w: %d", errDBOutOfRange, db))
+		return w.fail(fmt.Errorf("%w: %d (0 to %d)", errDBOutOfRange, db, 1<<31-1))
 	}
 	if err := w.endDB(); err != nil {
 		return err
@@ -284,7 +284,7 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 		return w.fail(ErrNoDB)
 	}
 	if expireAtMS < 0 {
-		return w.fail(fmt.Errorf("write key %q: %w", key, ErrInvalidExpiry))
+		return w.fail(fmt.Errorf("write key %q: expiry %d ms: %w", key, expireAtMS, ErrInvalidExpiry))
 	}
 	if w.checkDups {
 		if _, dup := w.seen[string(key)]; dup {

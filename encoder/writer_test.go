@@ -194,8 +194,8 @@ func TestDatabaseSections(t *testing.T) {
 		}
 	})
 	t.Run("negative database", func(t *testing.T) {
-		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil {
-			t.Fatal("no error")
+		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
+			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("count mismatch", func(t *testing.T) {
