@@ -120,10 +120,15 @@ func (g *generator) tick() error {
 	return nil
 }
 
-func (g *generator) report() {
-	if g.progress != nil {
-		s := g.stats()
-		g.progress(Progress{Keys: s.Keys, Total: g.d.Count, Members: s.Members, Bytes: s.Bytes})
+// report passes the counts so far to the progress callback, if there is one.
+func (g *generator) report() { report(g.progress, g.d.Count, g.stats) }
+
+// report passes the counts that stats returns, out of total records (0: unknown), to
+// progress, if there is one.
+func report(progress func(Progress), total uint64, stats func() encoder.Stats) {
+	if progress != nil {
+		s := stats()
+		progress(Progress{Keys: s.Keys, Total: total, Members: s.Members, Bytes: s.Bytes})
 	}
 }
 

@@ -76,7 +76,7 @@ func GenerateSpecCluster(ctx context.Context, dsts []io.Writer, s *spec.Spec, la
 	}
 	total := s.Keys()
 	return writeShards(dsts, layout, opts, counts, start, func(w *cluster.Writer) error {
-		return s.Generate(ctx, w, func(uint64) { reportTotal(progress, w, total) })
+		return s.Generate(ctx, w, func(uint64) { report(progress, total, w.Total) })
 	})
 }
 
@@ -87,7 +87,7 @@ func ImportCluster(ctx context.Context, dsts []io.Writer, open func() (importer.
 	var stats importer.Stats
 	res, err := writeShards(dsts, layout, encOpts, nil, time.Now(), func(w *cluster.Writer) error {
 		var err error
-		stats, err = importer.Copy(ctx, w, open, opts, func(importer.Stats) { reportTotal(progress, w, 0) })
+		stats, err = importer.Copy(ctx, w, open, opts, func(importer.Stats) { report(progress, 0, w.Total) })
 		return err
 	})
 	return res, stats, err
@@ -118,12 +118,4 @@ func writeShards(dsts []io.Writer, layout *cluster.Layout, opts encoder.Options,
 		Duration:      time.Since(start),
 		CountDuration: countTime,
 	}, nil
-}
-
-// reportTotal passes the counts of all of w's shards to progress, if there is one.
-func reportTotal(progress func(Progress), w *cluster.Writer, total uint64) {
-	if progress != nil {
-		s := w.Total()
-		progress(Progress{Keys: s.Keys, Total: total, Members: s.Members, Bytes: s.Bytes})
-	}
 }

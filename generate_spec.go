@@ -16,7 +16,7 @@ import (
 func GenerateSpec(ctx context.Context, dst io.Writer, s *spec.Spec, opts encoder.Options, progress func(Progress)) (Result, error) {
 	total := s.Keys()
 	return writeFile(dst, opts, func(w *encoder.Writer) error {
-		return s.Generate(ctx, w, func(uint64) { reportTo(progress, w, total) })
+		return s.Generate(ctx, w, func(uint64) { report(progress, total, w.Stats) })
 	})
 }
 
@@ -43,13 +43,5 @@ func resultOf(w *encoder.Writer, start time.Time) Result {
 		RDBVersion: w.RDBVersion(),
 		Target:     w.Target().Name,
 		Duration:   time.Since(start),
-	}
-}
-
-// reportTo passes w's counts to progress, if there is one.
-func reportTo(progress func(Progress), w *encoder.Writer, total uint64) {
-	if progress != nil {
-		s := w.Stats()
-		progress(Progress{Keys: s.Keys, Total: total, Members: s.Members, Bytes: s.Bytes})
 	}
 }

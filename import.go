@@ -16,7 +16,7 @@ func Import(ctx context.Context, dst io.Writer, open func() (importer.Reader, er
 	var stats importer.Stats
 	res, err := writeFile(dst, encOpts, func(w *encoder.Writer) error {
 		var err error
-		stats, err = importer.Copy(ctx, w, open, opts, func(importer.Stats) { reportTo(progress, w, 0) })
+		stats, err = importer.Copy(ctx, w, open, opts, func(importer.Stats) { report(progress, 0, w.Stats) })
 		return err
 	})
 	return res, stats, err

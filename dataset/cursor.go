@@ -1,7 +1,8 @@
 package dataset
 
 // A Cursor walks the keys of a dataset in order. It yields the same records as
-// AppendKey, AppendValue and ExpireAtMS, faster: it counts the key's digits up in place.
+// AppendKey, AppendValue (for strings) and ExpireAtMS, faster: it counts the key's digits
+// up in place.
 // The slices it returns are valid until the next call of Next.
 type Cursor struct {
 	d      *Spec
@@ -54,7 +55,8 @@ func (c *Cursor) Index() uint64 { return c.next - 1 }
 // Key returns the key of the current record.
 func (c *Cursor) Key() []byte { return c.key }
 
-// Value returns the value of the current record.
+// Value returns the value of the current record of a string dataset. Collections have no
+// value: their members come from AppendMember and AppendFieldValue.
 func (c *Cursor) Value() []byte {
 	if c.d.Value == ValueRandom {
 		return c.value

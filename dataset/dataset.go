@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/draw"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // ValueMode chooses how values are made.
@@ -29,7 +30,7 @@ const (
 // Limits on the parameters.
 const (
 	MaxValueSize = 512 << 20 // Redis's proto-max-bulk-len default
-	MaxDB        = 1<<31 - 1
+	MaxDB        = record.MaxDB
 )
 
 // ErrInvalid is wrapped by every error Validate returns.

@@ -181,6 +181,13 @@ func TestCollectionErrors(t *testing.T) {
 			w.BeginSet([]byte("s"), 1, 0)
 			return w.AddField([]byte("a"), []byte("b"))
 		}, ErrNoCollection, "hash member while set is open"},
+		{"nan score in a hash", func(w *Writer) error {
+			w.BeginHash([]byte("h"), 1, 0)
+			return w.AddScoredMember([]byte("m"), math.NaN())
+		}, ErrNoCollection, "sorted set member while hash is open"},
+		{"nan score with none open", func(w *Writer) error {
+			return w.AddScoredMember([]byte("m"), math.NaN())
+		}, ErrNoCollection, "while none is open"},
 		{"end without begin", func(w *Writer) error { return w.EndCollection() }, ErrNoCollection, "none open"},
 		{"string inside collection", func(w *Writer) error {
 			w.BeginSet([]byte("s"), 1, 0)
@@ -190,7 +197,7 @@ func TestCollectionErrors(t *testing.T) {
 			w.BeginSet([]byte("s"), 1, 0)
 			return w.Close()
 		}, ErrCollectionOpen, "not ended"},
-		{"negative expiry", func(w *Writer) error { return w.BeginZSet([]byte("z"), 1, -1) }, ErrInvalidExpiry, `"z"`},
+		{"negative expiry", func(w *Writer) error { return w.BeginZSet([]byte("z"), 1, -1) }, ErrInvalidExpiry, `"z": expiry -1 ms`},
 		{"duplicate key", func(w *Writer) error {
 			w.WriteString([]byte("k"), nil, 0)
 			return w.BeginHash([]byte("k"), 1, 0)

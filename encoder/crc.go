@@ -58,8 +58,9 @@ func crc64Jones(crc uint64, p []byte) uint64 {
 	return crc
 }
 
-// Checksum returns the RDB checksum (CRC-64 Jones) of p. It is exported so that readers, such
-// as the verifier, check files with the same function the writer uses.
+// Checksum returns the RDB checksum (CRC-64 Jones) of p. It is exported so that readers check
+// files with the same function the writer uses; Digest does the same over a stream, as the
+// verifier reads one.
 func Checksum(p []byte) uint64 { return crc64Jones(0, p) }
 
 // Digest computes the RDB checksum of a stream written to it in pieces.

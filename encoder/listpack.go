@@ -9,14 +9,13 @@ import "encoding/binary"
 // smallest of the 7-bit, 13-bit, 16, 24, 32 and 64-bit forms (listpack.c, lpEncodeGetType).
 
 const (
-	listpackHeaderLen = 6
-	listpackEnd       = 0xff
-	listpackMaxCount  = 1<<16 - 1 // LP_HDR_NUMELE_UNKNOWN
+	listpackEnd      = 0xff
+	listpackMaxCount = 1<<16 - 1 // LP_HDR_NUMELE_UNKNOWN
 )
 
 // appendListpackHeader reserves room for a listpack header, filled in by finishListpack.
 func appendListpackHeader(b []byte) []byte {
-	return append(b, 0, 0, 0, 0, 0, 0)
+	return append(b, 0, 0, 0, 0, 0, 0) // total bytes and element count
 }
 
 // finishListpack terminates the listpack that starts at b[start:] and fills in its header.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,11 +183,13 @@ func TestListpackHeader(t *testing.T) {
 }
 
 func TestScoreEncoding(t *testing.T) {
+	// The Go constant -0.0 is +0; negative zero needs Copysign. Redis 7.0 stores it as the
+	// integer 0 too (ZADD k -0 m, then SAVE).
 	for _, tt := range []struct {
 		f     float64
 		i     int64
 		isInt bool
-	}{{1, 1, true}, {-0.0, 0, true}, {1 << 62, 1 << 62, true}, {1<<62 + 1024, 0, false}, {0.5, 0, false}} {
+	}{{1, 1, true}, {0, 0, true}, {math.Copysign(0, -1), 0, true}, {1 << 62, 1 << 62, true}, {1<<62 + 1024, 0, false}, {0.5, 0, false}} {
 		i, ok := scoreInt(tt.f)
 		if ok != tt.isInt || i != tt.i {
 			t.Errorf("scoreInt(%v) = %d, %v", tt.f, i, ok)

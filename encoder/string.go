@@ -12,7 +12,7 @@ const (
 const minCompressLen = 21
 
 // appendString appends s the way Redis's rdbSaveRawString does: as an 8, 16 or 32-bit integer
-// when s is the canonical form of one, LZF-compressed when compress is set, s is longer than
+// when s is the canonical form of one, LZF-compressed when compression is on, s is longer than
 // 20 bytes and compression saves at least 4 bytes, and as a length-prefixed string otherwise.
 func (w *Writer) appendString(b, s []byte) []byte {
 	if len(s) <= 11 {
@@ -20,7 +20,7 @@ func (w *Writer) appendString(b, s []byte) []byte {
 			return appendInt(b, v)
 		}
 	}
-	if w.compress && len(s) >= minCompressLen {
+	if w.lzf != nil && len(s) >= minCompressLen {
 		if out, ok := w.appendLZF(b, s); ok {
 			return out
 		}

@@ -126,7 +126,6 @@ type Writer struct {
 	bufLimit  int
 	crc       uint64
 	checksum  bool
-	compress  bool
 	target    Target
 	version   int
 	err       error
@@ -137,8 +136,7 @@ type Writer struct {
 	dbOpen    bool
 	db        int
 	dbInfo    DBInfo
-	dbKeys    uint64
-	dbExpires uint64
+	dbStart   Stats // stats when the open database began
 	dbsDone   map[int]bool
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
@@ -187,14 +185,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		done:      make(chan flushResult, 1),
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
-		compress:  !opts.DisableCompression,
 		target:    t,
 		version:   version,
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		limits:    limits,
 	}
-	if w.compress {
+	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
 	}
 	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
@@ -231,7 +228,7 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 		return err
 	}
 	if db < 0 || db > 1<<31-1 {
-		return w.fail(fmt.Errorf("%w: %d", errDBOutOfRange, db))
+		return w.fail(fmt.Errorf("%w: %d (0 to %d)", errDBOutOfRange, db, 1<<31-1))
 	}
 	if err := w.endDB(); err != nil {
 		return err
@@ -240,7 +237,7 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 		return w.fail(fmt.Errorf("%w: db %d", ErrDBReopened, db))
 	}
 	w.dbsDone[db] = true
-	w.dbOpen, w.db, w.dbInfo, w.dbKeys, w.dbExpires = true, db, info, 0, 0
+	w.dbOpen, w.db, w.dbInfo, w.dbStart = true, db, info, w.stats
 	if w.checkDups {
 		w.seen = make(map[string]struct{})
 	}
@@ -259,9 +256,10 @@ func (w *Writer) endDB() error {
 	}
 	w.dbOpen = false
 	w.seen = nil
-	if in := w.dbInfo; in.Keys > 0 && (in.Keys != w.dbKeys || in.Expires != w.dbExpires) {
+	keys, expires := w.stats.Keys-w.dbStart.Keys, w.stats.Expires-w.dbStart.Expires
+	if in := w.dbInfo; in.Keys > 0 && (in.Keys != keys || in.Expires != expires) {
 		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
-			ErrCountMismatch, w.db, in.Keys, in.Expires, w.dbKeys, w.dbExpires))
+			ErrCountMismatch, w.db, in.Keys, in.Expires, keys, expires))
 	}
 	return nil
 }
@@ -286,7 +284,7 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 		return w.fail(ErrNoDB)
 	}
 	if expireAtMS < 0 {
-		return w.fail(fmt.Errorf("write key %q: %w", key, ErrInvalidExpiry))
+		return w.fail(fmt.Errorf("write key %q: expiry %d ms: %w", key, expireAtMS, ErrInvalidExpiry))
 	}
 	if w.checkDups {
 		if _, dup := w.seen[string(key)]; dup {
@@ -303,12 +301,10 @@ func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
 		w.buf = append(w.buf, opExpireTimeMS,
 			byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
 			byte(expireAtMS>>32), byte(expireAtMS>>40), byte(expireAtMS>>48), byte(expireAtMS>>56))
-		w.dbExpires++
 		w.stats.Expires++
 	}
 	w.buf = append(w.buf, typ)
 	w.buf = w.appendString(w.buf, key)
-	w.dbKeys++
 	w.stats.Keys++
 }
 
@@ -318,16 +314,17 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	if err := w.usable(); err != nil {
-		w.closed = true
-		return err
+	err := w.usable()
+	if err == nil {
+		err = w.endDB()
 	}
-	if err := w.endDB(); err != nil {
-		w.closed = true
-		return err
+	// Wait for the write in flight even after an error: once Close returns, the caller may
+	// close or remove the destination.
+	if werr := w.wait(); err == nil {
+		err = werr
 	}
-	if err := w.wait(); err != nil {
-		w.closed = true
+	w.closed = true
+	if err != nil {
 		return err
 	}
 	w.buf = append(w.buf, opEOF)

@@ -194,8 +194,8 @@ func TestDatabaseSections(t *testing.T) {
 		}
 	})
 	t.Run("negative database", func(t *testing.T) {
-		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil {
-			t.Fatal("no error")
+		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
+			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("count mismatch", func(t *testing.T) {
@@ -322,3 +322,47 @@ func BenchmarkWriteString(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// gatedWriter holds every write until release is closed, then reports its size on finished.
+type gatedWriter struct {
+	release  chan struct{}
+	finished chan int
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	<-g.release
+	g.finished <- len(p)
+	return len(p), nil
+}
+
+func TestCloseWaitsForTheWriteInFlight(t *testing.T) {
+	// Close after an error must still wait for the buffer being written in the background:
+	// once Close returns the caller may close or remove the destination.
+	fails := map[string]func(w *Writer) error{
+		"sticky error":   func(w *Writer) error { return w.BeginDB(0, DBInfo{}) },
+		"open hash":      func(w *Writer) error { return w.BeginHash([]byte("h"), 1, 0) },
+		"count mismatch": func(w *Writer) error { return nil },
+	}
+	for name, fail := range fails {
+		t.Run(name, func(t *testing.T) {
+			dst := &gatedWriter{release: make(chan struct{}), finished: make(chan int, 1)}
+			w, err := NewWriter(dst, Options{BufferSize: 4096})
+			if err != nil {
+				t.Fatal(err)
+			}
+			must(t, w.BeginDB(0, DBInfo{Keys: 1 << 20}))
+			for i := 0; w.inflight == nil; i++ {
+				must(t, w.WriteString(fmt.Appendf(nil, "key%d", i), []byte("value"), 0))
+			}
+			fail(w) // the error is Close's to report
+			close(dst.release)
+			if err := w.Close(); err == nil {
+				t.Fatal("Close succeeded")
+			}
+			got := w.Stats().Bytes
+			if n := <-dst.finished; got != int64(n) {
+				t.Fatalf("Close returned with Stats().Bytes = %d; the write in flight had %d bytes", got, n)
+			}
+		})
+	}
+}

@@ -33,13 +33,13 @@ func (w *Writer) BeginZSet(key []byte, members uint64, expireAtMS int64) error {
 // AddScoredMember adds a member with its score to the open sorted set. Members must be
 // unique (see "Unique members"); the score may be ±Inf but not NaN (ErrNaNScore).
 func (w *Writer) AddScoredMember(member []byte, score float64) error {
-	if math.IsNaN(score) && w.usableRecord() == nil {
-		return w.fail(fmt.Errorf("write key %q: member %q: %w", w.coll.key, member, ErrNaNScore))
-	}
 	if err := w.checkAdd(zsetCollection, member); err != nil {
 		return err
 	}
 	c := &w.coll
+	if math.IsNaN(score) {
+		return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, ErrNaNScore))
+	}
 	if !c.plain && len(member) > w.limits.ZSetMaxListpackValue {
 		w.startPlain(w.plainZSetType())
 	}

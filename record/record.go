@@ -114,7 +114,7 @@ func (r *Record) Check() error {
 
 // WriteTo writes r, as one record of the open database, to s.
 func (r *Record) WriteTo(s Sink) error {
-	if r.Type == String || r.Type == "" {
+	if r.Type.IsString() {
 		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
 	}
 	n := uint64(len(r.Members))
