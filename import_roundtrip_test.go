@@ -98,18 +98,20 @@ func TestImportRoundTripOfParserCases(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("found %d sample files in %s", len(files), dir)
 	}
-	tested := 0
+	tested, excluded := 0, 0
 	for _, path := range files {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			orig, err := os.ReadFile(path)
 			must(t, err)
 			want := describe(t, orig)
-			if strings.Contains(strings.Join(want, "\n"), " stream ") || strings.Contains(strings.Join(want, "\n"), "<") {
-				t.Skipf("holds streams or modules, which rdbgen does not write")
+			reason := beyondRoundTrip(want)
+			if reason != unsupportedSamples[name] {
+				t.Fatalf("the sample %s, the list of samples beyond the round trip says %q", orDefault(reason, "makes the round trip"), unsupportedSamples[name])
 			}
-			if !isUTF8(want) {
-				t.Skipf("holds bytes that are not UTF-8, which encoding/json cannot carry")
+			if reason != "" {
+				excluded++
+				return // checked to be beyond the round trip, for the reason listed
 			}
 			array, n := toJSON(t, orig)
 			lines := bytes.ReplaceAll(bytes.TrimSuffix(bytes.TrimPrefix(array, []byte("[\n")), []byte("\n]")), []byte(",\n{"), []byte("\n{"))
@@ -133,6 +135,44 @@ func TestImportRoundTripOfParserCases(t *testing.T) {
 	if tested < 20 {
 		t.Fatalf("only %d sample files made the round trip", tested)
 	}
+	if excluded != len(unsupportedSamples) {
+		t.Fatalf("%d samples were beyond the round trip, the list names %d", excluded, len(unsupportedSamples))
+	}
+}
+
+// The samples that cannot make the round trip, and why: rdbgen writes no streams or module
+// types, and encoding/json cannot carry bytes that are not UTF-8.
+const (
+	holdsStreams = "holds streams or module types, which rdbgen does not write"
+	holdsBinary  = "holds bytes that are not UTF-8, which encoding/json cannot carry"
+)
+
+var unsupportedSamples = map[string]string{
+	"issue27.rdb":            holdsStreams,
+	"non_ascii_values.rdb":   holdsBinary,
+	"parser_filters.rdb":     holdsBinary,
+	"stream_listoacks_3.rdb": holdsStreams,
+	"stream_listpacks_1.rdb": holdsStreams,
+	"stream_listpacks_2.rdb": holdsStreams,
+}
+
+// beyondRoundTrip tells why a sample, as describe lists it, cannot make the round trip, or "".
+func beyondRoundTrip(lines []string) string {
+	all := strings.Join(lines, "\n")
+	switch {
+	case strings.Contains(all, " stream ") || strings.Contains(all, "<"):
+		return holdsStreams
+	case !isUTF8(lines):
+		return holdsBinary
+	}
+	return ""
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func isUTF8(lines []string) bool {
