@@ -106,3 +106,51 @@ func (w *Writer) EndCollection() error {
 	w.cur = nil
 	return s.EndCollection()
 }
+
+// BeginHashWithFieldTTL opens a hash with field TTLs in the shard of key.
+func (w *Writer) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+	return w.begin(key, func(s *encoder.Writer) error {
+		return s.BeginHashWithFieldTTL(key, n, expireAtMS, minFieldExpireAtMS)
+	})
+}
+
+// AddFieldWithTTL adds a field with its expiry to the open hash.
+func (w *Writer) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
+	s, err := w.open()
+	if err != nil {
+		return err
+	}
+	return s.AddFieldWithTTL(field, value, expireAtMS)
+}
+
+// BeginStream opens a stream in the shard of key.
+func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
+	return w.begin(key, func(s *encoder.Writer) error { return s.BeginStream(key, expireAtMS) })
+}
+
+// AddStreamEntry adds an entry to the open stream.
+func (w *Writer) AddStreamEntry(id encoder.StreamID, fields [][]byte) error {
+	s, err := w.open()
+	if err != nil {
+		return err
+	}
+	return s.AddStreamEntry(id, fields)
+}
+
+// SetStreamMeta sets the open stream's metadata.
+func (w *Writer) SetStreamMeta(meta encoder.StreamMeta) error {
+	s, err := w.open()
+	if err != nil {
+		return err
+	}
+	return s.SetStreamMeta(meta)
+}
+
+// AddStreamGroup adds a consumer group to the open stream.
+func (w *Writer) AddStreamGroup(g *encoder.StreamGroup) error {
+	s, err := w.open()
+	if err != nil {
+		return err
+	}
+	return s.AddStreamGroup(g)
+}

@@ -26,13 +26,14 @@ const (
 	List   Type = "list"
 	Set    Type = "set"
 	ZSet   Type = "zset"
+	Stream Type = "stream"
 )
 
 // MaxDB is the largest database number a file may hold.
 const MaxDB = 1<<31 - 1
 
 // Types lists the types in the order of their RDB type bytes' first use, for messages.
-var Types = []Type{String, List, Set, ZSet, Hash}
+var Types = []Type{String, List, Set, ZSet, Hash, Stream}
 
 // IsString reports whether t means string keys (the empty type does too).
 func (t Type) IsString() bool { return t == "" || t == String }
@@ -41,7 +42,7 @@ func (t Type) IsString() bool { return t == "" || t == String }
 func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set || t == ZSet }
 
 // Valid reports whether t is one of the types (the empty type means String).
-func (t Type) Valid() bool { return t.IsString() || t.IsCollection() }
+func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Stream }
 
 // A Sink receives records, database by database. *encoder.Writer implements it.
 type Sink interface {
@@ -60,16 +61,44 @@ type Sink interface {
 	AddElement(element []byte) error
 	AddMember(member []byte) error
 	AddScoredMember(member []byte, score float64) error
-	// EndCollection closes the open collection.
+	// BeginHashWithFieldTTL opens a hash of n fields some of which expire (Redis 7.4+):
+	// minFieldExpireAtMS is the smallest field expiry. AddFieldWithTTL adds its fields.
+	BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error
+	AddFieldWithTTL(field, value []byte, expireAtMS int64) error
+	// BeginStream opens a stream; AddStreamEntry adds its entries (fields alternate name and
+	// value) in ascending id order, SetStreamMeta (optional) its metadata, then
+	// AddStreamGroup each consumer group.
+	BeginStream(key []byte, expireAtMS int64) error
+	AddStreamEntry(id StreamID, fields [][]byte) error
+	SetStreamMeta(meta StreamMeta) error
+	AddStreamGroup(g *StreamGroup) error
+	// EndCollection closes the open collection or stream.
 	EndCollection() error
+}
+
+// The stream vocabulary is the encoder's, which the standard-library-only encoder and
+// reader share; see encoder.StreamID.
+type (
+	StreamID       = encoder.StreamID
+	StreamMeta     = encoder.StreamMeta
+	StreamGroup    = encoder.StreamGroup
+	StreamPending  = encoder.StreamPending
+	StreamConsumer = encoder.StreamConsumer
+)
+
+// A StreamEntry is one entry of a stream: its id and its fields, alternating name and value.
+type StreamEntry struct {
+	ID     StreamID
+	Fields [][]byte
 }
 
 // A Member is one member of a collection: a hash field and its value, a list element, or a
 // set or sorted-set member with its score.
 type Member struct {
-	Name  []byte
-	Value []byte  // hashes only
-	Score float64 // sorted sets only
+	Name       []byte
+	Value      []byte  // hashes only
+	Score      float64 // sorted sets only
+	ExpireAtMS int64   // hash fields only: absolute Unix ms, 0 for none (Redis 7.4+)
 }
 
 // A Record is the whole content of one key.
@@ -80,6 +109,10 @@ type Record struct {
 	Value      []byte   // strings only
 	Members    []Member // collections, in the order written
 	ExpireAtMS int64    // absolute Unix ms, 0 for none
+	// Streams only: the entries, the metadata (zero fields derived) and the groups.
+	Entries    []StreamEntry
+	StreamMeta StreamMeta
+	Groups     []StreamGroup
 }
 
 // Errors of Check, for errors.Is.

@@ -105,12 +105,12 @@ func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(key
 // Record returns record i of the family (i below Keys()), as a verifier compares it with a
 // server. It allocates; Generate streams.
 func (f *Family) Record(i uint64) (record.Record, error) {
-	var c collector
+	var c record.Collector
 	if err := newEmitter(&c).write(f, i); err != nil {
 		return record.Record{}, err
 	}
-	c.rec.DB = f.DB
-	return c.rec, nil
+	c.Rec.DB = f.DB
+	return c.Rec, nil
 }
 
 // ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.

@@ -79,7 +79,7 @@ func mustParse(t testing.TB, src string, p Params) *Spec {
 
 // recorder is a Sink that keeps every record, with the DB sections it saw.
 type recorder struct {
-	collector
+	record.Collector
 	db   int
 	dbs  []int
 	info []encoder.DBInfo
@@ -93,12 +93,12 @@ func (r *recorder) BeginDB(db int, info encoder.DBInfo) error {
 	return nil
 }
 func (r *recorder) WriteString(key, value []byte, exp int64) error {
-	r.collector.WriteString(key, value, exp)
+	r.Collector.WriteString(key, value, exp)
 	return r.EndCollection()
 }
 func (r *recorder) EndCollection() error {
-	r.rec.DB = r.db
-	r.recs = append(r.recs, r.rec)
+	r.Rec.DB = r.db
+	r.recs = append(r.recs, r.Rec)
 	return nil
 }
 

@@ -1,0 +1,37 @@
+package record
+
+import "context"
+
+// A Source produces records: a generated dataset, a spec file, a JSON or CSV import, an RDB
+// file. WriteTo writes every record into a Sink, database by database (BeginDB once per
+// database, with that database's exact counts when the source knows them up front, zeros
+// otherwise), and stops with ctx's error when ctx is cancelled. A Source that can run more
+// than once (every source but a one-shot stream such as standard input) writes the same
+// records each time.
+type Source interface {
+	WriteTo(ctx context.Context, sink Sink) error
+}
+
+// A KeyLister is a Source that can list its keys, database by database and without their
+// values, much faster than it writes its records. A split by hash slot uses it to count the
+// keys of each shard before writing, so that every shard file declares exact counts.
+// fn's key is valid only during the call.
+type KeyLister interface {
+	Source
+	ListKeys(ctx context.Context, fn func(db int, key []byte, expires bool)) error
+}
+
+// A Sizer is a Source that knows how many records it will write, for progress reports.
+type Sizer interface {
+	Source
+	Len() uint64
+}
+
+// Progress reports how far a long operation has come: writing a file, splitting shards,
+// loading a server, reading a dump. Fields that do not apply stay zero.
+type Progress struct {
+	Keys    uint64 // records done so far
+	Total   uint64 // records in all, 0 when unknown
+	Members uint64 // collection members and stream entries done so far
+	Bytes   int64  // bytes written or read so far
+}
