@@ -105,7 +105,8 @@ type DBInfo struct {
 	// Keys and Expires are the number of keys, and of keys with an expiry, the section will
 	// hold. They are written as a RESIZEDB hint that lets Redis size its tables up front, and
 	// checked when the section ends. Zero means unknown: no hint and no check.
-	Keys, Expires uint64
+	Keys    uint64 `json:"keys"`
+	Expires uint64 `json:"expires"`
 }
 
 // Stats counts what a Writer has written.

@@ -244,7 +244,8 @@ func (c *copier) write(rec *record.Record, line int64) error {
 		c.db, c.open = rec.DB, true
 	}
 	if err := rec.WriteTo(c.sink); err != nil {
-		return fmt.Errorf("line %d: write key %q: %w", line, rec.Key, err)
+		// The sink names the key; the line is the context added here.
+		return fmt.Errorf("line %d: %w", line, err)
 	}
 	c.stats.Written++
 	if c.stats.DBs == nil {

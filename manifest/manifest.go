@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -34,10 +35,10 @@ type Manifest struct {
 	Checksum string `json:"checksum"`
 	Bytes    int64  `json:"bytes"`
 	// DBs holds the counts per database number.
-	DBs     map[int]Counts `json:"dbs"`
-	Keys    uint64         `json:"keys"`
-	Expires uint64         `json:"expires"`
-	Dataset *dataset.Spec  `json:"dataset,omitempty"`
+	DBs     map[int]record.Counts `json:"dbs"`
+	Keys    uint64                `json:"keys"`
+	Expires uint64                `json:"expires"`
+	Dataset *dataset.Spec         `json:"dataset,omitempty"`
 	// Spec is the spec file the dataset was generated from, when it was.
 	Spec *Spec `json:"spec,omitempty"`
 	// Import describes the input of an imported file.
@@ -84,11 +85,10 @@ type Import struct {
 	OnDup      string   `json:"on_duplicate"`         // error, first or last
 }
 
-// Counts are the keys of one database, and those of them with an expiry.
-type Counts struct {
-	Keys    uint64 `json:"keys"`
-	Expires uint64 `json:"expires"`
-}
+// Counts is record.Counts, the one count pair.
+//
+// Deprecated: use record.Counts.
+type Counts = record.Counts
 
 // PathFor returns the manifest path for an RDB file path.
 func PathFor(rdbPath string) string { return rdbPath + Suffix }

@@ -153,17 +153,7 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.sink.EndCollection()
 	}
 	n := f.memberCount(i)
-	switch f.Type {
-	case record.Hash:
-		err = e.sink.BeginHash(e.key, n, exp)
-	case record.List:
-		err = e.sink.BeginList(e.key, n, exp)
-	case record.Set:
-		err = e.sink.BeginSet(e.key, n, exp)
-	case record.ZSet:
-		err = e.sink.BeginZSet(e.key, n, exp)
-	}
-	if err != nil {
+	if err = record.Begin(e.sink, f.Type, e.key, n, exp); err != nil {
 		return err
 	}
 	if err := e.writeMembers(f, i, n); err != nil {
@@ -210,23 +200,19 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 			}
 		}
 		var err error
+		var score float64
 		switch f.Type {
 		case record.Hash:
 			e.buf = e.eval(e.buf[:0], m.value, f, saltField, i, j, true)
-			err = e.sink.AddField(e.name, e.buf)
-		case record.List:
-			err = e.sink.AddElement(e.name)
-		case record.Set:
-			err = e.sink.AddMember(e.name)
 		case record.ZSet:
-			score := float64(j + 1)
+			score = float64(j + 1)
 			if m.score != nil {
 				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
 				score, err = parseScore(e.buf)
 			}
-			if err == nil {
-				err = e.sink.AddScoredMember(e.name, score)
-			}
+		}
+		if err == nil {
+			err = record.Add(e.sink, f.Type, e.name, e.buf, score)
 		}
 		if err != nil {
 			return err

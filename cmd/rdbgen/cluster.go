@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // clusterFlags split what a command writes into one file per primary of a Redis Cluster.
@@ -111,7 +112,7 @@ func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
 
 // write runs write into temporary files, one per shard, that are put in place together
 // once all are complete, with a progress bar of total keys (0: unknown).
-func (cj *clusterJob) write(c *cli.Context, total uint64, write func(dsts []io.Writer, progress func(rdbgen.Progress)) (rdbgen.ClusterResult, error)) (rdbgen.ClusterResult, error) {
+func (cj *clusterJob) write(c *cli.Context, total uint64, write func(dsts []io.Writer, progress func(record.Progress)) (rdbgen.ClusterResult, error)) (rdbgen.ClusterResult, error) {
 	files := make([]*atomicfile.File, cj.layout.Len())
 	dsts := make([]io.Writer, len(files))
 	abort := func() {
@@ -161,7 +162,7 @@ func (cj *clusterJob) finish(res rdbgen.ClusterResult, manifestOf func(m *manife
 		}
 		m := cj.manifest(rdbgen.Result{Stats: st, RDBVersion: res.RDBVersion, Target: res.Target})
 		if st.Keys > 0 {
-			m.DBs[0] = manifest.Counts{Keys: st.Keys, Expires: st.Expires}
+			m.DBs[0] = record.Counts{Keys: st.Keys, Expires: st.Expires}
 		}
 		m.Cluster = &manifest.Shard{Index: i, Shards: cj.layout.Len(), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr}
 		manifestOf(m)

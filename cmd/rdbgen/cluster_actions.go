@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -26,8 +27,8 @@ func generateClusterAction(c *cli.Context, j *fileJob, d *dataset.Spec) error {
 	if err != nil {
 		return err
 	}
-	res, err := cj.write(c, d.Count, func(dsts []io.Writer, progress func(rdbgen.Progress)) (rdbgen.ClusterResult, error) {
-		return rdbgen.GenerateCluster(c.Context, dsts, d, cj.layout, j.opts, progress)
+	res, err := cj.write(c, d.Count, func(dsts []io.Writer, progress func(record.Progress)) (rdbgen.ClusterResult, error) {
+		return rdbgen.WriteShards(c.Context, dsts, d, cj.layout, rdbgen.Options{Encoder: j.opts, Progress: progress})
 	})
 	if err != nil {
 		return err
@@ -46,8 +47,8 @@ func specClusterAction(c *cli.Context, j *fileJob, s *spec.Spec) error {
 	if err != nil {
 		return err
 	}
-	res, err := cj.write(c, s.Keys(), func(dsts []io.Writer, progress func(rdbgen.Progress)) (rdbgen.ClusterResult, error) {
-		return rdbgen.GenerateSpecCluster(c.Context, dsts, s, cj.layout, j.opts, progress)
+	res, err := cj.write(c, s.Keys(), func(dsts []io.Writer, progress func(record.Progress)) (rdbgen.ClusterResult, error) {
+		return rdbgen.WriteShards(c.Context, dsts, s, cj.layout, rdbgen.Options{Encoder: j.opts, Progress: progress})
 	})
 	if err != nil {
 		return err
@@ -63,10 +64,10 @@ func importClusterAction(c *cli.Context, j *fileJob, input string, format *strin
 		return err
 	}
 	var stats importer.Stats
-	res, err := cj.write(c, 0, func(dsts []io.Writer, progress func(rdbgen.Progress)) (rdbgen.ClusterResult, error) {
-		var res rdbgen.ClusterResult
-		var err error
-		res, stats, err = rdbgen.ImportCluster(c.Context, dsts, open, opts, cj.layout, j.opts, progress)
+	res, err := cj.write(c, 0, func(dsts []io.Writer, progress func(record.Progress)) (rdbgen.ClusterResult, error) {
+		src := &importer.Source{Open: open, Options: opts}
+		res, err := rdbgen.WriteShards(c.Context, dsts, src, cj.layout, rdbgen.Options{Encoder: j.opts, Progress: progress})
+		stats = src.Stats
 		return res, err
 	})
 	if err != nil {

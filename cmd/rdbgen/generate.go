@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func generateCommand() *cli.Command {
@@ -53,8 +54,8 @@ func generateAction(c *cli.Context) error {
 	if isCluster(c) {
 		return generateClusterAction(c, j, d)
 	}
-	res, err := j.write(c, d.Count, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		return rdbgen.Generate(c.Context, dst, d, j.opts, progress)
+	res, err := j.write(c, d.Count, func(dst io.Writer, progress func(record.Progress)) (rdbgen.Result, error) {
+		return rdbgen.Write(c.Context, dst, d, rdbgen.Options{Encoder: j.opts, Progress: progress})
 	})
 	if err != nil {
 		return err

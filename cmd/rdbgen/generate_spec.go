@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -30,8 +31,8 @@ func generateSpecAction(c *cli.Context) error {
 	if isCluster(c) {
 		return specClusterAction(c, j, s)
 	}
-	res, err := j.write(c, s.Keys(), func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		return rdbgen.GenerateSpec(c.Context, dst, s, j.opts, progress)
+	res, err := j.write(c, s.Keys(), func(dst io.Writer, progress func(record.Progress)) (rdbgen.Result, error) {
+		return rdbgen.Write(c.Context, dst, s, rdbgen.Options{Encoder: j.opts, Progress: progress})
 	})
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func generateSpecAction(c *cli.Context) error {
 	m.Spec = specManifest(c, s)
 	dbs, by := s.DBs()
 	for _, db := range dbs {
-		var n manifest.Counts
+		var n record.Counts
 		for _, f := range by[db] {
 			n.Keys += f.Keys()
 			n.Expires += f.Expires()
@@ -84,6 +85,6 @@ func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
 }
 
 // manifestCounts returns the counts of a file of one database.
-func manifestCounts(res rdbgen.Result) manifest.Counts {
-	return manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
+func manifestCounts(res rdbgen.Result) record.Counts {
+	return record.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
 }

@@ -106,10 +106,10 @@ func importAction(c *cli.Context) error {
 		return importClusterAction(c, j, input, &format, open, opts)
 	}
 	var stats importer.Stats
-	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		var res rdbgen.Result
-		var err error
-		res, stats, err = rdbgen.Import(c.Context, dst, open, opts, j.opts, progress)
+	res, err := j.write(c, 0, func(dst io.Writer, progress func(record.Progress)) (rdbgen.Result, error) {
+		src := &importer.Source{Open: open, Options: opts}
+		res, err := rdbgen.Write(c.Context, dst, src, rdbgen.Options{Encoder: j.opts, Progress: progress})
+		stats = src.Stats
 		return res, err
 	})
 	if err != nil {
@@ -118,7 +118,7 @@ func importAction(c *cli.Context) error {
 	m := j.manifest(res)
 	m.Import = importManifest(input, format, stats, opts)
 	for db, n := range stats.DBs {
-		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
+		m.DBs[db] = record.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	return j.finish(res, m, generateSummary{importCounts: importSummary(stats)}, importNotes(input, stats))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -83,7 +84,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 
 // write runs write into a temporary file that replaces the output only once it is complete
 // (or into stdout), with a progress bar of total keys when stderr is a terminal.
-func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error)) (rdbgen.Result, error) {
+func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, progress func(record.Progress)) (rdbgen.Result, error)) (rdbgen.Result, error) {
 	var dst io.Writer = c.App.Writer
 	var file *atomicfile.File
 	if j.out != "-" {
@@ -110,12 +111,12 @@ func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, 
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
 // stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
-func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(rdbgen.Progress), done func()) {
+func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
 	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
 	if bar == nil {
 		return nil, func() {}
 	}
-	return func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
+	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
 }
 
 // manifest returns the manifest of res, without its dataset.
@@ -131,7 +132,7 @@ func (j *fileJob) manifest(res rdbgen.Result) *manifest.Manifest {
 		Bytes:      res.Stats.Bytes,
 		Keys:       res.Stats.Keys,
 		Expires:    res.Stats.Expires,
-		DBs:        map[int]manifest.Counts{},
+		DBs:        map[int]record.Counts{},
 		Thresholds: j.opts.Thresholds,
 	}
 }
