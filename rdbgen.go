@@ -26,7 +26,9 @@ type Options struct {
 
 // Result summarises a finished write of one file.
 type Result struct {
-	Stats      encoder.Stats
+	Stats encoder.Stats
+	// DBs holds the keys, and keys with an expiry, of each database that has some.
+	DBs        map[int]record.Counts
 	RDBVersion int
 	Target     string
 	Duration   time.Duration

@@ -29,6 +29,7 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 	done()
 	return Result{
 		Stats:      w.Stats(),
+		DBs:        w.DBs(),
 		RDBVersion: w.RDBVersion(),
 		Target:     w.Target().Name,
 		Duration:   time.Since(start),
