@@ -16,11 +16,6 @@ var _ interface {
 // Len returns the number of records, Keys().
 func (s *Spec) Len() uint64 { return s.Keys() }
 
-// WriteTo writes every record of s into sink, as Generate does.
-func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
-	return s.Generate(ctx, sink, nil)
-}
-
 // ListKeys calls fn with every key of every family, database by database, without
 // computing values.
 func (s *Spec) ListKeys(ctx context.Context, fn func(db int, key []byte, expires bool)) error {
@@ -44,7 +39,7 @@ func (s *Spec) ListKeysPart(ctx context.Context, part, parts int, fn func(db int
 			for i := lo; i < hi; i++ {
 				key = f.AppendKey(key[:0], i)
 				fn(db, key, f.ExpireAtMS(i) > 0)
-				if n++; n%progressEvery == 0 {
+				if n++; n%checkEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
