@@ -40,8 +40,8 @@ func TestWriteFileInRedis(t *testing.T) {
 	redistest.RedisServer(t)
 	const later = 4102444800000 // 2100
 	src := multiDB{
-		0: {{Key: []byte("a"), Value: []byte("1")}, {Key: []byte("b"), Value: []byte("2"), ExpireAtMS: later}},
-		3: {{Key: []byte("h"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}, ExpireAtMS: later}},
+		0:  {{Key: []byte("a"), Value: []byte("1")}, {Key: []byte("b"), Value: []byte("2"), ExpireAtMS: later}},
+		3:  {{Key: []byte("h"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}, ExpireAtMS: later}},
 		15: {{Key: []byte("l"), Type: record.List, Members: []record.Member{{Name: []byte("x")}, {Name: []byte("y")}}}},
 		7:  {}, // opened, empty: no section in the manifest
 	}
