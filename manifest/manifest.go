@@ -1,6 +1,9 @@
-// Package manifest reads and writes the sidecar that rdbgen writes next to each file
-// (dump.rdb.manifest.json): every parameter needed to recompute the dataset, and what the file
-// holds, so that a verifier can check a file or a live server against it.
+// Package manifest is rdbgen's output format on disk, written and read back: the sidecar
+// that rdbgen writes next to each file (dump.rdb.manifest.json), with every parameter needed
+// to recompute the dataset and what the file holds, so that a verifier can check a file or a
+// live server against it; and the files themselves, put in place atomically with their
+// manifests: one RDB file (CreateFile), or a directory of shard files (CreateShards,
+// ReadClusterSet).
 package manifest
 
 import (
