@@ -22,8 +22,8 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -277,7 +277,7 @@ func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, 
 func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measurement, err error) {
 	path := filepath.Join(b.dir, "dump.rdb")
 	b.progress(p, StageGenerate, 0)
-	took, err := b.generate(ctx, path, b.d, func(gp rdbgen.Progress) { b.progress(p, StageGenerate, gp.Keys) })
+	took, err := b.generate(ctx, path, b.d, func(gp record.Progress) { b.progress(p, StageGenerate, gp.Keys) })
 	if err != nil {
 		return gen, load, err
 	}
@@ -301,14 +301,14 @@ func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measureme
 
 // generate writes d to a new file at path and syncs it, as rdbgen generate
 // does, and returns the time taken.
-func (b *bencher) generate(ctx context.Context, path string, d *dataset.Spec, progress func(rdbgen.Progress)) (time.Duration, error) {
+func (b *bencher) generate(ctx context.Context, path string, d *dataset.Spec, progress func(record.Progress)) (time.Duration, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("bench: %w", err)
 	}
 	defer f.Close()
 	start := time.Now()
-	if _, err := rdbgen.Generate(ctx, f, d, encoder.Options{}, progress); err != nil {
+	if _, err := rdbgen.Write(ctx, f, d, rdbgen.Options{Progress: progress}); err != nil {
 		return 0, fmt.Errorf("bench: write %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {

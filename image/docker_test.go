@@ -27,6 +27,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -44,13 +45,13 @@ func writeDataset(t *testing.T) string {
 	}
 	defer f.Close()
 	d := testDataset
-	res, err := rdbgen.Generate(context.Background(), f, &d, encoder.Options{Target: "redis-7.0"}, nil)
+	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: time.Now().UTC(), Target: res.Target, RDBVersion: res.RDBVersion,
 		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes, Keys: res.Stats.Keys,
-		DBs: map[int]manifest.Counts{0: {Keys: res.Stats.Keys}}, Dataset: &d}
+		DBs: map[int]record.Counts{0: {Keys: res.Stats.Keys}}, Dataset: &d}
 	if err := manifest.Write(manifest.PathFor(path), m); err != nil {
 		t.Fatal(err)
 	}

@@ -85,16 +85,15 @@ type Stats struct {
 	DBs map[int]encoder.DBInfo
 }
 
-// progressEvery is how many records pass between progress reports and cancellation checks.
-const progressEvery = 1 << 12
+// checkEvery is how many records pass between checks for cancellation.
+const checkEvery = 1 << 12
 
 // Copy reads every record that open's Reader yields and writes it to sink, database by
 // database. The records of one database must come together, as a dump lists them; a
 // database that comes back later is an error (ErrDBOrder). With DupLast, open is called twice
-// and must yield the same records both times. progress, if not nil, gets the counts every few
-// thousand records.
-func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options, progress func(Stats)) (Stats, error) {
-	c := &copier{ctx: ctx, sink: sink, opts: opts, progress: progress, now: opts.Now}
+// and must yield the same records both times. Progress is the sink's to report.
+func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options) (Stats, error) {
+	c := &copier{ctx: ctx, sink: sink, opts: opts, now: opts.Now}
 	if c.now.IsZero() {
 		c.now = time.Now()
 	}
@@ -114,26 +113,22 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 		return Stats{}, err
 	}
 	err = c.each(r, c.write)
-	if progress != nil {
-		progress(c.stats)
-	}
 	return c.stats, err
 }
 
 type copier struct {
-	ctx      context.Context
-	sink     record.Sink
-	opts     Options
-	progress func(Stats)
-	now      time.Time
-	stats    Stats
-	seen     map[string]int64       // dbKey → line of its record
-	last     map[string]int64       // DupLast: dbKey → line of its last record
-	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
-	db       int                    // the open db
-	open     bool                   // a db is open
-	dbLine   map[int]int64          // the line each db started on
-	dbKey    []byte
+	ctx    context.Context
+	sink   record.Sink
+	opts   Options
+	now    time.Time
+	stats  Stats
+	seen   map[string]int64       // dbKey → line of its record
+	last   map[string]int64       // DupLast: dbKey → line of its last record
+	counts map[int]encoder.DBInfo // DupLast: what each db will hold
+	db     int                    // the open db
+	open   bool                   // a db is open
+	dbLine map[int]int64          // the line each db started on
+	dbKey  []byte
 }
 
 // each calls fn for each good record of r, skipping or failing on malformed ones.
@@ -165,12 +160,9 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 		default:
 			return err
 		}
-		if c.stats.Records%progressEvery == 0 {
+		if c.stats.Records%checkEvery == 0 {
 			if err := c.ctx.Err(); err != nil {
 				return err
-			}
-			if c.progress != nil {
-				c.progress(c.stats)
 			}
 		}
 	}
@@ -244,7 +236,8 @@ func (c *copier) write(rec *record.Record, line int64) error {
 		c.db, c.open = rec.DB, true
 	}
 	if err := rec.WriteTo(c.sink); err != nil {
-		return fmt.Errorf("line %d: write key %q: %w", line, rec.Key, err)
+		// The sink names the key; the line is the context added here.
+		return fmt.Errorf("line %d: %w", line, err)
 	}
 	c.stats.Written++
 	if c.stats.DBs == nil {

@@ -22,7 +22,7 @@ func TestCheck(t *testing.T) {
 		{"empty type is string", Record{Key: []byte("k")}, nil, ""},
 		{"zset", Record{Type: ZSet, Members: m}, nil, ""},
 		{"largest db", Record{DB: MaxDB}, nil, ""},
-		{"unknown type", Record{Type: "stream"}, ErrBadType, `"stream"`},
+		{"unknown type", Record{Type: "bitmap"}, ErrBadType, `"bitmap"`},
 		{"empty hash", Record{Type: Hash}, ErrEmpty, "hash"},
 		{"nan score", Record{Type: ZSet, Members: []Member{{Name: []byte("n"), Score: math.NaN()}}}, ErrNaNScore, `"n"`},
 		{"nan ignored outside sorted sets", Record{Type: Set, Members: []Member{{Name: []byte("n"), Score: math.NaN()}}}, nil, ""},

@@ -29,8 +29,8 @@ const drawsPerMember = 16
 // ErrNoBaseTime is returned when a spec with TTLs or relative timestamps has no base time.
 var ErrNoBaseTime = errors.New("spec: ttls and relative timestamps need Params.BaseTimeMS")
 
-// progressEvery is how many records pass between progress reports and cancellation checks.
-const progressEvery = 1 << 14
+// checkEvery is how many records pass between checks for cancellation.
+const checkEvery = 1 << 14
 
 // An emitter writes the records of families into a Sink. It is not safe for concurrent use.
 type emitter struct {
@@ -51,11 +51,10 @@ func newEmitter(sink record.Sink) *emitter {
 	return e
 }
 
-// Generate writes every record of s into sink: the databases in ascending order, each
-// opened once with its key counts, and in each the families in file order. progress, if not
-// nil, gets the number of records written every few thousand records and at the end. It
-// stops with ctx's error when ctx is cancelled.
-func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(keys uint64)) error {
+// WriteTo writes every record of s into sink: the databases in ascending order, each
+// opened once with its key counts, and in each the families in file order. It stops with
+// ctx's error when ctx is cancelled.
+func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	for _, f := range s.Families {
 		if (f.TTL > 0 || f.relativeTime) && s.Params.BaseTimeMS <= 0 {
 			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
@@ -81,29 +80,19 @@ func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(key
 				if err := e.write(f, i); err != nil {
 					return err
 				}
-				done++
-				if done%progressEvery == 0 {
+				if done++; done%checkEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
-					}
-					if progress != nil {
-						progress(done)
 					}
 				}
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(done)
-	}
-	return nil
+	return ctx.Err()
 }
 
 // Record returns record i of the family (i below Keys()), as a verifier compares it with a
-// server. It allocates; Generate streams.
+// server. It allocates; WriteTo streams.
 func (f *Family) Record(i uint64) (record.Record, error) {
 	var c record.Collector
 	if err := newEmitter(&c).write(f, i); err != nil {
@@ -153,17 +142,7 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.sink.EndCollection()
 	}
 	n := f.memberCount(i)
-	switch f.Type {
-	case record.Hash:
-		err = e.sink.BeginHash(e.key, n, exp)
-	case record.List:
-		err = e.sink.BeginList(e.key, n, exp)
-	case record.Set:
-		err = e.sink.BeginSet(e.key, n, exp)
-	case record.ZSet:
-		err = e.sink.BeginZSet(e.key, n, exp)
-	}
-	if err != nil {
+	if err = record.Begin(e.sink, f.Type, e.key, n, exp); err != nil {
 		return err
 	}
 	if err := e.writeMembers(f, i, n); err != nil {
@@ -210,23 +189,19 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 			}
 		}
 		var err error
+		var score float64
 		switch f.Type {
 		case record.Hash:
 			e.buf = e.eval(e.buf[:0], m.value, f, saltField, i, j, true)
-			err = e.sink.AddField(e.name, e.buf)
-		case record.List:
-			err = e.sink.AddElement(e.name)
-		case record.Set:
-			err = e.sink.AddMember(e.name)
 		case record.ZSet:
-			score := float64(j + 1)
+			score = float64(j + 1)
 			if m.score != nil {
 				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
 				score, err = parseScore(e.buf)
 			}
-			if err == nil {
-				err = e.sink.AddScoredMember(e.name, score)
-			}
+		}
+		if err == nil {
+			err = record.Add(e.sink, f.Type, e.name, e.buf, score)
 		}
 		if err != nil {
 			return err

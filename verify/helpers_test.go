@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -26,7 +27,7 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Generate(context.Background(), f, &d, opts, nil)
+	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +45,11 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 		Bytes:      res.Stats.Bytes,
 		Keys:       res.Stats.Keys,
 		Expires:    res.Stats.Expires,
-		DBs:        map[int]manifest.Counts{},
+		DBs:        map[int]record.Counts{},
 		Dataset:    &d,
 	}
 	if d.Count > 0 {
-		m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
+		m.DBs[d.DB] = record.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
 	}
 	if err := manifest.Write(manifest.PathFor(path), m); err != nil {
 		t.Fatal(err)

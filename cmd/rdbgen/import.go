@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -102,25 +100,12 @@ func importAction(c *cli.Context) error {
 		}
 		return importer.NewJSONReader(in), nil
 	}
-	if isCluster(c) {
-		return importClusterAction(c, j, input, &format, open, opts)
-	}
-	var stats importer.Stats
-	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		var res rdbgen.Result
-		var err error
-		res, stats, err = rdbgen.Import(c.Context, dst, open, opts, j.opts, progress)
-		return res, err
-	})
+	src := &importer.Source{Open: open, Options: opts}
+	report, err := j.write(c, src, func(m *manifest.Manifest) { m.Import = importManifest(input, format, src.Stats, opts) })
 	if err != nil {
 		return importError(input, err)
 	}
-	m := j.manifest(res)
-	m.Import = importManifest(input, format, stats, opts)
-	for db, n := range stats.DBs {
-		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
-	}
-	return j.finish(res, m, generateSummary{importCounts: importSummary(stats)}, importNotes(input, stats))
+	return report(importSummary(src.Stats), importNotes(input, src.Stats))
 }
 
 // importError names the input in an error about one of its lines.
