@@ -60,9 +60,34 @@ func usedMemory(t testing.TB, inst interface{ Client() *redis.Client }) int64 {
 	return 0
 }
 
-// measure returns what a real redis-server takes for the file at path: its used_memory
-// once loaded minus an empty server's.
-func measure(t testing.TB, path string) int64 {
+// keyCount returns the keys of every database of a server, from INFO keyspace.
+func keyCount(t testing.TB, inst interface{ Client() *redis.Client }) uint64 {
+	t.Helper()
+	info, err := inst.Client().Info(context.Background(), "keyspace").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total uint64
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if _, kv, ok := strings.Cut(line, ":keys="); ok && strings.HasPrefix(line, "db") {
+			n, err := strconv.ParseUint(kv[:strings.IndexByte(kv, ',')], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += n
+		}
+	}
+	return total
+}
+
+// A measurement is what a real server holds once it has loaded a file.
+type measurement struct {
+	bytes int64  // used_memory minus an empty server's
+	keys  uint64 // keys in all databases
+}
+
+// measure loads the file at path into a real redis-server.
+func measure(t testing.TB, path string) measurement {
 	t.Helper()
 	empty := servertest.StartEmpty(t)
 	base := usedMemory(t, empty)
@@ -70,16 +95,20 @@ func measure(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	inst := servertest.Start(t, path)
-	used := usedMemory(t, inst)
+	m := measurement{bytes: usedMemory(t, inst) - base, keys: keyCount(t, inst)}
 	if err := inst.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return used - base
+	return m
 }
 
 // compare fails t when est is more than tolerance away from measured.
-func compare(t testing.TB, est memory.Result, measured int64) {
+func compare(t testing.TB, est memory.Result, m measurement) {
 	t.Helper()
+	if est.Keys != m.keys {
+		t.Errorf("estimate counts %d keys, the server holds %d", est.Keys, m.keys)
+	}
+	measured := m.bytes
 	off := float64(est.Bytes-measured) / float64(measured)
 	t.Logf("keys %d: estimate %d, measured %d (%+.1f%%)", est.Keys, est.Bytes, measured, 100*off)
 	for _, e := range est.Encodings {
@@ -166,7 +195,7 @@ func TestEstimateExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := s.Params
-			p.CountScale = scales[name]
+			p.CountScale, p.BaseTimeMS = scales[name], time.Now().UnixMilli()
 			if err := s.SetParams(p); err != nil {
 				t.Fatal(err)
 			}
