@@ -111,6 +111,9 @@ func compare(t testing.TB, est memory.Result, m measurement) {
 	measured := m.bytes
 	off := float64(est.Bytes-measured) / float64(measured)
 	t.Logf("keys %d: estimate %d, measured %d (%+.1f%%)", est.Keys, est.Bytes, measured, 100*off)
+	if est.Rehashing > 0 {
+		t.Logf("  and up to %d while the main dict rehashes", est.Rehashing)
+	}
 	for _, e := range est.Encodings {
 		t.Logf("  %s %s: %d keys, %d bytes", e.Type, e.Encoding, e.Keys, e.Bytes)
 	}
@@ -211,6 +214,52 @@ func TestEstimateExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			compare(t, estimate(t, s, memory.DefaultTarget), measure(t, path))
+		})
+	}
+}
+
+// noHint passes records on without the databases' counts, as a source that does not know
+// them up front does: the file has no RESIZEDB, and the server grows its dicts as it loads.
+type noHint struct{ record.Sink }
+
+func (s noHint) BeginDB(db int, _ encoder.DBInfo) error { return s.Sink.BeginDB(db, encoder.DBInfo{}) }
+
+type noHintSource struct{ record.Source }
+
+func (s noHintSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	return s.Source.WriteTo(ctx, noHint{sink})
+}
+
+// Without RESIZEDB the main dict doubles as keys arrive, to the same final size.
+func TestEstimateNoResizeDB(t *testing.T) {
+	for _, n := range []uint64{100_000, 150_000} {
+		t.Run(strconv.FormatUint(n, 10), func(t *testing.T) {
+			src := noHintSource{&dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 1}}
+			path := filepath.Join(t.TempDir(), "dump.rdb")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := encoder.NewWriter(f, encoder.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := src.WriteTo(context.Background(), w); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			est, m := estimate(t, src, ""), measure(t, path)
+			compare(t, est, m)
+			// The old bucket array is either still there or freed: one of the two is close.
+			near := func(want int64) bool { return math.Abs(float64(m.bytes-want)) < 0.01*float64(want) }
+			if est.Rehashing == 0 || !near(est.Bytes) && !near(est.Bytes+est.Rehashing) {
+				t.Errorf("measured %d is neither the rehashed %d nor the rehashing %d", m.bytes, est.Bytes, est.Bytes+est.Rehashing)
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -21,6 +22,10 @@ type DBUsage struct {
 	Expires uint64 `json:"expires"`
 	Bytes   int64  `json:"bytes"`  // everything, tables included
 	Tables  int64  `json:"tables"` // the bucket arrays of the main and expires dicts
+	// Rehashing is the old bucket array the main and expires dicts may still hold right
+	// after loading a file without RESIZEDB, whose dicts grew by doubling, until the
+	// server's cron finishes rehashing them (within a second); not in Bytes.
+	Rehashing int64 `json:"rehashing,omitempty"`
 }
 
 // TypeUsage is the memory of the keys of one type: their values, names, dict entries and
@@ -47,9 +52,10 @@ type Result struct {
 	Keys      uint64          `json:"keys"`
 	Expires   uint64          `json:"expires"`
 	Tables    int64           `json:"tables"`
-	DBs       []DBUsage       `json:"dbs"`       // ascending
-	Types     []TypeUsage     `json:"types"`     // in record.Types order
-	Encodings []EncodingUsage `json:"encodings"` // by type as Types, then by encoding name
+	Rehashing int64           `json:"rehashing,omitempty"` // see DBUsage.Rehashing
+	DBs       []DBUsage       `json:"dbs"`                 // ascending
+	Types     []TypeUsage     `json:"types"`               // in record.Types order
+	Encodings []EncodingUsage `json:"encodings"`           // by type as Types, then by encoding name
 }
 
 type dbUsage struct {
@@ -75,6 +81,24 @@ func (d *dbUsage) tables() int64 {
 	return b
 }
 
+// rehashing returns the bucket arrays d's dicts may hold beside their final ones at the end
+// of loading. A dict that grows doubles when it is full (dictExpand to used+1), then moves
+// a bucket on every add; with n entries in s buckets about s·(1-1/e) are not empty, so the
+// rehash from s to 2s buckets lasts that many adds.
+func (d *dbUsage) rehashing() int64 {
+	if d.resized {
+		return 0
+	}
+	var b int64
+	for _, n := range []uint64{d.Keys, d.Expires} {
+		old := buckets(n) / 2
+		if old >= dictMinBuckets && float64(n-old) < float64(old)*(1-1/math.E) {
+			b += sizeClass(int64(8 * old))
+		}
+	}
+	return b
+}
+
 // Result returns the estimate of the records so far, or the first error of a sink method.
 // A collection still open is left out.
 func (e *Estimator) Result() (Result, error) {
@@ -88,6 +112,8 @@ func (e *Estimator) Result() (Result, error) {
 			continue
 		}
 		d.Tables = d.tables()
+		d.Rehashing = d.rehashing()
+		r.Rehashing += d.Rehashing
 		d.Bytes += d.Tables
 		r.DBs = append(r.DBs, d.DBUsage)
 		r.Bytes += d.Bytes
