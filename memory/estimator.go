@@ -6,7 +6,9 @@
 // Redis 7.0's, read from its sources and checked against Debian's redis-server 7.0.15
 // (jemalloc 5.3): every allocation is rounded up to its jemalloc size class; each key costs
 // a dictEntry and its name as an sds string in the main dict, whose bucket array is sized
-// to the next power of two of the key count (RESIZEDB); a key with an expiry costs a second
+// to the next power of two of the key count (RESIZEDB; without it, the dict doubles as keys
+// arrive, to the same size, and Result.Rehashing tells what the old bucket array adds until
+// the server has rehashed); a key with an expiry costs a second
 // dictEntry in the expires dict; a value costs its robj and its encoding, which the server
 // chooses at load from its own thresholds, not from the file's encoding:
 //
