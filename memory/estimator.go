@@ -51,10 +51,10 @@ type Options struct {
 	// Thresholds are the server's encoding settings (hash-max-listpack-entries and so on);
 	// nil means encoder.DefaultThresholds, Redis's defaults.
 	Thresholds *encoder.Thresholds
-	// MaxMemory tells that the server runs with maxmemory set, so that integer strings
-	// 0 to 9999 are not shared objects (Redis 7.0 shares them only without maxmemory, or
-	// with a policy that is not LRU or LFU); default off, Redis's default.
-	MaxMemory bool
+	// NoSharedIntegers tells that the server runs with maxmemory and an LRU or LFU
+	// maxmemory-policy, under which integer strings 0 to 9999 get objects of their own
+	// rather than the shared ones; default off, as on a server without maxmemory.
+	NoSharedIntegers bool
 }
 
 // A model is what differs between server releases.
@@ -117,7 +117,7 @@ func New(opts Options) (*Estimator, error) {
 	return &Estimator{
 		model:  m,
 		limits: limits,
-		shared: !opts.MaxMemory,
+		shared: !opts.NoSharedIntegers,
 		dbs:    make(map[int]*dbUsage),
 		types:  make(map[record.Type]*Usage),
 		encs:   make(map[encKey]*Usage),

@@ -57,7 +57,7 @@ func TestEstimateStrings(t *testing.T) {
 		{"shared-integer-limit", "9999", 0, memory.Options{}, "int", 0},
 		{"integer", "10000", 0, memory.Options{}, "int", 16},
 		{"negative-integer", "-1", 0, memory.Options{}, "int", 16},
-		{"maxmemory-integer", "5", 0, memory.Options{MaxMemory: true}, "int", 16},
+		{"maxmemory-integer", "5", 0, memory.Options{NoSharedIntegers: true}, "int", 16},
 		{"leading-zero", "05", 0, memory.Options{}, "embstr", 32},
 		{"empty", "", 0, memory.Options{}, "embstr", 32},
 		{"embstr-12", "key100000001", 0, memory.Options{}, "embstr", 32},

@@ -86,15 +86,15 @@ type measurement struct {
 	keys  uint64 // keys in all databases
 }
 
-// measure loads the file at path into a real redis-server.
-func measure(t testing.TB, path string) measurement {
+// measure loads the file at path into a real redis-server started with args.
+func measure(t testing.TB, path string, args ...string) measurement {
 	t.Helper()
-	empty := servertest.StartEmpty(t)
+	empty := servertest.StartEmpty(t, args...)
 	base := usedMemory(t, empty)
 	if err := empty.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	inst := servertest.Start(t, path)
+	inst := servertest.Start(t, path, args...)
 	m := measurement{bytes: usedMemory(t, inst) - base, keys: keyCount(t, inst)}
 	if err := inst.Close(context.Background()); err != nil {
 		t.Fatal(err)
@@ -168,6 +168,37 @@ func TestEstimateDatasets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkDataset(t, c.d, c.target) })
+	}
+}
+
+// Integer strings 0 to 9999 are shared objects, unless maxmemory with an LRU or LFU policy
+// gives every key its own.
+func TestEstimateSharedIntegers(t *testing.T) {
+	d := dataset.Spec{Count: 9999, KeyPrefix: "", KeyStart: 1} // values "1" … "9999"
+	path := servertest.GenerateFile(t, &d, encoder.Options{})
+	for _, c := range []struct {
+		name string
+		args []string
+		opts memory.Options
+	}{
+		{"shared", nil, memory.Options{}},
+		{"lru", []string{"--maxmemory", "1gb", "--maxmemory-policy", "allkeys-lru"}, memory.Options{NoSharedIntegers: true}},
+		{"noeviction", []string{"--maxmemory", "1gb"}, memory.Options{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := memory.New(c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.WriteTo(context.Background(), e); err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			compare(t, r, measure(t, path, c.args...))
+		})
 	}
 }
 
