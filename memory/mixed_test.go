@@ -120,6 +120,31 @@ func mixedFill() []record.Record {
 	return recs
 }
 
+// bigStream is a stream of 20,000 entries of varied fields with a consumer group that has
+// 2,000 pending entries among three consumers.
+func bigStream() []record.Record {
+	r := record.Record{Key: []byte("events"), Type: record.Stream}
+	for j := range 20000 {
+		id := record.StreamID{Ms: 1700000000000 + uint64(j/4)*7, Seq: uint64(j % 4)}
+		fields := [][]byte{[]byte("user"), fmt.Appendf(nil, "user-%d", j%977), []byte("action"), []byte("click")}
+		if j%3 == 0 {
+			fields = append(fields, []byte("page"), fmt.Appendf(nil, "/products/%d/reviews", j))
+		}
+		r.Entries = append(r.Entries, record.StreamEntry{ID: id, Fields: fields})
+	}
+	g := record.StreamGroup{Name: []byte("analytics")}
+	for c := range 3 {
+		consumer := record.StreamConsumer{Name: fmt.Appendf(nil, "worker-%d", c)}
+		for _, e := range r.Entries[c*700 : c*700+700] {
+			g.Pending = append(g.Pending, record.StreamPending{ID: e.ID, DeliveryCount: 1})
+			consumer.Pending = append(consumer.Pending, e.ID)
+		}
+		g.Consumers = append(g.Consumers, consumer)
+	}
+	r.Groups = []record.StreamGroup{g}
+	return []record.Record{r}
+}
+
 // send writes recs into a live server with ordinary commands.
 func send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 	conn := c.Conn()
@@ -167,7 +192,9 @@ func send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 				}
 				for _, g := range r.Groups {
 					p.Do(ctx, "XGROUP", "CREATE", key, g.Name, "0")
-					p.Do(ctx, "XREADGROUP", "GROUP", g.Name, g.Consumers[0].Name, "COUNT", len(g.Pending), "STREAMS", key, ">")
+					for _, c := range g.Consumers {
+						p.Do(ctx, "XREADGROUP", "GROUP", g.Name, c.Name, "COUNT", len(c.Pending), "STREAMS", key, ">")
+					}
 				}
 			}
 			if r.ExpireAtMS > 0 {
@@ -255,7 +282,7 @@ func TestEstimateServerDump(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		recs []record.Record
-	}{{"mixed", all}, {"streams", streams}} {
+	}{{"mixed", all}, {"streams", streams}, {"big-stream", bigStream()}} {
 		t.Run(c.name, func(t *testing.T) {
 			path := redistest.WriteDumpFilled(t, func(ctx context.Context, cl *redis.Client) error { return send(ctx, cl, c.recs) })
 			compare(t, estimateRecords(t, c.recs), measure(t, path))

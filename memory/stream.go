@@ -15,7 +15,8 @@ const (
 	streamSize        = 80  // stream: rax, length, last, first and max deleted ids, entries added, cgroups
 	raxSize           = 24  // rax: head, numele, numnodes
 	raxHeadSize       = 4   // an empty raxNode header
-	raxPerKey         = 48  // radix tree nodes per 16-byte stream id key, an estimate
+	raxPerKey         = 48  // radix tree nodes per listpack node's 16-byte key, an estimate
+	raxPerPending     = 38  // radix tree nodes per pending id, in a group's or a consumer's pel, measured
 	raxPerName        = 32  // radix tree nodes per group or consumer name beyond its bytes, an estimate
 	streamCGSize      = 40  // streamCG: last id, entries read, pel, consumers
 	streamNACKSize    = 24  // streamNACK: delivery time and count, consumer
@@ -96,7 +97,7 @@ func (s *streamUsage) group(g *record.StreamGroup) {
 	s.groups++
 	s.bytes += sizeClass(streamCGSize) + int64(len(g.Name)) + raxPerName +
 		2*(sizeClass(raxSize)+sizeClass(raxHeadSize)) // pel and consumers trees
-	s.bytes += int64(len(g.Pending)) * (sizeClass(streamNACKSize) + 2*raxPerKey) // group and consumer pels
+	s.bytes += int64(len(g.Pending)) * (sizeClass(streamNACKSize) + 2*raxPerPending) // group and consumer pels
 	for _, c := range g.Consumers {
 		s.bytes += sizeClass(streamConsumerSz) + sdsSize(len(c.Name)) + int64(len(c.Name)) + raxPerName +
 			sizeClass(raxSize) + sizeClass(raxHeadSize)
