@@ -32,6 +32,7 @@
 package memory
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -213,4 +214,17 @@ func (e *Estimator) stringValue(v []byte) (string, int64) {
 		return "embstr", sizeClass(embstrOverhead + int64(len(v)))
 	}
 	return "raw", sizeClass(robjSize) + sdsSize(len(v))
+}
+
+// Estimate writes every record of src into a new Estimator for opts and returns its
+// Result: what spec check, generate --dry-run and inspect need in one call.
+func Estimate(ctx context.Context, src record.Source, opts Options) (Result, error) {
+	e, err := New(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := src.WriteTo(ctx, e); err != nil {
+		return Result{}, fmt.Errorf("memory estimate: %w", err)
+	}
+	return e.Result()
 }

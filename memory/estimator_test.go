@@ -2,10 +2,13 @@ package memory_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
@@ -242,5 +245,18 @@ func TestNewOptions(t *testing.T) {
 		if _, err := memory.New(memory.Options{Target: name}); err != nil {
 			t.Errorf("target %s: %v", name, err)
 		}
+	}
+}
+
+// Estimate passes on the source's error, wrapped once.
+func TestEstimateSourceError(t *testing.T) {
+	bad := &dataset.Spec{Count: 1, Type: "tree"}
+	if _, err := memory.Estimate(context.Background(), bad, memory.Options{}); err == nil || !strings.HasPrefix(err.Error(), "memory estimate: ") {
+		t.Errorf("error %v, want one starting with memory estimate", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := memory.Estimate(ctx, &dataset.Spec{Count: 1 << 20, KeyPrefix: "k"}, memory.Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }

@@ -26,14 +26,7 @@ const tolerance = 0.15
 // estimate feeds src to an Estimator for target.
 func estimate(t testing.TB, src record.Source, target string) memory.Result {
 	t.Helper()
-	e, err := memory.New(memory.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := src.WriteTo(context.Background(), e); err != nil {
-		t.Fatal(err)
-	}
-	r, err := e.Result()
+	r, err := memory.Estimate(context.Background(), src, memory.Options{Target: target})
 	if err != nil {
 		t.Fatal(err)
 	}
