@@ -141,7 +141,7 @@ func TestEstimateDatasets(t *testing.T) {
 	}{
 		{"strings-1M", str(1_000_000), ""},
 		{"hash-1M-10-fields", coll(1_000_000, dataset.TypeHash, 10), ""},
-		{"hash-1M-10-fields-7.0", coll(1_000_000, dataset.TypeHash, 10), "redis-7.0"},
+		{"hash-100k-10-fields-7.0", coll(100_000, dataset.TypeHash, 10), "redis-7.0"},
 		{"strings-random-100B-ttl", func() dataset.Spec {
 			d := random(str(200_000), 100)
 			d.TTL, d.BaseTimeMS = time.Hour, time.Now().UnixMilli()
