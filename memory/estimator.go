@@ -111,7 +111,7 @@ func New(opts Options) (*Estimator, error) {
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
 		// The encoder's constructor is the one check of thresholds.
-		if _, err := encoder.NewWriter(discard{}, encoder.Options{Target: m.target.Name, Thresholds: &limits}); err != nil {
+		if _, err := encoder.NewWriter(discard{}, encoder.Options{Target: m.target.Name, Thresholds: &limits, BufferSize: 4096}); err != nil {
 			return nil, fmt.Errorf("memory estimate: %w", err)
 		}
 	}
