@@ -231,7 +231,7 @@ func TestEstimateExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := rdbgen.GenerateSpec(context.Background(), f, s, encoder.Options{Target: "redis-7.0"}, nil); err != nil {
+			if _, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {
