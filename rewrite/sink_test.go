@@ -1,0 +1,351 @@
+package rewrite
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// recorder is a Sink that keeps every record written to it.
+type recorder struct {
+	record.Collector
+	recs []record.Record
+}
+
+func (r *recorder) WriteString(key, value []byte, exp int64) error {
+	r.Collector.WriteString(key, value, exp)
+	r.recs = append(r.recs, r.Rec)
+	return nil
+}
+
+func (r *recorder) EndCollection() error {
+	r.recs = append(r.recs, r.Rec)
+	return nil
+}
+
+// through writes recs through a Sink of rules into a recorder and returns what came out.
+func through(t *testing.T, rules string, recs ...record.Record) ([]record.Record, error) {
+	t.Helper()
+	rs, err := Parse("rules.yaml", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out recorder
+	s, err := New(&out, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BeginDB(0, encoder.DBInfo{}); err != nil {
+		return nil, err
+	}
+	for k := range recs {
+		if err := recs[k].WriteTo(s); err != nil {
+			return out.recs, err
+		}
+	}
+	return out.recs, nil
+}
+
+func str(key, value string, exp int64) record.Record {
+	return record.Record{Key: []byte(key), Type: record.String, Value: []byte(value), ExpireAtMS: exp}
+}
+
+func coll(t record.Type, key string, exp int64, members ...string) record.Record {
+	r := record.Record{Key: []byte(key), Type: t, ExpireAtMS: exp}
+	for k, m := range members {
+		switch t {
+		case record.Hash:
+			if k%2 == 1 {
+				r.Members = append(r.Members, record.Member{Name: []byte(members[k-1]), Value: []byte(m)})
+			}
+		case record.ZSet:
+			r.Members = append(r.Members, record.Member{Name: []byte(m), Score: float64(k) + 0.5})
+		default:
+			r.Members = append(r.Members, record.Member{Name: []byte(m)})
+		}
+	}
+	return r
+}
+
+var (
+	uuidRE  = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	emailRE = regexp.MustCompile(`^[^@ ]+@[^@ ]+\.[a-z]+$`)
+	tokenRE = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+)
+
+func TestSinkRewrites(t *testing.T) {
+	rules := `
+seed: 7
+rules:
+  - key: "user:*"
+    type: hash
+    rename: {uuid: {}}
+    fields:
+      email: {fake: email}
+      "*token": {string: 32}
+  - key: "users:*"
+    members: {uuid: {}}
+  - key: "session:*"
+    value: {uuid: {}}
+  - key: "mail:*"
+    type: string
+    rename: {fake: email}
+  - key: "emails"
+    members: {fake: email}
+  - key: "profile:*"
+    field_names: {concat: ["f-", {string: 12}]}
+`
+	tests := []struct {
+		name  string
+		in    record.Record
+		check func(t *testing.T, in, out record.Record)
+	}{
+		{"unmatched string passes", str("config:x", "alice@example.com", 0), same},
+		{"unmatched type passes", coll(record.Set, "user:1", 0, "a", "b"), same},
+		{"string value", str("session:abc", "42", 99), func(t *testing.T, in, out record.Record) {
+			want(t, string(out.Key) == "session:abc", "key %q changed", out.Key)
+			want(t, uuidRE.Match(out.Value), "value %q is not a uuid", out.Value)
+		}},
+		{"key rename", str("mail:alice@example.com", "1", 0), func(t *testing.T, in, out record.Record) {
+			want(t, bytes.HasPrefix(out.Key, []byte("mail:")) && emailRE.Match(out.Key[5:]), "key %q", out.Key)
+			want(t, string(out.Value) == "1", "value %q changed", out.Value)
+		}},
+		{"hash fields by glob", coll(record.Hash, "user:1", 1234, "email", "alice@example.com", "api_token", "secret", "plan", "gold"), func(t *testing.T, in, out record.Record) {
+			want(t, uuidRE.Match(out.Key[5:]), "key %q", out.Key)
+			want(t, len(out.Members) == 3, "%d fields", len(out.Members))
+			want(t, emailRE.Match(out.Members[0].Value) && string(out.Members[0].Value) != "alice@example.com", "email %q", out.Members[0].Value)
+			want(t, tokenRE.Match(out.Members[1].Value), "token %q", out.Members[1].Value)
+			want(t, string(out.Members[2].Value) == "gold", "plan %q changed", out.Members[2].Value)
+			for k := range out.Members {
+				want(t, bytes.Equal(out.Members[k].Name, in.Members[k].Name), "field name %q changed", out.Members[k].Name)
+			}
+		}},
+		{"set members", coll(record.Set, "users:all", 0, "1", "2", "3"), func(t *testing.T, in, out record.Record) {
+			for _, m := range out.Members {
+				want(t, uuidRE.Match(m.Name), "member %q", m.Name)
+			}
+		}},
+		{"zset keeps scores", coll(record.ZSet, "users:rank", 0, "1", "2"), func(t *testing.T, in, out record.Record) {
+			for k, m := range out.Members {
+				want(t, uuidRE.Match(m.Name) && m.Score == in.Members[k].Score, "member %q %v", m.Name, m.Score)
+			}
+		}},
+		{"list elements may repeat", coll(record.List, "emails", 0, "a@x.io", "a@x.io", "b@x.io"), func(t *testing.T, in, out record.Record) {
+			want(t, bytes.Equal(out.Members[0].Name, out.Members[1].Name), "one input, two outputs: %q %q", out.Members[0].Name, out.Members[1].Name)
+			want(t, !bytes.Equal(out.Members[0].Name, out.Members[2].Name), "two inputs, one output")
+		}},
+		{"field names", coll(record.Hash, "profile:1", 0, "alice@example.com", "x", "bob@example.com", "y"), func(t *testing.T, in, out record.Record) {
+			for k, m := range out.Members {
+				want(t, bytes.HasPrefix(m.Name, []byte("f-")) && len(m.Name) == 14, "field %q", m.Name)
+				want(t, bytes.Equal(m.Value, in.Members[k].Value), "value %q changed", m.Value)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := through(t, rules, tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out) != 1 {
+				t.Fatalf("%d records out", len(out))
+			}
+			o := out[0]
+			if o.Type != tt.in.Type || o.ExpireAtMS != tt.in.ExpireAtMS || len(o.Members) != len(tt.in.Members) {
+				t.Fatalf("type, expiry or count changed: %+v", o)
+			}
+			tt.check(t, tt.in, o)
+		})
+	}
+}
+
+func same(t *testing.T, in, out record.Record) {
+	t.Helper()
+	if fmt.Sprint(in) != fmt.Sprint(out) {
+		t.Errorf("got %+v, want it unchanged", out)
+	}
+}
+
+func want(t *testing.T, ok bool, format string, args ...any) {
+	t.Helper()
+	if !ok {
+		t.Errorf(format, args...)
+	}
+}
+
+func TestSinkKeepsReferences(t *testing.T) {
+	rules := `
+rules:
+  - key: "user:*"
+    rename: {uuid: {}}
+    fields: {email: {fake: email}}
+  - key: "users"
+    members: {uuid: {}}
+  - key: "by-email:*"
+    rename: {fake: email}
+    value: {uuid: {}}
+`
+	out, err := through(t, rules,
+		coll(record.Hash, "user:17", 0, "email", "ann@corp.example"),
+		coll(record.Set, "users", 0, "17"),
+		str("by-email:ann@corp.example", "17", 0),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, set, byEmail := out[0], out[1], out[2]
+	if string(user.Key) != "user:"+string(set.Members[0].Name) {
+		t.Errorf("set member %q does not name %q", set.Members[0].Name, user.Key)
+	}
+	if string(user.Key) != "user:"+string(byEmail.Value) {
+		t.Errorf("by-email value %q does not name %q", byEmail.Value, user.Key)
+	}
+	if string(byEmail.Key) != "by-email:"+string(user.Members[0].Value) {
+		t.Errorf("by-email key %q does not hold the user's email %q", byEmail.Key, user.Members[0].Value)
+	}
+}
+
+func TestSinkDeterministic(t *testing.T) {
+	rules := func(seed int) string {
+		return fmt.Sprintf("seed: %d\nrules:\n  - key: '*'\n    value: {concat: [{fake: name}, ' ', {string: 8}]}\n", seed)
+	}
+	in := []record.Record{str("a", "x", 0), str("b", "y", 0), str("c", "x", 0)}
+	run := func(seed int) []string {
+		out, err := through(t, rules(seed), in...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []string
+		for _, o := range out {
+			vals = append(vals, string(o.Value))
+		}
+		return vals
+	}
+	a, b, c := run(1), run(1), run(2)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("two runs differ: %q, %q", a, b)
+	}
+	if a[0] != a[2] || a[0] == a[1] {
+		t.Errorf("same input gave %q and %q, other input %q", a[0], a[2], a[1])
+	}
+	if a[0] == c[0] {
+		t.Errorf("seeds 1 and 2 both gave %q", a[0])
+	}
+}
+
+func TestSinkCollision(t *testing.T) {
+	rules := "rules:\n  - key: '*'\n    members: {choice: [a, b]}\n    field_names: {choice: [a, b]}\n"
+	for _, in := range []record.Record{
+		coll(record.Set, "tags", 0, "1", "2", "3"),
+		coll(record.ZSet, "tags", 0, "1", "2", "3"),
+		coll(record.Hash, "tags", 0, "1", "x", "2", "x", "3", "x"),
+	} {
+		_, err := through(t, rules, in)
+		if !errors.Is(err, ErrCollision) {
+			t.Fatalf("%s: got %v, want ErrCollision", in.Type, err)
+		}
+		if !bytes.Contains([]byte(err.Error()), []byte(`rewrite key "tags"`)) {
+			t.Errorf("error %q does not name the key", err)
+		}
+	}
+	// A list may hold one value twice.
+	if _, err := through(t, rules, coll(record.List, "tags", 0, "1", "2", "3")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSinkStickyError(t *testing.T) {
+	rs, err := Parse("r.yaml", []byte("rules:\n  - key: '*'\n    members: {const: same}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(&recorder{}, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.BeginSet([]byte("k"), 2, 0)
+	s.AddMember([]byte("a"))
+	first := s.AddMember([]byte("b"))
+	if !errors.Is(first, ErrCollision) {
+		t.Fatalf("got %v", first)
+	}
+	if err := s.EndCollection(); err != first {
+		t.Errorf("EndCollection returned %v, want the first error", err)
+	}
+	if err := s.WriteString([]byte("x"), []byte("y"), 0); err != first {
+		t.Errorf("WriteString returned %v, want the first error", err)
+	}
+}
+
+func TestSinkStreams(t *testing.T) {
+	rules := "rules:\n  - key: 'events'\n    fields: {email: {fake: email}, '*name': {fake: name}}\n"
+	rs, err := Parse("r.yaml", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out record.Collector
+	s, err := New(&out, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := [][]byte{[]byte("email"), []byte("ann@corp.example"), []byte("kind"), []byte("login"), []byte("full_name"), []byte("Ann Lee")}
+	orig := bytes.Join(fields, nil)
+	must(t, s.BeginStream([]byte("events"), 0))
+	must(t, s.AddStreamEntry(record.StreamID{Ms: 1, Seq: 0}, fields))
+	must(t, s.AddStreamGroup(&record.StreamGroup{Name: []byte("g")}))
+	must(t, s.EndCollection())
+	if !bytes.Equal(bytes.Join(fields, nil), orig) {
+		t.Error("the caller's fields were changed")
+	}
+	e := out.Rec.Entries[0].Fields
+	if !emailRE.Match(e[1]) || string(e[3]) != "login" || bytes.Equal(e[5], fields[5]) || string(e[0]) != "email" {
+		t.Errorf("entry %q", e)
+	}
+	if len(out.Rec.Groups) != 1 {
+		t.Errorf("groups %v", out.Rec.Groups)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNewRefusesNil(t *testing.T) {
+	rs, _ := Parse("r.yaml", []byte("rules:\n  - key: a\n    value: x\n"))
+	if _, err := New(nil, rs); err == nil {
+		t.Error("nil sink accepted")
+	}
+	if _, err := New(&recorder{}, nil); err == nil {
+		t.Error("nil rules accepted")
+	}
+}
+
+func BenchmarkSink(b *testing.B) {
+	rs, err := Parse("r.yaml", []byte(exampleRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(&recorder{}, rs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := [][]byte{[]byte("email"), []byte("ann@corp.example"), []byte("last_name"), []byte("Lee"), []byte("plan"), []byte("gold")}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s.BeginHash([]byte(fmt.Sprintf("user:%d", i)), 3, 0)
+		for k := 0; k < len(fields); k += 2 {
+			s.AddField(fields[k], fields[k+1])
+		}
+		if err := s.EndCollection(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
