@@ -9,9 +9,10 @@ import "errors"
 //	[abc]    one byte of the set; [a-z] a range (either way round); [^abc] one byte not in it
 //	\x       the byte x itself
 //
-// They match bytes, not characters, case-sensitively. Like the server's matcher, a class left
-// open ("[ab") ends with the pattern, and an empty string matches the empty pattern only (a
-// lone "*" does not match it).
+// They match bytes, not characters, case-sensitively, as KEYS does: a class left open ("[ab")
+// ends with the pattern, and the empty key matches the empty pattern and "*" only (KEYS and
+// SCAN take a lone "*" to mean every key; the server's matcher itself, which "**" reaches,
+// matches no empty string to a star).
 
 // maxGlobNesting bounds the stars a match may back up through, as the server does: a deeper
 // pattern matches nothing.
@@ -19,6 +20,9 @@ const maxGlobNesting = 1000
 
 // match reports whether s matches the glob pattern.
 func match(pattern, s []byte) bool {
+	if len(pattern) == 1 && pattern[0] == '*' {
+		return true
+	}
 	giveUp := false
 	return matchFrom(pattern, s, &giveUp, 0)
 }

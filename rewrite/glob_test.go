@@ -14,9 +14,11 @@ var globCases = []struct {
 }{
 	{"", "", true},
 	{"", "a", false},
-	{"*", "", false}, // as the server: the empty string matches the empty pattern only
+	{"*", "", true},   // as KEYS *, which matches every key
+	{"**", "", false}, // as the server's matcher: a star matches no empty string
 	{"*", "anything", true},
 	{"**", "x", true},
+	{"a**", "a", true},
 	{"a*", "a", true},
 	{"a*", "ba", false},
 	{"*a", "ba", true},
