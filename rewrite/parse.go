@@ -59,6 +59,15 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 	return n.Value, nil
 }
 
+// boolean reads true or false.
+func (p *parser) boolean(n *yaml.Node, path string) (bool, error) {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+		return false, p.errorf(n, path, "want true or false, got %s", describe(n))
+	}
+	return b, nil
+}
+
 // resolve follows aliases.
 func resolve(n *yaml.Node) *yaml.Node {
 	for depth := 0; n != nil && n.Kind == yaml.AliasNode && depth < 100; depth++ {

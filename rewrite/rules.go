@@ -5,7 +5,8 @@
 // A rules file (RULES.yaml) maps key patterns, Redis globs, to what to replace in a matching
 // key: its string value, its list, set or sorted-set members, the values of hash fields (by
 // field-name glob), the names of its hash fields, or the part of the key itself that the
-// pattern's "*" matches. A replacement depends on the seed and on the value it replaces
+// pattern's "*" matches. Values and members that hold key names can be renamed as those keys
+// are. A replacement depends on the seed and on the value it replaces
 // only, so the same input gives the same output everywhere: a set of ids still names the
 // keys renamed with the same generator. Nothing else changes: types, counts, scores, expiries.
 package rewrite
@@ -57,6 +58,8 @@ type Rule struct {
 	members    *gen // list elements, set and sorted-set members
 	fieldNames *gen // hash field names
 	fields     []fieldRule
+	// The members, or the string value, are key names: renamed as those keys are.
+	membersAreKeys, valueIsKey bool
 }
 
 // A fieldRule rewrites the values of the hash fields (or stream entry fields) whose names
@@ -119,11 +122,14 @@ var appliesTo = map[string][]record.Type{
 	"members":     {record.List, record.Set, record.ZSet},
 	"field_names": {record.Hash},
 	"fields":      {record.Hash, record.Stream},
+	// Key names in values: rewritten as the keys they name are.
+	"value_is_key":     {record.String},
+	"members_are_keys": {record.List, record.Set, record.ZSet},
 }
 
 // rule reads one rule.
 func (p *parser) rule(n *yaml.Node, path string) (*Rule, error) {
-	m, err := p.mapping(n, path, "key", "type", "rename", "value", "members", "field_names", "fields")
+	m, err := p.mapping(n, path, "key", "type", "rename", "value", "members", "field_names", "fields", "value_is_key", "members_are_keys")
 	if err != nil {
 		return nil, err
 	}
@@ -171,8 +177,26 @@ func (p *parser) rule(n *yaml.Node, path string) (*Rule, error) {
 			return nil, err
 		}
 	}
-	if r.rename == nil && r.value == nil && r.members == nil && r.fieldNames == nil && r.fields == nil {
-		return nil, p.errorf(n, path, "rewrites nothing: give rename, value, members, field_names or fields")
+	for _, part := range []struct {
+		name, other string
+		dst         *bool
+	}{{"value_is_key", "value", &r.valueIsKey}, {"members_are_keys", "members", &r.membersAreKeys}} {
+		e, ok := m[part.name]
+		if !ok {
+			continue
+		}
+		if err := p.checkApplies(r, e, path, part.name); err != nil {
+			return nil, err
+		}
+		if *part.dst, err = p.boolean(e.val, join(path, part.name)); err != nil {
+			return nil, err
+		}
+		if _, both := m[part.other]; both && *part.dst {
+			return nil, p.errorf(e.key, join(path, part.name), "goes without %s: a %s is either rewritten by a generator or renamed as the key it names", part.other, strings.TrimSuffix(part.other, "s"))
+		}
+	}
+	if r.rename == nil && r.value == nil && r.members == nil && r.fieldNames == nil && r.fields == nil && !r.valueIsKey && !r.membersAreKeys {
+		return nil, p.errorf(n, path, "rewrites nothing: give rename, value, members, field_names, fields, value_is_key or members_are_keys")
 	}
 	return r, nil
 }
@@ -238,7 +262,7 @@ func (p *parser) generator(n *yaml.Node, path string) (*gen, error) {
 func (rs *Rules) Describe() Description {
 	d := Description{File: rs.File, Seed: rs.Seed, SHA256: hex.EncodeToString(rs.sum[:])}
 	for _, r := range rs.Rules {
-		rd := RuleDescription{Key: r.Key, Type: string(r.Type), Rename: r.rename.describe(), Value: r.value.describe(), Members: r.members.describe(), FieldNames: r.fieldNames.describe()}
+		rd := RuleDescription{Key: r.Key, Type: string(r.Type), Rename: r.rename.describe(), Value: r.value.describe(), Members: r.members.describe(), FieldNames: r.fieldNames.describe(), ValueIsKey: r.valueIsKey, MembersAreKeys: r.membersAreKeys}
 		for _, f := range r.fields {
 			rd.Fields = append(rd.Fields, FieldDescription{Field: f.name.text, Generator: f.gen.describe()})
 		}
@@ -272,6 +296,9 @@ type RuleDescription struct {
 	Members    any                `json:"members,omitempty"`
 	FieldNames any                `json:"field_names,omitempty"`
 	Fields     []FieldDescription `json:"fields,omitempty"`
+	// The string value, or the members, name keys and are renamed as those keys are.
+	ValueIsKey     bool `json:"value_is_key,omitempty"`
+	MembersAreKeys bool `json:"members_are_keys,omitempty"`
 }
 
 // A FieldDescription is one field-name pattern of a rule and its generator.

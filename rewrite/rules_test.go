@@ -27,8 +27,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad seed", "seed: -1\nrules: []\n", `rules.yaml:1:7: seed: want a whole number of at least 0, got "-1"`},
 		{"no key", "rules:\n  - value: {uuid: {}}\n", `rules.yaml:2:5: rules[0].key: missing: each rule needs a key pattern such as "user:*"`},
 		{"empty key", "rules:\n  - key: ''\n    value: x\n", `rules.yaml:2:10: rules[0].key: want a non-empty text, got ""`},
-		{"nothing", "rules:\n  - key: a\n", "rules.yaml:2:5: rules[0]: rewrites nothing: give rename, value, members, field_names or fields"},
-		{"unknown part", "rules:\n  - key: a\n    valeu: x\n", "rules.yaml:3:5: rules[0].valeu: unknown field (known: key, type, rename, value, members, field_names, fields)"},
+		{"nothing", "rules:\n  - key: a\n", "rules.yaml:2:5: rules[0]: rewrites nothing: give rename, value, members, field_names, fields, value_is_key or members_are_keys"},
+		{"unknown part", "rules:\n  - key: a\n    valeu: x\n", "rules.yaml:3:5: rules[0].valeu: unknown field (known: key, type, rename, value, members, field_names, fields, value_is_key, members_are_keys)"},
 		{"twice", "rules:\n  - key: a\n    value: x\n    value: y\n", "rules.yaml:4:5: rules[0].value: given twice (first at line 3)"},
 		{"bad type", "rules:\n  - key: a\n    type: bitmap\n    value: x\n", `rules.yaml:3:11: rules[0].type: unknown type "bitmap" (known: string, hash, list, set, zset, stream)`},
 		{"wrong part for type", "rules:\n  - key: a\n    type: string\n    members: {uuid: {}}\n", "rules.yaml:4:5: rules[0].members: applies to list, set, zset keys, not to type string"},
@@ -40,6 +40,9 @@ func TestParseErrors(t *testing.T) {
 		{"id refused", "rules:\n  - key: a\n    value: {id: {}}\n", "rules.yaml:3:17: rules[0].value.id: id is not available in rewrite rules: a rewritten value depends on the value it replaces only"},
 		{"sequence in concat", "rules:\n  - key: a\n    value: {concat: [x, {sequence: {}}]}\n", "rules.yaml:3:36: rules[0].value.concat[1].sequence: sequence is not available in rewrite rules"},
 		{"relative time", "rules:\n  - key: a\n    value: {timestamp: {from: -1h, to: 0s}}\n", "rules.yaml:3:12: rules[0].value: a rewritten value depends on the value it replaces only: give timestamps absolute"},
+		{"not a bool", "rules:\n  - key: a\n    value_is_key: yes please\n", `rules.yaml:3:19: rules[0].value_is_key: want true or false, got "yes please"`},
+		{"keys and generator", "rules:\n  - key: a\n    members: x\n    members_are_keys: true\n", "rules.yaml:4:5: rules[0].members_are_keys: goes without members: a member is either rewritten by a generator or renamed as the key it names"},
+		{"value key of a set", "rules:\n  - key: a\n    type: set\n    value_is_key: true\n", "rules.yaml:4:5: rules[0].value_is_key: applies to string keys, not to type set"},
 		{"fields not mapping", "rules:\n  - key: a\n    fields: [email]\n", "rules.yaml:3:13: rules[0].fields: want a mapping of field-name patterns to generators, got a list"},
 		{"field twice", "rules:\n  - key: a\n    fields:\n      e: x\n      e: y\n", "rules.yaml:5:7: rules[0].fields.e: given twice (first at line 4)"},
 		{"field generator", "rules:\n  - key: a\n    fields:\n      e: {string: 0-x}\n", `rules.yaml:4:19: rules[0].fields.e.string: want a length N or MIN-MAX, got "0-x"`},
@@ -83,6 +86,10 @@ rules:
     members: {fake: email}
   - key: "profile:*"
     field_names: {concat: ["f-", {string: 12}]}
+  - key: "*:idx"
+    members_are_keys: true
+  - key: "current:*"
+    value_is_key: true
 `
 
 func TestDescribeGolden(t *testing.T) {

@@ -103,11 +103,30 @@ func (s *Sink) renamed(r *Rule, key []byte) []byte {
 		return key
 	}
 	s.stats.Renamed++
-	mid := key[len(r.key.prefix) : len(key)-len(r.key.suffix)]
-	s.keyBuf = append(s.keyBuf[:0], r.key.prefix...)
-	s.keyBuf = s.apply(s.keyBuf, r.rename, mid)
-	s.keyBuf = append(s.keyBuf, r.key.suffix...)
+	s.keyBuf = s.rename(s.keyBuf[:0], r, key)
 	return s.keyBuf
+}
+
+// rename appends to dst the key that r's rename makes of key.
+func (s *Sink) rename(dst []byte, r *Rule, key []byte) []byte {
+	mid := key[len(r.key.prefix) : len(key)-len(r.key.suffix)]
+	dst = append(dst, r.key.prefix...)
+	dst = s.apply(dst, r.rename, mid)
+	return append(dst, r.key.suffix...)
+}
+
+// keyRef appends to dst the name a key named name gets: renamed by the first rule whose
+// pattern matches it, whatever its type, if that rule renames keys; name itself otherwise.
+func (s *Sink) keyRef(dst []byte, name []byte) []byte {
+	for _, r := range s.rules {
+		if r.key.matches(name) {
+			if r.rename != nil {
+				return s.rename(dst, r, name)
+			}
+			break
+		}
+	}
+	return append(dst, name...)
 }
 
 // fail keeps err as the Sink's error.
@@ -133,8 +152,12 @@ func (s *Sink) WriteString(key, value []byte, expireAtMS int64) error {
 	}
 	s.stats.Keys++
 	r := s.find(key, record.String)
-	if r != nil && r.value != nil {
+	switch {
+	case r != nil && r.value != nil:
 		s.valBuf = s.apply(s.valBuf[:0], r.value, value)
+		value = s.valBuf
+	case r != nil && r.valueIsKey:
+		s.valBuf = s.keyRef(s.valBuf[:0], value)
 		value = s.valBuf
 	}
 	return s.fail(s.next.WriteString(s.renamed(r, key), value, expireAtMS))
@@ -145,7 +168,7 @@ func (s *Sink) begin(key []byte, t record.Type, n uint64) []byte {
 	s.stats.Keys++
 	r := s.find(key, t)
 	s.rule, s.key, s.seen = r, append(s.key[:0], key...), nil
-	distinct := r != nil && (r.members != nil && (t == record.Set || t == record.ZSet) || r.fieldNames != nil && t == record.Hash)
+	distinct := r != nil && ((r.members != nil || r.membersAreKeys) && (t == record.Set || t == record.ZSet) || r.fieldNames != nil && t == record.Hash)
 	if distinct && n > 1 {
 		s.seen = make(map[string]struct{}, min(n, 1<<16))
 	}
@@ -220,10 +243,16 @@ func (s *Sink) distinct(kind string, input, output []byte) error {
 
 // member rewrites a list element or a set or sorted-set member.
 func (s *Sink) member(kind string, m []byte) ([]byte, error) {
-	if s.rule == nil || s.rule.members == nil {
+	switch r := s.rule; {
+	case r == nil:
+		return m, nil
+	case r.members != nil:
+		s.nameBuf = s.apply(s.nameBuf[:0], r.members, m)
+	case r.membersAreKeys:
+		s.nameBuf = s.keyRef(s.nameBuf[:0], m)
+	default:
 		return m, nil
 	}
-	s.nameBuf = s.apply(s.nameBuf[:0], s.rule.members, m)
 	return s.nameBuf, s.distinct(kind, m, s.nameBuf)
 }
 

@@ -210,6 +210,45 @@ rules:
 	}
 }
 
+func TestSinkKeyNamesInValues(t *testing.T) {
+	rules := `
+rules:
+  - key: "user:email:*"    # before user:*, which matches these keys too
+    rename: {fake: email}
+  - key: "user:*:idx"
+    rename: {uuid: {}}
+    members_are_keys: true
+  - key: "user:*"
+    type: hash
+    rename: {uuid: {}}
+    fields: {email: {fake: email}}
+  - key: "last-login"
+    value_is_key: true
+`
+	out, err := through(t, rules,
+		coll(record.Hash, "user:17", 0, "email", "ann@corp.example"),
+		coll(record.Set, "user:email:ann@corp.example", 0, "17"),
+		coll(record.Set, "user:17:idx", 0, "user:email:ann@corp.example", "other:key"),
+		str("last-login", "user:17", 0),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, index, idx, last := out[0], out[1], out[2], out[3]
+	if string(index.Key) != "user:email:"+string(user.Members[0].Value) {
+		t.Errorf("index key %q, user's email %q", index.Key, user.Members[0].Value)
+	}
+	if string(idx.Members[0].Name) != string(index.Key) || string(idx.Members[1].Name) != "other:key" {
+		t.Errorf("idx members %q %q, want %q and other:key", idx.Members[0].Name, idx.Members[1].Name, index.Key)
+	}
+	if string(idx.Key) != string(user.Key)+":idx" {
+		t.Errorf("idx key %q, user %q", idx.Key, user.Key)
+	}
+	if string(last.Value) != string(user.Key) {
+		t.Errorf("last-login %q, want %q", last.Value, user.Key)
+	}
+}
+
 func TestSinkDeterministic(t *testing.T) {
 	rules := func(seed int) string {
 		return fmt.Sprintf("seed: %d\nrules:\n  - key: '*'\n    value: {concat: [{fake: name}, ' ', {string: 8}]}\n", seed)
