@@ -89,6 +89,9 @@ rules:
       email: {fake: email}
       name: {fake: name}
       token: {string: 32}
+  - key: "user:*:idx"
+    rename: {uuid: {}}
+    members_are_keys: true
   - key: "users:*"
     members: {uuid: {}}
   - key: "email:*"
@@ -137,6 +140,9 @@ func dumpRecords(expire int64) []record.Record {
 		add(record.Record{Key: []byte("email:" + origEmail(i)), Type: record.String, Value: id})
 		add(record.Record{Key: []byte("session:" + origToken(i)), Type: record.String, Value: id, ExpireAtMS: expire})
 		add(record.Record{Key: []byte("bio:" + string(id)), Type: record.String, Value: []byte(origBio(i))})
+		add(record.Record{Key: []byte("user:" + string(id) + ":idx"), Type: record.Set, Members: []record.Member{
+			{Name: []byte("email:" + origEmail(i))}, {Name: []byte("session:" + origToken(i))},
+		}})
 		all.Members = append(all.Members, record.Member{Name: id})
 		if i%2 == 0 {
 			active.Members = append(active.Members, record.Member{Name: id, Score: float64(i) / 4})
@@ -305,8 +311,8 @@ func TestRewrittenDumpLoadsInRedis(t *testing.T) {
 		}
 		checkKey(t, ctx, c, key, r)
 	}
-	if renamed != 4*dumpUsers {
-		t.Errorf("%d keys renamed, want %d", renamed, 4*dumpUsers)
+	if renamed != 5*dumpUsers {
+		t.Errorf("%d keys renamed, want %d", renamed, 5*dumpUsers)
 	}
 	checkReferences(t, ctx, c)
 }
@@ -403,6 +409,22 @@ func checkReferences(t *testing.T, ctx context.Context, c *redis.Client) {
 	for _, id := range active {
 		if !isUser(id) {
 			t.Errorf("users:active names %q, which is not a user", id)
+		}
+	}
+	// user:<id>:idx → the names of the user's index keys.
+	idxs, err := c.Keys(ctx, "user:*:idx").Result()
+	if err != nil || len(idxs) != dumpUsers {
+		t.Fatalf("idx keys: %d (%v)", len(idxs), err)
+	}
+	for _, k := range idxs {
+		if !isUser(strings.TrimSuffix(strings.TrimPrefix(k, "user:"), ":idx")) {
+			t.Errorf("%s belongs to no user", k)
+		}
+		names, _ := c.SMembers(ctx, k).Result()
+		for _, name := range names {
+			if n, _ := c.Exists(ctx, name).Result(); n != 1 {
+				t.Errorf("%s names %q, which does not exist", k, name)
+			}
 		}
 	}
 	// email:<address> → id of the user whose email field is <address>; session:<token> → id
