@@ -36,8 +36,9 @@ type Stats struct {
 }
 
 // A Sink is a record.Sink that rewrites the records it receives by its rules and passes them
-// to the next Sink. Records that no rule matches pass unchanged. It keeps the first error it
-// meets and returns it from every call after. It is not safe for concurrent use.
+// to the next Sink. Records that no rule matches pass unchanged. The slices it passes on are
+// its own buffers, valid during the call only, as every Sink's arguments are. It keeps the
+// first error it meets and returns it from every call after. It is not safe for concurrent use.
 type Sink struct {
 	next  record.Sink
 	rules []*Rule
