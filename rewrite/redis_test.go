@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,6 +33,19 @@ func TestGlobAgreesWithRedis(t *testing.T) {
 	c := inst.Client()
 	patterns, strs := rewrite.GlobPatterns()
 	strs = append(strs, "user:1", "user:", "session:*:data", "[x]", "-", "a", "b", "ab", "aab")
+	// And random ones over a small alphabet rich in pattern bytes, the same every run.
+	rnd := rand.New(rand.NewPCG(1, 2))
+	randomText := func(alphabet string) string {
+		b := make([]byte, rnd.IntN(7))
+		for k := range b {
+			b[k] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for range 300 {
+		strs = append(strs, randomText(`ab-]^\*`))
+		patterns = append(patterns, randomText(`ab*?[]^-\`))
+	}
 	slices.Sort(strs)
 	strs = slices.Compact(strs)
 	for _, s := range strs {
