@@ -68,6 +68,34 @@ func (p *parser) boolean(n *yaml.Node, path string) (bool, error) {
 	return b, nil
 }
 
+// maxNodes bounds the nodes of a rules file, counting each alias as the nodes it stands for:
+// aliases of aliases would otherwise make a short file as big as memory.
+const maxNodes = 100_000
+
+// checkSize refuses a document whose aliases expand past maxNodes.
+func (p *parser) checkSize(top *yaml.Node) error {
+	budget := maxNodes
+	var walk func(n *yaml.Node) bool
+	walk = func(n *yaml.Node) bool {
+		if n = resolve(n); n == nil {
+			return true
+		}
+		if budget--; budget < 0 {
+			return false
+		}
+		for _, c := range n.Content {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(top) {
+		return p.errorf(top, "", "more than %d values once aliases are expanded", maxNodes)
+	}
+	return nil
+}
+
 // resolve follows aliases.
 func resolve(n *yaml.Node) *yaml.Node {
 	for depth := 0; n != nil && n.Kind == yaml.AliasNode && depth < 100; depth++ {

@@ -13,10 +13,12 @@ package rewrite
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -78,6 +80,21 @@ type gen struct {
 // Parse reads a rules file. name is the file's name for messages; src its text. A problem is
 // an *spec.Error naming the file, line, column and field, as a spec file's are.
 func Parse(name string, src []byte) (*Rules, error) {
+	rs, err := parse(name, src)
+	var se *spec.Error
+	if errors.As(err, &se) {
+		// A field named with a line break would break the one-line message.
+		se.Field = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return '?'
+			}
+			return r
+		}, se.Field)
+	}
+	return rs, err
+}
+
+func parse(name string, src []byte) (*Rules, error) {
 	top, err := spec.ParseYAML(name, src)
 	if err != nil {
 		return nil, err
@@ -85,6 +102,9 @@ func Parse(name string, src []byte) (*Rules, error) {
 	p := &parser{file: name}
 	if top == nil {
 		return nil, p.errorf(nil, "", "the file is empty (a rules file lists its rules under rules:)")
+	}
+	if err := p.checkSize(top); err != nil {
+		return nil, err
 	}
 	rs := &Rules{File: name, Seed: DefaultSeed, sum: sha256.Sum256(src)}
 	m, err := p.mapping(top, "", "seed", "rules")

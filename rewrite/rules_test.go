@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a bool", "rules:\n  - key: a\n    value_is_key: yes please\n", `rules.yaml:3:19: rules[0].value_is_key: want true or false, got "yes please"`},
 		{"keys and generator", "rules:\n  - key: a\n    members: x\n    members_are_keys: true\n", "rules.yaml:4:5: rules[0].members_are_keys: goes without members: a member is either rewritten by a generator or renamed as the key it names"},
 		{"value key of a set", "rules:\n  - key: a\n    type: set\n    value_is_key: true\n", "rules.yaml:4:5: rules[0].value_is_key: applies to string keys, not to type set"},
+		{"alias bomb", "rules:\n  - key: a\n    value: {concat: [&a {concat: [x, x, x, x]}" + aliasBomb("a", 15) + "]}\n", "rules.yaml:1:1: more than 100000 values once aliases are expanded"},
 		{"fields not mapping", "rules:\n  - key: a\n    fields: [email]\n", "rules.yaml:3:13: rules[0].fields: want a mapping of field-name patterns to generators, got a list"},
 		{"field twice", "rules:\n  - key: a\n    fields:\n      e: x\n      e: y\n", "rules.yaml:5:7: rules[0].fields.e: given twice (first at line 4)"},
 		{"field generator", "rules:\n  - key: a\n    fields:\n      e: {string: 0-x}\n", `rules.yaml:4:19: rules[0].fields.e.string: want a length N or MIN-MAX, got "0-x"`},
@@ -65,6 +67,17 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// aliasBomb returns n levels of concats, each of four aliases of the one before: 4^n nodes.
+func aliasBomb(prev string, n int) string {
+	var b strings.Builder
+	for k := range n {
+		name := fmt.Sprintf("l%d", k)
+		fmt.Fprintf(&b, ", &%s {concat: [*%s, *%s, *%s, *%s]}", name, prev, prev, prev, prev)
+		prev = name
+	}
+	return b.String()
 }
 
 const exampleRules = `# Anonymise users, their sessions and the sets that name them.
