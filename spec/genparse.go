@@ -65,6 +65,7 @@ func (p *parser) options(n *yaml.Node, path string, known ...string) map[string]
 }
 
 func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) generator {
+	p.checkRewritable(kind, n, path)
 	switch kind {
 	case "const":
 		return &constGen{text: []byte(p.scalar(n, path)), num: isNumberTag(n)}

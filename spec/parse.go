@@ -29,7 +29,8 @@ const maxEnumerate = 20_000_000
 type parseFailure struct{ err *Error }
 
 type parser struct {
-	file string
+	file    string
+	rewrite bool // parsing a rewrite rule's generator (see ParseGenerator)
 }
 
 // fail stops parsing with an error at n.
