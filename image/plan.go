@@ -29,7 +29,12 @@ type Plan struct {
 	// when the release is unknown and Options.Force let the build go on.
 	Base   string
 	Server Server
-	// Command is the server's start command in the image.
+	// Entrypoint is the base image's entrypoint, which the image keeps in front of Command
+	// (the official images' docker-entrypoint.sh, which drops root and fixes ownership).
+	Entrypoint []string
+	// Command is the server's start command in the image. It is part of the image's
+	// ENTRYPOINT, so that the arguments of "docker run IMAGE ARGS…" are appended to it, as
+	// with the official images, instead of replacing it.
 	Command []string
 	// Dockerfile is the Dockerfile's text.
 	Dockerfile []byte
@@ -69,6 +74,7 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 		}
 	}
 	p.Server = s
+	p.Entrypoint = entrypointOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)
 	p.Command = startCommand(p, o)
 	p.Dockerfile = dockerfile(p, o)
 	return p, nil
