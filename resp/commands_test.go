@@ -154,10 +154,10 @@ func TestCommands(t *testing.T) {
 		{"field ttl 7.0", Options{Server: v("7.0")}, []record.Record{{Key: []byte("h"), Type: record.Hash, Members: []record.Member{
 			{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: 50}}}}, "", ErrServerTooOld},
 		{"stream", Options{}, []record.Record{{Key: []byte("x"), Type: record.Stream, ExpireAtMS: 9,
-			Entries: []record.StreamEntry{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}, {ID: record.StreamID{Ms: 2, Seq: 5}, Fields: [][]byte{[]byte("a"), []byte("1"), []byte("b"), []byte("2")}}},
+			Entries:    []record.StreamEntry{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}, {ID: record.StreamID{Ms: 2, Seq: 5}, Fields: [][]byte{[]byte("a"), []byte("1"), []byte("b"), []byte("2")}}},
 			StreamMeta: record.StreamMeta{LastID: record.StreamID{Ms: 3}, EntriesAdded: 4, MaxDeletedID: record.StreamID{Ms: 2, Seq: 9}},
 			Groups: []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 2, Seq: 5}, EntriesRead: 2,
-				Pending: []record.StreamPending{{ID: record.StreamID{Ms: 1}, DeliveryTimeMS: 100, DeliveryCount: 2}, {ID: record.StreamID{Ms: 2, Seq: 5}, DeliveryTimeMS: 100, DeliveryCount: 2}},
+				Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 1}, DeliveryTimeMS: 100, DeliveryCount: 2}, {ID: record.StreamID{Ms: 2, Seq: 5}, DeliveryTimeMS: 100, DeliveryCount: 2}},
 				Consumers: []record.StreamConsumer{{Name: []byte("alice"), Pending: []record.StreamID{{Ms: 1}, {Ms: 2, Seq: 5}}}, {Name: []byte("bob")}}}}}},
 			"DEL x\nXADD x 1-0 f v\nXADD x 2-5 a 1 b 2\nXSETID x 3-0 ENTRIESADDED 4 MAXDELETEDID 2-9\nXGROUP CREATE x g 2-5 ENTRIESREAD 2\n" +
 				"XGROUP CREATECONSUMER x g alice\nXCLAIM x g alice 0 1-0 2-5 TIME 100 RETRYCOUNT 2 FORCE JUSTID\nXGROUP CREATECONSUMER x g bob\nPEXPIREAT x 9 .", nil},
