@@ -24,6 +24,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -260,7 +261,7 @@ func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, 
 		Method:   s.method,
 		Workers:  s.workers,
 		Batch:    s.batch,
-		Progress: func(lp loader.Progress) { b.progress(p, StageLoad, lp.Keys) },
+		Progress: func(lp record.Progress) { b.progress(p, StageLoad, lp.Keys) },
 	})
 	if ctx.Err() != nil {
 		return measurement{}, ctx.Err()

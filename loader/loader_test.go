@@ -9,6 +9,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // withTTL returns d with an expiry an hour from now, spread by a minute.
@@ -59,8 +60,8 @@ func TestLoadPutsEveryKey(t *testing.T) {
 			inst := servertest.StartEmpty(t)
 			opts := tt.opts
 			opts.Addr = inst.Addr
-			var reports []loader.Progress
-			opts.Progress = func(p loader.Progress) { reports = append(reports, p) }
+			var reports []record.Progress
+			opts.Progress = func(p record.Progress) { reports = append(reports, p) }
 			res, err := loader.Load(t.Context(), &tt.d, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +112,6 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 		{"negative batch", plain, loader.Options{Batch: -1}, "batch -1 out of range"},
 		{"unknown expiry", plain, loader.Options{Expiry: "later"}, `expiry "later" (known: pxat, px)`},
 		{"bad dataset", dataset.Spec{Count: 1, Value: "zeros"}, loader.Options{}, `value mode "zeros"`},
-		{"hashes", dataset.Spec{Count: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 1}}, loader.Options{}, "type hash: the loaders send strings only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,9 @@ const (
 	Stream Type = "stream"
 )
 
+// Counts is the (keys, expires) pair of a database, a file or a load.
+type Counts = encoder.DBInfo
+
 // MaxDB is the largest database number a file may hold.
 const MaxDB = 1<<31 - 1
 

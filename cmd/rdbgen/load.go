@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func loadCommand() *cli.Command {
@@ -85,7 +86,7 @@ func loadAction(c *cli.Context) error {
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	bar := newBar(c.App.ErrWriter, int64(d.Count), "keys", quiet || asJSON)
 	if bar != nil {
-		opts.Progress = func(p loader.Progress) { bar.Set64(int64(p.Keys)) }
+		opts.Progress = func(p record.Progress) { bar.Set64(int64(p.Keys)) }
 	}
 	res, err := loader.Load(c.Context, d, opts)
 	if bar != nil {
