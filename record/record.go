@@ -148,40 +148,87 @@ func (r *Record) Check() error {
 	return nil
 }
 
-// WriteTo writes r, as one record of the open database, to s.
+// WriteTo writes r, as one record of the open database, to s: a hash some of whose fields
+// have an expiry through BeginHashWithFieldTTL, a stream through BeginStream (with its
+// metadata when r.StreamMeta is not zero).
 func (r *Record) WriteTo(s Sink) error {
 	if r.Type.IsString() {
 		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
 	}
+	if r.Type == Stream {
+		return r.writeStream(s)
+	}
 	n := uint64(len(r.Members))
+	fieldTTL := r.minFieldExpiry()
 	var err error
-	switch r.Type {
-	case Hash:
+	switch {
+	case r.Type == Hash && fieldTTL != 0:
+		err = s.BeginHashWithFieldTTL(r.Key, n, r.ExpireAtMS, fieldTTL)
+	case r.Type == Hash:
 		err = s.BeginHash(r.Key, n, r.ExpireAtMS)
-	case List:
+	case r.Type == List:
 		err = s.BeginList(r.Key, n, r.ExpireAtMS)
-	case Set:
+	case r.Type == Set:
 		err = s.BeginSet(r.Key, n, r.ExpireAtMS)
-	case ZSet:
+	case r.Type == ZSet:
 		err = s.BeginZSet(r.Key, n, r.ExpireAtMS)
 	default:
 		return fmt.Errorf("%w %q", ErrBadType, r.Type)
 	}
 	for i := 0; i < len(r.Members) && err == nil; i++ {
 		m := &r.Members[i]
-		switch r.Type {
-		case Hash:
+		switch {
+		case r.Type == Hash && fieldTTL != 0:
+			err = s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS)
+		case r.Type == Hash:
 			err = s.AddField(m.Name, m.Value)
-		case List:
+		case r.Type == List:
 			err = s.AddElement(m.Name)
-		case Set:
+		case r.Type == Set:
 			err = s.AddMember(m.Name)
-		case ZSet:
+		case r.Type == ZSet:
 			err = s.AddScoredMember(m.Name, m.Score)
 		}
 	}
 	if err != nil {
 		return err
+	}
+	return s.EndCollection()
+}
+
+// minFieldExpiry returns the smallest expiry of r's hash fields, 0 when none expires.
+func (r *Record) minFieldExpiry() int64 {
+	var least int64
+	if r.Type != Hash {
+		return 0
+	}
+	for _, m := range r.Members {
+		if m.ExpireAtMS != 0 && (least == 0 || m.ExpireAtMS < least) {
+			least = m.ExpireAtMS
+		}
+	}
+	return least
+}
+
+// writeStream writes the stream r.
+func (r *Record) writeStream(s Sink) error {
+	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
+		return err
+	}
+	for _, e := range r.Entries {
+		if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
+			return err
+		}
+	}
+	if r.StreamMeta != (StreamMeta{}) {
+		if err := s.SetStreamMeta(r.StreamMeta); err != nil {
+			return err
+		}
+	}
+	for i := range r.Groups {
+		if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
+			return err
+		}
 	}
 	return s.EndCollection()
 }

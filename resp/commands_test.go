@@ -37,68 +37,13 @@ func lines(t *testing.T, o Options, recs ...record.Record) (string, error) {
 		if r.Key == nil {
 			err = c.BeginDB(r.DB, encoder.DBInfo{})
 		} else {
-			err = writeRecord(c, &r)
+			err = r.WriteTo(c)
 		}
 		if err != nil {
 			return strings.Join(out, "\n"), err
 		}
 	}
 	return strings.Join(out, "\n"), nil
-}
-
-// writeRecord writes r, with its field TTLs and stream parts, which Record.WriteTo
-// leaves to the sinks that take them.
-func writeRecord(s record.Sink, r *record.Record) error {
-	switch {
-	case r.Type == record.Stream:
-		if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
-			return err
-		}
-		for _, e := range r.Entries {
-			if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
-				return err
-			}
-		}
-		if r.StreamMeta != (record.StreamMeta{}) {
-			if err := s.SetStreamMeta(r.StreamMeta); err != nil {
-				return err
-			}
-		}
-		for i := range r.Groups {
-			if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
-				return err
-			}
-		}
-		return s.EndCollection()
-	case r.Type == record.Hash && hasFieldTTL(r):
-		min := int64(math.MaxInt64)
-		for _, m := range r.Members {
-			if m.ExpireAtMS != 0 {
-				min = minInt(min, m.ExpireAtMS)
-			}
-		}
-		if err := s.BeginHashWithFieldTTL(r.Key, uint64(len(r.Members)), r.ExpireAtMS, min); err != nil {
-			return err
-		}
-		for _, m := range r.Members {
-			if err := s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS); err != nil {
-				return err
-			}
-		}
-		return s.EndCollection()
-	}
-	return r.WriteTo(s)
-}
-
-func minInt(a, b int64) int64 { return min(a, b) }
-
-func hasFieldTTL(r *record.Record) bool {
-	for _, m := range r.Members {
-		if m.ExpireAtMS != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func members(names ...string) []record.Member {
