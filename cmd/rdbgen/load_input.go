@@ -20,9 +20,7 @@ import (
 // takes as generate and import do: a spec file, or a JSON or CSV file named by the
 // argument.
 func onlineInputFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "spec", Usage: "load the key families of a spec file (YAML) instead of --count keys", Category: "Input"},
-		&cli.Float64Flag{Name: "count-scale", Usage: "with --spec: multiply every family's count by this", Category: "Input"},
+	return append(specInputFlags(), []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "with an input file: json, csv, or auto (by the name, else by the first byte)", Category: "Input"},
 		&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "with an input file: a key that comes again: error, first or last", Category: "Input"},
 		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
@@ -32,6 +30,14 @@ func onlineInputFlags() []cli.Flag {
 		&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
 		&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 		&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
+	}...)
+}
+
+// specInputFlags are the flags of a spec file as the input of load and bench.
+func specInputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "spec", Usage: "the key families of a spec file (YAML) instead of --count keys", Category: "Input"},
+		&cli.Float64Flag{Name: "count-scale", Usage: "with --spec: multiply every family's count by this", Category: "Input"},
 	}
 }
 
