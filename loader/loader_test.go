@@ -9,6 +9,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -75,7 +76,7 @@ func TestLoadPutsEveryKey(t *testing.T) {
 			if last := reports[len(reports)-1]; last.Keys != tt.d.Count || last.Total != tt.d.Count {
 				t.Fatalf("last progress %+v", last)
 			}
-			servertest.Verify(t, inst.Addr, loader.Manifest(&tt.d, time.Now()))
+			servertest.Verify(t, inst.Addr, manifestOf(&tt.d, time.Now()))
 			if opts.Expiry != loader.ExpiryRelative {
 				servertest.CheckExpiries(t, inst.Addr, &tt.d)
 			}
@@ -92,7 +93,7 @@ func TestLoadIsIdempotent(t *testing.T) {
 			t.Fatalf("%s: %v", m, err)
 		}
 	}
-	servertest.Verify(t, inst.Addr, loader.Manifest(&random, time.Now()))
+	servertest.Verify(t, inst.Addr, manifestOf(&random, time.Now()))
 	servertest.CheckExpiries(t, inst.Addr, &random)
 }
 
@@ -123,4 +124,15 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manifestOf returns a manifest of d as loaded into a server at the time at: the counts and
+// the dataset, for verify.Server.
+func manifestOf(d *dataset.Spec, at time.Time) *manifest.Manifest {
+	m := &manifest.Manifest{Format: manifest.FormatVersion, Generator: "rdbgen test load", CreatedAt: at.UTC(),
+		Keys: d.Count, Expires: d.Expires(), DBs: map[int]manifest.Counts{}, Dataset: d}
+	if d.Count > 0 {
+		m.DBs[d.DB] = manifest.Counts{Keys: d.Count, Expires: d.Expires()}
+	}
+	return m
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -242,4 +243,63 @@ func FuzzReadReply(f *testing.F) {
 			}
 		}
 	})
+}
+
+func FuzzParseVersion(f *testing.F) {
+	for _, s := range []string{"7.0", "7.0.15", "255.255.255", "x", "1.-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseVersion(s)
+		if err != nil {
+			return
+		}
+		if v.Major < 1 || v.Minor < 0 || !v.AtLeast(v.Major, v.Minor) || v.AtLeast(v.Major, v.Minor+1) {
+			t.Fatalf("%q: %+v", s, v)
+		}
+	})
+}
+
+// BenchmarkWriterStrings measures the RESP stream of string records, the commands of
+// rdbgen's default dataset.
+func BenchmarkWriterStrings(b *testing.B) {
+	w, err := NewWriter(io.Discard, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := []byte("key100000001")
+	b.ReportAllocs()
+	b.SetBytes(int64(2 * len(key)))
+	for b.Loop() {
+		if err := w.WriteString(key, key, 1767225600000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkWriterSet measures a set of a million members, written as commands of bounded
+// size.
+func BenchmarkWriterSet(b *testing.B) {
+	w, err := NewWriter(io.Discard, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	member := []byte("member1000000")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.BeginSet([]byte("s"), 1_000_000, 0); err != nil {
+			b.Fatal(err)
+		}
+		for range 1_000_000 {
+			if err := w.AddMember(member); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.EndCollection(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
