@@ -57,34 +57,6 @@ var ErrInvalidOption = errors.New("invalid resp option")
 // a hash field TTL for a server before 7.4.
 var ErrServerTooOld = errors.New("not supported by the server")
 
-// A Version is a server's version, major.minor. The zero Version means the newest
-// server: every command is available.
-type Version struct{ Major, Minor int }
-
-// ParseVersion parses "7.0" or "7.0.15" (the patch level is ignored).
-func ParseVersion(s string) (Version, error) {
-	var v Version
-	var rest string
-	n, err := fmt.Sscanf(s, "%d.%d%s", &v.Major, &v.Minor, &rest)
-	if (err != nil && n < 2) || v.Major < 1 || v.Minor < 0 {
-		return Version{}, fmt.Errorf("%w: server version %q (want major.minor, e.g. 7.0)", ErrInvalidOption, s)
-	}
-	return v, nil
-}
-
-// String formats v as "major.minor", "newest" for the zero Version.
-func (v Version) String() string {
-	if v == (Version{}) {
-		return "newest"
-	}
-	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
-}
-
-// AtLeast reports whether a server of version v has what major.minor brought.
-func (v Version) AtLeast(major, minor int) bool {
-	return v == (Version{}) || v.Major > major || (v.Major == major && v.Minor >= minor)
-}
-
 // Options configures [NewCommands] and [NewWriter]. The zero value makes commands for the
 // newest server, with absolute expiries and commands of at most 1000 members or 1 MiB.
 type Options struct {

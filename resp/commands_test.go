@@ -303,3 +303,14 @@ func BenchmarkWriterSet(b *testing.B) {
 		}
 	}
 }
+
+func TestTargetVersion(t *testing.T) {
+	for target, want := range map[string]Version{"": {5, 0}, "redis-6.2": {6, 2}, "redis-7.4": {7, 4}, "valkey-8.0": {7, 2}} {
+		if got, err := TargetVersion(target); err != nil || got != want {
+			t.Errorf("%q: %v, %v; want %v", target, got, err, want)
+		}
+	}
+	if _, err := TargetVersion("redis-1.0"); !errors.Is(err, encoder.ErrUnknownTarget) {
+		t.Errorf("unknown target: %v", err)
+	}
+}

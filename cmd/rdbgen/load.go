@@ -52,17 +52,17 @@ func loadCommand() *cli.Command {
 
 // loadSummary is what load reports when it is done.
 type loadSummary struct {
-	Addr          string                   `json:"addr"`
-	DB            int                      `json:"db"`
-	Method        string                   `json:"method"`
-	Workers       int                      `json:"workers"`
-	Batch         int                      `json:"batch"`
-	Keys          uint64                   `json:"keys"`
-	Expires       uint64                   `json:"expires"`
-	Nodes         map[string]record.Counts `json:"nodes,omitempty"`
-	Seconds       float64                  `json:"seconds"`
-	KeysPerSecond float64                  `json:"keys_per_second"`
-	Manifest      string                   `json:"manifest,omitempty"`
+	Addr          string                     `json:"addr"`
+	DB            int                        `json:"db"`
+	Method        string                     `json:"method"`
+	Workers       int                        `json:"workers"`
+	Batch         int                        `json:"batch"`
+	Keys          uint64                     `json:"keys"`
+	Expires       uint64                     `json:"expires"`
+	Nodes         map[string]manifest.Counts `json:"nodes,omitempty"`
+	Seconds       float64                    `json:"seconds"`
+	KeysPerSecond float64                    `json:"keys_per_second"`
+	Manifest      string                     `json:"manifest,omitempty"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -116,13 +116,18 @@ func loadAction(c *cli.Context) error {
 		Batch:         res.Batch,
 		Keys:          res.Keys,
 		Expires:       res.Expires,
-		Nodes:         res.Nodes,
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
 	}
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
+	}
+	for addr, n := range res.Nodes {
+		if sum.Nodes == nil {
+			sum.Nodes = map[string]manifest.Counts{}
+		}
+		sum.Nodes[addr] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
 		if err := manifest.Write(sum.Manifest, in.manifest(c, now)); err != nil {
