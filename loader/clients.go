@@ -35,6 +35,7 @@ type pool struct {
 // A job is a run of commands for one worker, all in one database.
 type job struct {
 	db    int
+	bytes int // of the commands' arguments
 	cmds  []*redis.Cmd
 	keys  [][]byte
 	flags []uint8
@@ -45,6 +46,10 @@ const jobsQueued = 2
 
 // sequentialJob is the number of commands of a job when each is one round trip.
 const sequentialJob = 64
+
+// maxJobBytes bounds the bytes of a job's commands, which it holds until they are
+// answered: a job of large commands is handed out before it has its count.
+const maxJobBytes = 8 << 20
 
 // openPool connects the workers' clients to addr and starts them.
 func (l *load) openPool(ctx context.Context, addr string, n *nodeCounts) (*pool, error) {
@@ -140,7 +145,8 @@ func (p *pool) emit(cmd *resp.Command) error {
 		f |= flagExpires
 	}
 	j.flags = append(j.flags, f)
-	if len(j.cmds) >= p.jobSize {
+	j.bytes += size
+	if len(j.cmds) >= p.jobSize || j.bytes >= maxJobBytes {
 		return p.dispatch(cmd.Last)
 	}
 	return nil

@@ -259,3 +259,27 @@ func TestLoadReportsTheSourcesError(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeKeysKeepTheirOrder loads lists too large for one job of the workers: their
+// commands must still arrive in order, on one connection, whatever the method.
+func TestLargeKeysKeepTheirOrder(t *testing.T) {
+	d := &dataset.Spec{Count: 3, Type: dataset.TypeList, Members: dataset.Range{Min: 70000, Max: 70000}, KeyPrefix: "l:",
+		Value: dataset.ValueRandom, ValueSize: 8, Seed: 4, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()}
+	want := digest(t, servertest.Start(t, writeRDB(t, d), debugArgs...).Addr)
+	inst := servertest.StartEmpty(t, debugArgs...)
+	for _, opts := range []loader.Options{
+		{Method: loader.Parallel, Workers: 4},
+		{Method: loader.Pipeline, Workers: 4, Batch: 3},
+		{Method: loader.Mass},
+	} {
+		flush(t, inst.Addr)
+		opts.Addr = inst.Addr
+		res, err := loader.Load(t.Context(), d, opts)
+		if err != nil || res.Keys != 3 || res.Expires != 3 {
+			t.Fatalf("%s: %+v, %v", opts.Method, res, err)
+		}
+		if got := digest(t, inst.Addr); got != want {
+			t.Fatalf("%s: digest %s, the file's %s", opts.Method, got, want)
+		}
+	}
+}
