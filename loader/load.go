@@ -54,11 +54,10 @@ type Error struct {
 
 // Error tells where the load went, how far it got, and what stopped it.
 func (e *Error) Error() string {
-	total := "?"
-	if e.Total > 0 || e.Confirmed == 0 {
-		total = fmt.Sprint(e.Total)
+	if e.Total == 0 {
+		return fmt.Sprintf("load into %s stopped with %d keys confirmed: %v", e.Addr, e.Confirmed, e.Err)
 	}
-	return fmt.Sprintf("load into %s stopped with %d of %s keys confirmed: %v", e.Addr, e.Confirmed, total, e.Err)
+	return fmt.Sprintf("load into %s stopped with %d of %d keys confirmed: %v", e.Addr, e.Confirmed, e.Total, e.Err)
 }
 
 // Unwrap returns what stopped the load, for errors.Is and errors.As.
