@@ -283,3 +283,30 @@ func TestLargeKeysKeepTheirOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRESPForOlderServers writes the commands older servers take (HMSET before 4.0, SET
+// then PEXPIREAT before 6.2, XSETID without options before 7.0) and relative expiries:
+// they load the same data.
+func TestRESPForOlderServers(t *testing.T) {
+	srcs := []record.Source{
+		&dataset.Spec{Count: 300, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 20}, KeyPrefix: "h:",
+			TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
+		&dataset.Spec{Count: 300, KeyPrefix: "s:", TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
+	}
+	inst := servertest.StartEmpty(t, debugArgs...)
+	for _, src := range srcs {
+		want := digest(t, servertest.Start(t, writeRDB(t, src), debugArgs...).Addr)
+		for _, o := range []resp.Options{
+			{Server: resp.Version{Major: 3, Minor: 2}},
+			{Server: resp.Version{Major: 6, Minor: 0}},
+			{Server: resp.Version{Major: 6, Minor: 2}},
+			{Expiry: resp.ExpiryRelative},
+		} {
+			flush(t, inst.Addr)
+			pipe(t, inst.Addr, writeRESP(t, src, o))
+			if got := digest(t, inst.Addr); got != want {
+				t.Fatalf("%+v: digest %s, the file's %s", o, got, want)
+			}
+		}
+	}
+}
