@@ -150,10 +150,18 @@ func (r *Record) Check() error {
 	return nil
 }
 
-// WriteTo writes r, as one record of the open database, to s.
+// WriteTo writes r, as one record of the open database, to s: a hash some of whose fields
+// have an expiry through BeginHashWithFieldTTL, a stream through BeginStream (with its
+// metadata when r.StreamMeta is not zero).
 func (r *Record) WriteTo(s Sink) error {
 	if r.Type.IsString() {
 		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
+	}
+	if r.Type == Stream {
+		return r.writeStream(s)
+	}
+	if fieldTTL := r.minFieldExpiry(); fieldTTL != 0 {
+		return r.writeHashWithFieldTTL(s, fieldTTL)
 	}
 	if err := Begin(s, r.Type, r.Key, uint64(len(r.Members)), r.ExpireAtMS); err != nil {
 		return err
@@ -199,6 +207,58 @@ func Add(s Sink, t Type, name, value []byte, score float64) error {
 		return s.AddScoredMember(name, score)
 	}
 	return fmt.Errorf("%w %q", ErrBadType, t)
+}
+
+// minFieldExpiry returns the smallest expiry of r's hash fields, 0 when none expires.
+func (r *Record) minFieldExpiry() int64 {
+	var least int64
+	if r.Type != Hash {
+		return 0
+	}
+	for _, m := range r.Members {
+		if m.ExpireAtMS != 0 && (least == 0 || m.ExpireAtMS < least) {
+			least = m.ExpireAtMS
+		}
+	}
+	return least
+}
+
+// writeHashWithFieldTTL writes the hash r, some of whose fields expire, the first at
+// minFieldTTL.
+func (r *Record) writeHashWithFieldTTL(s Sink, minFieldTTL int64) error {
+	if err := s.BeginHashWithFieldTTL(r.Key, uint64(len(r.Members)), r.ExpireAtMS, minFieldTTL); err != nil {
+		return err
+	}
+	for i := range r.Members {
+		m := &r.Members[i]
+		if err := s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS); err != nil {
+			return err
+		}
+	}
+	return s.EndCollection()
+}
+
+// writeStream writes the stream r.
+func (r *Record) writeStream(s Sink) error {
+	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
+		return err
+	}
+	for _, e := range r.Entries {
+		if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
+			return err
+		}
+	}
+	if r.StreamMeta != (StreamMeta{}) {
+		if err := s.SetStreamMeta(r.StreamMeta); err != nil {
+			return err
+		}
+	}
+	for i := range r.Groups {
+		if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
+			return err
+		}
+	}
+	return s.EndCollection()
 }
 
 // *encoder.Writer is the Sink that writes files.

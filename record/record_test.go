@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestWriteTo(t *testing.T) {
 			t.Fatalf("%s: %v", r.Key, err)
 		}
 	}
-	if err := (&Record{Key: []byte("x"), Type: "stream"}).WriteTo(w); !errors.Is(err, ErrBadType) {
+	if err := (&Record{Key: []byte("x"), Type: "blob"}).WriteTo(w); !errors.Is(err, ErrBadType) {
 		t.Fatalf("unknown type: %v", err)
 	}
 	if err := w.Close(); err != nil {
@@ -74,5 +75,26 @@ func TestWriteTo(t *testing.T) {
 	}
 	if s := w.Stats(); s.Keys != 5 || s.Expires != 1 || s.Members != 8 {
 		t.Fatalf("stats %+v, want 5 keys, 1 expiry, 8 members", s)
+	}
+}
+
+// TestWriteToCollector: a Collector keeps what WriteTo writes, streams and field TTLs
+// included.
+func TestWriteToCollector(t *testing.T) {
+	for _, r := range []Record{
+		{Key: []byte("h"), Type: Hash, ExpireAtMS: 9, Members: []Member{{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: 5}, {Name: []byte("b"), Value: []byte("2")}}},
+		{Key: []byte("x"), Type: Stream, ExpireAtMS: 7,
+			Entries:    []StreamEntry{{ID: StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			StreamMeta: StreamMeta{LastID: StreamID{Ms: 2}, EntriesAdded: 2},
+			Groups: []StreamGroup{{Name: []byte("g"), LastID: StreamID{Ms: 1}, EntriesRead: 1, Pending: []StreamPending{{ID: StreamID{Ms: 1}, DeliveryTimeMS: 3, DeliveryCount: 1}},
+				Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 3, ActiveTimeMS: 3, Pending: []StreamID{{Ms: 1}}}}}}},
+	} {
+		var c Collector
+		if err := r.WriteTo(&c); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(c.Rec, r) {
+			t.Errorf("wrote %+v, collected %+v", r, c.Rec)
+		}
 	}
 }
