@@ -63,11 +63,19 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if _, err := encoder.NewWriter(io.Discard, j.opts); err != nil {
 		return nil, err
 	}
-	if j.manifestPath == "" && j.out != "-" {
+	if err := atomicfile.Check(j.out, j.force); err != nil && !isCluster(c) {
+		return nil, err
+	}
+	switch {
+	case j.manifestPath == "" && j.out != "-" && !atomicfile.IsStream(j.out):
+		// A FIFO or a device is written like stdout: no manifest unless --manifest.
 		j.manifestPath = manifest.PathFor(j.out)
-	} else if j.manifestPath != "" && !isCluster(c) {
-		// A manifest named by --manifest is written after the file: refuse now what would
-		// clobber a file that is not the output's own sidecar.
+		if err := atomicfile.Check(j.manifestPath, j.force); err != nil && !isCluster(c) {
+			return nil, fmt.Errorf("manifest %w", err)
+		}
+	case j.manifestPath != "" && !isCluster(c):
+		// A manifest is written after the file: refuse now what would clobber a file that
+		// --force did not allow, or the output itself.
 		if filepath.Clean(j.manifestPath) == filepath.Clean(j.out) {
 			return nil, fmt.Errorf("--manifest %s is the output file", j.manifestPath)
 		}
@@ -93,6 +101,9 @@ func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, 
 		}
 		defer f.Abort()
 		file, dst = f, f
+		for _, path := range f.Removed() {
+			fmt.Fprintf(c.App.ErrWriter, "removed %s, the temporary file of an rdbgen run that was killed\n", path)
+		}
 	}
 	progress, done := j.progress(c, total)
 	res, err := write(dst, progress)
