@@ -58,7 +58,7 @@ const (
 	// DupFirst keeps the first record and drops the later ones.
 	DupFirst OnDuplicate = "first"
 	// DupLast keeps the last record. Since the first was written before the next turns up,
-	// Copy reads the input twice: once to find the last line of every key, once to write.
+	// Copy reads the input twice: once to find the last record of every key, once to write.
 	DupLast OnDuplicate = "last"
 )
 
@@ -128,7 +128,7 @@ type copier struct {
 	now      time.Time
 	stats    Stats
 	seen     map[string]int64       // dbKey → line of its record
-	last     map[string]int64       // DupLast: dbKey → line of its last record
+	last     map[string]uint64      // DupLast: dbKey → number of its last record
 	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
 	db       int                    // the open db
 	open     bool                   // a db is open
@@ -136,8 +136,10 @@ type copier struct {
 	dbKey    []byte
 }
 
-// each calls fn for each good record of r, skipping or failing on malformed ones.
-func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
+// each calls fn for each good record of r with its line and its number (counted from 1,
+// malformed records included: several records may share a line), skipping or failing on
+// malformed ones.
+func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64) error) error {
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -154,7 +156,7 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 		c.stats.Records++
 		switch {
 		case err == nil:
-			if err := fn(rec, r.Line()); err != nil {
+			if err := fn(rec, r.Line(), c.stats.Records); err != nil {
 				return err
 			}
 		case errors.As(err, &le) && c.opts.SkipInvalid && !le.Fatal:
@@ -182,17 +184,17 @@ func (c *copier) key(rec *record.Record) []byte {
 	return append(c.dbKey, rec.Key...)
 }
 
-// findLast reads the input once to find the last line of every key, and what each db holds.
+// findLast reads the input once to find the last record of every key, and what each db holds.
 func (c *copier) findLast(open func() (Reader, error)) error {
 	r, err := open()
 	if err != nil {
 		return err
 	}
-	c.last = map[string]int64{}
+	c.last = map[string]uint64{}
 	expires := map[string]bool{}
-	err = c.each(r, func(rec *record.Record, line int64) error {
+	err = c.each(r, func(rec *record.Record, _ int64, n uint64) error {
 		k := c.key(rec)
-		c.last[string(k)] = line
+		c.last[string(k)] = n
 		expires[string(k)] = rec.ExpireAtMS > 0
 		return nil
 	})
@@ -213,10 +215,10 @@ func (c *copier) findLast(open func() (Reader, error)) error {
 }
 
 // write writes one record, after the duplicate and db-order checks.
-func (c *copier) write(rec *record.Record, line int64) error {
+func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 	k := c.key(rec)
 	if c.last != nil {
-		if c.last[string(k)] != line {
+		if c.last[string(k)] != n {
 			c.stats.Duplicates++
 			return nil
 		}
@@ -250,12 +252,12 @@ func (c *copier) write(rec *record.Record, line int64) error {
 	if c.stats.DBs == nil {
 		c.stats.DBs = map[int]encoder.DBInfo{}
 	}
-	n := c.stats.DBs[rec.DB]
-	n.Keys++
+	counts := c.stats.DBs[rec.DB]
+	counts.Keys++
 	if rec.ExpireAtMS > 0 {
-		n.Expires++
+		counts.Expires++
 	}
-	c.stats.DBs[rec.DB] = n
+	c.stats.DBs[rec.DB] = counts
 	if rec.ExpireAtMS > 0 && rec.ExpireAtMS <= c.now.UnixMilli() {
 		c.stats.Expired++
 	}

@@ -44,6 +44,9 @@ type JSONReader struct {
 // NewJSONReader returns a reader of the JSON array or JSON Lines in r.
 func NewJSONReader(r io.Reader) *JSONReader {
 	lc := newLineCounter(r)
+	if bom, _ := lc.r.Peek(len(utf8BOM)); string(bom) == utf8BOM {
+		lc.r.Discard(len(utf8BOM)) // offsets count from after it: a BOM holds no newline
+	}
 	j := &JSONReader{lines: lc, dec: json.NewDecoder(lc)}
 	j.dec.UseNumber()
 	return j
@@ -106,18 +109,105 @@ func (j *JSONReader) peekDelim() (byte, error) {
 	return b, err
 }
 
-// syntax makes a decoder error a LineError that ends the input.
+// syntax makes a decoder error a LineError that ends the input. A record cut short by the
+// end of the input is reported on the line where it starts.
 func (j *JSONReader) syntax(err error) error {
-	line := j.lines.lineAt(j.dec.InputOffset())
+	off := j.dec.InputOffset()
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line = j.lines.lineAt(se.Offset)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case err == io.ErrUnexpectedEOF:
+		off += leadingSpace(j.dec.Buffered())
 	}
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = errors.New("unexpected end of input")
+	line := j.lines.lineAt(off)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		err = errors.New("JSON: unexpected end of input (the input is cut short)")
+	case !errors.Is(err, ErrGzip):
+		err = fmt.Errorf("JSON: %v", err)
 	}
-	j.failed = &LineError{Line: line, Err: fmt.Errorf("JSON: %v", err), Fatal: true}
+	j.failed = &LineError{Line: line, Err: err, Fatal: true}
 	return j.failed
+}
+
+// leadingSpace counts the JSON white space at the start of r.
+func leadingSpace(r io.Reader) int64 {
+	var buf [512]byte
+	var n int64
+	for {
+		m, err := r.Read(buf[:])
+		for _, b := range buf[:m] {
+			if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
+				return n
+			}
+			n++
+		}
+		if err != nil {
+			return n
+		}
+	}
+}
+
+// checkFields refuses an object that names a field twice, of which encoding/json would
+// silently keep the last. raw is one object the decoder has checked.
+func checkFields(raw []byte) error {
+	var names [][]byte
+	p := skipSpace(raw[1:])
+	for len(p) > 0 && p[0] == '"' {
+		name, rest, err := unquote(p)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if bytes.Equal(n, name) {
+				return fmt.Errorf("field %q given twice", name)
+			}
+		}
+		names = append(names, name)
+		p = skipSpace(rest)
+		if len(p) == 0 || p[0] != ':' {
+			return nil
+		}
+		p = skipSpace(skipValue(skipSpace(p[1:])))
+		if len(p) > 0 && p[0] == ',' {
+			p = skipSpace(p[1:])
+		}
+	}
+	return nil
+}
+
+// skipValue returns what follows the JSON value at the start of p.
+func skipValue(p []byte) []byte {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '"':
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return p[min(i+1, len(p)):]
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return p[i:]
+			}
+			depth--
+			if depth == 0 {
+				return p[i+1:]
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return p[i:]
+			}
+		}
+	}
+	return nil
 }
 
 // jsonRecord is the shape of one object.
@@ -144,6 +234,9 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return errors.New("want a JSON object for each key")
 	}
+	if err := checkFields(raw); err != nil {
+		return err
+	}
 	if err := json.Unmarshal(raw, &o); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -168,8 +261,11 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 		if err != nil {
 			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, *o.Expiration)
 		}
-		if rec.ExpireAtMS = t.UnixMilli(); rec.ExpireAtMS <= 0 {
+		switch rec.ExpireAtMS = t.UnixMilli(); {
+		case t.Before(time.Unix(0, 0)):
 			return fmt.Errorf(`"expiration" %q: before 1970`, *o.Expiration)
+		case rec.ExpireAtMS == 0:
+			return fmt.Errorf(`"expiration" %q: within the first millisecond of 1970, which an RDB file cannot tell from no expiry`, *o.Expiration)
 		}
 	}
 	given := map[record.Type]bool{
@@ -182,7 +278,7 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 	field := map[record.Type]string{record.String: "value", record.List: "values", record.Set: "members", record.Hash: "hash", record.ZSet: "entries"}
 	if o.Type != nil {
 		rec.Type = record.Type(*o.Type)
-		if !rec.Type.Valid() || rec.Type == "" {
+		if !rec.Type.Valid() || rec.Type == "" || rec.Type == record.Stream {
 			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset)`, *o.Type)
 		}
 	} else {
