@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/server"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -38,6 +39,7 @@ type fileJob struct {
 	quiet        bool
 	asJSON       bool
 	results      io.Writer // stdout, or stderr when the file goes to stdout
+	warnings     io.Writer // stderr
 	opts         encoder.Options
 }
 
@@ -51,6 +53,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		quiet:        c.Bool("quiet"),
 		asJSON:       c.Bool("json"),
 		results:      c.App.Writer,
+		warnings:     c.App.ErrWriter,
 	}
 	j.opts = encoder.Options{
 		Target:             c.String("target"),
@@ -166,6 +169,9 @@ type generateSummary struct {
 // finish writes the manifest m (when there is a manifest path) and reports the run; extra,
 // if not empty, is added to the one-line summary.
 func (j *fileJob) finish(res rdbgen.Result, m *manifest.Manifest, sum generateSummary, extra string) error {
+	if m != nil {
+		warnDatabases(j.warnings, j.out, m.DBs)
+	}
 	if j.manifestPath != "" && m != nil {
 		if err := manifest.Write(j.manifestPath, m); err != nil {
 			return fmt.Errorf("wrote %s but not its manifest: %w", j.out, err)
@@ -190,4 +196,19 @@ func (j *fileJob) finish(res rdbgen.Result, m *manifest.Manifest, sum generateSu
 	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
 		sum.Keys, sum.Expires, members, j.out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	return err
+}
+
+// warnDatabases warns when a file holds a db that a server with the default databases
+// setting lacks, and so refuses at start-up.
+func warnDatabases(w io.Writer, out string, dbs map[int]manifest.Counts) {
+	maxDB := -1
+	for db, n := range dbs {
+		if n.Keys > 0 {
+			maxDB = max(maxDB, db)
+		}
+	}
+	if maxDB >= server.DefaultDatabases {
+		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
+			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
+	}
 }
