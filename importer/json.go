@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -149,34 +150,6 @@ func leadingSpace(r io.Reader) int64 {
 	}
 }
 
-// checkFields refuses an object that names a field twice, of which encoding/json would
-// silently keep the last. raw is one object the decoder has checked.
-func checkFields(raw []byte) error {
-	var names [][]byte
-	p := skipSpace(raw[1:])
-	for len(p) > 0 && p[0] == '"' {
-		name, rest, err := unquote(p)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			if bytes.Equal(n, name) {
-				return fmt.Errorf("field %q given twice", name)
-			}
-		}
-		names = append(names, name)
-		p = skipSpace(rest)
-		if len(p) == 0 || p[0] != ':' {
-			return nil
-		}
-		p = skipSpace(skipValue(skipSpace(p[1:])))
-		if len(p) > 0 && p[0] == ',' {
-			p = skipSpace(p[1:])
-		}
-	}
-	return nil
-}
-
 // skipValue returns what follows the JSON value at the start of p.
 func skipValue(p []byte) []byte {
 	depth := 0
@@ -210,22 +183,110 @@ func skipValue(p []byte) []byte {
 	return nil
 }
 
-// jsonRecord is the shape of one object.
+// jsonRecord holds the fields of one object, each the part of the input that holds its
+// value; nil when the field is missing or null. The values are read from the input without
+// copies (see unquote): encoding/json is not used on records, since its Unmarshal allocates
+// several times the size of a large record.
 type jsonRecord struct {
-	DB         *json.Number `json:"db"`
-	Key        *binString   `json:"key"`
-	Type       *string      `json:"type"`
-	Expiration *string      `json:"expiration"`
-	Value      *binString   `json:"value"`
-	Values     *[]binString `json:"values"`
-	Members    *[]binString `json:"members"`
-	Hash       *binHash     `json:"hash"`
-	Entries    *[]jsonEntry `json:"entries"`
+	DB, Key, Type, Expiration, Value, Values, Members, Hash, Entries []byte
 }
 
-type jsonEntry struct {
-	Member *binString      `json:"member"`
-	Score  json.RawMessage `json:"score"`
+// read fills o from the object raw, refusing a field given twice, of which encoding/json
+// would silently keep the last.
+func (o *jsonRecord) read(raw []byte) error {
+	var names [][]byte
+	return eachField(raw, func(name, value []byte) error {
+		for _, n := range names {
+			if bytes.Equal(n, name) {
+				return fmt.Errorf("field %q given twice", name)
+			}
+		}
+		names = append(names, name)
+		if string(value) == "null" {
+			return nil
+		}
+		switch string(name) {
+		case "db":
+			o.DB = value
+		case "key":
+			o.Key = value
+		case "type":
+			o.Type = value
+		case "expiration":
+			o.Expiration = value
+		case "value":
+			o.Value = value
+		case "values":
+			o.Values = value
+		case "members":
+			o.Members = value
+		case "hash":
+			o.Hash = value
+		case "entries":
+			o.Entries = value
+		}
+		return nil
+	})
+}
+
+// eachField calls fn with the name and the value of each field of the JSON object obj,
+// which the decoder has checked.
+func eachField(obj []byte, fn func(name, value []byte) error) error {
+	p := skipSpace(obj)
+	if len(p) == 0 || p[0] != '{' {
+		return fmt.Errorf("want an object, got %s", clip(p))
+	}
+	p = skipSpace(p[1:])
+	for len(p) > 0 && p[0] == '"' {
+		name, rest, err := unquote(p)
+		if err != nil {
+			return err
+		}
+		p = skipSpace(rest)
+		if len(p) == 0 || p[0] != ':' {
+			return errors.New("bad object")
+		}
+		p = skipSpace(p[1:])
+		rest = skipValue(p)
+		if err := fn(name, p[:len(p)-len(rest)]); err != nil {
+			return err
+		}
+		p = skipSpace(rest)
+		if len(p) > 0 && p[0] == ',' {
+			p = skipSpace(p[1:])
+		}
+	}
+	return nil
+}
+
+// eachElement calls fn with each element of the JSON array arr, which the decoder has
+// checked.
+func eachElement(arr []byte, fn func(elem []byte) error) error {
+	p := skipSpace(arr)
+	if len(p) == 0 || p[0] != '[' {
+		return fmt.Errorf("want a list, got %s", clip(p))
+	}
+	p = skipSpace(p[1:])
+	for len(p) > 0 && p[0] != ']' {
+		rest := skipValue(p)
+		if err := fn(p[:len(p)-len(rest)]); err != nil {
+			return err
+		}
+		p = skipSpace(rest)
+		if len(p) > 0 && p[0] == ',' {
+			p = skipSpace(p[1:])
+		}
+	}
+	return nil
+}
+
+// str reads a JSON string value.
+func str(value []byte) ([]byte, error) {
+	if len(value) == 0 || value[0] != '"' {
+		return nil, fmt.Errorf("want a string, got %s", clip(value))
+	}
+	s, _, err := unquote(value)
+	return s, err
 }
 
 // parseJSONRecord fills rec from one object.
@@ -234,56 +295,60 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return errors.New("want a JSON object for each key")
 	}
-	if err := checkFields(raw); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, &o); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
-		}
+	if err := o.read(raw); err != nil {
 		return err
 	}
 	*rec = record.Record{Members: rec.Members[:0]}
 	if o.Key == nil {
 		return errors.New(`no "key"`)
 	}
-	rec.Key = *o.Key
+	var err error
+	if rec.Key, err = str(o.Key); err != nil {
+		return fmt.Errorf(`"key": %v`, err)
+	}
 	if o.DB != nil {
-		db, err := strconv.ParseInt(o.DB.String(), 10, 64)
+		db, err := strconv.ParseInt(string(o.DB), 10, 64)
 		if err != nil || db < 0 || db > record.MaxDB {
-			return fmt.Errorf(`"db" %s: want a whole number from 0 to %d`, o.DB, record.MaxDB)
+			return fmt.Errorf(`"db" %s: want a whole number from 0 to %d`, clip(o.DB), record.MaxDB)
 		}
 		rec.DB = int(db)
 	}
 	if o.Expiration != nil {
-		t, err := time.Parse(time.RFC3339Nano, *o.Expiration)
+		exp, err := str(o.Expiration)
 		if err != nil {
-			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, *o.Expiration)
+			return fmt.Errorf(`"expiration": %v`, err)
+		}
+		t, err := time.Parse(time.RFC3339Nano, string(exp))
+		if err != nil {
+			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, exp)
 		}
 		switch rec.ExpireAtMS = t.UnixMilli(); {
 		case t.Before(time.Unix(0, 0)):
-			return fmt.Errorf(`"expiration" %q: before 1970`, *o.Expiration)
+			return fmt.Errorf(`"expiration" %q: before 1970`, exp)
 		case rec.ExpireAtMS == 0:
-			return fmt.Errorf(`"expiration" %q: within the first millisecond of 1970, which an RDB file cannot tell from no expiry`, *o.Expiration)
+			return fmt.Errorf(`"expiration" %q: within the first millisecond of 1970, which an RDB file cannot tell from no expiry`, exp)
 		}
 	}
-	given := map[record.Type]bool{
-		record.String: o.Value != nil,
-		record.List:   o.Values != nil,
-		record.Set:    o.Members != nil,
-		record.Hash:   o.Hash != nil,
-		record.ZSet:   o.Entries != nil,
+	given := map[record.Type][]byte{
+		record.String: o.Value,
+		record.List:   o.Values,
+		record.Set:    o.Members,
+		record.Hash:   o.Hash,
+		record.ZSet:   o.Entries,
 	}
 	field := map[record.Type]string{record.String: "value", record.List: "values", record.Set: "members", record.Hash: "hash", record.ZSet: "entries"}
 	if o.Type != nil {
-		rec.Type = record.Type(*o.Type)
+		typ, err := str(o.Type)
+		if err != nil {
+			return fmt.Errorf(`"type": %v`, err)
+		}
+		rec.Type = record.Type(typ)
 		if !rec.Type.Valid() || rec.Type == "" || rec.Type == record.Stream {
-			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset)`, *o.Type)
+			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset)`, typ)
 		}
 	} else {
 		for _, t := range record.Types {
-			if given[t] {
+			if given[t] != nil {
 				if rec.Type != "" {
 					return fmt.Errorf(`both %q and %q: give one, or a "type"`, field[rec.Type], field[t])
 				}
@@ -294,39 +359,61 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 			return errors.New(`no "type", and none of value, values, members, hash, entries`)
 		}
 	}
-	if !given[rec.Type] {
+	value := given[rec.Type]
+	if value == nil {
 		return fmt.Errorf(`a %s needs %q`, rec.Type, field[rec.Type])
 	}
 	switch rec.Type {
 	case record.String:
-		rec.Value = *o.Value
+		rec.Value, err = str(value)
 	case record.List, record.Set:
-		src := o.Values
-		if rec.Type == record.Set {
-			src = o.Members
-		}
-		for _, v := range *src {
-			rec.Members = append(rec.Members, record.Member{Name: v})
+		if rec.Members, err = appendStrings(rec.Members, value); err != nil {
+			err = fmt.Errorf("%q: %v", field[rec.Type], err)
 		}
 	case record.Hash:
-		rec.Members = append(rec.Members, o.Hash.fields...)
+		rec.Members, err = appendHash(rec.Members, value)
 	case record.ZSet:
-		for k, e := range *o.Entries {
-			if e.Member == nil {
-				return fmt.Errorf("entries[%d]: no \"member\"", k)
-			}
-			score, err := parseJSONScore(e.Score)
-			if err != nil {
-				return fmt.Errorf("entries[%d] %q: %v", k, *e.Member, err)
-			}
-			rec.Members = append(rec.Members, record.Member{Name: *e.Member, Score: score})
-		}
+		rec.Members, err = appendEntries(rec.Members, value)
 	}
-	return nil
+	return err
+}
+
+// appendEntries appends the members of the "entries" of a sorted set.
+func appendEntries(dst []record.Member, entries []byte) ([]record.Member, error) {
+	k := 0
+	err := eachElement(entries, func(elem []byte) error {
+		var member, score []byte
+		if err := eachField(elem, func(name, value []byte) error {
+			switch string(name) {
+			case "member":
+				member = value
+			case "score":
+				score = value
+			}
+			return nil
+		}); err != nil {
+			return fmt.Errorf("entries[%d]: %v", k, err)
+		}
+		if member == nil {
+			return fmt.Errorf("entries[%d]: no \"member\"", k)
+		}
+		m, err := str(member)
+		if err != nil {
+			return fmt.Errorf("entries[%d] \"member\": %v", k, err)
+		}
+		s, err := parseJSONScore(score)
+		if err != nil {
+			return fmt.Errorf("entries[%d] %q: %v", k, m, err)
+		}
+		dst = append(dst, record.Member{Name: m, Score: s})
+		k++
+		return nil
+	})
+	return dst, err
 }
 
 // parseJSONScore reads a number, or "inf", "+inf", "-inf".
-func parseJSONScore(raw json.RawMessage) (float64, error) {
+func parseJSONScore(raw []byte) (float64, error) {
 	if len(raw) == 0 {
 		return 0, errors.New(`no "score"`)
 	}
@@ -348,57 +435,50 @@ func parseJSONScore(raw json.RawMessage) (float64, error) {
 	return v, nil
 }
 
-// A binString is a JSON string whose bytes are kept as they are: encoding/json would turn
-// bytes that are not UTF-8 into U+FFFD.
-type binString []byte
-
-// UnmarshalJSON unquotes a JSON string.
-func (b *binString) UnmarshalJSON(data []byte) error {
-	if len(data) == 0 || data[0] != '"' {
-		return fmt.Errorf("want a string, got %s", clip(data))
+// appendStrings appends a member for each string of the JSON array data, its bytes a part of
+// data when they hold no escapes, after growing dst to the number of elements at once.
+func appendStrings(dst []record.Member, data []byte) ([]record.Member, error) {
+	p := skipSpace(data)
+	if len(p) == 0 || p[0] != '[' {
+		return dst, fmt.Errorf("want a list of strings, got %s", clip(p))
 	}
-	s, rest, err := unquote(data)
-	if err != nil || len(bytes.TrimSpace(rest)) != 0 {
-		return fmt.Errorf("bad string %s", clip(data))
-	}
-	*b = s
-	return nil
-}
-
-// A binHash is a JSON object of strings, kept in order and byte for byte.
-type binHash struct{ fields []record.Member }
-
-// UnmarshalJSON reads an object whose values are strings.
-func (h *binHash) UnmarshalJSON(data []byte) error {
-	p := bytes.TrimSpace(data)
-	if len(p) == 0 || p[0] != '{' {
-		return fmt.Errorf(`"hash": want an object, got %s`, clip(data))
-	}
+	dst = slices.Grow(dst, bytes.Count(p, []byte{'"'})/2) // at least one pair of quotes each
 	p = skipSpace(p[1:])
-	for len(p) > 0 && p[0] != '}' {
-		field, rest, err := unquote(p)
+	for len(p) > 0 && p[0] != ']' {
+		if p[0] != '"' {
+			return dst, fmt.Errorf("want a string, got %s", clip(p))
+		}
+		s, rest, err := unquote(p)
 		if err != nil {
-			return err
+			return dst, err
 		}
-		p = skipSpace(rest)
-		if len(p) == 0 || p[0] != ':' {
-			return errors.New(`"hash": bad object`)
-		}
-		p = skipSpace(p[1:])
-		if len(p) == 0 || p[0] != '"' {
-			return fmt.Errorf(`"hash": field %q: want a string value`, field)
-		}
-		value, rest, err := unquote(p)
-		if err != nil {
-			return err
-		}
-		h.fields = append(h.fields, record.Member{Name: field, Value: value})
+		dst = append(dst, record.Member{Name: s})
 		p = skipSpace(rest)
 		if len(p) > 0 && p[0] == ',' {
 			p = skipSpace(p[1:])
 		}
 	}
-	return nil
+	return dst, nil
+}
+
+// appendHash appends the fields of the JSON object of strings "hash", in order and byte
+// for byte.
+func appendHash(dst []record.Member, hash []byte) ([]record.Member, error) {
+	if p := skipSpace(hash); len(p) == 0 || p[0] != '{' {
+		return dst, fmt.Errorf(`"hash": want an object, got %s`, clip(hash))
+	}
+	err := eachField(hash, func(name, value []byte) error {
+		if len(value) == 0 || value[0] != '"' {
+			return fmt.Errorf(`"hash": field %q: want a string value`, name)
+		}
+		v, _, err := unquote(value)
+		if err != nil {
+			return err
+		}
+		dst = append(dst, record.Member{Name: name, Value: v})
+		return nil
+	})
+	return dst, err
 }
 
 func skipSpace(p []byte) []byte {
@@ -411,11 +491,27 @@ func skipSpace(p []byte) []byte {
 // unquote reads the JSON string at the start of p (already checked by the decoder's
 // scanner) and returns its bytes and what follows it. Escapes are decoded; other bytes,
 // valid UTF-8 or not, are kept.
+//
+// A string without escapes is returned as a part of p, not copied: it is valid as long as p
+// is. Otherwise the copy is allocated once, at the size of the escaped string.
 func unquote(p []byte) (s, rest []byte, err error) {
 	if len(p) == 0 || p[0] != '"' {
 		return nil, p, errors.New("want a string")
 	}
-	out := []byte{}
+	end := 1
+	for end < len(p) && p[end] != '"' && p[end] != '\\' {
+		end++
+	}
+	if end < len(p) && p[end] == '"' {
+		return p[1:end:end], p[end+1:], nil
+	}
+	for end < len(p) && p[end] != '"' {
+		if p[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	out := make([]byte, 0, max(end-1, 0))
 	for i := 1; i < len(p); i++ {
 		c := p[i]
 		switch {
