@@ -32,25 +32,22 @@ import (
 
 // A JSONReader reads records from JSON.
 type JSONReader struct {
-	dec    *json.Decoder
-	lines  *lineCounter
-	array  bool // inside the top-level array
-	done   bool
-	line   int64
-	raw    json.RawMessage
-	rec    record.Record
-	failed error // a syntax error: the input cannot go on
+	s         *jsonScanner
+	started   bool // the first value was looked at
+	array     bool // inside the top-level array
+	needComma bool // an element of the array was read: a comma or ] comes next
+	done      bool
+	line      int64
+	raw       []byte
+	rec       record.Record
+	failed    error // a syntax error: the input cannot go on
 }
 
-// NewJSONReader returns a reader of the JSON array or JSON Lines in r.
+// NewJSONReader returns a reader of the JSON array or JSON Lines in r. It holds one record
+// at a time, as the bytes of its JSON text; the strings of the record returned are parts of
+// them when they hold no escapes.
 func NewJSONReader(r io.Reader) *JSONReader {
-	lc := newLineCounter(r)
-	if bom, _ := lc.r.Peek(len(utf8BOM)); string(bom) == utf8BOM {
-		lc.r.Discard(len(utf8BOM)) // offsets count from after it: a BOM holds no newline
-	}
-	j := &JSONReader{lines: lc, dec: json.NewDecoder(lc)}
-	j.dec.UseNumber()
-	return j
+	return &JSONReader{s: newJSONScanner(r)}
 }
 
 // Line returns the line on which the record last returned starts.
@@ -61,93 +58,86 @@ func (j *JSONReader) Read() (*record.Record, error) {
 	if j.done || j.failed != nil {
 		return nil, io.EOF
 	}
-	if j.lines.total == 0 && !j.array {
+	c, ok := j.s.next()
+	if !j.started {
 		// The first value decides: an array, or a stream of objects.
-		tok, err := j.peekDelim()
-		if err != nil {
-			return nil, err
-		}
-		if tok == '[' {
-			if _, err := j.dec.Token(); err != nil {
-				return nil, j.syntax(err)
-			}
+		j.started = true
+		if ok && c == '[' {
+			j.s.consume()
 			j.array = true
+			c, ok = j.s.next()
 		}
 	}
-	if j.array && !j.dec.More() {
-		if _, err := j.dec.Token(); err != nil { // the closing ]
-			return nil, j.syntax(err)
+	if j.array {
+		if ok && c == ']' {
+			j.s.consume()
+			if _, more := j.s.next(); more {
+				return nil, j.fail(j.s.line, errors.New("JSON: more after the closing ]"))
+			}
+			if j.s.err != nil {
+				return nil, j.fail(j.s.line, j.readError())
+			}
+			j.done = true
+			return nil, io.EOF
 		}
-		if _, err := j.dec.Token(); err != io.EOF {
-			j.failed = &LineError{Line: j.lines.lineAt(j.dec.InputOffset()), Err: errors.New("JSON: more after the closing ]"), Fatal: true}
-			return nil, j.failed
+		if ok && j.needComma {
+			if c != ',' {
+				return nil, j.fail(j.s.line, fmt.Errorf("JSON: invalid character %q after array element", c))
+			}
+			j.s.consume()
+			c, ok = j.s.next()
+		}
+		if ok && c == ']' {
+			return nil, j.fail(j.s.line, errors.New("JSON: invalid character ']' looking for beginning of value"))
+		}
+		if !ok {
+			if j.s.err != nil {
+				return nil, j.fail(j.s.line, j.readError())
+			}
+			return nil, j.fail(j.s.lastLine, errCutShort)
+		}
+	} else if !ok {
+		if j.s.err != nil {
+			return nil, j.fail(j.s.line, j.readError())
 		}
 		j.done = true
 		return nil, io.EOF
 	}
-	j.raw = j.raw[:0]
-	if err := j.dec.Decode(&j.raw); err != nil {
-		if err == io.EOF && !j.array {
-			j.done = true
-			return nil, io.EOF
-		}
-		return nil, j.syntax(err)
+	start := j.s.line
+	var complete bool
+	j.raw, complete = j.s.value(j.raw[:0])
+	switch {
+	case j.s.err != nil:
+		return nil, j.fail(j.s.line, j.readError())
+	case !complete:
+		return nil, j.fail(start, errCutShort)
+	case !json.Valid(j.raw):
+		return nil, j.fail(syntaxError(j.raw, start))
 	}
-	end := j.dec.InputOffset()
-	j.line = j.lines.lineAt(end - int64(len(j.raw)))
+	j.needComma = true
+	j.line = start
 	if err := parseJSONRecord(j.raw, &j.rec); err != nil {
 		return nil, &LineError{Line: j.line, Err: err}
 	}
 	return &j.rec, nil
 }
 
-// peekDelim returns the first byte of the input that is not white space, or 0 for none.
-func (j *JSONReader) peekDelim() (byte, error) {
-	b, err := j.lines.peekNonSpace()
-	if err == io.EOF {
-		return 0, nil
-	}
-	return b, err
-}
+// errCutShort is the problem of input that ends inside a record or the array.
+var errCutShort = errors.New("JSON: unexpected end of input (the input is cut short)")
 
-// syntax makes a decoder error a LineError that ends the input. A record cut short by the
-// end of the input is reported on the line where it starts.
-func (j *JSONReader) syntax(err error) error {
-	off := j.dec.InputOffset()
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case err == io.ErrUnexpectedEOF:
-		off += leadingSpace(j.dec.Buffered())
-	}
-	line := j.lines.lineAt(off)
-	switch {
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		err = errors.New("JSON: unexpected end of input (the input is cut short)")
-	case !errors.Is(err, ErrGzip):
-		err = fmt.Errorf("JSON: %v", err)
-	}
+// fail ends the input with err at line.
+func (j *JSONReader) fail(line int64, err error) error {
 	j.failed = &LineError{Line: line, Err: err, Fatal: true}
 	return j.failed
 }
 
-// leadingSpace counts the JSON white space at the start of r.
-func leadingSpace(r io.Reader) int64 {
-	var buf [512]byte
-	var n int64
-	for {
-		m, err := r.Read(buf[:])
-		for _, b := range buf[:m] {
-			if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
-				return n
-			}
-			n++
-		}
-		if err != nil {
-			return n
-		}
+// readError is the read error of the input, as it is when it says what went wrong with
+// compressed input.
+func (j *JSONReader) readError() error {
+	if errors.Is(j.s.err, ErrGzip) {
+		return j.s.err
 	}
+	return fmt.Errorf("read: %w", j.s.err)
 }
 
 // skipValue returns what follows the JSON value at the start of p.
