@@ -129,6 +129,9 @@ func (cj *clusterJob) write(c *cli.Context, total uint64, write func(dsts []io.W
 			return rdbgen.ClusterResult{}, err
 		}
 		files[i], dsts[i] = f, f
+		for _, path := range f.Removed() {
+			fmt.Fprintf(c.App.ErrWriter, "removed %s, the temporary file of an rdbgen run that was killed\n", path)
+		}
 	}
 	progress, done := cj.progress(c, total)
 	res, err := write(dsts, progress)
