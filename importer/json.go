@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -570,8 +571,12 @@ func unicodeEscape(p []byte) (rune, int, bool) {
 
 // clip shortens data for a message.
 func clip(data []byte) string {
+	s := string(data)
 	if len(data) > 40 {
-		return string(data[:40]) + "…"
+		s = string(data[:40]) + "…"
 	}
-	return string(data)
+	return lineBreaks.Replace(s)
 }
+
+// lineBreaks writes line breaks as escapes, so that a message stays on one line.
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)

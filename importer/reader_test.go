@@ -164,6 +164,9 @@ func FuzzJSONReader(f *testing.F) {
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("error without a line: %v", err)
 			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
 			if err != nil && le.Line < 1 {
 				t.Fatalf("line %d", le.Line)
 			}
