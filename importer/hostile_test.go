@@ -203,3 +203,42 @@ func (r *slowReader) Read(p []byte) (int, error) {
 	r.s = r.s[1:]
 	return 1, nil
 }
+
+// longList returns a JSON record of a list of n elements "e0" … and the escaped "\u0041".
+func longList(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"key":"l","type":"list","expiration":"2030-01-01T00:00:00Z","values":[`)
+	for i := range n {
+		fmt.Fprintf(&b, `"e%d",`, i)
+	}
+	b.WriteString(`"\u0041"]}`)
+	return b.String()
+}
+
+// TestLongListStreamed: a list past StreamListsOver elements is written from the input, not
+// held as members, and comes out the same; a bad element is found when it is read.
+func TestLongListStreamed(t *testing.T) {
+	n := StreamListsOver + 5
+	in := longList(n) + "\n" + `{"key":"s","value":"x"}`
+	r := NewJSONReader(strings.NewReader(in))
+	rec, err := r.Read()
+	if err != nil || rec.Members != nil || r.StreamedMembers() != uint64(n+1) {
+		t.Fatalf("read %v: %d members held, %d streamed", err, len(rec.Members), r.StreamedMembers())
+	}
+	var sink record.Collector
+	open := func() (Reader, error) { return NewJSONReader(strings.NewReader(longList(n))), nil }
+	st, err := Copy(context.Background(), &sink, open, Options{}, nil)
+	if err != nil || st.Written != 1 {
+		t.Fatalf("Copy: %v, %+v", err, st)
+	}
+	got := sink.Rec
+	if got.Type != record.List || string(got.Key) != "l" || len(got.Members) != n+1 || got.ExpireAtMS != 1893456000000 ||
+		string(got.Members[0].Name) != "e0" || string(got.Members[n-1].Name) != fmt.Sprint("e", n-1) || string(got.Members[n].Name) != "A" {
+		t.Fatalf("got %s, %d members, exp %d", got.Key, len(got.Members), got.ExpireAtMS)
+	}
+	bad := strings.Replace(longList(n), `"e7",`, `7,`, 1)
+	_, err = NewJSONReader(strings.NewReader(bad)).Read()
+	if err == nil || err.Error() != `line 1: "values": want a string, got 7` {
+		t.Fatalf("bad element: %v", err)
+	}
+}

@@ -28,6 +28,24 @@ type Reader interface {
 	Line() int64
 }
 
+// A MemberStreamer is a Reader that may leave the elements of a long list in its input
+// instead of the record, which it then returns with no Members.
+type MemberStreamer interface {
+	// StreamedMembers returns how many elements the record last returned left in the input;
+	// 0 when the record holds its members.
+	StreamedMembers() uint64
+	// WriteMembers adds those elements to the list open in sink.
+	WriteMembers(sink record.Sink) error
+}
+
+// streamedMembers returns the elements that r left in its input for its last record.
+func streamedMembers(r Reader) (MemberStreamer, uint64) {
+	if ms, ok := r.(MemberStreamer); ok {
+		return ms, ms.StreamedMembers()
+	}
+	return nil, 0
+}
+
 // A LineError is a malformed record and the line where it starts. A Fatal one (broken
 // JSON or CSV syntax, a bad header) ends the input: the reader returns io.EOF after it.
 type LineError struct {
@@ -134,6 +152,32 @@ type copier struct {
 	open     bool                   // a db is open
 	dbLine   map[int]int64          // the line each db started on
 	dbKey    []byte
+	streamer MemberStreamer // the reader, when the record's elements stay in its input
+	streamed uint64         // how many
+}
+
+// checkRecord checks rec as record.Check does, counting the streamed elements of a list.
+func checkRecord(rec *record.Record, streamed uint64) error {
+	if streamed > 0 && rec.Type == record.List && len(rec.Members) == 0 {
+		held := *rec
+		held.Members = []record.Member{{}} // not empty: the elements are in the input
+		return held.Check()
+	}
+	return rec.Check()
+}
+
+// writeRecord writes rec to sink, with the elements of a list that stayed in the input.
+func (c *copier) writeRecord(rec *record.Record) error {
+	if c.streamed == 0 || rec.Type != record.List {
+		return rec.WriteTo(c.sink)
+	}
+	if err := c.sink.BeginList(rec.Key, c.streamed, rec.ExpireAtMS); err != nil {
+		return err
+	}
+	if err := c.streamer.WriteMembers(c.sink); err != nil {
+		return err
+	}
+	return c.sink.EndCollection()
 }
 
 // each calls fn for each good record of r with its line and its number (counted from 1,
@@ -147,7 +191,8 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 		}
 		var le *LineError
 		if err == nil {
-			if cerr := rec.Check(); cerr != nil {
+			c.streamer, c.streamed = streamedMembers(r)
+			if cerr := checkRecord(rec, c.streamed); cerr != nil {
 				err = &LineError{Line: r.Line(), Err: cerr}
 			} else if cerr := checkMembers(rec); cerr != nil {
 				err = &LineError{Line: r.Line(), Err: cerr}
@@ -245,7 +290,7 @@ func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 		}
 		c.db, c.open = rec.DB, true
 	}
-	if err := rec.WriteTo(c.sink); err != nil {
+	if err := c.writeRecord(rec); err != nil {
 		return fmt.Errorf("line %d: write key %q: %w", line, rec.Key, err)
 	}
 	c.stats.Written++

@@ -41,12 +41,20 @@ type JSONReader struct {
 	line      int64
 	raw       []byte
 	rec       record.Record
-	failed    error // a syntax error: the input cannot go on
+	failed    error  // a syntax error: the input cannot go on
+	elements  []byte // the JSON array of a long list whose elements stay in raw
+	streamed  uint64 // their number; 0 when the record holds its members
 }
+
+// StreamListsOver is the number of elements above which a list's elements stay in the
+// input instead of the record (see MemberStreamer): a record.Member takes several times the
+// bytes of a short element.
+const StreamListsOver = 1 << 16
 
 // NewJSONReader returns a reader of the JSON array or JSON Lines in r. It holds one record
 // at a time, as the bytes of its JSON text; the strings of the record returned are parts of
-// them when they hold no escapes.
+// them when they hold no escapes. A list of more than StreamListsOver elements comes with
+// no Members: write them with WriteMembers (the reader is a MemberStreamer; Copy does so).
 func NewJSONReader(r io.Reader) *JSONReader {
 	return &JSONReader{s: newJSONScanner(r)}
 }
@@ -117,7 +125,8 @@ func (j *JSONReader) Read() (*record.Record, error) {
 	}
 	j.needComma = true
 	j.line = start
-	if err := parseJSONRecord(j.raw, &j.rec); err != nil {
+	j.elements, j.streamed = nil, 0
+	if err := parseJSONRecord(j.raw, &j.rec, j); err != nil {
 		return nil, &LineError{Line: j.line, Err: err}
 	}
 	return &j.rec, nil
@@ -280,8 +289,24 @@ func str(value []byte) ([]byte, error) {
 	return s, err
 }
 
-// parseJSONRecord fills rec from one object.
-func parseJSONRecord(raw []byte, rec *record.Record) error {
+// StreamedMembers returns the number of elements of the last record, a list, that are left
+// in the input for WriteMembers; 0 when the record holds its members.
+func (j *JSONReader) StreamedMembers() uint64 { return j.streamed }
+
+// WriteMembers adds the elements that StreamedMembers counts to the list open in sink.
+func (j *JSONReader) WriteMembers(sink record.Sink) error {
+	return eachElement(j.elements, func(elem []byte) error {
+		s, err := str(elem)
+		if err != nil {
+			return err
+		}
+		return sink.AddElement(s)
+	})
+}
+
+// parseJSONRecord fills rec from one object. A list of more than StreamListsOver elements
+// is left in j, when j is not nil, instead of rec.Members.
+func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 	var o jsonRecord
 	if len(raw) == 0 || raw[0] != '{' {
 		return errors.New("want a JSON object for each key")
@@ -358,6 +383,16 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 	case record.String:
 		rec.Value, err = str(value)
 	case record.List, record.Set:
+		if rec.Type == record.List && j != nil {
+			n, err := countStrings(value)
+			if err != nil {
+				return fmt.Errorf("%q: %v", field[rec.Type], err)
+			}
+			if n > StreamListsOver {
+				j.elements, j.streamed = value, n
+				return nil
+			}
+		}
 		if rec.Members, err = appendStrings(rec.Members, value); err != nil {
 			err = fmt.Errorf("%q: %v", field[rec.Type], err)
 		}
@@ -424,6 +459,19 @@ func parseJSONScore(raw []byte) (float64, error) {
 		return 0, fmt.Errorf("score %s: want a number", raw)
 	}
 	return v, nil
+}
+
+// countStrings counts the elements of the JSON array data, which must all be strings.
+func countStrings(data []byte) (uint64, error) {
+	var n uint64
+	err := eachElement(data, func(elem []byte) error {
+		if elem[0] != '"' {
+			return fmt.Errorf("want a string, got %s", clip(elem))
+		}
+		n++
+		return nil
+	})
+	return n, err
 }
 
 // appendStrings appends a member for each string of the JSON array data, its bytes a part of
