@@ -21,6 +21,7 @@ import (
 // A Reader reads records one by one.
 type Reader interface {
 	// Read returns the next record, valid until the next call, or io.EOF after the last.
+	// A reader that is a MemberStreamer may return a list without its Members.
 	// A malformed record is a *LineError, after which Read goes on with the next one; any
 	// other error ends the input.
 	Read() (*record.Record, error)
