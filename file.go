@@ -7,6 +7,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -34,6 +35,9 @@ type FileResult struct {
 	Result
 	Path     string
 	Manifest string // empty when none was written
+	// Stale lists the temporary files of killed rdbgen runs that were removed from the
+	// output's directory before writing.
+	Stale []string
 }
 
 // ShardFilesResult summarises WriteShardFiles: the write, and where each file went.
@@ -45,6 +49,9 @@ type ShardFilesResult struct {
 	Paths []string
 	// Removed lists the shard files of an earlier, larger split that Force removed.
 	Removed []string
+	// Stale lists the temporary files of killed rdbgen runs that were removed from dir
+	// before writing.
+	Stale []string
 }
 
 // WriteFile writes every record of src as an RDB file at path, with its manifest. The file
@@ -53,9 +60,12 @@ type ShardFilesResult struct {
 func WriteFile(ctx context.Context, path string, src record.Source, opts FileOptions) (FileResult, error) {
 	opts.Encoder = stamped(opts)
 	mpath := opts.Manifest
-	if opts.NoManifest {
+	switch {
+	case opts.NoManifest:
 		mpath = ""
-	} else if mpath == "" {
+	case mpath == "" && atomicfile.IsStream(path):
+		// A FIFO or a device is written into as a stream: no sidecar unless asked for.
+	case mpath == "":
 		mpath = manifest.PathFor(path)
 	}
 	f, err := manifest.CreateFile(path, mpath, opts.Force)
@@ -72,7 +82,7 @@ func WriteFile(ctx context.Context, path string, src record.Source, opts FileOpt
 	if err := f.Commit(m); err != nil {
 		return FileResult{}, err
 	}
-	return FileResult{Result: res, Path: path, Manifest: mpath}, nil
+	return FileResult{Result: res, Path: path, Manifest: mpath, Stale: f.Stale()}, nil
 }
 
 // WriteShardFiles writes every record of src split by hash slot into dir (created when
@@ -105,7 +115,7 @@ func WriteShardFiles(ctx context.Context, dir string, src record.Source, layout 
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
-	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: shards.Paths, Removed: removed}, nil
+	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: shards.Paths, Removed: removed, Stale: shards.Stale()}, nil
 }
 
 // stamped returns the encoder options of opts with the creation time set, so that the file

@@ -69,12 +69,10 @@ func CreateFile(path, manifestPath string, force bool) (*File, error) {
 		if filepath.Clean(manifestPath) == filepath.Clean(path) {
 			return nil, fmt.Errorf("the manifest %s is the output file", manifestPath)
 		}
-		if manifestPath != PathFor(path) {
-			// The output's own sidecar is replaced with it; any other file is checked now,
-			// not after the whole file is written.
-			if err := atomicfile.Check(manifestPath, force); err != nil {
-				return nil, fmt.Errorf("manifest: %w", err)
-			}
+		// The manifest, the output's own sidecar included, is checked now, not after the
+		// whole file is written: without force, an existing one is never replaced.
+		if err := atomicfile.Check(manifestPath, force); err != nil {
+			return nil, fmt.Errorf("manifest: %w", err)
 		}
 	}
 	tmp, err := atomicfile.Create(path, force)
@@ -104,6 +102,9 @@ func (f *File) Commit(m *Manifest) error {
 
 // Abort removes the temporary file; it does nothing after Commit, so it can be deferred.
 func (f *File) Abort() { f.tmp.Abort() }
+
+// Stale returns the temporary files of killed runs that CreateFile removed.
+func (f *File) Stale() []string { return f.tmp.Removed() }
 
 // Shards are the files of a cluster split being written into a directory, one per shard of
 // a layout, each with its manifest: they are put in place together by Commit, or all
@@ -152,6 +153,15 @@ func (s *Shards) Writers() []io.Writer {
 		w[i] = f
 	}
 	return w
+}
+
+// Stale returns the temporary files of killed runs that CreateShards removed.
+func (s *Shards) Stale() []string {
+	var paths []string
+	for _, f := range s.files {
+		paths = append(paths, f.Removed()...)
+	}
+	return paths
 }
 
 // Abort removes the temporary files, and the directory if it was created for the run; it

@@ -42,10 +42,17 @@ type emitter struct {
 	buf   []byte
 	name  []byte
 	seen  map[string]struct{}
+	// done stops a record's members when it is cancelled (checked every cancelEvery).
+	done context.Context
+	// maxMembers, when not 0, cuts collections to that many members (for Estimate).
+	maxMembers uint64
 }
 
+// cancelEvery is how many members of one collection pass between cancellation checks.
+const cancelEvery = 1 << 16
+
 func newEmitter(sink record.Sink) *emitter {
-	e := &emitter{sink: sink}
+	e := &emitter{sink: sink, done: context.Background()}
 	e.faker = gofakeit.NewFaker(&e.rnd, false)
 	e.ctx = evalCtx{rnd: &e.rnd, faker: e.faker}
 	return e
@@ -61,6 +68,7 @@ func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 	}
 	e := newEmitter(sink)
+	e.done = ctx
 	dbs, by := s.DBs()
 	var done uint64
 	for _, db := range dbs {
@@ -142,6 +150,9 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.sink.EndCollection()
 	}
 	n := f.memberCount(i)
+	if e.maxMembers > 0 {
+		n = min(n, e.maxMembers)
+	}
 	if err = record.Begin(e.sink, f.Type, e.key, n, exp); err != nil {
 		return err
 	}
@@ -168,6 +179,11 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 	}
 	draw := uint64(0)
 	for j := uint64(0); j < n; j++ {
+		if j%cancelEvery == cancelEvery-1 {
+			if err := e.done.Err(); err != nil {
+				return err
+			}
+		}
 		// The member's name.
 		for {
 			if m.of != nil {
@@ -197,7 +213,9 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 			score = float64(j + 1)
 			if m.score != nil {
 				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
-				score, err = parseScore(e.buf)
+				if score, err = parseScore(e.buf); err != nil {
+					err = fmt.Errorf("family %s, key %q: score %q is not a number", f.Name, e.key, e.buf)
+				}
 			}
 		}
 		if err == nil {

@@ -105,6 +105,9 @@ func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) 
 		if g.min > g.max {
 			p.fail(m["max"].val, path+".max", "%v is below min %v", g.max, g.min)
 		}
+		if math.IsInf(g.max-g.min, 0) {
+			p.fail(m["max"].val, path+".max", "the range from %v to %v is wider than a 64-bit float holds (at most %v)", g.min, g.max, math.MaxFloat64)
+		}
 		if e, ok := m["decimals"]; ok {
 			d := p.integer(e.val, path+".decimals")
 			if d < 0 || d > maxDecimals {

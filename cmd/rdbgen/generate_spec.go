@@ -55,7 +55,7 @@ func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	s, err := spec.Parse(path, src)
+	s, err := spec.ParseContext(c.Context, path, src)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
 	}
 	p.BaseTimeMS = baseTimeMS
 	p.CountScale = c.Float64("count-scale")
-	if err := s.SetParams(p); err != nil {
+	if err := s.SetParamsContext(c.Context, p); err != nil {
 		return nil, err
 	}
 	return s, nil

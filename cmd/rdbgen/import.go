@@ -98,6 +98,9 @@ func importAction(c *cli.Context) error {
 		if format == importer.FormatCSV {
 			return importer.NewCSVReader(in, csvOpts), nil
 		}
+		if flag := csvFlagSet(c); flag != "" {
+			return nil, fmt.Errorf("--%s applies to CSV input only, and %s is JSON, whose records give their own db and type", flag, inputName(input))
+		}
 		return importer.NewJSONReader(in), nil
 	}
 	src := &importer.Source{Open: open, Options: opts}
@@ -159,6 +162,16 @@ func inputName(input string) string {
 		return "stdin"
 	}
 	return input
+}
+
+// csvFlagSet returns the name of a CSV flag given on the command line, or "".
+func csvFlagSet(c *cli.Context) string {
+	for _, f := range importCommand().Flags {
+		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == "CSV" && c.IsSet(f.Names()[0]) {
+			return f.Names()[0]
+		}
+	}
+	return ""
 }
 
 // csvOptions reads the CSV flags; a .tsv input defaults to tab-separated fields.

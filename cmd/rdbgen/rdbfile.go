@@ -15,6 +15,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/server"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -33,23 +34,25 @@ func fileFlags() []cli.Flag {
 
 // A fileJob is one run of a command that writes an RDB file, or a directory of shard files.
 type fileJob struct {
-	now     time.Time
-	out     string
-	quiet   bool
-	asJSON  bool
-	results io.Writer // stdout, or stderr when the file goes to stdout
-	opts    rdbgen.FileOptions
-	layout  *cluster.Layout // the split's, or nil for one file
+	now      time.Time
+	out      string
+	quiet    bool
+	asJSON   bool
+	results  io.Writer // stdout, or stderr when the file goes to stdout
+	warnings io.Writer // stderr
+	opts     rdbgen.FileOptions
+	layout   *cluster.Layout // the split's, or nil for one file
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
 func newFileJob(c *cli.Context) (*fileJob, error) {
 	j := &fileJob{
-		now:     time.Now(),
-		out:     c.String("output"),
-		quiet:   c.Bool("quiet"),
-		asJSON:  c.Bool("json"),
-		results: c.App.Writer,
+		now:      time.Now(),
+		out:      c.String("output"),
+		quiet:    c.Bool("quiet"),
+		asJSON:   c.Bool("json"),
+		results:  c.App.Writer,
+		warnings: c.App.ErrWriter,
 	}
 	j.opts.Encoder = encoder.Options{
 		Target:             c.String("target"),
@@ -111,6 +114,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		if err != nil {
 			return nil, err
 		}
+		j.warnStale(res.Stale)
 		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
 	case j.out == "-":
 		res, err := rdbgen.Write(c.Context, c.App.Writer, src, opts.Options)
@@ -124,6 +128,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 				return nil, fmt.Errorf("wrote %s but not its manifest: %w", j.out, err)
 			}
 		}
+		warnDatabases(j.warnings, j.out, res.DBs)
 		fr := rdbgen.FileResult{Result: res, Path: j.out}
 		if !opts.NoManifest {
 			fr.Manifest = opts.Manifest
@@ -134,6 +139,8 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	if err != nil {
 		return nil, err
 	}
+	j.warnStale(res.Stale)
+	warnDatabases(j.warnings, j.out, res.DBs)
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
@@ -187,4 +194,26 @@ func (j *fileJob) report(res rdbgen.FileResult, ic importCounts, extra string) e
 	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
 		sum.Keys, sum.Expires, members, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	return err
+}
+
+// warnStale says which temporary files of killed runs were removed before writing.
+func (j *fileJob) warnStale(paths []string) {
+	for _, path := range paths {
+		fmt.Fprintf(j.warnings, "removed %s, the temporary file of an rdbgen run that was killed\n", path)
+	}
+}
+
+// warnDatabases warns when a file holds a db that a server with the default databases
+// setting lacks, and so refuses at start-up.
+func warnDatabases(w io.Writer, out string, dbs map[int]record.Counts) {
+	maxDB := -1
+	for db, n := range dbs {
+		if n.Keys > 0 {
+			maxDB = max(maxDB, db)
+		}
+	}
+	if maxDB >= server.DefaultDatabases {
+		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
+			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
+	}
 }
