@@ -21,7 +21,7 @@ func importCommand() *cli.Command {
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines) or CSV",
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
+			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
 			&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "a key that comes again: error, first (keep it) or last (keep the last; reads the input twice)"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
 			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
@@ -47,11 +47,11 @@ func importAction(c *cli.Context) error {
 	default:
 		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
 	}
-	format := c.String("format")
+	format := c.String("input-format")
 	switch format {
 	case "auto", importer.FormatJSON, importer.FormatCSV:
 	default:
-		return fmt.Errorf("--format %q (known: auto, json, csv)", format)
+		return fmt.Errorf("--input-format %q (known: auto, json, csv)", format)
 	}
 	csvOpts, err := csvOptions(c, input)
 	if err != nil {

@@ -86,7 +86,7 @@ func TestImportBadInput(t *testing.T) {
 		{[]string{"import"}, "import takes one input"},
 		{[]string{"import", "/nonexistent.json"}, "open /nonexistent.json: no such file or directory"},
 		{[]string{"import", good, "--on-duplicate", "both"}, `--on-duplicate "both"`},
-		{[]string{"import", good, "--format", "xml"}, `--format "xml"`},
+		{[]string{"import", good, "--input-format", "xml"}, `--input-format "xml"`},
 		{[]string{"import", good, "--csv-type", "zset"}, `--csv-type "zset"`},
 		{[]string{"import", good, "--delimiter", "ab"}, `--delimiter "ab"`},
 		{[]string{"import", good, "--value-column", "v"}, good + `: line 1: CSV header has no value column "v" (columns: key,value)`},

@@ -21,7 +21,7 @@ import (
 // argument.
 func onlineInputFlags() []cli.Flag {
 	return append(specInputFlags(), []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "auto", Usage: "with an input file: json, csv, or auto (by the name, else by the first byte)", Category: "Input"},
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, or auto (by the name, else by the first byte)", Category: "Input"},
 		&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "with an input file: a key that comes again: error, first or last", Category: "Input"},
 		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
 		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
@@ -42,7 +42,7 @@ func specInputFlags() []cli.Flag {
 }
 
 // importOnlyFlags name the flags that go with an input file only.
-var importOnlyFlags = []string{"format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
+var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
 
 // An input is the record source that load's flags and argument name: the built-in
 // dataset, a spec file or an import.
@@ -122,11 +122,11 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 	default:
 		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
 	}
-	in.format = c.String("format")
+	in.format = c.String("input-format")
 	switch in.format {
 	case "auto", importer.FormatJSON, importer.FormatCSV:
 	default:
-		return fmt.Errorf("--format %q (known: auto, json, csv)", in.format)
+		return fmt.Errorf("--input-format %q (known: auto, json, csv)", in.format)
 	}
 	csvOpts, err := csvOptions(c, in.name)
 	if err != nil {

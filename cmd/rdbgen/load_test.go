@@ -127,7 +127,7 @@ func TestLoadBadInput(t *testing.T) {
 		{"spec and a file", []string{"--spec", "x.yaml", "x.json"}, `--spec and the input "x.json" both name the records`},
 		{"spec and count", []string{"--spec", "x.yaml", "--count", "1"}, "--count does not go with --spec"},
 		{"count-scale alone", []string{"--count", "1", "--count-scale", "0.5"}, "--count-scale goes with --spec"},
-		{"format alone", []string{"--count", "1", "--format", "csv"}, "--format goes with an input file"},
+		{"format alone", []string{"--count", "1", "--input-format", "csv"}, "--input-format goes with an input file"},
 		{"bad on-duplicate", []string{"x.json", "--on-duplicate", "both"}, `--on-duplicate "both"`},
 		{"missing spec", []string{"--spec", "/nonexistent.yaml"}, "read spec: open /nonexistent.yaml"},
 		{"url db with a spec", []string{"--spec", "../../examples/sessions.yaml", "--url", "redis://" + refused + "/2"}, "--url names database 2, but the input names its own databases"},

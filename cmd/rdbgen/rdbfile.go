@@ -29,6 +29,8 @@ func fileFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
+		baseTimeFlag(),
+		&cli.StringFlag{Name: "format", Value: "rdb", Usage: "rdb: an RDB file; resp: the Redis commands that make the same data, for redis-cli --pipe"},
 	}, summaryFlags(), encodingFlags())
 }
 
@@ -41,7 +43,8 @@ type fileJob struct {
 	results  io.Writer // stdout, or stderr when the file goes to stdout
 	warnings io.Writer // stderr
 	opts     rdbgen.FileOptions
-	layout   *cluster.Layout // the split's, or nil for one file
+	layout   *cluster.Layout     // the split's, or nil for one file
+	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -54,6 +57,10 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		results:  c.App.Writer,
 		warnings: c.App.ErrWriter,
 	}
+	var err error
+	if j.now, err = baseTime(c, j.now); err != nil {
+		return nil, err
+	}
 	j.opts.Encoder = encoder.Options{
 		Target:             c.String("target"),
 		RDBVersion:         c.Int("rdb-version"),
@@ -65,6 +72,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	j.opts.Force = c.Bool("force")
 	if _, err := encoder.NewWriter(io.Discard, j.opts.Encoder); err != nil {
 		return nil, err
+	}
+	if c.String("format") != "rdb" {
+		if err := j.respFormat(c); err != nil {
+			return nil, err
+		}
 	}
 	if isCluster(c) {
 		var err error
@@ -109,6 +121,8 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		err = errInterrupted(err)
 	}()
 	switch {
+	case j.resp != nil:
+		return j.writeRESP(c, src, opts.Progress)
 	case j.layout != nil:
 		res, err := rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
 		if err != nil {
