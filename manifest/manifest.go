@@ -46,6 +46,9 @@ type Manifest struct {
 	Spec *Spec `json:"spec,omitempty"`
 	// Import describes the input of an imported file.
 	Import *Import `json:"import,omitempty"`
+	// Rewrite describes the anonymising rules the records went through on the way
+	// (rewrite.Rules.Describe: the rules file, its hash, the seed and each rule), if any.
+	Rewrite any `json:"rewrite,omitempty"`
 	// Thresholds are the encoding limits the file was written with (absent before
 	// collections: the defaults).
 	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`

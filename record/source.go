@@ -35,3 +35,23 @@ type Progress struct {
 	Members uint64 // collection members and stream entries done so far
 	Bytes   int64  // bytes written or read so far
 }
+
+// Through returns a Source that writes the records of src through a sink wrapper: wrap turns
+// the Sink that WriteTo is given into the one src writes to, such as a filter or a rewrite.
+// The result is neither a KeyLister nor a Sizer, since the wrapper may change keys and counts.
+func Through(src Source, wrap func(Sink) (Sink, error)) Source {
+	return &through{src: src, wrap: wrap}
+}
+
+type through struct {
+	src  Source
+	wrap func(Sink) (Sink, error)
+}
+
+func (t *through) WriteTo(ctx context.Context, sink Sink) error {
+	s, err := t.wrap(sink)
+	if err != nil {
+		return err
+	}
+	return t.src.WriteTo(ctx, s)
+}

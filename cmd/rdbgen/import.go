@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +32,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
 			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, append(fileFlags(), clusterFlags()...)...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
 		Action: importAction,
 	}
 }
@@ -104,7 +105,16 @@ func importAction(c *cli.Context) error {
 		return importer.NewJSONReader(in), nil
 	}
 	src := &importer.Source{Open: open, Options: opts}
-	report, err := j.write(c, src, func(m *manifest.Manifest) { m.Import = importManifest(input, format, src.Stats, opts) })
+	rewritten, rules, err := rewriteSource(c, src)
+	if err != nil {
+		return err
+	}
+	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
+		m.Import = importManifest(input, format, src.Stats, opts)
+		if rules != nil {
+			m.Rewrite = rules
+		}
+	})
 	if err != nil {
 		return importError(input, err)
 	}

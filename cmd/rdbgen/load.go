@@ -45,6 +45,7 @@ func loadCommand() *cli.Command {
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
 			},
 			summaryFlags(),
+			rewriteFlags(),
 		),
 		Action: loadAction,
 	}
@@ -72,6 +73,14 @@ func loadAction(c *cli.Context) error {
 		return err
 	}
 	defer in.cleanup()
+	if c.IsSet("rewrite") {
+		if in.imp == nil {
+			return errors.New("--rewrite applies to the records of an input file, not to generated ones")
+		}
+		if in.src, in.rewrite, err = rewriteSource(c, in.src); err != nil {
+			return err
+		}
+	}
 	if m := c.String("manifest"); m != "" {
 		// Refused now, not after the load: the manifest is written last.
 		if err := atomicfile.Check(m, c.Bool("force")); err != nil {

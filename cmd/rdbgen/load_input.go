@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/rewrite"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -51,8 +52,9 @@ type input struct {
 	dataset *dataset.Spec // the built-in dataset, or nil
 	spec    *spec.Spec    // a spec file, or nil
 	imp     *importer.Source
-	name    string // the import's argument: a file, or - for stdin
-	format  string // the import's format, known once it has been read
+	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
+	name    string               // the import's argument: a file, or - for stdin
+	format  string               // the import's format, known once it has been read
 	cleanup func()
 }
 
@@ -213,6 +215,9 @@ func (in *input) manifest(c *cli.Context, now time.Time) *manifest.Manifest {
 	case in.imp != nil:
 		stats := in.imp.Stats
 		m.Import = importManifest(in.name, in.format, stats, in.imp.Options)
+		if in.rewrite != nil {
+			m.Rewrite = in.rewrite
+		}
 		for db, n := range stats.DBs {
 			m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 		}

@@ -12,8 +12,8 @@ import (
 )
 
 // rewriteFlags are --rewrite RULES.yaml and --rewrite-seed, for the commands that pass records
-// on (convert, import, load): add them to a command's flags, and wrap its sink with
-// rewriteSink.
+// on (convert, import, load): add them to a command's flags, and wrap its source with
+// rewriteSource.
 func rewriteFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "rewrite", Usage: "anonymise the records by the rules of `RULES.yaml` (see the README)", Category: "Rewrite"},
@@ -45,17 +45,14 @@ func loadRewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 	return rules, nil
 }
 
-// rewriteSink wraps sink in the rules of --rewrite; without the flag it returns sink and nil.
-// The *rewrite.Sink's Stats count what was rewritten, and rules.Describe() goes into the
-// manifest.
-func rewriteSink(c *cli.Context, sink record.Sink) (record.Sink, *rewrite.Rules, error) {
+// rewriteSource returns src with its records rewritten by the rules of --rewrite, and the
+// rules' description for the manifest; without the flag it returns src and nil.
+func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
 	rules, err := loadRewriteRules(c)
 	if err != nil || rules == nil {
-		return sink, nil, err
+		return src, nil, err
 	}
-	s, err := rewrite.New(sink, rules)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, rules, nil
+	wrapped := record.Through(src, func(sink record.Sink) (record.Sink, error) { return rewrite.New(sink, rules) })
+	desc := rules.Describe()
+	return wrapped, &desc, nil
 }
