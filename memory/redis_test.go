@@ -36,21 +36,7 @@ func estimate(t testing.TB, src record.Source, target string) memory.Result {
 // usedMemory returns the used_memory a server reports.
 func usedMemory(t testing.TB, inst interface{ Client() *redis.Client }) int64 {
 	t.Helper()
-	info, err := inst.Client().Info(context.Background(), "memory").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.SplitSeq(info, "\r\n") {
-		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("no used_memory in INFO memory:\n%s", info)
-	return 0
+	return servertest.UsedMemory(t, inst.Client())
 }
 
 // keyCount returns the keys of every database of a server, from INFO keyspace.

@@ -30,6 +30,7 @@ func fileFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
+		dryRunFlag(),
 		&cli.StringFlag{Name: "format", Value: "rdb", Usage: "rdb: an RDB file; resp: the Redis commands that make the same data, for redis-cli --pipe"},
 	}, summaryFlags(), encodingFlags())
 }
@@ -121,6 +122,8 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		err = errInterrupted(err)
 	}()
 	switch {
+	case c.Bool("dry-run"):
+		return func(importCounts, string) error { return nil }, j.dryRun(c, src)
 	case j.resp != nil:
 		return j.writeRESP(c, src, opts.Progress)
 	case j.layout != nil:

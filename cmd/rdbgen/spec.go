@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -40,6 +41,11 @@ type specCheckResult struct {
 	Target     string `json:"target"`
 	RDBVersion int    `json:"rdb_version"`
 	spec.Estimate
+	// UsedMemory is the used_memory the records take on the target once loaded (above an
+	// empty server's); exact false when estimated from the spec scaled down.
+	UsedMemory      int64          `json:"used_memory"`
+	UsedMemoryExact bool           `json:"used_memory_exact"`
+	Memory          *memory.Result `json:"memory"`
 }
 
 func specCheckAction(c *cli.Context) error {
@@ -64,7 +70,12 @@ func specCheckAction(c *cli.Context) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	res := specCheckResult{File: s.File, Target: w.Target().Name, RDBVersion: w.RDBVersion(), Estimate: est}
+	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: w.Target().Name, Thresholds: opts.Thresholds})
+	if err != nil {
+		return errInterrupted(err)
+	}
+	res := specCheckResult{File: s.File, Target: w.Target().Name, RDBVersion: w.RDBVersion(), Estimate: est,
+		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
 	if c.Bool("json") {
 		return printJSON(c.App.Writer, res)
 	}
@@ -90,7 +101,11 @@ func specCheckAction(c *cli.Context) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(out, "%d keys (%d with TTL) in %d families; estimated file size %s (%d bytes; RDB %d, %s)\n",
-		est.Keys, est.Expires, len(est.Families), humanBytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target)
+	approx := "~"
+	if exact {
+		approx = ""
+	}
+	_, err = fmt.Fprintf(out, "%d keys (%d with TTL) in %d families; estimated file size %s (%d bytes; RDB %d, %s); used_memory %s%s once loaded\n",
+		est.Keys, est.Expires, len(est.Families), humanBytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target, approx, humanBytes(mem.Bytes))
 	return err
 }

@@ -2,6 +2,8 @@ package servertest
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -80,4 +82,24 @@ func Client(t testing.TB, addr string, db int) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: addr, DB: db})
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// UsedMemory returns the used_memory that INFO memory reports.
+func UsedMemory(t testing.TB, c *redis.Client) int64 {
+	t.Helper()
+	info, err := c.Info(context.Background(), "memory").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no used_memory in INFO memory:\n%s", info)
+	return 0
 }

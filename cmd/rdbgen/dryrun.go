@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/spec"
+)
+
+// dryRunFlag is --dry-run: estimate, write nothing.
+func dryRunFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"}
+}
+
+// dryRunSummary is what --dry-run reports.
+type dryRunSummary struct {
+	Keys       uint64 `json:"keys"`
+	Expires    uint64 `json:"expires"`
+	Bytes      int64  `json:"bytes"`       // the file's size
+	BytesExact bool   `json:"bytes_exact"` // false: estimated from a sample of each family
+	UsedMemory int64  `json:"used_memory"` // above an empty server's
+	// MemoryExact is false when the estimate comes from a scaled-down spec.
+	MemoryExact bool           `json:"used_memory_exact"`
+	Target      string         `json:"target"`
+	RDBVersion  int            `json:"rdb_version"`
+	Memory      *memory.Result `json:"memory"`
+}
+
+// dryRun estimates what writing src would make, writes nothing, and reports.
+func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
+	if j.resp != nil || j.layout != nil {
+		return errors.New("--dry-run estimates one RDB file: it does not go with --format resp or a cluster split")
+	}
+	var sum dryRunSummary
+	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}
+	var err error
+	if s, ok := src.(*spec.Spec); ok {
+		est, err := s.Estimate(c.Context, j.opts.Encoder)
+		if err != nil {
+			return errInterrupted(err)
+		}
+		sum.Keys, sum.Expires, sum.Bytes = est.Keys, est.Expires, est.Bytes
+		sum.BytesExact = true
+		for _, f := range est.Families {
+			sum.BytesExact = sum.BytesExact && f.Exact
+		}
+		var r memory.Result
+		r, sum.MemoryExact, err = s.EstimateMemory(c.Context, mopts)
+		if err != nil {
+			return errInterrupted(err)
+		}
+		sum.Memory = &r
+	} else {
+		res, err := rdbgen.Write(c.Context, io.Discard, src, j.opts.Options)
+		if err != nil {
+			return errInterrupted(err)
+		}
+		sum.Keys, sum.Expires, sum.Bytes, sum.BytesExact = res.Stats.Keys, res.Stats.Expires, res.Stats.Bytes, true
+		r, err := memory.Estimate(c.Context, src, mopts)
+		if err != nil {
+			return errInterrupted(err)
+		}
+		sum.Memory, sum.MemoryExact = &r, true
+	}
+	sum.UsedMemory = sum.Memory.Bytes
+	sum.Target = sum.Memory.Target
+	w, err := rdbgen.Write(c.Context, io.Discard, emptySource{}, rdbgen.Options{Encoder: j.opts.Encoder})
+	if err != nil {
+		return err
+	}
+	sum.RDBVersion = w.RDBVersion
+	if j.asJSON {
+		return printJSON(c.App.Writer, sum)
+	}
+	approx := func(exact bool) string {
+		if exact {
+			return ""
+		}
+		return "~"
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "dry run, nothing written: %d keys (%d with TTL); file %s%s (RDB %d, %s); used_memory %s%s on %s once loaded\n",
+		sum.Keys, sum.Expires, approx(sum.BytesExact), humanBytes(sum.Bytes), sum.RDBVersion, sum.Target,
+		approx(sum.MemoryExact), humanBytes(sum.UsedMemory), sum.Target)
+	return err
+}
+
+// emptySource writes no records.
+type emptySource struct{}
+
+func (emptySource) WriteTo(ctx context.Context, _ record.Sink) error { return ctx.Err() }
