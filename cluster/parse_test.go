@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The files in testdata/layouts were printed by redis-cli 7.0.15 for two clusters: "replicas",
+// The files in ../testdata/layouts (shared with cmd/rdbgen's tests) were printed by redis-cli 7.0.15 for two clusters: "replicas",
 // made by redis-cli --cluster create with three primaries and a replica each, and "uneven",
 // three primaries given uneven ranges by hand, with slot 1500 being migrated.
 var layoutFiles = map[string][]Shard{
@@ -26,9 +26,9 @@ var layoutFiles = map[string][]Shard{
 }
 
 func TestParseLayoutFiles(t *testing.T) {
-	files, err := filepath.Glob("testdata/layouts/*")
+	files, err := filepath.Glob("../testdata/layouts/*")
 	if err != nil || len(files) < 14 {
-		t.Fatalf("testdata/layouts holds %d files (%v)", len(files), err)
+		t.Fatalf("../testdata/layouts holds %d files (%v)", len(files), err)
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -214,7 +214,7 @@ func formatNodes(l *Layout) string {
 // FuzzParseLayout checks that any input gives a valid layout or an ErrLayout, never a panic,
 // and that a layout read back from CLUSTER NODES lines is the same.
 func FuzzParseLayout(f *testing.F) {
-	files, _ := filepath.Glob("testdata/layouts/*")
+	files, _ := filepath.Glob("../testdata/layouts/*")
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {

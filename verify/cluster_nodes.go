@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/localcluster"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/bench"
+	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/server"
 )

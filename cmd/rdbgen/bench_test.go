@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/bench"
+	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 

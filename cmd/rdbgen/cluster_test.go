@@ -59,7 +59,7 @@ func TestGenerateClusterShards(t *testing.T) {
 }
 
 func TestGenerateClusterSlotsFrom(t *testing.T) {
-	layouts := filepath.Join("..", "..", "cluster", "testdata", "layouts")
+	layouts := filepath.Join("..", "..", "testdata", "layouts")
 	dir := t.TempDir()
 	stdout, _, err := run(t, context.Background(), "--count", "2000", "--slots-from", filepath.Join(layouts, "uneven.nodes.conf"), "--cluster-shards", "3", "-o", dir)
 	if err != nil {
@@ -113,7 +113,7 @@ func TestGenerateClusterBadInput(t *testing.T) {
 	os.WriteFile(file, []byte("x"), 0o644)
 	garbage := filepath.Join(tmp, "garbage.txt")
 	os.WriteFile(garbage, []byte("cluster_state:ok\n"), 0o644)
-	layouts, _ := filepath.Abs(filepath.Join("..", "..", "cluster", "testdata", "layouts"))
+	layouts, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "layouts"))
 	tests := []struct {
 		name string
 		args []string

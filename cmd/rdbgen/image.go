@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/image"
+	"github.com/rdbgen/rdbgen/internal/image"
 )
 
 func imageCommand() *cli.Command {

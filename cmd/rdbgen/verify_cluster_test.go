@@ -20,7 +20,7 @@ func splitWith(t *testing.T, args ...string) string {
 // TestVerifyCluster verifies a generated dataset split by the uneven layout of a running
 // cluster, and a split spec file, each in a cluster of local redis-servers.
 func TestVerifyCluster(t *testing.T) {
-	layouts, _ := filepath.Abs(filepath.Join("..", "..", "cluster", "testdata", "layouts"))
+	layouts, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "layouts"))
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples"))
 	cases := map[string][]string{
 		"slots-from": {"--count", "5000", "--slots-from", filepath.Join(layouts, "uneven.shards.json"), "--ttl", "1h", "--value", "random"},

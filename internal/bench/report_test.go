@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/bench"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/bench"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

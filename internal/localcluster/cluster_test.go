@@ -12,8 +12,8 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
-	"github.com/rdbgen/rdbgen/localcluster"
 	"github.com/rdbgen/rdbgen/server"
 )
 

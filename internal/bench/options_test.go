@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/bench"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/server"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdbgen/rdbgen/bench/chart"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bench/chart"
 )
 
 // The files WriteReport writes.

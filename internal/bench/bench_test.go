@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/bench"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/record"

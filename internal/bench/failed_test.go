@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/bench"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/bench"
 )
 
 // TestRunMarksFailedRows makes rows fail for real: a row that could not load
