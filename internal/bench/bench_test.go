@@ -162,7 +162,7 @@ func TestRunRepeat(t *testing.T) {
 // TestRunCollectionsAndSpecs: every row benches any type, and spec files; the RESP stream
 // of redis-cli --pipe loads the same keys as the others.
 func TestRunCollectionsAndSpecs(t *testing.T) {
-	src, err := os.ReadFile("../examples/spring-cache.yaml")
+	src, err := os.ReadFile("../../examples/spring-cache.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
