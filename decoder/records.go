@@ -1,0 +1,506 @@
+package decoder
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// readRecord reads the key and value of a record of type t and writes it to sink. Errors of
+// the file are *Error naming the key; the sink's errors come back as they are.
+func (rd *Reader) readRecord(t byte, expire int64, sink record.Sink) error {
+	in := rd.in
+	var err error
+	if rd.key, err = in.str(rd.key, &rd.lzf); err != nil {
+		return rd.fail(err, nil)
+	}
+	if err := rd.readValue(t, expire, sink); err != nil {
+		return rd.fail(err, rd.key)
+	}
+	return nil
+}
+
+// s wraps a sink error so that fail passes it on unchanged.
+func s(err error) error {
+	if err != nil {
+		return sinkErr{err}
+	}
+	return nil
+}
+
+// member counts a member and checks ctx now and then (through the record count).
+func (rd *Reader) member() { rd.stats.Members++ }
+
+func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	key := rd.key
+	var err error
+	switch t {
+	case 0:
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		rd.stats.Keys++
+		return s(sink.WriteString(key, rd.a, exp))
+	case 1, 2, 3, 4, 5:
+		return rd.readPlain(t, exp, sink)
+	case 6, 7:
+		id, err := in.plainLength()
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%w of module type %s (encoding version %d): rdbgen cannot read module data; drop the key or its database",
+			ErrModule, ModuleName(id), id&1023)
+	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
+		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+			return err
+		}
+		return rd.readBlob(t, rd.b, exp, 0, sink)
+	case 25:
+		if _, err := in.uint64LE(); err != nil { // minExpire: stale at times, Redis ignores it
+			return err
+		}
+		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+			return err
+		}
+		return rd.readBlob(t, rd.b, exp, 0, sink)
+	case 14, 18:
+		return rd.readQuicklist(t, exp, sink)
+	case 15, 19, 21:
+		return rd.readStream(t, exp, sink)
+	case 22, 24:
+		return rd.readHashTTL(t, exp, sink)
+	}
+	return fmt.Errorf("%w %d", errBadType, t)
+}
+
+// begin opens a collection of n members of the type t (an RDB plain type: 1 list, 2 set,
+// 3 or 5 zset, 4 hash).
+func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64) error {
+	rd.stats.Keys++
+	key := rd.key
+	switch t {
+	case 1:
+		return s(sink.BeginList(key, n, exp))
+	case 2:
+		return s(sink.BeginSet(key, n, exp))
+	case 3, 5:
+		return s(sink.BeginZSet(key, n, exp))
+	}
+	return s(sink.BeginHash(key, n, exp))
+}
+
+// readPlain reads the plain types: a count, then the members one by one.
+func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	n, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	if err := rd.begin(sink, t, n, exp); err != nil {
+		return err
+	}
+	for range n {
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		switch t {
+		case 1:
+			err = s(sink.AddElement(rd.a))
+		case 2:
+			err = s(sink.AddMember(rd.a))
+		case 3, 5:
+			var f float64
+			if f, err = rd.score(t); err == nil {
+				err = s(sink.AddScoredMember(rd.a, f))
+			}
+		case 4:
+			if rd.b, err = in.str(rd.b, &rd.lzf); err == nil {
+				err = s(sink.AddField(rd.a, rd.b))
+			}
+		}
+		if err != nil {
+			return err
+		}
+		rd.member()
+	}
+	return s(sink.EndCollection())
+}
+
+// score reads a sorted-set score: a binary double (type 5) or a length-prefixed decimal.
+func (rd *Reader) score(t byte) (float64, error) {
+	in := rd.in
+	if t == 5 {
+		v, err := in.uint64LE()
+		return math.Float64frombits(v), err
+	}
+	n, err := in.byte()
+	if err != nil {
+		return 0, err
+	}
+	switch n {
+	case 253:
+		return math.NaN(), nil
+	case 254:
+		return math.Inf(1), nil
+	case 255:
+		return math.Inf(-1), nil
+	}
+	b, err := in.next(int(n))
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(string(b), 64)
+	if perr != nil {
+		return 0, fmt.Errorf("%w %q", errBadScore, b)
+	}
+	return f, nil
+}
+
+// entry returns a blob entry as bytes, integers in their decimal form.
+func (rd *Reader) entry(s []byte, v int64, isInt bool) []byte {
+	if isInt {
+		return rd.arena.int(v)
+	}
+	return s
+}
+
+// blobScore returns a score stored as a blob entry.
+func blobScore(s []byte, v int64, isInt bool) (float64, error) {
+	if isInt {
+		return float64(v), nil
+	}
+	f, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w %q", errBadScore, s)
+	}
+	return f, nil
+}
+
+// blobKind returns the encoding of a blob type and the plain type it holds.
+func blobKind(t byte) (packKind, byte) {
+	switch t {
+	case 9:
+		return kindZipmap, 4
+	case 10, 14:
+		return kindZiplist, 1
+	case 11:
+		return kindIntset, 2
+	case 12:
+		return kindZiplist, 3
+	case 13:
+		return kindZiplist, 4
+	case 16, 23, 25:
+		return kindListpack, 4
+	case 17:
+		return kindListpack, 3
+	case 20:
+		return kindListpack, 2
+	}
+	return kindListpack, 1 // 18: quicklist 2 nodes
+}
+
+// per returns the entries per member of a blob type.
+func per(t byte) int {
+	switch t {
+	case 9, 12, 13, 16, 17:
+		return 2
+	case 23, 25:
+		return 3
+	}
+	return 1
+}
+
+// readBlob writes the collection held in the blob b of type t. n is its member count when
+// known (quicklist nodes pass their own), else 0 to take it from the blob.
+func (rd *Reader) readBlob(t byte, b []byte, exp int64, n uint64, sink record.Sink) error {
+	kind, plain := blobKind(t)
+	var it packIter
+	if err := it.open(kind, b); err != nil {
+		return err
+	}
+	entries, err := it.len()
+	if err != nil {
+		return err
+	}
+	k := per(t)
+	if entries%k != 0 {
+		return fmt.Errorf("%w: %s of %d entries, not a multiple of %d", ErrCorrupt, TypeName(t), entries, k)
+	}
+	if entries == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	hfe := t == 23 || t == 25
+	if hfe {
+		min, err := minFieldTTL(it)
+		if err != nil {
+			return err
+		}
+		rd.stats.Keys++
+		if err := s(sink.BeginHashWithFieldTTL(rd.key, uint64(entries/3), exp, min)); err != nil {
+			return err
+		}
+	} else if err := rd.begin(sink, plain, uint64(entries/k), exp); err != nil {
+		return err
+	}
+	if err := rd.emitBlob(&it, t, plain, sink); err != nil {
+		return err
+	}
+	return s(sink.EndCollection())
+}
+
+// emitBlob writes the members of an opened blob to the open collection.
+func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error {
+	hfe := t == 23 || t == 25
+	for {
+		rd.arena.reset()
+		s1, v1, i1, ok := it.next()
+		if !ok {
+			return it.err
+		}
+		var err error
+		switch plain {
+		case 1:
+			err = s(sink.AddElement(rd.entry(s1, v1, i1)))
+		case 2:
+			err = s(sink.AddMember(rd.entry(s1, v1, i1)))
+		default:
+			s2, v2, i2, ok := it.next()
+			if !ok {
+				return fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t))
+			}
+			if plain == 3 {
+				f, err := blobScore(s2, v2, i2)
+				if err != nil {
+					return err
+				}
+				err = s(sink.AddScoredMember(rd.entry(s1, v1, i1), f))
+				if err != nil {
+					return err
+				}
+				break
+			}
+			if !hfe {
+				err = s(sink.AddField(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2)))
+				break
+			}
+			_, ttl, isInt, ok := it.next()
+			if !ok || !isInt || ttl < 0 || ttl > maxFieldTTL {
+				return fmt.Errorf("%w: bad ttl of field %q", errBadHashTTL, rd.entry(s1, v1, i1))
+			}
+			err = s(sink.AddFieldWithTTL(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2), ttl))
+		}
+		if err != nil {
+			return err
+		}
+		rd.member()
+	}
+}
+
+// maxFieldTTL is the largest field expiry Redis loads (EB_EXPIRE_TIME_MAX, 2^48-1).
+const maxFieldTTL = 1<<48 - 1
+
+// minFieldTTL returns the smallest non-zero TTL of a field-TTL listpack (field, value, ttl
+// triples), 0 when no field has one. it is passed by value: the caller's stays at the start.
+func minFieldTTL(it packIter) (int64, error) {
+	var min int64
+	for i := 0; ; i++ {
+		_, v, isInt, ok := it.next()
+		if !ok {
+			return min, it.err
+		}
+		if i%3 == 2 && isInt && v > 0 && (min == 0 || v < min) {
+			min = v
+		}
+	}
+}
+
+// readQuicklist reads a quicklist (type 14: ziplist nodes; 18: listpack or plain nodes). Redis
+// writes the number of nodes, not of elements, so the nodes are held (decompressed, up to
+// Options.MaxHeldBytes) and counted before the list is opened.
+func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	nodes, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	rd.held, rd.heldEnds = rd.held[:0], rd.heldEnds[:0]
+	var total uint64
+	kind := kindZiplist
+	if t == 18 {
+		kind = kindListpack
+	}
+	plainFlags := []bool(nil)
+	for i := range nodes {
+		plain := false
+		if t == 18 {
+			c, err := in.plainLength()
+			if err != nil {
+				return err
+			}
+			if c != 1 && c != 2 {
+				return fmt.Errorf("%w quicklist: node %d has container %d", ErrCorrupt, i, c)
+			}
+			plain = c == 1
+		}
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		if len(rd.held)+len(rd.a) > rd.opts.MaxHeldBytes {
+			return fmt.Errorf("list: %w: its quicklist passes %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+		}
+		if plain {
+			total++
+		} else {
+			var it packIter
+			if err := it.open(kind, rd.a); err != nil {
+				return err
+			}
+			n, err := it.len()
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return fmt.Errorf("%w quicklist: node %d is empty", ErrCorrupt, i)
+			}
+			total += uint64(n)
+		}
+		rd.held = append(rd.held, rd.a...)
+		rd.heldEnds = append(rd.heldEnds, len(rd.held))
+		if plain || plainFlags != nil {
+			if plainFlags == nil {
+				plainFlags = make([]bool, len(rd.heldEnds)-1, len(rd.heldEnds))
+			}
+			plainFlags = append(plainFlags, plain)
+		}
+	}
+	if total == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	if err := rd.begin(sink, 1, total, exp); err != nil {
+		return err
+	}
+	start := 0
+	for i, end := range rd.heldEnds {
+		node := rd.held[start:end]
+		start = end
+		if plainFlags != nil && plainFlags[i] {
+			if err := s(sink.AddElement(node)); err != nil {
+				return err
+			}
+			rd.member()
+			continue
+		}
+		var it packIter
+		if err := it.open(kind, node); err != nil {
+			return err
+		}
+		if err := rd.emitBlob(&it, t, 1, sink); err != nil {
+			return err
+		}
+	}
+	return s(sink.EndCollection())
+}
+
+// readHashTTL reads a hashtable hash with field TTLs: type 24 (minExpire, then TTLs relative
+// to it) or the pre-release type 22 (absolute TTLs, no minExpire: the fields are held to
+// find the smallest).
+func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	var minExp uint64
+	var err error
+	if t == 24 {
+		if minExp, err = in.uint64LE(); err != nil {
+			return err
+		}
+		if minExp > 1<<48 {
+			return fmt.Errorf("%w: minimum expiry %d", errBadHashTTL, minExp)
+		}
+	}
+	n, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	field := func() (ttl int64, err error) {
+		v, err := in.plainLength()
+		if err != nil {
+			return 0, err
+		}
+		if v != 0 && t == 24 {
+			v += minExp - 1
+		}
+		if v > maxFieldTTL {
+			return 0, fmt.Errorf("%w: field expiry %d", errBadHashTTL, v)
+		}
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return 0, err
+		}
+		rd.b, err = in.str(rd.b, &rd.lzf)
+		return int64(v), err
+	}
+	if t == 24 {
+		rd.stats.Keys++
+		if err := s(sink.BeginHashWithFieldTTL(rd.key, n, exp, int64(minExp))); err != nil {
+			return err
+		}
+		for range n {
+			ttl, err := field()
+			if err != nil {
+				return err
+			}
+			if err := s(sink.AddFieldWithTTL(rd.a, rd.b, ttl)); err != nil {
+				return err
+			}
+			rd.member()
+		}
+		return s(sink.EndCollection())
+	}
+	// Type 22: hold field, value and ttl.
+	rd.held, rd.heldEnds = rd.held[:0], rd.heldEnds[:0]
+	var min int64
+	for range n {
+		ttl, err := field()
+		if err != nil {
+			return err
+		}
+		if ttl > 0 && (min == 0 || ttl < min) {
+			min = ttl
+		}
+		if len(rd.held)+len(rd.a)+len(rd.b)+8 > rd.opts.MaxHeldBytes {
+			return fmt.Errorf("hash: %w: its fields pass %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+		}
+		rd.held = binary.LittleEndian.AppendUint64(rd.held, uint64(ttl))
+		rd.held = append(rd.held, rd.a...)
+		rd.heldEnds = append(rd.heldEnds, len(rd.held))
+		rd.held = append(rd.held, rd.b...)
+		rd.heldEnds = append(rd.heldEnds, len(rd.held))
+	}
+	rd.stats.Keys++
+	if err := s(sink.BeginHashWithFieldTTL(rd.key, n, exp, min)); err != nil {
+		return err
+	}
+	start := 0
+	for i := 0; i < len(rd.heldEnds); i += 2 {
+		ttl := int64(binary.LittleEndian.Uint64(rd.held[start:]))
+		f, v := rd.held[start+8:rd.heldEnds[i]], rd.held[rd.heldEnds[i]:rd.heldEnds[i+1]]
+		start = rd.heldEnds[i+1]
+		if err := s(sink.AddFieldWithTTL(f, v, ttl)); err != nil {
+			return err
+		}
+		rd.member()
+	}
+	return s(sink.EndCollection())
+}
