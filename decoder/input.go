@@ -2,7 +2,7 @@ package decoder
 
 import (
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -125,8 +125,9 @@ func (in *input) skip(n uint64) error {
 }
 
 var (
-	errTooLong   = errors.New("length too large")
-	errBadLength = errors.New("bad length encoding")
+	errTooLong   = fmt.Errorf("%w: length too large", ErrCorrupt)
+	errBadLZF    = fmt.Errorf("%w: %w", ErrCorrupt, encoder.ErrCorruptLZF)
+	errBadLength = fmt.Errorf("%w: bad length encoding", ErrCorrupt)
 )
 
 // length reads an RDB length. encoded reports the 11xxxxxx form of special strings, whose
@@ -207,12 +208,16 @@ func (in *input) str(dst []byte, lzf *[]byte) ([]byte, error) {
 			return dst[:0], err
 		}
 		if clen == 0 || ulen > clen*encoder.LZFMaxRatio {
-			return dst[:0], encoder.ErrCorruptLZF
+			return dst[:0], errBadLZF
 		}
 		if *lzf, err = in.readInto(*lzf, clen); err != nil {
 			return dst[:0], err
 		}
-		return encoder.DecompressLZF(dst, *lzf, int(ulen))
+		out, err := encoder.DecompressLZF(dst, *lzf, int(ulen))
+		if err != nil {
+			err = errBadLZF
+		}
+		return out, err
 	}
 	return dst[:0], errBadLength
 }

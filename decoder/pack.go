@@ -2,7 +2,7 @@ package decoder
 
 import (
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -11,10 +11,10 @@ import (
 // damaged blob is an error, never a panic.
 
 var (
-	errBadListpack = errors.New("corrupt listpack")
-	errBadZiplist  = errors.New("corrupt ziplist")
-	errBadIntset   = errors.New("corrupt intset")
-	errBadZipmap   = errors.New("corrupt zipmap")
+	errBadListpack = fmt.Errorf("%w listpack", ErrCorrupt)
+	errBadZiplist  = fmt.Errorf("%w ziplist", ErrCorrupt)
+	errBadIntset   = fmt.Errorf("%w intset", ErrCorrupt)
+	errBadZipmap   = fmt.Errorf("%w zipmap", ErrCorrupt)
 )
 
 // numArena holds the decimal forms of integer entries. Slices it returned stay valid after a

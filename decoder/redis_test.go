@@ -246,3 +246,5 @@ func TestReadRedisDump(t *testing.T) {
 		})
 	}
 }
+
+type redisClient = redis.Client
