@@ -1,17 +1,13 @@
 package verify
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"time"
-
-	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -171,95 +167,6 @@ func checkTrailer(ctx context.Context, f *os.File, size int64, rep *FileReport, 
 		sound = false
 	}
 	return sound, nil
-}
-
-// countingReader counts the bytes read through it and reports them as progress.
-type countingReader struct {
-	r          io.Reader
-	n          int64
-	eof        bool
-	onProgress func(done int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err == io.EOF {
-		c.eof = true
-	}
-	c.onProgress(c.n)
-	return n, err
-}
-
-// parseFile reads every record of the file with github.com/hdt3213/rdb's parser and counts
-// the keys per database and type, and the expiries.
-func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options, fail func(what, got, want string)) error {
-	counter := &countingReader{
-		r: io.NewSectionReader(f, 0, size),
-		onProgress: func(done int64) {
-			opts.progress(Progress{Stage: StageFile, Done: size + done, Total: 2 * size})
-		},
-	}
-	// The parser wraps its input in a bufio.Reader, which keeps one of a large enough size:
-	// the reads of the file are large, and progress comes once per read.
-	dec := parser.NewDecoder(bufio.NewReaderSize(counter, readChunk)).WithSpecialOpCode()
-	hints := map[int]DBCounts{}
-	rep.Aux = map[string]string{}
-	var records uint64
-	err := dec.Parse(func(o parser.RedisObject) bool {
-		switch o := o.(type) {
-		case *parser.AuxObject:
-			// The parser's strings may share its buffers.
-			rep.Aux[strings.Clone(o.Key)] = strings.Clone(o.Value)
-		case *parser.DBSizeObject:
-			hints[o.DB] = DBCounts{Keys: o.KeyCount, Expires: o.TTLCount}
-		default:
-			c := rep.DBs[o.GetDBIndex()]
-			if c.Types == nil {
-				c.Types = map[string]uint64{}
-			}
-			c.Keys++
-			c.Types[o.GetType()]++
-			if exp := o.GetExpiration(); exp != nil {
-				c.Expires++
-				at := exp.UnixMilli()
-				if rep.Expires == 0 || at < rep.MinExpireAtMS {
-					rep.MinExpireAtMS = at
-				}
-				rep.MaxExpireAtMS = max(rep.MaxExpireAtMS, at)
-				rep.Expires++
-			}
-			rep.DBs[o.GetDBIndex()] = c
-			rep.Keys++
-		}
-		records++
-		return records%(1<<16) != 0 || ctx.Err() == nil
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	at := int64(dec.GetReadCount())
-	switch {
-	case err != nil && counter.eof:
-		fail("truncated", fmt.Sprintf("the file ends inside a record, at byte %d", size), "")
-		return nil
-	case err != nil:
-		fail("structure", fmt.Sprintf("%s (at byte %d)", err, at), "")
-		return nil
-	case at != size:
-		fail("end of file", fmt.Sprintf("the EOF marker and checksum end at byte %d of %d", at, size), "")
-		return nil
-	}
-	rep.Parsed = true
-	// The RESIZEDB hints are the writer's own counts: Redis and rdbgen write real ones.
-	for db, h := range hints {
-		c := rep.DBs[db]
-		if h.Keys != c.Keys || h.Expires != c.Expires {
-			fail(fmt.Sprintf("keys in db %d", db), fmt.Sprintf("%d (%d with TTL)", c.Keys, c.Expires),
-				fmt.Sprintf("%d (%d with TTL), as its RESIZEDB says", h.Keys, h.Expires))
-		}
-	}
-	return nil
 }
 
 // compareCounts compares the counts of a parsed file with the manifest's.
