@@ -7,7 +7,8 @@ import "hash/maphash"
 //
 //  1. As the file is read, each key (and each member of the open collection) is reduced to a
 //     64-bit hash and looked up in a fingerprintSet: an open-addressing table of 32-bit
-//     fingerprints, at most 3/4 full, whose slot comes from the other 32 bits. A key seen
+//     fingerprints in buckets of 16 (one cache line), at most 3/4 full, whose bucket comes
+//     from the other 32 bits. A key seen
 //     before always matches; a new key matches only if another key with the same
 //     fingerprint sits in its probe run, about once in a billion keys. A match is a
 //     candidate, kept with its key (and member) bytes and its position.
@@ -28,7 +29,7 @@ type fingerprintSet struct {
 // reset empties the set and sizes it for about n entries, reusing its newest table.
 func (s *fingerprintSet) reset(n int) {
 	n = max(n, 64)
-	size := n + n/3 + 1
+	size := (n + n/3 + bucket) / bucket * bucket
 	var t []uint32
 	if len(s.tables) > 0 {
 		t = s.tables[len(s.tables)-1]
@@ -61,27 +62,40 @@ func (s *fingerprintSet) add(h uint64) bool {
 	}
 	s.n++
 	if s.n >= s.max {
-		size := 2 * len(s.tables[last])
+		size := 2 * len(s.tables[last]) // a multiple of bucket
 		s.tables = append(s.tables, make([]uint32, size))
 		s.n, s.max = 0, size*3/4
 	}
 	return false
 }
 
-// probe looks fp up in t from the slot hi picks, and inserts it when insert is set.
+// bucket is the number of fingerprints in a bucket: a 64-byte cache line.
+const bucket = 16
+
+// probe looks fp up in t from the bucket hi picks, on to the next buckets while they are
+// full, and inserts it when insert is set. Slots fill in order and are never emptied, so the
+// first empty slot ends the search.
 func probe(t []uint32, hi uint64, fp uint32, insert bool) bool {
-	i := int(hi * uint64(len(t)) >> 32)
+	nb := uint64(len(t) / bucket)
+	i := int(hi*nb>>32) * bucket
 	for {
-		switch t[i] {
-		case fp:
-			return true
-		case 0:
-			if insert {
-				t[i] = fp
+		for _, v := range t[i : i+bucket] {
+			if v == fp {
+				return true
 			}
-			return false
+			if v == 0 {
+				if insert {
+					for k := i; ; k++ {
+						if t[k] == 0 {
+							t[k] = fp
+							break
+						}
+					}
+				}
+				return false
+			}
 		}
-		if i++; i == len(t) {
+		if i += bucket; i == len(t) {
 			i = 0
 		}
 	}
@@ -97,6 +111,27 @@ type dupCandidate struct {
 	isMem  bool
 }
 
+// touch reads the first slot of each bucket h would probe, so that a batch of lookups waits
+// for memory once, in parallel, rather than once per key.
+func (s *fingerprintSet) touch(h uint64) uint32 {
+	var v uint32
+	hi := h >> 32
+	for _, t := range s.tables {
+		v += t[int(hi*uint64(len(t)/bucket)>>32)*bucket]
+	}
+	return v
+}
+
+// keyBatch is how many keys are looked up together.
+const keyBatch = 128
+
+// A pendingKey is a key waiting in the batch: its hash, record and bytes in batchBytes.
+type pendingKey struct {
+	h, rec   uint64
+	db       int
+	from, to int
+}
+
 // dupFinder runs step 1 of the duplicate check.
 type dupFinder struct {
 	seed       maphash.Seed
@@ -104,6 +139,9 @@ type dupFinder struct {
 	members    fingerprintSet
 	candidates []dupCandidate
 	maxCands   int
+	batch      []pendingKey
+	batchBytes []byte
+	sink       uint32
 }
 
 func newDupFinder() *dupFinder {
@@ -111,13 +149,32 @@ func newDupFinder() *dupFinder {
 }
 
 // beginDB starts the keys of a database of about n keys.
-func (d *dupFinder) beginDB(n uint64) { d.keys.reset(int(min(n, 1<<26))) }
+func (d *dupFinder) beginDB(n uint64) {
+	d.flush()
+	d.keys.reset(int(min(n, 1<<26)))
+}
 
-// key checks the key of record rec.
+// key checks the key of record rec, in a batch.
 func (d *dupFinder) key(db int, key []byte, rec uint64) {
-	if d.keys.add(maphash.Bytes(d.seed, key)) && len(d.candidates) < d.maxCands {
-		d.candidates = append(d.candidates, dupCandidate{db: db, key: string(key), record: rec})
+	from := len(d.batchBytes)
+	d.batchBytes = append(d.batchBytes, key...)
+	d.batch = append(d.batch, pendingKey{h: maphash.Bytes(d.seed, key), rec: rec, db: db, from: from, to: len(d.batchBytes)})
+	if len(d.batch) == keyBatch {
+		d.flush()
 	}
+}
+
+// flush looks up the batch of keys.
+func (d *dupFinder) flush() {
+	for _, p := range d.batch {
+		d.sink += d.keys.touch(p.h)
+	}
+	for _, p := range d.batch {
+		if d.keys.add(p.h) && len(d.candidates) < d.maxCands {
+			d.candidates = append(d.candidates, dupCandidate{db: p.db, key: string(d.batchBytes[p.from:p.to]), record: p.rec})
+		}
+	}
+	d.batch, d.batchBytes = d.batch[:0], d.batchBytes[:0]
 }
 
 // beginMembers starts the members of a collection of n members.

@@ -124,6 +124,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	sink := &countSink{rep: rep, dups: newDupFinder()}
 	err = rd.WriteTo(ctx, sink)
 	sink.flushDB()
+	sink.dups.flush()
 	rep.Aux = rd.Aux()
 	st := rd.Stats()
 	rep.Encodings = st.Types
