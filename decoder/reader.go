@@ -72,18 +72,24 @@ type Options struct {
 	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
 	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
 	IgnoreResizeDB bool
+	// SkipModules skips the values of module types written with RDB 9's self-describing
+	// encoding (type 7), counting them in Stats.SkippedModules, instead of failing with
+	// ErrModule; default off. Values of type 6 cannot be skipped.
+	SkipModules bool
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
 }
 
 // Stats describe what a Reader has read.
 type Stats struct {
-	Keys    uint64            // records passed to the sink
-	Expires uint64            // records with an expiry
-	Members uint64            // collection members and stream entries
-	Empty   uint64            // empty collections skipped (Redis skips them too)
-	Bytes   int64             // bytes read
-	Types   map[string]uint64 // records per encoding (TypeName)
+	Keys    uint64 // records passed to the sink
+	Expires uint64 // records with an expiry
+	Members uint64 // collection members and stream entries
+	Empty   uint64 // empty collections skipped (Redis skips them too)
+	// SkippedModules counts the module values skipped under Options.SkipModules.
+	SkippedModules uint64
+	Bytes          int64             // bytes read
+	Types          map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
 }

@@ -40,6 +40,11 @@ type Options struct {
 	Now time.Time
 }
 
+// Active reports whether the options drop anything at all.
+func (o Options) Active() bool {
+	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired
+}
+
 // Stats count what a Filter kept and dropped.
 type Stats struct {
 	Kept, Dropped uint64

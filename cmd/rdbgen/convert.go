@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+func convertCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "convert",
+		Usage:     "rewrite an RDB file for another server (down or up), optionally filtered",
+		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]",
+		Flags: append([]cli.Flag{
+			&cli.IntSliceFlag{Name: "db", Usage: "keep only these databases (repeat the flag or separate with commas)", Category: "Filters"},
+			&cli.StringFlag{Name: "match", Usage: "keep only keys matching this glob (Redis rules: * ? [a-z] [^x] \\)", Category: "Filters"},
+			&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
+			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
+			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys whose TTL has passed", Category: "Filters"},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
+		}, fileFlags()...),
+		Action: convertAction,
+	}
+}
+
+func convertAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("convert takes one input: an RDB file, or - for stdin")
+	}
+	f := filter.Options{
+		Match:       c.String("match"),
+		Sample:      c.Float64("sample"),
+		Seed:        c.Uint64("seed"),
+		DropExpired: c.Bool("drop-expired"),
+	}
+	if c.IsSet("db") {
+		f.DBs = c.IntSlice("db")
+	}
+	for _, t := range c.StringSlice("type") {
+		for _, s := range strings.Split(t, ",") {
+			f.Types = append(f.Types, record.Type(strings.TrimSpace(s)))
+		}
+	}
+	if c.IsSet("sample") && (f.Sample <= 0 || f.Sample > 1) {
+		return fmt.Errorf("--sample %v: want a fraction above 0 and at most 1", f.Sample)
+	}
+	if _, err := filter.New(nil, f); err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	j, err := newFileJob(c)
+	if err != nil {
+		return err
+	}
+	f.Now = j.now
+	return convertRDB(c, j, c.Args().First(), nil, rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")})
+}
+
+// stdinSource is a one-shot record.Source over an RDB stream.
+type stdinSource struct {
+	r    io.Reader
+	opts decoder.Options
+}
+
+func (s stdinSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	rd, err := decoder.NewReader(s.r, s.opts)
+	if err != nil {
+		return fmt.Errorf("read stdin: %w", err)
+	}
+	if err := rd.WriteTo(ctx, sink); err != nil {
+		return fmt.Errorf("read stdin: %w", err)
+	}
+	return nil
+}
+
+// convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
+// job's output; import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions) error {
+	dopts := decoder.Options{SkipModules: opts.SkipUnsupported}
+	var src record.Source = decoder.File{Path: input, Options: dopts}
+	if input == "-" {
+		if in == nil {
+			in = c.App.Reader
+		}
+		src = stdinSource{r: in, opts: dopts}
+	}
+	var stats rdbgen.ConvertStats
+	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
+		var res rdbgen.Result
+		var err error
+		res, stats, err = rdbgen.Convert(c.Context, dst, src, j.opts, opts, progress)
+		return res, err
+	})
+	if err != nil {
+		return err
+	}
+	m := j.manifest(res)
+	m.Import = &manifest.Import{Inputs: []string{input}, Format: "rdb", Records: stats.Read, Skipped: stats.Unsupported}
+	for db, n := range stats.DBs {
+		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
+	}
+	var notes []string
+	if stats.Filtered > 0 {
+		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", stats.Filtered, stats.Read))
+	}
+	if stats.Unsupported > 0 {
+		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
+	}
+	extra := ""
+	if len(notes) > 0 {
+		extra = "; " + strings.Join(notes, "; ")
+	}
+	return j.finish(res, m, generateSummary{importCounts: importCounts{Records: stats.Read, Skipped: stats.Unsupported}}, extra)
+}
