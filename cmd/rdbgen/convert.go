@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -66,34 +68,38 @@ func convertAction(c *cli.Context) error {
 	return convertRDB(c, j, c.Args().First(), nil, rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")})
 }
 
-// stdinSource is a one-shot record.Source over an RDB stream.
-type stdinSource struct {
-	r    io.Reader
-	opts decoder.Options
+// rdbSource is a record.Source over an RDB file, gzip-compressed or not, or stdin (once).
+type rdbSource struct {
+	path  string
+	stdin io.Reader
+	opts  decoder.Options
 }
 
-func (s stdinSource) WriteTo(ctx context.Context, sink record.Sink) error {
-	rd, err := decoder.NewReader(s.r, s.opts)
+func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	in, err := importer.Open(s.path, s.stdin)
 	if err != nil {
-		return fmt.Errorf("read stdin: %w", err)
+		return err
 	}
-	if err := rd.WriteTo(ctx, sink); err != nil {
-		return fmt.Errorf("read stdin: %w", err)
+	defer in.Close()
+	rd, err := decoder.NewReader(in, s.opts)
+	if err == nil {
+		err = rd.WriteTo(ctx, sink)
 	}
-	return nil
+	var de *decoder.Error
+	if errors.As(err, &de) {
+		// The file's fault: name it. The sink's errors name their key already.
+		return fmt.Errorf("read %s: %w", inputName(s.path), err)
+	}
+	return err
 }
 
 // convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
 // job's output; import uses it for dumps too.
 func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions) error {
-	dopts := decoder.Options{SkipModules: opts.SkipUnsupported}
-	var src record.Source = decoder.File{Path: input, Options: dopts}
-	if input == "-" {
-		if in == nil {
-			in = c.App.Reader
-		}
-		src = stdinSource{r: in, opts: dopts}
+	if in == nil {
+		in = c.App.Reader
 	}
+	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}}
 	var stats rdbgen.ConvertStats
 	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
 		var res rdbgen.Result
@@ -121,4 +127,35 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		extra = "; " + strings.Join(notes, "; ")
 	}
 	return j.finish(res, m, generateSummary{importCounts: importCounts{Records: stats.Read, Skipped: stats.Unsupported}}, extra)
+}
+
+// formatRDB is import's --format for RDB files.
+const formatRDB = "rdb"
+
+// sniffRDB tells whether input starts with an RDB file's magic bytes, "REDIS" (after gzip,
+// if it is compressed). For stdin it returns the reader to use from then on, which keeps the
+// bytes it looked at.
+func sniffRDB(input string, stdin io.Reader) (bool, *importer.Input, error) {
+	if input != "-" {
+		in, err := importer.Open(input, nil)
+		if err != nil {
+			return false, nil, err
+		}
+		defer in.Close()
+		return hasMagic(in), nil, nil
+	}
+	in, err := importer.Open("-", stdin)
+	if err != nil {
+		return false, nil, err
+	}
+	return hasMagic(in), in, nil
+}
+
+func hasMagic(in *importer.Input) bool {
+	br, ok := in.Reader.(*bufio.Reader)
+	if !ok {
+		return false
+	}
+	b, _ := br.Peek(5)
+	return string(b) == "REDIS"
 }
