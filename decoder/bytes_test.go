@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -302,3 +303,75 @@ func TestTruncatedAnywhere(t *testing.T) {
 }
 
 var _ record.Sink = (*minSink)(nil)
+
+func TestSkipModules(t *testing.T) {
+	// A module value of type 7: the module id, then opcodes: UINT 5, STRING "abc", DOUBLE, EOF.
+	id := uint64(0x3ae6f8e1aa0b0c01)
+	mod := cat([]byte{7}, rstr("mk"), []byte{0x81}, binary.BigEndian.AppendUint64(nil, id), []byte{2, 5, 5}, rstr("abc"), []byte{4}, le64(0), []byte{0})
+	file := rdbFile("0010", mod, cat([]byte{0}, rstr("k"), rstr("v")))
+	rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = rd.WriteTo(context.Background(), &recorder{})
+	if !errors.Is(err, decoder.ErrModule) || !strings.Contains(err.Error(), decoder.ModuleName(id)) {
+		t.Fatalf("got %v, want ErrModule naming %s", err, decoder.ModuleName(id))
+	}
+	var rec recorder
+	rd, _ = decoder.NewReader(bytes.NewReader(file), decoder.Options{SkipModules: true})
+	if err := rd.WriteTo(context.Background(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.recs) != 1 || rd.Stats().SkippedModules != 1 {
+		t.Fatalf("records %v, stats %+v", canonAll(rec.recs), rd.Stats())
+	}
+}
+
+func TestModuleName(t *testing.T) {
+	// The name and encoding version packed as RedisModule_CreateDataType does: 9 characters
+	// of 6 bits each, then 10 bits of version.
+	const cset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	var id uint64
+	for _, c := range "ReJSON-RL" {
+		id = id<<6 | uint64(strings.IndexRune(cset, c))
+	}
+	id = id<<10 | 3
+	if got := decoder.ModuleName(id); got != "ReJSON-RL" {
+		t.Fatalf("ModuleName = %q", got)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	path := writeFile(t, strsRecords(10000), encoder.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := (decoder.File{Path: path}).WriteTo(ctx, &recorder{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestFileRereads(t *testing.T) {
+	path := writeFile(t, sampleRecords(), encoder.Options{})
+	src := decoder.File{Path: path}
+	var a, b recorder
+	var progress []record.Progress
+	src.Options.Progress = func(p record.Progress) { progress = append(progress, p) }
+	if err := src.WriteTo(context.Background(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.WriteTo(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	diff(t, canonAll(a.recs), canonAll(b.recs))
+	if len(progress) != 2 || progress[0].Keys != uint64(len(sampleRecords())) || progress[0].Bytes != int64(len(mustRead(t, path))) {
+		t.Fatalf("progress %+v", progress)
+	}
+}
+
+func strsRecords(n int) []record.Record {
+	rs := make([]record.Record, n)
+	for i := range rs {
+		rs[i] = record.Record{Key: []byte("k" + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + fmt.Sprint(i)), Type: record.String, Value: []byte("v")}
+	}
+	return rs
+}
