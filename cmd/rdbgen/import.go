@@ -95,7 +95,7 @@ func importAction(c *cli.Context) error {
 				dir = ""
 			}
 		}
-		if path, err = importer.Spool(c.App.Reader, dir); err != nil {
+		if path, err = importer.Spool(stdin, dir); err != nil {
 			return fmt.Errorf("keep stdin for a second reading: %w", err)
 		}
 		defer os.Remove(path)
