@@ -299,7 +299,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if rd.opts.Progress != nil && records%(1<<16) == 0 {
+				if rd.opts.Progress != nil && records%(1<<14) == 0 {
 					rd.progress()
 				}
 			}

@@ -81,16 +81,42 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 		fail("rdb version", fmt.Sprint(rep.RDBVersion), fmt.Sprintf("%d (manifest)", m.RDBVersion))
 	}
 
-	// The checksum first: the parser trusts the lengths it reads, and a damaged one could
-	// make it allocate gigabytes. A file whose checksum fails is not parsed.
-	sound, err := checkTrailer(ctx, f, size, rep, opts, fail)
+	// One pass: the decoder checks the checksum as it reads, and never trusts a length
+	// before its bytes have arrived. Only a file that fails is read a second time, for its
+	// checksum: damage the checksum explains is reported as that.
+	trailer, sound, err := readTrailer(f, size, rep, m, fail)
 	if err != nil || !sound {
 		return rep, err
 	}
-	if err := parseFile(ctx, f, size, rep, opts, fail); err != nil {
+	p, err := parseFile(ctx, f, size, rep, opts)
+	if err != nil {
 		return rep, err
 	}
-	if rep.Parsed && m != nil {
+	if p.problem != nil {
+		if trailer != 0 {
+			crc, err := fileChecksum(ctx, f, size, rep)
+			if err != nil {
+				return rep, err
+			}
+			if crc != trailer {
+				rep.ChecksumStatus = ChecksumBad
+				fail("checksum", manifest.FormatChecksum(crc)+" (computed over the file)", rep.Checksum+" (its trailer)")
+				return rep, nil
+			}
+		}
+		fail(p.problem.What, p.problem.Got, "")
+		return rep, nil
+	}
+	if trailer != 0 {
+		rep.ChecksumStatus = ChecksumOK
+		if m != nil && m.Checksum != rep.Checksum {
+			fail("checksum", rep.Checksum, m.Checksum+" (manifest)")
+		}
+	}
+	if err := p.finish(ctx, f, size, rep, fail); err != nil {
+		return rep, err
+	}
+	if m != nil {
 		compareCounts(rep, m, e, fail)
 	}
 	return rep, nil
@@ -111,62 +137,51 @@ func parseHeader(b []byte) (int, error) {
 	return v, nil
 }
 
-// checkTrailer computes the checksum over the file and compares it with the trailer and
-// with the manifest, and checks that the EOF marker precedes the trailer. It reports
-// whether the file is sound enough to parse.
-func checkTrailer(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options, fail func(what, got, want string)) (bool, error) {
-	var d encoder.Digest
-	body := io.NewSectionReader(f, 0, size-trailerLen)
-	buf := make([]byte, readChunk)
-	var done int64
-	for {
-		n, err := body.Read(buf)
-		d.Write(buf[:n])
-		done += int64(n)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return false, fmt.Errorf("read %s: %w", rep.Path, err)
-		}
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		opts.progress(Progress{Stage: StageFile, Done: done, Total: 2 * size})
-	}
+// readTrailer reads the checksum trailer and checks that the EOF marker precedes it, and
+// that a file without a checksum is meant to have none. It reports whether the file is sound
+// enough to parse.
+func readTrailer(f *os.File, size int64, rep *FileReport, m *manifest.Manifest, fail func(what, got, want string)) (uint64, bool, error) {
 	var tail [1 + trailerLen]byte
 	if _, err := f.ReadAt(tail[:], size-int64(len(tail))); err != nil {
-		return false, fmt.Errorf("read %s: %w", rep.Path, err)
+		return 0, false, fmt.Errorf("read %s: %w", rep.Path, err)
 	}
 	var trailer uint64
 	for i := trailerLen; i >= 1; i-- {
 		trailer = trailer<<8 | uint64(tail[i])
 	}
 	rep.Checksum = manifest.FormatChecksum(trailer)
-	sound := true
 	if tail[0] != opEOF {
 		fail("truncated or damaged", fmt.Sprintf("the file does not end with the EOF marker 0xff and an 8-byte checksum (byte %d is 0x%02x)",
 			size-trailerLen-1, tail[0]), "")
-		sound = false
+		return trailer, false, nil
 	}
-	m := opts.Manifest
-	switch crc := d.Sum64(); {
-	case trailer == 0:
+	if trailer == 0 {
 		rep.ChecksumStatus = ChecksumNone
 		if m != nil && m.Checksum != manifest.FormatChecksum(0) {
 			fail("checksum", "none (a zero trailer)", m.Checksum+" (manifest)")
 		}
-	case trailer == crc:
-		rep.ChecksumStatus = ChecksumOK
-		if m != nil && m.Checksum != rep.Checksum {
-			fail("checksum", rep.Checksum, m.Checksum+" (manifest)")
-		}
-	default:
-		rep.ChecksumStatus = ChecksumBad
-		fail("checksum", manifest.FormatChecksum(crc)+" (computed over the file)", rep.Checksum+" (its trailer)")
-		sound = false
 	}
-	return sound, nil
+	return trailer, true, nil
+}
+
+// fileChecksum computes the checksum of the file's bytes before its trailer.
+func fileChecksum(ctx context.Context, f *os.File, size int64, rep *FileReport) (uint64, error) {
+	var d encoder.Digest
+	body := io.NewSectionReader(f, 0, size-trailerLen)
+	buf := make([]byte, readChunk)
+	for {
+		n, err := body.Read(buf)
+		d.Write(buf[:n])
+		if err == io.EOF {
+			return d.Sum64(), nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", rep.Path, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
 }
 
 // compareCounts compares the counts of a parsed file with the manifest's.

@@ -108,18 +108,29 @@ func (s *countSink) SetStreamMeta(record.StreamMeta) error          { return nil
 func (s *countSink) AddStreamGroup(*record.StreamGroup) error       { return nil }
 func (s *countSink) EndCollection() error                           { return nil }
 
-// parseFile reads every record of the file with the decoder, counts the keys per database
-// and type, and the expiries, and finds repeated keys and members.
-func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options, fail func(what, got, want string)) error {
+// parsed is what parseFile found: a problem that stopped it, or the reader and counts of a
+// file it read whole.
+type parsed struct {
+	problem *Mismatch
+	rd      *decoder.Reader
+	sink    *countSink
+}
+
+// parseFile reads every record of the file with the decoder, counts the keys per database,
+// type and encoding, and the expiries, and notes the candidates of repeated keys and
+// members. Its error means the file could not be read at all.
+func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options) (parsed, error) {
+	problem := func(what, got string) (parsed, error) {
+		return parsed{problem: &Mismatch{Stage: StageFile, What: what, Got: got}}, nil
+	}
 	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
 		BufferSize: readChunk,
 		Progress: func(p record.Progress) {
-			opts.progress(Progress{Stage: StageFile, Done: size + p.Bytes, Total: 2 * size})
+			opts.progress(Progress{Stage: StageFile, Done: p.Bytes, Total: size})
 		},
 	})
 	if err != nil {
-		fail("structure", err.Error(), "")
-		return nil
+		return problem("structure", err.Error())
 	}
 	sink := &countSink{rep: rep, dups: newDupFinder()}
 	err = rd.WriteTo(ctx, sink)
@@ -129,33 +140,36 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	st := rd.Stats()
 	rep.Encodings = st.Types
 	if cerr := ctx.Err(); cerr != nil {
-		return cerr
+		return parsed{}, cerr
 	}
 	var de *decoder.Error
 	switch {
 	case errors.Is(err, decoder.ErrTruncated):
-		fail("truncated", fmt.Sprintf("the file ends inside a record, at byte %d", size), "")
-		return nil
+		return problem("truncated", fmt.Sprintf("the file ends inside a record, at byte %d", size))
 	case errors.As(err, &de):
-		fail("structure", err.Error(), "")
-		return nil
+		return problem("structure", err.Error())
 	case err != nil:
-		return fmt.Errorf("read %s: %w", rep.Path, err)
+		return parsed{}, fmt.Errorf("read %s: %w", rep.Path, err)
 	case st.Bytes != size:
-		fail("end of file", fmt.Sprintf("the EOF marker and checksum end at byte %d of %d", st.Bytes, size), "")
-		return nil
+		return problem("end of file", fmt.Sprintf("the EOF marker and checksum end at byte %d of %d", st.Bytes, size))
 	}
 	rep.Parsed = true
+	return parsed{rd: rd, sink: sink}, nil
+}
+
+// finish compares the counts of a file read whole with its RESIZEDB hints, and confirms its
+// candidate repeats.
+func (p parsed) finish(ctx context.Context, f *os.File, size int64, rep *FileReport, fail func(what, got, want string)) error {
 	// The RESIZEDB hints are the writer's own counts: Redis and rdbgen write real ones.
-	for db, h := range rd.ResizeHints() {
+	for db, h := range p.rd.ResizeHints() {
 		c := rep.DBs[db]
 		if h.Keys != c.Keys || h.Expires != c.Expires {
 			fail(fmt.Sprintf("keys in db %d", db), fmt.Sprintf("%d (%d with TTL)", c.Keys, c.Expires),
 				fmt.Sprintf("%d (%d with TTL), as its RESIZEDB says", h.Keys, h.Expires))
 		}
 	}
-	if len(sink.dups.candidates) > 0 {
-		return confirmDups(ctx, f, size, sink.dups.candidates, fail)
+	if cands := p.sink.dups.candidates; len(cands) > 0 {
+		return confirmDups(ctx, f, size, cands, fail)
 	}
 	return nil
 }
