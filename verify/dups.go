@@ -122,14 +122,27 @@ func (s *fingerprintSet) touch(h uint64) uint32 {
 	return v
 }
 
-// keyBatch is how many keys are looked up together.
-const keyBatch = 128
+// batchSize is how many keys (members) are looked up together.
+const batchSize = 128
 
-// A pendingKey is a key waiting in the batch: its hash, record and bytes in batchBytes.
-type pendingKey struct {
-	h, rec   uint64
-	db       int
-	from, to int
+// A pending is a key or member waiting in a batch: its hash, position and bytes.
+type pending struct {
+	h, rec, index uint64
+	db            int
+	from, to      int
+}
+
+// A batch holds lookups until there are batchSize of them.
+type batch struct {
+	items []pending
+	bytes []byte
+}
+
+func (b *batch) add(h uint64, db int, s []byte, rec, index uint64) bool {
+	from := len(b.bytes)
+	b.bytes = append(b.bytes, s...)
+	b.items = append(b.items, pending{h: h, rec: rec, index: index, db: db, from: from, to: len(b.bytes)})
+	return len(b.items) == batchSize
 }
 
 // dupFinder runs step 1 of the duplicate check.
@@ -139,8 +152,9 @@ type dupFinder struct {
 	members    fingerprintSet
 	candidates []dupCandidate
 	maxCands   int
-	batch      []pendingKey
-	batchBytes []byte
+	keyBatch   batch
+	memBatch   batch
+	memKey     []byte // the key of the open collection
 	sink       uint32
 }
 
@@ -156,33 +170,53 @@ func (d *dupFinder) beginDB(n uint64) {
 
 // key checks the key of record rec, in a batch.
 func (d *dupFinder) key(db int, key []byte, rec uint64) {
-	from := len(d.batchBytes)
-	d.batchBytes = append(d.batchBytes, key...)
-	d.batch = append(d.batch, pendingKey{h: maphash.Bytes(d.seed, key), rec: rec, db: db, from: from, to: len(d.batchBytes)})
-	if len(d.batch) == keyBatch {
-		d.flush()
+	if d.keyBatch.add(maphash.Bytes(d.seed, key), db, key, rec, 0) {
+		d.flushKeys()
 	}
 }
 
-// flush looks up the batch of keys.
-func (d *dupFinder) flush() {
-	for _, p := range d.batch {
-		d.sink += d.keys.touch(p.h)
+// beginMembers starts the members of the collection key, of n members.
+func (d *dupFinder) beginMembers(key []byte, n uint64) {
+	d.flushMembers()
+	d.memKey = append(d.memKey[:0], key...)
+	d.members.reset(int(min(n, 1<<24)))
+}
+
+// member checks member i of the open collection, the record rec, in a batch.
+func (d *dupFinder) member(db int, member []byte, rec, i uint64) {
+	if d.memBatch.add(maphash.Bytes(d.seed, member), db, member, rec, i) {
+		d.flushMembers()
 	}
-	for _, p := range d.batch {
-		if d.keys.add(p.h) && len(d.candidates) < d.maxCands {
-			d.candidates = append(d.candidates, dupCandidate{db: p.db, key: string(d.batchBytes[p.from:p.to]), record: p.rec})
+}
+
+// flush looks up the batches.
+func (d *dupFinder) flush() {
+	d.flushKeys()
+	d.flushMembers()
+}
+
+func (d *dupFinder) flushKeys() {
+	d.lookup(&d.keyBatch, &d.keys, func(p pending, s string) dupCandidate {
+		return dupCandidate{db: p.db, key: s, record: p.rec}
+	})
+}
+
+func (d *dupFinder) flushMembers() {
+	d.lookup(&d.memBatch, &d.members, func(p pending, s string) dupCandidate {
+		return dupCandidate{db: p.db, key: string(d.memKey), record: p.rec, member: s, index: p.index, isMem: true}
+	})
+}
+
+// lookup adds the batch b to set, first touching every bucket it will probe so that the
+// waits for memory overlap, and keeps the candidates.
+func (d *dupFinder) lookup(b *batch, set *fingerprintSet, cand func(p pending, s string) dupCandidate) {
+	for _, p := range b.items {
+		d.sink += set.touch(p.h)
+	}
+	for _, p := range b.items {
+		if set.add(p.h) && len(d.candidates) < d.maxCands {
+			d.candidates = append(d.candidates, cand(p, string(b.bytes[p.from:p.to])))
 		}
 	}
-	d.batch, d.batchBytes = d.batch[:0], d.batchBytes[:0]
-}
-
-// beginMembers starts the members of a collection of n members.
-func (d *dupFinder) beginMembers(n uint64) { d.members.reset(int(min(n, 1<<20))) }
-
-// member checks member i of the open collection, the record rec.
-func (d *dupFinder) member(db int, key, member []byte, rec, i uint64) {
-	if d.members.add(maphash.Bytes(d.seed, member)) && len(d.candidates) < d.maxCands {
-		d.candidates = append(d.candidates, dupCandidate{db: db, key: string(key), record: rec, member: string(member), index: i, isMem: true})
-	}
+	b.items, b.bytes = b.items[:0], b.bytes[:0]
 }

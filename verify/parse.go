@@ -20,7 +20,6 @@ type countSink struct {
 	c            DBCounts
 	records      uint64 // records so far; the index of the open one is records-1
 	members      uint64 // members of the open collection so far
-	key          []byte
 	checkMembers bool
 	dups         *dupFinder
 }
@@ -61,18 +60,17 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 
 func (s *countSink) begin(t record.Type, key []byte, n uint64, exp int64) error {
 	s.record(t, key, exp)
-	s.key = append(s.key[:0], key...)
 	s.members = 0
 	s.checkMembers = t != record.List && t != record.Stream
 	if s.checkMembers {
-		s.dups.beginMembers(n)
+		s.dups.beginMembers(key, n)
 	}
 	return nil
 }
 
 func (s *countSink) member(m []byte) error {
 	if s.checkMembers {
-		s.dups.member(s.db, s.key, m, s.records-1, s.members)
+		s.dups.member(s.db, m, s.records-1, s.members)
 	}
 	s.members++
 	return nil
@@ -106,7 +104,10 @@ func (s *countSink) AddScoredMember(m []byte, _ float64) error      { return s.m
 func (s *countSink) AddStreamEntry(record.StreamID, [][]byte) error { return s.member(nil) }
 func (s *countSink) SetStreamMeta(record.StreamMeta) error          { return nil }
 func (s *countSink) AddStreamGroup(*record.StreamGroup) error       { return nil }
-func (s *countSink) EndCollection() error                           { return nil }
+func (s *countSink) EndCollection() error {
+	s.dups.flushMembers()
+	return nil
+}
 
 // parsed is what parseFile found: a problem that stopped it, or the reader and counts of a
 // file it read whole.
