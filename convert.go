@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/record"
@@ -37,33 +39,54 @@ type ConvertStats struct {
 // those opts.Filter keeps. progress, if not nil, is called every few thousand records; it
 // stops with ctx's error when ctx is cancelled. dst is not closed.
 func Convert(ctx context.Context, dst io.Writer, src record.Source, encOpts encoder.Options, opts ConvertOptions, progress func(Progress)) (Result, ConvertStats, error) {
-	stats := ConvertStats{DBs: map[int]encoder.DBInfo{}}
+	var stats ConvertStats
 	res, err := writeFile(dst, encOpts, func(w *encoder.Writer) error {
-		t := &targetSink{w: w, version: w.RDBVersion(), target: w.Target().Name, opts: opts, stats: &stats,
-			tick: func() { report(progress, 0, w.Stats) }}
-		var sink record.Sink = t
-		var f *filter.Filter
-		if opts.Filter.Active() {
-			var err error
-			if f, err = filter.New(t, opts.Filter); err != nil {
-				return err
-			}
-			sink = f
-		}
-		err := src.WriteTo(ctx, sink)
-		if f != nil {
-			stats.Filtered = f.Stats().Dropped
-		}
-		stats.Read = stats.Filtered + t.seen
+		var err error
+		stats, err = convertInto(ctx, w, w.RDBVersion(), w.Target().Name, src, opts, func() { report(progress, 0, w.Stats) })
 		return err
 	})
 	return res, stats, err
 }
 
+// ConvertCluster writes the records of src split by hash slot into one file per shard of
+// layout, as Convert and GenerateCluster do. A record of a db other than 0 fails with an
+// error wrapping cluster.ErrDB (keep db 0 with opts.Filter.DBs).
+func ConvertCluster(ctx context.Context, dsts []io.Writer, src record.Source, layout *cluster.Layout, encOpts encoder.Options, opts ConvertOptions, progress func(Progress)) (ClusterResult, ConvertStats, error) {
+	var stats ConvertStats
+	res, err := writeShards(dsts, layout, encOpts, nil, time.Now(), func(w *cluster.Writer) error {
+		var err error
+		stats, err = convertInto(ctx, w, w.RDBVersion(), w.Target().Name, src, opts, func() { report(progress, 0, w.Total) })
+		return err
+	})
+	return res, stats, err
+}
+
+// convertInto writes src through opts's filter and the target check into sink, which writes
+// RDB version for target.
+func convertInto(ctx context.Context, sink record.Sink, version int, target string, src record.Source, opts ConvertOptions, tick func()) (ConvertStats, error) {
+	stats := ConvertStats{DBs: map[int]encoder.DBInfo{}}
+	t := &targetSink{w: sink, version: version, target: target, opts: opts, stats: &stats, tick: tick}
+	var into record.Sink = t
+	var f *filter.Filter
+	if opts.Filter.Active() {
+		var err error
+		if f, err = filter.New(t, opts.Filter); err != nil {
+			return stats, err
+		}
+		into = f
+	}
+	err := src.WriteTo(ctx, into)
+	if f != nil {
+		stats.Filtered = f.Stats().Dropped
+	}
+	stats.Read = stats.Filtered + t.seen
+	return stats, err
+}
+
 // targetSink passes records to the Writer, refusing (or skipping) what its version cannot
 // hold, and counts them.
 type targetSink struct {
-	w        *encoder.Writer
+	w        record.Sink
 	version  int
 	target   string
 	opts     ConvertOptions

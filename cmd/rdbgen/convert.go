@@ -31,7 +31,7 @@ func convertCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
 			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys whose TTL has passed", Category: "Filters"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
-		}, fileFlags()...),
+		}, append(fileFlags(), clusterFlags()...)...),
 		Action: convertAction,
 	}
 }
@@ -100,6 +100,9 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		in = c.App.Reader
 	}
 	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}}
+	if isCluster(c) {
+		return convertClusterAction(c, j, input, src, opts)
+	}
 	var stats rdbgen.ConvertStats
 	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
 		var res rdbgen.Result
@@ -111,10 +114,43 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		return err
 	}
 	m := j.manifest(res)
-	m.Import = &manifest.Import{Inputs: []string{input}, Format: "rdb", Records: stats.Read, Skipped: stats.Unsupported}
+	m.Import = convertManifest(input, stats)
 	for db, n := range stats.DBs {
 		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
+	return j.finish(res, m, generateSummary{importCounts: convertCounts(stats)}, convertNotes(stats))
+}
+
+// convertClusterAction splits the records of a dump by hash slot, one file per shard.
+func convertClusterAction(c *cli.Context, j *fileJob, input string, src record.Source, opts rdbgen.ConvertOptions) error {
+	cj, err := newClusterJob(c, j)
+	if err != nil {
+		return err
+	}
+	var stats rdbgen.ConvertStats
+	res, err := cj.write(c, 0, func(dsts []io.Writer, progress func(rdbgen.Progress)) (rdbgen.ClusterResult, error) {
+		var res rdbgen.ClusterResult
+		var err error
+		res, stats, err = rdbgen.ConvertCluster(c.Context, dsts, src, cj.layout, j.opts, opts, progress)
+		return res, err
+	})
+	if err != nil {
+		return err
+	}
+	return cj.finish(res, func(m *manifest.Manifest) { m.Import = convertManifest(input, stats) },
+		clusterSummary{importCounts: convertCounts(stats)}, convertNotes(stats))
+}
+
+func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
+	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read, Skipped: stats.Unsupported}
+}
+
+func convertCounts(stats rdbgen.ConvertStats) importCounts {
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported}
+}
+
+// convertNotes tells what a convert left out.
+func convertNotes(stats rdbgen.ConvertStats) string {
 	var notes []string
 	if stats.Filtered > 0 {
 		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", stats.Filtered, stats.Read))
@@ -122,11 +158,10 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if stats.Unsupported > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
 	}
-	extra := ""
-	if len(notes) > 0 {
-		extra = "; " + strings.Join(notes, "; ")
+	if len(notes) == 0 {
+		return ""
 	}
-	return j.finish(res, m, generateSummary{importCounts: importCounts{Records: stats.Read, Skipped: stats.Unsupported}}, extra)
+	return "; " + strings.Join(notes, "; ")
 }
 
 // formatRDB is import's --format for RDB files.

@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/manifest"
 )
 
 // fillCommands fills a server with every type but streams: strings (integers, long and
@@ -224,5 +225,37 @@ func TestConvertBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "o.rdb")); !os.IsNotExist(err) {
 		t.Fatal("a failed convert left its output")
+	}
+}
+
+// TestConvertCluster splits a real dump's db 0 into shard files, and refuses other dbs.
+func TestConvertCluster(t *testing.T) {
+	dump := redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
+		for _, cmd := range fillCommands() {
+			if err := c.Do(ctx, cmd...).Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	dir := t.TempDir()
+	_, _, err := run(t, context.Background(), "convert", dump, "--cluster-shards", "3", "-o", filepath.Join(dir, "all"))
+	if err == nil || !strings.Contains(err.Error(), "db 2") {
+		t.Fatalf("got %v, want an error about db 2", err)
+	}
+	stdout, _, err := run(t, context.Background(), "convert", dump, "--db", "0", "--cluster-shards", "3", "-o", filepath.Join(dir, "db0"), "--target", "redis-7.0")
+	if err != nil || !strings.Contains(stdout, "wrote 12 keys") || !strings.Contains(stdout, "in 3 shards") {
+		t.Fatalf("got %v, %s", err, stdout)
+	}
+	var keys uint64
+	for i := range 3 {
+		m, err := manifest.Read(filepath.Join(dir, "db0", fmt.Sprintf("shard-%d.rdb.manifest.json", i)))
+		if err != nil || m.Import == nil || m.Import.Format != "rdb" {
+			t.Fatalf("manifest %+v, %v", m, err)
+		}
+		keys += m.Keys
+	}
+	if keys != 12 {
+		t.Fatalf("%d keys in the shards, want 12", keys)
 	}
 }
