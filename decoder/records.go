@@ -20,7 +20,23 @@ func (rd *Reader) readRecord(t byte, expire int64, sink record.Sink) error {
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
 	}
+	rd.release()
 	return nil
+}
+
+// maxKept is the largest scratch buffer kept from one record to the next: a huge string or
+// quicklist does not keep its memory for the rest of the file.
+const maxKept = 16 << 20
+
+func (rd *Reader) release() {
+	for _, b := range []*[]byte{&rd.key, &rd.a, &rd.b, &rd.lzf, &rd.held} {
+		if cap(*b) > maxKept {
+			*b = nil
+		}
+	}
+	if cap(rd.heldEnds) > maxKept/8 {
+		rd.heldEnds = nil
+	}
 }
 
 // s wraps a sink error so that fail passes it on unchanged.
