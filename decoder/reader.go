@@ -2,8 +2,9 @@
 // to 12, every opcode and every type and encoding, streams and Redis 7.4's hash field TTLs
 // included. A Reader streams the records of a file into a record.Sink, one record at a time:
 // a collection's members go to the sink as they are read, so memory stays bounded whatever
-// the size of the file or of its collections (quicklists, whose member count Redis does
-// not write, are the exception: see Options.MaxHeldBytes).
+// the size of the file or of its collections (quicklists, whose element count Redis does
+// not write, are counted first: held while they are small, read twice from a file when they
+// are not; see Options.MaxHeldBytes).
 //
 // The checksum is checked as the file is read. Damaged input is an *Error naming the byte
 // offset and the key, never a panic, and no allocation is sized by a length the file claims
@@ -67,7 +68,9 @@ type Options struct {
 	BufferSize int
 	// MaxHeldBytes bounds the memory a quicklist may take while it is held to count its
 	// elements (Redis writes the count of nodes, not of elements, and a Sink needs the
-	// latter first); default 256 MiB. A longer list is an error wrapping ErrTooLarge.
+	// latter first); default 256 MiB. A longer list is an error wrapping ErrTooLarge, unless
+	// the source is an io.ReaderAt and io.Seeker at offset 0 (an *os.File just opened, an
+	// io.SectionReader): then a list past 8 MiB is read a second time instead of held.
 	MaxHeldBytes int
 	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
 	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
@@ -111,6 +114,8 @@ type Reader struct {
 	fields         [][]byte
 	held           []byte // quicklists being counted
 	heldEnds       []int
+	heldPlain      []bool
+	ra             io.ReaderAt // the source, when it can be read at an offset
 }
 
 // NewReader reads the header of an RDB file from r and returns a Reader positioned after it.
@@ -125,6 +130,15 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		return nil, fmt.Errorf("%w: BufferSize %d (at least 64 KiB), MaxHeldBytes %d", ErrBadOption, opts.BufferSize, opts.MaxHeldBytes)
 	}
 	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]encoder.DBInfo{}}
+	// A source at its start that can also be read at an offset (a file just opened, an
+	// io.SectionReader) lets long quicklists be read twice instead of held.
+	if ra, ok := r.(io.ReaderAt); ok {
+		if sk, ok := r.(io.Seeker); ok {
+			if pos, err := sk.Seek(0, io.SeekCurrent); err == nil && pos == 0 {
+				rd.ra = ra
+			}
+		}
+	}
 	head, err := rd.in.next(9)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {

@@ -3,6 +3,7 @@ package decoder
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 
@@ -35,7 +36,7 @@ func (rd *Reader) release() {
 		}
 	}
 	if cap(rd.heldEnds) > maxKept/8 {
-		rd.heldEnds = nil
+		rd.heldEnds, rd.heldPlain = nil, nil
 	}
 }
 
@@ -346,64 +347,48 @@ func minFieldTTL(it packIter) (int64, error) {
 	}
 }
 
-// readQuicklist reads a quicklist (type 14: ziplist nodes; 18: listpack or plain nodes). Redis
-// writes the number of nodes, not of elements, so the nodes are held (decompressed, up to
-// Options.MaxHeldBytes) and counted before the list is opened.
+// readQuicklist reads a quicklist (type 14: ziplist nodes; 18: listpack or plain nodes).
+// Redis writes the number of nodes, not of elements, and a Sink needs the latter first, so
+// the nodes are counted before the list is opened: held in memory (decompressed) while they
+// take up to holdBeforeReread bytes, and past that, when the source can be read at an offset
+// (a file), read a second time from the file; otherwise held up to Options.MaxHeldBytes.
 func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 	in := rd.in
 	nodes, err := in.plainLength()
 	if err != nil {
 		return err
 	}
-	rd.held, rd.heldEnds = rd.held[:0], rd.heldEnds[:0]
-	var total uint64
-	kind := kindZiplist
-	if t == 18 {
-		kind = kindListpack
+	from := in.offset()
+	limit := rd.opts.MaxHeldBytes
+	if rd.ra != nil {
+		limit = min(limit, holdBeforeReread)
 	}
-	plainFlags := []bool(nil)
+	rd.held, rd.heldEnds, rd.heldPlain = rd.held[:0], rd.heldEnds[:0], rd.heldPlain[:0]
+	holding := true
+	var total uint64
 	for i := range nodes {
-		plain := false
-		if t == 18 {
-			c, err := in.plainLength()
-			if err != nil {
-				return err
-			}
-			if c != 1 && c != 2 {
-				return fmt.Errorf("%w quicklist: node %d has container %d", ErrCorrupt, i, c)
-			}
-			plain = c == 1
-		}
-		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+		node, plain, err := rd.quicklistNode(in, t, i)
+		if err != nil {
 			return err
 		}
-		if len(rd.held)+len(rd.a) > rd.opts.MaxHeldBytes {
-			return fmt.Errorf("list: %w: its quicklist passes %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+		n, err := nodeLen(t, node, plain, i)
+		if err != nil {
+			return err
 		}
-		if plain {
-			total++
-		} else {
-			var it packIter
-			if err := it.open(kind, rd.a); err != nil {
-				return err
-			}
-			n, err := it.len()
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return fmt.Errorf("%w quicklist: node %d is empty", ErrCorrupt, i)
-			}
-			total += uint64(n)
+		total += n
+		if !holding {
+			continue
 		}
-		rd.held = append(rd.held, rd.a...)
+		if len(rd.held)+len(node) > limit {
+			if rd.ra == nil {
+				return fmt.Errorf("list: %w: its quicklist passes %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+			}
+			holding = false
+			continue
+		}
+		rd.held = append(rd.held, node...)
 		rd.heldEnds = append(rd.heldEnds, len(rd.held))
-		if plain || plainFlags != nil {
-			if plainFlags == nil {
-				plainFlags = make([]bool, len(rd.heldEnds)-1, len(rd.heldEnds))
-			}
-			plainFlags = append(plainFlags, plain)
-		}
+		rd.heldPlain = append(rd.heldPlain, plain)
 	}
 	if total == 0 {
 		rd.stats.Empty++
@@ -412,26 +397,89 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 	if err := rd.begin(sink, 1, total, exp); err != nil {
 		return err
 	}
-	start := 0
-	for i, end := range rd.heldEnds {
-		node := rd.held[start:end]
-		start = end
-		if plainFlags != nil && plainFlags[i] {
-			if err := s(sink.AddElement(node)); err != nil {
+	if holding {
+		start := 0
+		for i, end := range rd.heldEnds {
+			if err := rd.emitNode(t, rd.held[start:end], rd.heldPlain[i], sink); err != nil {
 				return err
 			}
-			rd.member()
-			continue
+			start = end
 		}
-		var it packIter
-		if err := it.open(kind, node); err != nil {
-			return err
+		return s(sink.EndCollection())
+	}
+	again := newInput(io.NewSectionReader(rd.ra, from, in.offset()-from), 64<<10)
+	for i := range nodes {
+		node, plain, err := rd.quicklistNode(again, t, i)
+		if err != nil {
+			return fmt.Errorf("read the quicklist again: %w", err)
 		}
-		if err := rd.emitBlob(&it, t, 1, sink); err != nil {
+		if err := rd.emitNode(t, node, plain, sink); err != nil {
 			return err
 		}
 	}
 	return s(sink.EndCollection())
+}
+
+// holdBeforeReread is how many bytes of a quicklist are held before it is read again from a
+// file instead.
+const holdBeforeReread = 8 << 20
+
+// quicklistNode reads node i of a quicklist of type t from in, into rd.a.
+func (rd *Reader) quicklistNode(in *input, t byte, i uint64) (node []byte, plain bool, err error) {
+	if t == 18 {
+		c, err := in.plainLength()
+		if err != nil {
+			return nil, false, err
+		}
+		if c != 1 && c != 2 {
+			return nil, false, fmt.Errorf("%w quicklist: node %d has container %d", ErrCorrupt, i, c)
+		}
+		plain = c == 1
+	}
+	rd.a, err = in.str(rd.a, &rd.lzf)
+	return rd.a, plain, err
+}
+
+// nodeLen returns the elements of quicklist node i, checking its header.
+func nodeLen(t byte, node []byte, plain bool, i uint64) (uint64, error) {
+	if plain {
+		return 1, nil
+	}
+	var it packIter
+	if err := it.open(quicklistKind(t), node); err != nil {
+		return 0, err
+	}
+	n, err := it.len()
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%w quicklist: node %d is empty", ErrCorrupt, i)
+	}
+	return uint64(n), nil
+}
+
+func quicklistKind(t byte) packKind {
+	if t == 18 {
+		return kindListpack
+	}
+	return kindZiplist
+}
+
+// emitNode adds the elements of a quicklist node to the open list.
+func (rd *Reader) emitNode(t byte, node []byte, plain bool, sink record.Sink) error {
+	if plain {
+		if err := s(sink.AddElement(node)); err != nil {
+			return err
+		}
+		rd.member()
+		return nil
+	}
+	var it packIter
+	if err := it.open(quicklistKind(t), node); err != nil {
+		return err
+	}
+	return rd.emitBlob(&it, t, 1, sink)
 }
 
 // readHashTTL reads a hashtable hash with field TTLs: type 24 (minExpire, then TTLs relative

@@ -2,13 +2,17 @@ package decoder_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -237,6 +241,25 @@ func TestReadRedisDump(t *testing.T) {
 			diff(t, canonAll(recs), sortStrings(want))
 			if rd.Version() != 10 || rd.Aux()["redis-ver"] == "" {
 				t.Errorf("version %d, aux %v", rd.Version(), rd.Aux())
+			}
+			// Lists past the held bytes are read twice from the file, or refused when the
+			// source cannot be read at an offset.
+			var again recorder
+			if _, err := (decoder.File{Path: path, Options: decoder.Options{MaxHeldBytes: 4096}}).Read(context.Background(), &again); err != nil {
+				t.Fatal(err)
+			}
+			diff(t, canonAll(again.recs), sortStrings(want))
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			plain, err := decoder.NewReader(struct{ io.Reader }{f}, decoder.Options{MaxHeldBytes: 4096})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := plain.WriteTo(context.Background(), &recorder{}); !errors.Is(err, decoder.ErrTooLarge) || !strings.Contains(err.Error(), `key "l:`) {
+				t.Fatalf("got %v, want ErrTooLarge naming a list", err)
 			}
 			st := rd.Stats()
 			t.Logf("encodings: %v", st.Types)
