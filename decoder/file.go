@@ -2,6 +2,7 @@ package decoder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -15,7 +16,8 @@ type File struct {
 	Options Options
 }
 
-// WriteTo reads the file at f.Path into sink.
+// WriteTo reads the file at f.Path into sink. Errors about the file name it; the sink's
+// errors come back as they are.
 func (f File) WriteTo(ctx context.Context, sink record.Sink) error {
 	_, err := f.Read(ctx, sink)
 	return err
@@ -34,7 +36,11 @@ func (f File) Read(ctx context.Context, sink record.Sink) (*Reader, error) {
 		return nil, fmt.Errorf("read %s: %w", f.Path, err)
 	}
 	if err := rd.WriteTo(ctx, sink); err != nil {
-		return rd, fmt.Errorf("read %s: %w", f.Path, err)
+		var de *Error
+		if errors.As(err, &de) { // the file's fault: name it; the sink's errors are its own
+			return rd, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		return rd, err
 	}
 	return rd, nil
 }

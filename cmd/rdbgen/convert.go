@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -76,6 +77,10 @@ type rdbSource struct {
 }
 
 func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	if s.path != "-" && !isGzip(s.path) {
+		// A file as it is: the reader can read a long quicklist twice instead of holding it.
+		return decoder.File{Path: s.path, Options: s.opts}.WriteTo(ctx, sink)
+	}
 	in, err := importer.Open(s.path, s.stdin)
 	if err != nil {
 		return err
@@ -193,4 +198,16 @@ func hasMagic(in *importer.Input) bool {
 	}
 	b, _ := br.Peek(5)
 	return string(b) == "REDIS"
+}
+
+// isGzip tells whether the file at path starts with gzip's magic bytes.
+func isGzip(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [2]byte
+	n, _ := io.ReadFull(f, b[:])
+	return n == 2 && b[0] == 0x1f && b[1] == 0x8b
 }
