@@ -52,6 +52,7 @@ type Error struct {
 	Err    error
 }
 
+// Error formats the damage with its offset and key.
 func (e *Error) Error() string {
 	if e.Key != nil {
 		return fmt.Sprintf("rdb byte %d, key %q: %v", e.Offset, e.Key, e.Err)
