@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -128,6 +129,9 @@ func TestConvertDigest(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, path := range []string{out, back} {
+					if b, err := exec.Command(redistest.RedisCheckRDB(t), path).CombinedOutput(); err != nil {
+						t.Fatalf("redis-check-rdb %s: %v\n%s", path, err, b)
+					}
 					inst := servertest.Start(t, path, "--enable-debug-command", "yes")
 					if got := digest(t, inst.Addr); got != want || len(want) != 40 {
 						t.Errorf("%s: DEBUG DIGEST %s, want %s (the original server's)", filepath.Base(path), got, want)
@@ -199,6 +203,37 @@ func TestConvertFilters(t *testing.T) {
 		if err != nil || !strings.Contains(stdout, tc.want) {
 			t.Errorf("%v: got %v, %q; want %q", tc.args, err, stdout, tc.want)
 		}
+	}
+}
+
+// TestImportRDBFromStdin: import knows a gzipped dump on stdin by its magic bytes.
+func TestImportRDBFromStdin(t *testing.T) {
+	b, err := os.ReadFile(fieldTTLDump(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.rdb")
+	stdout, _, err := runStdin(t, gz(t, string(b)), "import", "-", "-o", out, "--target", "redis-7.0", "--skip-unsupported")
+	if err == nil || !strings.Contains(err.Error(), "skip-unsupported") {
+		// import has no --skip-unsupported: the flag is refused.
+		t.Fatalf("got %v, %q", err, stdout)
+	}
+	stdout, _, err = runStdin(t, gz(t, string(b)), "import", "-", "-o", out, "--target", "redis-7.0")
+	if err == nil || !strings.Contains(err.Error(), `key "h" (db 0): the target cannot hold it`) {
+		t.Fatalf("got %v, %q", err, stdout)
+	}
+	m := filepath.Join(t.TempDir(), "m.rdb")
+	stdout, _, err = run(t, context.Background(), "convert", fieldTTLDump(t), "-o", m, "--skip-unsupported", "--no-checksum", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(m)
+	stdout, _, err = runStdin(t, b, "import", "-", "-o", out, "--json")
+	if err != nil || !strings.Contains(stdout, `"keys": 1`) {
+		t.Fatalf("got %v, %s", err, stdout)
+	}
+	if mf, err := manifest.Read(manifest.PathFor(out)); err != nil || mf.Import == nil || mf.Import.Format != "rdb" {
+		t.Fatalf("manifest %+v, %v", mf, err)
 	}
 }
 
