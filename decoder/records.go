@@ -46,7 +46,7 @@ func s(err error) error {
 	return nil
 }
 
-// member counts a member and checks ctx now and then (through the record count).
+// member counts a member.
 func (rd *Reader) member() { rd.stats.Members++ }
 
 func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
@@ -80,7 +80,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
 			return err
 		}
-		return rd.readBlob(t, rd.b, exp, 0, sink)
+		return rd.readBlob(t, rd.b, exp, sink)
 	case 25:
 		if _, err := in.uint64LE(); err != nil { // minExpire: stale at times, Redis ignores it
 			return err
@@ -88,7 +88,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
 			return err
 		}
-		return rd.readBlob(t, rd.b, exp, 0, sink)
+		return rd.readBlob(t, rd.b, exp, sink)
 	case 14, 18:
 		return rd.readQuicklist(t, exp, sink)
 	case 15, 19, 21:
@@ -240,9 +240,9 @@ func per(t byte) int {
 	return 1
 }
 
-// readBlob writes the collection held in the blob b of type t. n is its member count when
-// known (quicklist nodes pass their own), else 0 to take it from the blob.
-func (rd *Reader) readBlob(t byte, b []byte, exp int64, n uint64, sink record.Sink) error {
+// readBlob writes the collection held in the blob b of type t (a ziplist, listpack, intset or
+// zipmap), its member count taken from the blob.
+func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error {
 	kind, plain := blobKind(t)
 	var it packIter
 	if err := it.open(kind, b); err != nil {
