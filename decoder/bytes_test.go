@@ -348,6 +348,17 @@ func TestCancelled(t *testing.T) {
 	if err := (decoder.File{Path: path}).WriteTo(ctx, &recorder{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
+	// Inside one large collection too.
+	ms := make([]record.Member, 200_000)
+	for i := range ms {
+		ms[i].Name = fmt.Appendf(nil, "m%d", i)
+	}
+	path = writeFile(t, []record.Record{{Key: []byte("big"), Type: record.Set, Members: ms}}, encoder.Options{})
+	var calls int
+	src := decoder.File{Path: path, Options: decoder.Options{Progress: func(record.Progress) { calls++ }}}
+	if err := src.WriteTo(ctx, &nopSink{}); !errors.Is(err, context.Canceled) || calls != 1 {
+		t.Fatalf("got %v after %d progress calls, want context.Canceled after 1", err, calls)
+	}
 }
 
 func TestFileRereads(t *testing.T) {

@@ -67,7 +67,9 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 			if err := s(sink.AddFieldWithTTL(rd.a, rd.b, ttl)); err != nil {
 				return err
 			}
-			rd.member()
+			if err := rd.member(); err != nil {
+				return err
+			}
 		}
 		return s(sink.EndCollection())
 	}
@@ -103,7 +105,9 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 		if err := s(sink.AddFieldWithTTL(f, v, ttl)); err != nil {
 			return err
 		}
-		rd.member()
+		if err := rd.member(); err != nil {
+			return err
+		}
 	}
 	return s(sink.EndCollection())
 }

@@ -132,7 +132,9 @@ func (rd *Reader) emitNode(t byte, node []byte, plain bool, sink record.Sink) er
 		if err := s(sink.AddElement(node)); err != nil {
 			return err
 		}
-		rd.member()
+		if err := rd.member(); err != nil {
+			return err
+		}
 		return nil
 	}
 	var it packIter

@@ -117,6 +117,7 @@ type Reader struct {
 	heldEnds       []int
 	heldPlain      []bool
 	ra             io.ReaderAt // the source, when it can be read at an offset
+	ctx            context.Context
 }
 
 // NewReader reads the header of an RDB file from r and returns a Reader positioned after it.
@@ -226,6 +227,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		return errors.New("decoder: the file was already read")
 	}
 	rd.done = true
+	rd.ctx = ctx
 	in := rd.in
 	db, dbOpen := 0, false
 	var expire int64

@@ -46,8 +46,18 @@ func s(err error) error {
 	return nil
 }
 
-// member counts a member.
-func (rd *Reader) member() { rd.stats.Members++ }
+// member counts a member; inside a large collection it checks ctx and reports progress
+// every 65536 members.
+func (rd *Reader) member() error {
+	rd.stats.Members++
+	if rd.stats.Members%(1<<16) != 0 {
+		return nil
+	}
+	if rd.opts.Progress != nil {
+		rd.progress()
+	}
+	return s(rd.ctx.Err())
+}
 
 func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 	in := rd.in
@@ -151,7 +161,9 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 		if err != nil {
 			return err
 		}
-		rd.member()
+		if err := rd.member(); err != nil {
+			return err
+		}
 	}
 	return s(sink.EndCollection())
 }
@@ -323,7 +335,9 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		if err != nil {
 			return err
 		}
-		rd.member()
+		if err := rd.member(); err != nil {
+			return err
+		}
 	}
 }
 

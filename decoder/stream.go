@@ -271,7 +271,9 @@ func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink
 			if err := s(sink.AddStreamEntry(id, rd.fields)); err != nil {
 				return err
 			}
-			rd.member()
+			if err := rd.member(); err != nil {
+				return err
+			}
 		}
 	}
 	if _, _, _, ok := it.next(); ok || it.err != nil {
