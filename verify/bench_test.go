@@ -11,7 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/verify"
 )
 
-// BenchmarkFileOffline measures the offline stage (checksum and parser passes) on a
+// BenchmarkFileOffline measures the offline stage (the decoder's one pass, with the duplicate check) on a
 // million-key file, in keys/s, and the peak heap in use while it runs, which must not grow
 // with the file (go test -run '^$' -bench FileOffline ./verify).
 func BenchmarkFileOffline(b *testing.B) {
