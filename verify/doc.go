@@ -3,11 +3,12 @@
 //
 // [File] runs three stages on a dump file:
 //
-//  1. Offline: the CRC-64 trailer is checked over the whole file, then
-//     github.com/hdt3213/rdb's parser (an independent reader, not rdbgen's own code) reads every
-//     record and counts keys per database and per type, and expiries. Both passes stream the
-//     file in constant memory. When a manifest is given, the version, size, checksum and
-//     counts must equal its own.
+//  1. Offline: the decoder reads every record, checking the CRC-64 trailer as it goes, counts
+//     keys per database, per type and per encoding, and expiries, and finds repeated keys in
+//     a database and repeated members in a collection exactly (a fingerprint table of 5.3
+//     bytes per key, then a second read over the candidates, if any; see dups.go). A file
+//     that fails is read once more for its checksum, which explains damage first. When a
+//     manifest is given, the version, size, checksum and counts must equal its own.
 //  2. Restart: [server.Start] starts a real Redis on the file and waits for the load. A file
 //     that fails stage 1 is never loaded, so that a damaged file never replaces the data of
 //     an existing container ([server.Options.Container]). A server that refuses the file

@@ -1,21 +1,16 @@
 package verify
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"time"
-
-	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // The fixed parts of an RDB file: "REDIS0009", the EOF opcode and the 8-byte checksum.
@@ -86,16 +81,42 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 		fail("rdb version", fmt.Sprint(rep.RDBVersion), fmt.Sprintf("%d (manifest)", m.RDBVersion))
 	}
 
-	// The checksum first: the parser trusts the lengths it reads, and a damaged one could
-	// make it allocate gigabytes. A file whose checksum fails is not parsed.
-	sound, err := checkTrailer(ctx, f, size, rep, opts, fail)
+	// One pass: the decoder checks the checksum as it reads, and never trusts a length
+	// before its bytes have arrived. Only a file that fails is read a second time, for its
+	// checksum: damage the checksum explains is reported as that.
+	trailer, sound, err := readTrailer(f, size, rep, m, fail)
 	if err != nil || !sound {
 		return rep, err
 	}
-	if err := parseFile(ctx, f, size, rep, opts, fail); err != nil {
+	p, err := parseFile(ctx, f, size, rep, opts)
+	if err != nil {
 		return rep, err
 	}
-	if rep.Parsed && m != nil {
+	if p.problem != nil {
+		if trailer != 0 {
+			crc, err := fileChecksum(ctx, f, size, rep)
+			if err != nil {
+				return rep, err
+			}
+			if crc != trailer {
+				rep.ChecksumStatus = ChecksumBad
+				fail("checksum", manifest.FormatChecksum(crc)+" (computed over the file)", rep.Checksum+" (its trailer)")
+				return rep, nil
+			}
+		}
+		fail(p.problem.What, p.problem.Got, "")
+		return rep, nil
+	}
+	if trailer != 0 {
+		rep.ChecksumStatus = ChecksumOK
+		if m != nil && m.Checksum != rep.Checksum {
+			fail("checksum", rep.Checksum, m.Checksum+" (manifest)")
+		}
+	}
+	if err := p.finish(ctx, f, size, rep, fail); err != nil {
+		return rep, err
+	}
+	if m != nil {
 		compareCounts(rep, m, e, fail)
 	}
 	return rep, nil
@@ -116,151 +137,51 @@ func parseHeader(b []byte) (int, error) {
 	return v, nil
 }
 
-// checkTrailer computes the checksum over the file and compares it with the trailer and
-// with the manifest, and checks that the EOF marker precedes the trailer. It reports
-// whether the file is sound enough to parse.
-func checkTrailer(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options, fail func(what, got, want string)) (bool, error) {
-	var d encoder.Digest
-	body := io.NewSectionReader(f, 0, size-trailerLen)
-	buf := make([]byte, readChunk)
-	var done int64
-	for {
-		n, err := body.Read(buf)
-		d.Write(buf[:n])
-		done += int64(n)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return false, fmt.Errorf("read %s: %w", rep.Path, err)
-		}
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		opts.progress(Progress{Stage: StageFile, Done: done, Total: 2 * size})
-	}
+// readTrailer reads the checksum trailer and checks that the EOF marker precedes it, and
+// that a file without a checksum is meant to have none. It reports whether the file is sound
+// enough to parse.
+func readTrailer(f *os.File, size int64, rep *FileReport, m *manifest.Manifest, fail func(what, got, want string)) (uint64, bool, error) {
 	var tail [1 + trailerLen]byte
 	if _, err := f.ReadAt(tail[:], size-int64(len(tail))); err != nil {
-		return false, fmt.Errorf("read %s: %w", rep.Path, err)
+		return 0, false, fmt.Errorf("read %s: %w", rep.Path, err)
 	}
 	var trailer uint64
 	for i := trailerLen; i >= 1; i-- {
 		trailer = trailer<<8 | uint64(tail[i])
 	}
 	rep.Checksum = manifest.FormatChecksum(trailer)
-	sound := true
 	if tail[0] != opEOF {
 		fail("truncated or damaged", fmt.Sprintf("the file does not end with the EOF marker 0xff and an 8-byte checksum (byte %d is 0x%02x)",
 			size-trailerLen-1, tail[0]), "")
-		sound = false
+		return trailer, false, nil
 	}
-	m := opts.Manifest
-	switch crc := d.Sum64(); {
-	case trailer == 0:
+	if trailer == 0 {
 		rep.ChecksumStatus = ChecksumNone
 		if m != nil && m.Checksum != manifest.FormatChecksum(0) {
 			fail("checksum", "none (a zero trailer)", m.Checksum+" (manifest)")
 		}
-	case trailer == crc:
-		rep.ChecksumStatus = ChecksumOK
-		if m != nil && m.Checksum != rep.Checksum {
-			fail("checksum", rep.Checksum, m.Checksum+" (manifest)")
-		}
-	default:
-		rep.ChecksumStatus = ChecksumBad
-		fail("checksum", manifest.FormatChecksum(crc)+" (computed over the file)", rep.Checksum+" (its trailer)")
-		sound = false
 	}
-	return sound, nil
+	return trailer, true, nil
 }
 
-// countingReader counts the bytes read through it and reports them as progress.
-type countingReader struct {
-	r          io.Reader
-	n          int64
-	eof        bool
-	onProgress func(done int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err == io.EOF {
-		c.eof = true
-	}
-	c.onProgress(c.n)
-	return n, err
-}
-
-// parseFile reads every record of the file with github.com/hdt3213/rdb's parser and counts
-// the keys per database and type, and the expiries.
-func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options, fail func(what, got, want string)) error {
-	counter := &countingReader{
-		r: io.NewSectionReader(f, 0, size),
-		onProgress: func(done int64) {
-			opts.progress(Progress{Stage: StageFile, Done: size + done, Total: 2 * size})
-		},
-	}
-	// The parser wraps its input in a bufio.Reader, which keeps one of a large enough size:
-	// the reads of the file are large, and progress comes once per read.
-	dec := parser.NewDecoder(bufio.NewReaderSize(counter, readChunk)).WithSpecialOpCode()
-	hints := map[int]DBCounts{}
-	rep.Aux = map[string]string{}
-	var records uint64
-	err := dec.Parse(func(o parser.RedisObject) bool {
-		switch o := o.(type) {
-		case *parser.AuxObject:
-			// The parser's strings may share its buffers.
-			rep.Aux[strings.Clone(o.Key)] = strings.Clone(o.Value)
-		case *parser.DBSizeObject:
-			hints[o.DB] = DBCounts{Counts: record.Counts{Keys: o.KeyCount, Expires: o.TTLCount}}
-		default:
-			c := rep.DBs[o.GetDBIndex()]
-			if c.Types == nil {
-				c.Types = map[string]uint64{}
-			}
-			c.Keys++
-			c.Types[o.GetType()]++
-			if exp := o.GetExpiration(); exp != nil {
-				c.Expires++
-				at := exp.UnixMilli()
-				if rep.Expires == 0 || at < rep.MinExpireAtMS {
-					rep.MinExpireAtMS = at
-				}
-				rep.MaxExpireAtMS = max(rep.MaxExpireAtMS, at)
-				rep.Expires++
-			}
-			rep.DBs[o.GetDBIndex()] = c
-			rep.Keys++
+// fileChecksum computes the checksum of the file's bytes before its trailer.
+func fileChecksum(ctx context.Context, f *os.File, size int64, rep *FileReport) (uint64, error) {
+	var d encoder.Digest
+	body := io.NewSectionReader(f, 0, size-trailerLen)
+	buf := make([]byte, readChunk)
+	for {
+		n, err := body.Read(buf)
+		d.Write(buf[:n])
+		if err == io.EOF {
+			return d.Sum64(), nil
 		}
-		records++
-		return records%(1<<16) != 0 || ctx.Err() == nil
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	at := int64(dec.GetReadCount())
-	switch {
-	case err != nil && counter.eof:
-		fail("truncated", fmt.Sprintf("the file ends inside a record, at byte %d", size), "")
-		return nil
-	case err != nil:
-		fail("structure", fmt.Sprintf("%s (at byte %d)", err, at), "")
-		return nil
-	case at != size:
-		fail("end of file", fmt.Sprintf("the EOF marker and checksum end at byte %d of %d", at, size), "")
-		return nil
-	}
-	rep.Parsed = true
-	// The RESIZEDB hints are the writer's own counts: Redis and rdbgen write real ones.
-	for db, h := range hints {
-		c := rep.DBs[db]
-		if h.Keys != c.Keys || h.Expires != c.Expires {
-			fail(fmt.Sprintf("keys in db %d", db), fmt.Sprintf("%d (%d with TTL)", c.Keys, c.Expires),
-				fmt.Sprintf("%d (%d with TTL), as its RESIZEDB says", h.Keys, h.Expires))
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", rep.Path, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
 		}
 	}
-	return nil
 }
 
 // compareCounts compares the counts of a parsed file with the manifest's.

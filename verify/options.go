@@ -47,9 +47,8 @@ type Options struct {
 // Progress tells how far a verification has come.
 type Progress struct {
 	Stage Stage
-	// Done and Total count bytes in StageFile (the file is read twice: once for the
-	// checksum, once by the parser, so Total is twice its size) and StageLoad (as the
-	// server reports them), and records in StageServer.
+	// Done and Total count bytes in StageFile (Total is the file's size) and StageLoad (as
+	// the server reports them), and records in StageServer.
 	Done, Total int64
 }
 

@@ -52,6 +52,9 @@ type FileReport struct {
 	Parsed bool `json:"parsed"`
 	// DBs holds the counts per database number.
 	DBs map[int]DBCounts `json:"dbs"`
+	// Encodings counts the records per RDB encoding (decoder.TypeName): "string",
+	// "hash-listpack", "list-quicklist2", "stream3"...
+	Encodings map[string]uint64 `json:"encodings,omitempty"`
 	// Keys and Expires are the totals over all databases.
 	Keys    uint64 `json:"keys"`
 	Expires uint64 `json:"expires"`

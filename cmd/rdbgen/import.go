@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -19,10 +20,10 @@ import (
 func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines) or CSV",
+		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines), CSV or another RDB file",
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
+			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
 			&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "a key that comes again: error, first (keep it) or last (keep the last; reads the input twice)"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
 			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
@@ -50,9 +51,27 @@ func importAction(c *cli.Context) error {
 	}
 	format := c.String("input-format")
 	switch format {
-	case "auto", importer.FormatJSON, importer.FormatCSV:
+	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
 	default:
-		return fmt.Errorf("--input-format %q (known: auto, json, csv)", format)
+		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
+	}
+	stdin := c.App.Reader
+	if format == "auto" || format == formatRDB {
+		isRDB, in, err := sniffRDB(input, stdin)
+		if err != nil {
+			return err
+		}
+		if in != nil {
+			defer in.Close()
+			stdin = in
+		}
+		if isRDB || format == formatRDB {
+			j, err := newFileJob(c)
+			if err != nil {
+				return err
+			}
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{})
+		}
 	}
 	csvOpts, err := csvOptions(c, input)
 	if err != nil {
@@ -76,7 +95,7 @@ func importAction(c *cli.Context) error {
 				dir = ""
 			}
 		}
-		if path, err = importer.Spool(c.App.Reader, dir); err != nil {
+		if path, err = importer.Spool(stdin, dir); err != nil {
 			return fmt.Errorf("keep stdin for a second reading: %w", err)
 		}
 		defer os.Remove(path)
@@ -88,7 +107,7 @@ func importAction(c *cli.Context) error {
 		}
 	}()
 	open := func() (importer.Reader, error) {
-		in, err := importer.Open(path, c.App.Reader)
+		in, err := importer.Open(path, stdin)
 		if err != nil {
 			return nil, err
 		}

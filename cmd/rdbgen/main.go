@@ -47,6 +47,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			gen,
 			specCommand(),
 			importCommand(),
+			convertCommand(),
 			verifyCommand(),
 			loadCommand(),
 			benchCommand(),

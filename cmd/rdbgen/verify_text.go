@@ -15,6 +15,7 @@ import (
 //
 //	file      dump.rdb: 23.4 KiB, RDB 9, checksum 3c3a0ed2a1c1e9b8 ok
 //	          db 0: 1000 keys, 1000 with TTL (1000 string)
+//	          encodings: 1000 string
 //	manifest  dump.rdb.manifest.json
 //	load      process at 127.0.0.1:41233: loaded in 31ms (the server says 2ms)
 //	server    redis 7.0.15 at 127.0.0.1:41233: used_memory 1.0 MiB
@@ -41,6 +42,13 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		line("file", "%s: %s, %s, checksum %s", f.Path, humanBytes(f.Bytes), version, checksum)
 		if f.Parsed {
 			writeDBs(line, f.DBs)
+			if len(f.Encodings) > 0 {
+				var encs []string
+				for _, e := range slices.Sorted(maps.Keys(f.Encodings)) {
+					encs = append(encs, fmt.Sprintf("%d %s", f.Encodings[e], e))
+				}
+				line("", "encodings: %s", strings.Join(encs, ", "))
+			}
 			if f.Expires > 0 {
 				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
 			}

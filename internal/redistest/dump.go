@@ -20,7 +20,7 @@ import (
 // redis-server writes it with SAVE.
 func WriteDump(t testing.TB, kv map[string]string) string {
 	t.Helper()
-	return writeDump(t, func(ctx context.Context, c *redis.Client) error {
+	return writeDump(t, nil, func(ctx context.Context, c *redis.Client) error {
 		if len(kv) == 0 {
 			return nil
 		}
@@ -33,15 +33,23 @@ func WriteDump(t testing.TB, kv map[string]string) string {
 // keys take the server most of a second to load.
 func WriteBigDump(t testing.TB, n int) string {
 	t.Helper()
-	return writeDump(t, func(ctx context.Context, c *redis.Client) error {
+	return writeDump(t, nil, func(ctx context.Context, c *redis.Client) error {
 		return c.Do(ctx, "DEBUG", "POPULATE", n).Err()
 	})
+}
+
+// WriteDumpWith returns the path of a new RDB file that a real redis-server, started with
+// the extra arguments args (such as "--rdbcompression", "no"), writes with SAVE after fill
+// has filled it through its own commands.
+func WriteDumpWith(t testing.TB, args []string, fill func(context.Context, *redis.Client) error) string {
+	t.Helper()
+	return writeDump(t, args, fill)
 }
 
 // writeDump runs redis-server in a temporary directory, fills it with fill,
 // has it SAVE and copies the file into another temporary directory, which
 // holds nothing else.
-func writeDump(t testing.TB, fill func(context.Context, *redis.Client) error) string {
+func writeDump(t testing.TB, args []string, fill func(context.Context, *redis.Client) error) string {
 	t.Helper()
 	bin := RedisServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -54,6 +62,7 @@ func writeDump(t testing.TB, fill func(context.Context, *redis.Client) error) st
 		"--dir", work, "--save", "", "--appendonly", "no",
 		"--enable-debug-command", "yes",
 		"--logfile", filepath.Join(work, "redis.log"))
+	cmd.Args = append(cmd.Args, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,252 @@
+package rdbgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// ErrTargetCannotHold is returned by Convert for a record the target's RDB version cannot
+// hold: a hash with field TTLs before RDB 12, a stream before RDB 9.
+var ErrTargetCannotHold = errors.New("the target cannot hold it")
+
+// ConvertOptions configure Convert. The zero value converts every record.
+type ConvertOptions struct {
+	// Filter chooses the records to keep (see filter.Options); default keep all.
+	Filter filter.Options
+	// SkipUnsupported leaves out, counting them, the records the target cannot hold instead
+	// of failing; default off.
+	SkipUnsupported bool
+}
+
+// ConvertStats count what Convert kept and left out.
+type ConvertStats struct {
+	Read        uint64                // records read from the source
+	Filtered    uint64                // records the filter dropped
+	Unsupported uint64                // records left out under SkipUnsupported
+	DBs         map[int]record.Counts // records written per database
+}
+
+// ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
+// opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
+// cannot hold is otherwise an error wrapping ErrTargetCannotHold, naming the key and the way
+// out). Write it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder
+// options; stats are complete once its WriteTo returns.
+func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
+	w, err := encoder.NewWriter(io.Discard, encOpts)
+	if err != nil {
+		return nil, nil, err
+	}
+	stats = &ConvertStats{}
+	return &converted{src: src, version: w.RDBVersion(), target: w.Target().Name, opts: opts, stats: stats}, stats, nil
+}
+
+// Convert writes the records of src (an RDB file's decoder.File, say) that ConvertSource
+// keeps as an RDB file for opts.Encoder's target to dst, each collection in the encoding the
+// target would choose (see Write). dst is not closed.
+func Convert(ctx context.Context, dst io.Writer, src record.Source, opts Options, copts ConvertOptions) (Result, ConvertStats, error) {
+	conv, stats, err := ConvertSource(src, opts.Encoder, copts)
+	if err != nil {
+		return Result{}, ConvertStats{}, err
+	}
+	res, err := Write(ctx, dst, conv, opts)
+	return res, *stats, err
+}
+
+// converted is the Source that ConvertSource returns.
+type converted struct {
+	src     record.Source
+	version int
+	target  string
+	opts    ConvertOptions
+	stats   *ConvertStats
+}
+
+func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
+	stats, err := convertInto(ctx, sink, c.version, c.target, c.src, c.opts)
+	*c.stats = stats
+	return err
+}
+
+// convertInto writes src through opts's filter and the target check into sink, which writes
+// RDB version for target.
+func convertInto(ctx context.Context, sink record.Sink, version int, target string, src record.Source, opts ConvertOptions) (ConvertStats, error) {
+	stats := ConvertStats{DBs: map[int]record.Counts{}}
+	t := &targetSink{w: sink, version: version, target: target, opts: opts, stats: &stats}
+	var into record.Sink = t
+	var f *filter.Filter
+	if opts.Filter.Active() {
+		var err error
+		if f, err = filter.New(t, opts.Filter); err != nil {
+			return stats, err
+		}
+		into = f
+	}
+	err := src.WriteTo(ctx, into)
+	if f != nil {
+		stats.Filtered = f.Stats().Dropped
+	}
+	stats.Read = stats.Filtered + t.seen
+	return stats, err
+}
+
+// targetSink passes records to the Writer, refusing (or skipping) what its version cannot
+// hold, and counts them.
+type targetSink struct {
+	w        record.Sink
+	version  int
+	target   string
+	opts     ConvertOptions
+	stats    *ConvertStats
+	db       int
+	seen     uint64
+	skipping bool
+}
+
+func (t *targetSink) BeginDB(db int, info encoder.DBInfo) error {
+	t.db = db
+	if t.opts.SkipUnsupported {
+		info = encoder.DBInfo{} // skipped records would make the counts wrong
+	}
+	return t.w.BeginDB(db, info)
+}
+
+// record counts a record and decides whether the target holds it: needs is the RDB
+// version the record needs and what (for the message).
+func (t *targetSink) record(key []byte, exp int64, needs int, what, since string) (bool, error) {
+	t.seen++
+	if t.version < needs {
+		if t.opts.SkipUnsupported {
+			t.stats.Unsupported++
+			return false, nil
+		}
+		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or leave such keys out with --skip-unsupported",
+			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version)
+	}
+	c := t.stats.DBs[t.db]
+	c.Keys++
+	if exp != 0 {
+		c.Expires++
+	}
+	t.stats.DBs[t.db] = c
+	return true, nil
+}
+
+// named adds the key to an error of the Writer that does not name it.
+func named(key []byte, err error) error {
+	if errors.Is(err, encoder.ErrUnsupported) {
+		return fmt.Errorf("key %q: %w", key, err)
+	}
+	return err
+}
+
+func (t *targetSink) WriteString(key, value []byte, exp int64) error {
+	if ok, err := t.record(key, exp, 0, "", ""); !ok {
+		return err
+	}
+	return t.w.WriteString(key, value, exp)
+}
+
+func (t *targetSink) begin(key []byte, exp int64, needs int, what, since string, open func() error) error {
+	ok, err := t.record(key, exp, needs, what, since)
+	t.skipping = !ok
+	if !ok {
+		return err
+	}
+	return named(key, open())
+}
+
+func (t *targetSink) BeginHash(key []byte, n uint64, exp int64) error {
+	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginHash(key, n, exp) })
+}
+
+func (t *targetSink) BeginList(key []byte, n uint64, exp int64) error {
+	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginList(key, n, exp) })
+}
+
+func (t *targetSink) BeginSet(key []byte, n uint64, exp int64) error {
+	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginSet(key, n, exp) })
+}
+
+func (t *targetSink) BeginZSet(key []byte, n uint64, exp int64) error {
+	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginZSet(key, n, exp) })
+}
+
+func (t *targetSink) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
+	return t.begin(key, exp, 12, "a hash with field TTLs", "redis-7.4", func() error {
+		return t.w.BeginHashWithFieldTTL(key, n, exp, minField)
+	})
+}
+
+func (t *targetSink) BeginStream(key []byte, exp int64) error {
+	return t.begin(key, exp, 9, "a stream", "redis-5.0", func() error { return t.w.BeginStream(key, exp) })
+}
+
+func (t *targetSink) AddField(f, v []byte) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddField(f, v)
+}
+
+func (t *targetSink) AddFieldWithTTL(f, v []byte, exp int64) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddFieldWithTTL(f, v, exp)
+}
+
+func (t *targetSink) AddElement(e []byte) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddElement(e)
+}
+
+func (t *targetSink) AddMember(m []byte) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddMember(m)
+}
+
+func (t *targetSink) AddScoredMember(m []byte, s float64) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddScoredMember(m, s)
+}
+
+func (t *targetSink) AddStreamEntry(id record.StreamID, fields [][]byte) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddStreamEntry(id, fields)
+}
+
+func (t *targetSink) SetStreamMeta(m record.StreamMeta) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.SetStreamMeta(m)
+}
+
+func (t *targetSink) AddStreamGroup(g *record.StreamGroup) error {
+	if t.skipping {
+		return nil
+	}
+	return t.w.AddStreamGroup(g)
+}
+
+func (t *targetSink) EndCollection() error {
+	if t.skipping {
+		t.skipping = false
+		return nil
+	}
+	return t.w.EndCollection()
+}

@@ -1,0 +1,162 @@
+package decoder_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hdt3213/rdb/parser"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// nopSink counts records and drops them.
+type nopSink struct{ keys, members uint64 }
+
+func (s *nopSink) BeginDB(int, encoder.DBInfo) error                        { return nil }
+func (s *nopSink) WriteString(_, _ []byte, _ int64) error                   { s.keys++; return nil }
+func (s *nopSink) BeginHash([]byte, uint64, int64) error                    { s.keys++; return nil }
+func (s *nopSink) BeginList([]byte, uint64, int64) error                    { s.keys++; return nil }
+func (s *nopSink) BeginSet([]byte, uint64, int64) error                     { s.keys++; return nil }
+func (s *nopSink) BeginZSet([]byte, uint64, int64) error                    { s.keys++; return nil }
+func (s *nopSink) AddField(_, _ []byte) error                               { s.members++; return nil }
+func (s *nopSink) AddElement([]byte) error                                  { s.members++; return nil }
+func (s *nopSink) AddMember([]byte) error                                   { s.members++; return nil }
+func (s *nopSink) AddScoredMember([]byte, float64) error                    { s.members++; return nil }
+func (s *nopSink) BeginHashWithFieldTTL([]byte, uint64, int64, int64) error { s.keys++; return nil }
+func (s *nopSink) AddFieldWithTTL(_, _ []byte, _ int64) error               { s.members++; return nil }
+func (s *nopSink) BeginStream([]byte, int64) error                          { s.keys++; return nil }
+func (s *nopSink) AddStreamEntry(record.StreamID, [][]byte) error           { s.members++; return nil }
+func (s *nopSink) SetStreamMeta(record.StreamMeta) error                    { return nil }
+func (s *nopSink) AddStreamGroup(*record.StreamGroup) error                 { return nil }
+func (s *nopSink) EndCollection() error                                     { return nil }
+
+// writeDefaultDump writes the default dataset of n keys (key100000001…, values equal to
+// the keys), as `rdbgen --count n` does, into dir.
+func writeDefaultDump(b *testing.B, dir string, n int) string {
+	path := filepath.Join(dir, "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w, err := encoder.NewWriter(f, encoder.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.BeginDB(0, encoder.DBInfo{Keys: uint64(n)}); err != nil {
+		b.Fatal(err)
+	}
+	key := []byte("key")
+	for i := range n {
+		key = strconv.AppendInt(key[:3], int64(100000001+i), 10)
+		if err := w.WriteString(key, key, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkReadDefaultDump reads the 10M-key default dump with decoder and with
+// github.com/hdt3213/rdb's parser, side by side in each iteration, and reports the keys/s
+// of both and their ratio (-short: 1M keys). Run with: make bench.
+func BenchmarkReadDefaultDump(b *testing.B) {
+	n := 10_000_000
+	if testing.Short() {
+		n = 1_000_000
+	}
+	path := writeDefaultDump(b, b.TempDir(), n)
+	var ours, theirs time.Duration
+	for b.Loop() {
+		start := time.Now()
+		var s nopSink
+		if err := (decoder.File{Path: path}).WriteTo(context.Background(), &s); err != nil {
+			b.Fatal(err)
+		}
+		ours += time.Since(start)
+		if s.keys != uint64(n) {
+			b.Fatalf("decoder read %d keys, want %d", s.keys, n)
+		}
+
+		start = time.Now()
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		keys := 0
+		err = parser.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Parse(func(parser.RedisObject) bool { keys++; return true })
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		theirs += time.Since(start)
+		if keys != n {
+			b.Fatalf("hdt3213 read %d keys, want %d", keys, n)
+		}
+	}
+	iters := float64(b.N)
+	b.ReportMetric(float64(n)*iters/ours.Seconds(), "keys/s")
+	b.ReportMetric(float64(n)*iters/theirs.Seconds(), "hdt3213-keys/s")
+	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "x-faster")
+}
+
+// BenchmarkReadBigSet reads one set of 10M members (-short: 1M) and reports the bytes the
+// reader allocated while reading it: constant, whatever the set's size.
+func BenchmarkReadBigSet(b *testing.B) {
+	n := 10_000_000
+	if testing.Short() {
+		n = 1_000_000
+	}
+	path := filepath.Join(b.TempDir(), "set.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := encoder.NewWriter(f, encoder.Options{})
+	if err == nil {
+		err = w.BeginDB(0, encoder.DBInfo{})
+	}
+	if err == nil {
+		err = w.BeginSet([]byte("big"), uint64(n), 0)
+	}
+	m := []byte("member")
+	for i := 0; i < n && err == nil; i++ {
+		err = w.AddMember(strconv.AppendInt(m[:6], int64(i), 10))
+	}
+	if err == nil {
+		err = w.EndCollection()
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	var alloc uint64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var s nopSink
+		if err := (decoder.File{Path: path}).WriteTo(context.Background(), &s); err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		alloc = after.TotalAlloc - before.TotalAlloc
+		if s.members != uint64(n) {
+			b.Fatalf("read %d members, want %d", s.members, n)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "members/s")
+	b.ReportMetric(float64(alloc)/(1<<20), "MiB-allocated")
+}

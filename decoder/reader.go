@@ -1,0 +1,382 @@
+// Package decoder reads Redis RDB snapshot files: what real servers write, RDB versions 1
+// to 12, every opcode and every type and encoding, streams and Redis 7.4's hash field TTLs
+// included. A Reader streams the records of a file into a record.Sink, one record at a time:
+// a collection's members go to the sink as they are read, so memory stays bounded whatever
+// the size of the file or of its collections (quicklists, whose element count Redis does
+// not write, are counted first: held while they are small, read twice from a file when they
+// are not; see Options.MaxHeldBytes).
+//
+// The checksum is checked as the file is read. Damaged input is an *Error naming the byte
+// offset and the key, never a panic, and no allocation is sized by a length the file claims
+// before its bytes have arrived. The package uses the standard library and rdbgen's own
+// standard-library-only encoder and record packages.
+package decoder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Errors for errors.Is. Structural damage wraps ErrCorrupt; every error of WriteTo about
+// the file is an *Error.
+var (
+	ErrNotRDB       = errors.New("not an RDB file")
+	ErrVersion      = errors.New("unsupported RDB version")
+	ErrCorrupt      = errors.New("corrupt")
+	ErrTruncated    = errors.New("file ends inside a record")
+	ErrChecksum     = errors.New("checksum mismatch")
+	ErrModule       = errors.New("module value")
+	ErrTooLarge     = errors.New("too large to hold")
+	ErrBadOption    = errors.New("decoder: invalid option")
+	errBadType      = fmt.Errorf("%w: unknown value type", ErrCorrupt)
+	errBadOpcode    = fmt.Errorf("%w: unknown opcode", ErrCorrupt)
+	errBadScore     = fmt.Errorf("%w: bad score", ErrCorrupt)
+	errBadStream    = fmt.Errorf("%w stream", ErrCorrupt)
+	errBadHashTTL   = fmt.Errorf("%w hash field ttl", ErrCorrupt)
+	errPreGAFunc    = fmt.Errorf("%w: pre-release function format (Redis 7.0 release candidates)", ErrVersion)
+	errDBOutOfRange = fmt.Errorf("%w: database number out of range", ErrCorrupt)
+)
+
+// MaxVersion is the newest RDB version the reader knows (Redis 7.4 and 8.x write it).
+const MaxVersion = 12
+
+// An Error is damage found in a file: where, in which key, and what.
+type Error struct {
+	Offset int64  // byte offset in the file where the damage was found
+	Key    []byte // the key being read, nil outside records
+	Err    error
+}
+
+// Error formats the damage with its offset and key.
+func (e *Error) Error() string {
+	if e.Key != nil {
+		return fmt.Sprintf("rdb byte %d, key %q: %v", e.Offset, e.Key, e.Err)
+	}
+	return fmt.Sprintf("rdb byte %d: %v", e.Offset, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Options configure a Reader. The zero value works.
+type Options struct {
+	// BufferSize is the size of the reads made from the source; default 1 MiB, at least 64 KiB.
+	BufferSize int
+	// MaxHeldBytes bounds the memory a quicklist may take while it is held to count its
+	// elements (Redis writes the count of nodes, not of elements, and a Sink needs the
+	// latter first); default 256 MiB. A longer list is an error wrapping ErrTooLarge, unless
+	// the source is an io.ReaderAt and io.Seeker at offset 0 (an *os.File just opened, an
+	// io.SectionReader): then a list past 8 MiB is read a second time instead of held.
+	MaxHeldBytes int
+	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
+	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
+	IgnoreResizeDB bool
+	// SkipModules skips the values of module types written with RDB 9's self-describing
+	// encoding (type 7), counting them in Stats.SkippedModules, instead of failing with
+	// ErrModule; default off. Values of type 6 cannot be skipped.
+	SkipModules bool
+	// Progress, if set, is called every few thousand records and at the end.
+	Progress func(record.Progress)
+}
+
+// Stats describe what a Reader has read.
+type Stats struct {
+	Keys    uint64 // records passed to the sink
+	Expires uint64 // records with an expiry
+	Members uint64 // collection members and stream entries
+	Empty   uint64 // empty collections skipped (Redis skips them too)
+	// SkippedModules counts the module values skipped under Options.SkipModules.
+	SkippedModules uint64
+	Bytes          int64             // bytes read
+	Types          map[string]uint64 // records per encoding (TypeName)
+	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
+	Checksum uint64
+}
+
+// A Reader reads one RDB file from an io.Reader.
+type Reader struct {
+	in        *input
+	opts      Options
+	version   int
+	aux       map[string]string
+	hints     map[int]encoder.DBInfo
+	functions []string
+	stats     Stats
+	types     [256]uint64
+	done      bool
+
+	key, a, b, lzf []byte // scratch: the key, two values, compressed bytes
+	arena          numArena
+	fields         [][]byte
+	held           []byte // quicklists being counted
+	heldEnds       []int
+	heldPlain      []bool
+	ra             io.ReaderAt // the source, when it can be read at an offset
+	ctx            context.Context
+}
+
+// NewReader reads the header of an RDB file from r and returns a Reader positioned after it.
+func NewReader(r io.Reader, opts Options) (*Reader, error) {
+	if opts.BufferSize == 0 {
+		opts.BufferSize = 1 << 20
+	}
+	if opts.MaxHeldBytes == 0 {
+		opts.MaxHeldBytes = 256 << 20
+	}
+	if opts.BufferSize < 64<<10 || opts.MaxHeldBytes < 0 {
+		return nil, fmt.Errorf("%w: BufferSize %d (at least 64 KiB), MaxHeldBytes %d", ErrBadOption, opts.BufferSize, opts.MaxHeldBytes)
+	}
+	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]encoder.DBInfo{}}
+	// A source at its start that can also be read at an offset (a file just opened, an
+	// io.SectionReader) lets long quicklists be read twice instead of held.
+	if ra, ok := r.(io.ReaderAt); ok {
+		if sk, ok := r.(io.Seeker); ok {
+			if pos, err := sk.Seek(0, io.SeekCurrent); err == nil && pos == 0 {
+				rd.ra = ra
+			}
+		}
+	}
+	head, err := rd.in.next(9)
+	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, &Error{Offset: rd.in.offset(), Err: fmt.Errorf("%w: shorter than the 9-byte header", ErrNotRDB)}
+		}
+		return nil, err
+	}
+	if string(head[:5]) != "REDIS" {
+		return nil, &Error{Err: fmt.Errorf("%w: it begins with %q, not REDIS", ErrNotRDB, head[:5])}
+	}
+	for _, c := range head[5:] {
+		if c < '0' || c > '9' {
+			return nil, &Error{Offset: 5, Err: fmt.Errorf("%w: version %q is not a number", ErrNotRDB, head[5:])}
+		}
+		rd.version = rd.version*10 + int(c-'0')
+	}
+	if rd.version < 1 || rd.version > MaxVersion {
+		return nil, &Error{Offset: 5, Err: fmt.Errorf("%w %d (this reader knows 1 to %d)", ErrVersion, rd.version, MaxVersion)}
+	}
+	return rd, nil
+}
+
+// Version returns the file's RDB version.
+func (rd *Reader) Version() int { return rd.version }
+
+// Aux returns the AUX fields read so far (all of them once the first record is read).
+func (rd *Reader) Aux() map[string]string { return rd.aux }
+
+// ResizeHints returns the RESIZEDB hints read so far, by database.
+func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
+
+// Functions returns the code of the function libraries read so far (Redis 7.0+).
+func (rd *Reader) Functions() []string { return rd.functions }
+
+// Stats returns what the Reader has read so far.
+func (rd *Reader) Stats() Stats {
+	s := rd.stats
+	s.Bytes = rd.in.offset()
+	s.Types = map[string]uint64{}
+	for t, n := range rd.types {
+		if n > 0 {
+			s.Types[TypeName(byte(t))] = n
+		}
+	}
+	return s
+}
+
+// Opcodes.
+const (
+	opSlotInfo      = 244
+	opFunction2     = 245
+	opFunctionPreGA = 246
+	opModuleAux     = 247
+	opIdle          = 248
+	opFreq          = 249
+	opAux           = 250
+	opResizeDB      = 251
+	opExpireTimeMS  = 252
+	opExpireTime    = 253
+	opSelectDB      = 254
+	opEOF           = 255
+)
+
+var typeNames = map[byte]string{
+	0: "string", 1: "list", 2: "set", 3: "zset", 4: "hash", 5: "zset2", 6: "module", 7: "module2",
+	9: "hash-zipmap", 10: "list-ziplist", 11: "set-intset", 12: "zset-ziplist", 13: "hash-ziplist",
+	14: "list-quicklist", 15: "stream", 16: "hash-listpack", 17: "zset-listpack", 18: "list-quicklist2",
+	19: "stream2", 20: "set-listpack", 21: "stream3", 22: "hash-metadata-pre-ga",
+	23: "hash-listpack-ex-pre-ga", 24: "hash-metadata", 25: "hash-listpack-ex",
+}
+
+// TypeName names an RDB value type byte (its encoding), as Redis's rdb.h does in lower case.
+func TypeName(t byte) string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("type-%d", t)
+}
+
+// WriteTo reads the rest of the file into sink, database by database, and checks the
+// checksum at its end. It stops with ctx's error when ctx is cancelled. A Reader reads once.
+func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
+	if rd.done {
+		return errors.New("decoder: the file was already read")
+	}
+	rd.done = true
+	rd.ctx = ctx
+	in := rd.in
+	db, dbOpen := 0, false
+	var expire int64
+	var records uint64
+	for {
+		off := in.offset()
+		t, err := in.byte()
+		if err != nil {
+			return rd.fail(err, nil)
+		}
+		switch t {
+		case opEOF:
+			return rd.finish(off)
+		case opAux:
+			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
+				rd.b, err = in.str(rd.b, &rd.lzf)
+				rd.aux[string(rd.a)] = string(rd.b)
+			}
+		case opSelectDB:
+			var n uint64
+			if n, err = in.plainLength(); err == nil && n > record.MaxDB {
+				err = errDBOutOfRange
+			}
+			db, dbOpen = int(n), false
+		case opResizeDB:
+			var k, e uint64
+			if k, err = in.plainLength(); err == nil {
+				e, err = in.plainLength()
+				rd.hints[db] = encoder.DBInfo{Keys: k, Expires: e}
+			}
+		case opExpireTimeMS:
+			var v uint64
+			v, err = in.uint64LE()
+			expire = int64(v)
+			continue
+		case opExpireTime:
+			var b []byte
+			if b, err = in.next(4); err == nil {
+				expire = int64(int32(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24)) * 1000
+			}
+			continue
+		case opIdle:
+			_, err = in.plainLength()
+			if err == nil {
+				continue
+			}
+		case opFreq:
+			_, err = in.byte()
+			if err == nil {
+				continue
+			}
+		case opModuleAux:
+			err = rd.skipModuleAux()
+		case opFunction2:
+			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
+				rd.functions = append(rd.functions, string(rd.a))
+			}
+		case opFunctionPreGA:
+			err = errPreGAFunc
+		case opSlotInfo:
+			for range 3 {
+				if _, err = in.plainLength(); err != nil {
+					break
+				}
+			}
+		default:
+			if !dbOpen {
+				info := rd.hints[db]
+				if rd.opts.IgnoreResizeDB {
+					info = encoder.DBInfo{}
+				}
+				if err := sink.BeginDB(db, info); err != nil {
+					return err
+				}
+				dbOpen = true
+			}
+			if err := rd.readRecord(t, expire, sink); err != nil {
+				return err
+			}
+			rd.types[t]++
+			if expire != 0 {
+				rd.stats.Expires++
+			}
+			records++
+			if records%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if rd.opts.Progress != nil && records%(1<<14) == 0 {
+					rd.progress()
+				}
+			}
+		}
+		if err != nil {
+			return rd.fail(err, nil)
+		}
+		expire = 0
+	}
+}
+
+func (rd *Reader) progress() {
+	rd.opts.Progress(record.Progress{Keys: rd.stats.Keys, Members: rd.stats.Members, Bytes: rd.in.offset()})
+}
+
+// finish checks the trailer after the EOF opcode at off.
+func (rd *Reader) finish(off int64) error {
+	in := rd.in
+	in.flushCRC()
+	if rd.version < 5 {
+		return rd.end()
+	}
+	b, err := in.next(8)
+	if err != nil {
+		return rd.fail(err, nil)
+	}
+	var sum uint64
+	for i := 7; i >= 0; i-- {
+		sum = sum<<8 | uint64(b[i])
+	}
+	if crc := in.crc.Sum64(); sum != 0 && sum != crc {
+		return &Error{Offset: off + 1, Err: fmt.Errorf("%w: the trailer says %016x, the file's bytes %016x", ErrChecksum, sum, crc)}
+	}
+	rd.stats.Checksum = sum
+	return rd.end()
+}
+
+func (rd *Reader) end() error {
+	if rd.opts.Progress != nil {
+		rd.progress()
+	}
+	return nil
+}
+
+// sinkErr marks an error returned by the sink, which WriteTo passes on as it is.
+type sinkErr struct{ err error }
+
+func (e sinkErr) Error() string { return e.err.Error() }
+
+// fail wraps err, met while reading key (nil outside a record), with the offset.
+func (rd *Reader) fail(err error, key []byte) error {
+	var se sinkErr
+	if errors.As(err, &se) {
+		return se.err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = ErrTruncated
+	}
+	if key != nil {
+		key = append([]byte{}, key...)
+	}
+	return &Error{Offset: rd.in.offset(), Key: key, Err: err}
+}

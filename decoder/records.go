@@ -1,0 +1,357 @@
+package decoder
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// readRecord reads the key and value of a record of type t and writes it to sink. Errors of
+// the file are *Error naming the key; the sink's errors come back as they are.
+func (rd *Reader) readRecord(t byte, expire int64, sink record.Sink) error {
+	in := rd.in
+	var err error
+	if rd.key, err = in.str(rd.key, &rd.lzf); err != nil {
+		return rd.fail(err, nil)
+	}
+	if err := rd.readValue(t, expire, sink); err != nil {
+		return rd.fail(err, rd.key)
+	}
+	rd.release()
+	return nil
+}
+
+// maxKept is the largest scratch buffer kept from one record to the next: a huge string or
+// quicklist does not keep its memory for the rest of the file.
+const maxKept = 16 << 20
+
+func (rd *Reader) release() {
+	for _, b := range []*[]byte{&rd.key, &rd.a, &rd.b, &rd.lzf, &rd.held} {
+		if cap(*b) > maxKept {
+			*b = nil
+		}
+	}
+	if cap(rd.heldEnds) > maxKept/8 {
+		rd.heldEnds, rd.heldPlain = nil, nil
+	}
+}
+
+// s wraps a sink error so that fail passes it on unchanged.
+func s(err error) error {
+	if err != nil {
+		return sinkErr{err}
+	}
+	return nil
+}
+
+// member counts a member; inside a large collection it checks ctx and reports progress
+// every 65536 members.
+func (rd *Reader) member() error {
+	rd.stats.Members++
+	if rd.stats.Members%(1<<16) != 0 {
+		return nil
+	}
+	if rd.opts.Progress != nil {
+		rd.progress()
+	}
+	return s(rd.ctx.Err())
+}
+
+func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	key := rd.key
+	var err error
+	switch t {
+	case 0:
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		rd.stats.Keys++
+		return s(sink.WriteString(key, rd.a, exp))
+	case 1, 2, 3, 4, 5:
+		return rd.readPlain(t, exp, sink)
+	case 6, 7:
+		id, err := in.plainLength()
+		if err != nil {
+			return err
+		}
+		if t == 7 && rd.opts.SkipModules {
+			if err := rd.skipModuleValue(id); err != nil {
+				return err
+			}
+			rd.stats.SkippedModules++
+			return nil
+		}
+		return fmt.Errorf("%w of module type %s (encoding version %d): rdbgen cannot read module data; skip it (convert --skip-unsupported) or drop its database",
+			ErrModule, ModuleName(id), id&1023)
+	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
+		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+			return err
+		}
+		return rd.readBlob(t, rd.b, exp, sink)
+	case 25:
+		if _, err := in.uint64LE(); err != nil { // minExpire: stale at times, Redis ignores it
+			return err
+		}
+		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+			return err
+		}
+		return rd.readBlob(t, rd.b, exp, sink)
+	case 14, 18:
+		return rd.readQuicklist(t, exp, sink)
+	case 15, 19, 21:
+		return rd.readStream(t, exp, sink)
+	case 22, 24:
+		return rd.readHashTTL(t, exp, sink)
+	}
+	return fmt.Errorf("%w %d", errBadType, t)
+}
+
+// begin opens a collection of n members of the type t (an RDB plain type: 1 list, 2 set,
+// 3 or 5 zset, 4 hash).
+func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64) error {
+	rd.stats.Keys++
+	key := rd.key
+	switch t {
+	case 1:
+		return s(sink.BeginList(key, n, exp))
+	case 2:
+		return s(sink.BeginSet(key, n, exp))
+	case 3, 5:
+		return s(sink.BeginZSet(key, n, exp))
+	}
+	return s(sink.BeginHash(key, n, exp))
+}
+
+// readPlain reads the plain types: a count, then the members one by one.
+func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	n, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	if err := rd.begin(sink, t, n, exp); err != nil {
+		return err
+	}
+	for range n {
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		switch t {
+		case 1:
+			err = s(sink.AddElement(rd.a))
+		case 2:
+			err = s(sink.AddMember(rd.a))
+		case 3, 5:
+			var f float64
+			if f, err = rd.score(t); err == nil {
+				err = s(sink.AddScoredMember(rd.a, f))
+			}
+		case 4:
+			if rd.b, err = in.str(rd.b, &rd.lzf); err == nil {
+				err = s(sink.AddField(rd.a, rd.b))
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if err := rd.member(); err != nil {
+			return err
+		}
+	}
+	return s(sink.EndCollection())
+}
+
+// score reads a sorted-set score: a binary double (type 5) or a length-prefixed decimal.
+func (rd *Reader) score(t byte) (float64, error) {
+	in := rd.in
+	if t == 5 {
+		v, err := in.uint64LE()
+		return math.Float64frombits(v), err
+	}
+	n, err := in.byte()
+	if err != nil {
+		return 0, err
+	}
+	switch n {
+	case 253:
+		return math.NaN(), nil
+	case 254:
+		return math.Inf(1), nil
+	case 255:
+		return math.Inf(-1), nil
+	}
+	b, err := in.next(int(n))
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(string(b), 64)
+	if perr != nil {
+		return 0, fmt.Errorf("%w %q", errBadScore, b)
+	}
+	return f, nil
+}
+
+// entry returns a blob entry as bytes, integers in their decimal form.
+func (rd *Reader) entry(s []byte, v int64, isInt bool) []byte {
+	if isInt {
+		return rd.arena.int(v)
+	}
+	return s
+}
+
+// blobScore returns a score stored as a blob entry.
+func blobScore(s []byte, v int64, isInt bool) (float64, error) {
+	if isInt {
+		return float64(v), nil
+	}
+	f, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w %q", errBadScore, s)
+	}
+	return f, nil
+}
+
+// blobKind returns the encoding of a blob type and the plain type it holds.
+func blobKind(t byte) (packKind, byte) {
+	switch t {
+	case 9:
+		return kindZipmap, 4
+	case 10, 14:
+		return kindZiplist, 1
+	case 11:
+		return kindIntset, 2
+	case 12:
+		return kindZiplist, 3
+	case 13:
+		return kindZiplist, 4
+	case 16, 23, 25:
+		return kindListpack, 4
+	case 17:
+		return kindListpack, 3
+	case 20:
+		return kindListpack, 2
+	}
+	return kindListpack, 1 // 18: quicklist 2 nodes
+}
+
+// per returns the entries per member of a blob type.
+func per(t byte) int {
+	switch t {
+	case 9, 12, 13, 16, 17:
+		return 2
+	case 23, 25:
+		return 3
+	}
+	return 1
+}
+
+// readBlob writes the collection held in the blob b of type t (a ziplist, listpack, intset or
+// zipmap), its member count taken from the blob.
+func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error {
+	kind, plain := blobKind(t)
+	var it packIter
+	if err := it.open(kind, b); err != nil {
+		return err
+	}
+	entries, err := it.len()
+	if err != nil {
+		return err
+	}
+	k := per(t)
+	if entries%k != 0 {
+		return fmt.Errorf("%w: %s of %d entries, not a multiple of %d", ErrCorrupt, TypeName(t), entries, k)
+	}
+	if entries == 0 {
+		rd.stats.Empty++
+		return nil
+	}
+	hfe := t == 23 || t == 25
+	if hfe {
+		min, err := minFieldTTL(it)
+		if err != nil {
+			return err
+		}
+		rd.stats.Keys++
+		if err := s(sink.BeginHashWithFieldTTL(rd.key, uint64(entries/3), exp, min)); err != nil {
+			return err
+		}
+	} else if err := rd.begin(sink, plain, uint64(entries/k), exp); err != nil {
+		return err
+	}
+	if err := rd.emitBlob(&it, t, plain, sink); err != nil {
+		return err
+	}
+	return s(sink.EndCollection())
+}
+
+// emitBlob writes the members of an opened blob to the open collection.
+func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error {
+	hfe := t == 23 || t == 25
+	for {
+		rd.arena.reset()
+		s1, v1, i1, ok := it.next()
+		if !ok {
+			return it.err
+		}
+		var err error
+		switch plain {
+		case 1:
+			err = s(sink.AddElement(rd.entry(s1, v1, i1)))
+		case 2:
+			err = s(sink.AddMember(rd.entry(s1, v1, i1)))
+		default:
+			s2, v2, i2, ok := it.next()
+			if !ok {
+				return fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t))
+			}
+			if plain == 3 {
+				f, err := blobScore(s2, v2, i2)
+				if err != nil {
+					return err
+				}
+				err = s(sink.AddScoredMember(rd.entry(s1, v1, i1), f))
+				if err != nil {
+					return err
+				}
+				break
+			}
+			if !hfe {
+				err = s(sink.AddField(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2)))
+				break
+			}
+			_, ttl, isInt, ok := it.next()
+			if !ok || !isInt || ttl < 0 || ttl > maxFieldTTL {
+				return fmt.Errorf("%w: bad ttl of field %q", errBadHashTTL, rd.entry(s1, v1, i1))
+			}
+			err = s(sink.AddFieldWithTTL(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2), ttl))
+		}
+		if err != nil {
+			return err
+		}
+		if err := rd.member(); err != nil {
+			return err
+		}
+	}
+}
+
+// minFieldTTL returns the smallest non-zero TTL of a field-TTL listpack (field, value, ttl
+// triples), 0 when no field has one. it is passed by value: the caller's stays at the start.
+func minFieldTTL(it packIter) (int64, error) {
+	var min int64
+	for i := 0; ; i++ {
+		_, v, isInt, ok := it.next()
+		if !ok {
+			return min, it.err
+		}
+		if i%3 == 2 && isInt && v > 0 && (min == 0 || v < min) {
+			min = v
+		}
+	}
+}

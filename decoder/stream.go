@@ -1,0 +1,283 @@
+package decoder
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Streams: types 15 (Redis 5.0-6.2), 19 (7.0) and 21 (7.2+), laid out as
+// /work/shared/notes/rdb-streams-field-ttl.md §1 describes: listpack nodes keyed by their
+// master id, the metadata, then the consumer groups with their pending entries and consumers.
+
+// Stream entry flags.
+const (
+	streamDeleted    = 1
+	streamSameFields = 2
+)
+
+func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
+	in := rd.in
+	nodes, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	rd.stats.Keys++
+	if err := s(sink.BeginStream(rd.key, exp)); err != nil {
+		return err
+	}
+	for i := range nodes {
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		if len(rd.a) != 16 {
+			return fmt.Errorf("%w: node %d's key is %d bytes, not 16", errBadStream, i, len(rd.a))
+		}
+		master := record.StreamID{Ms: binary.BigEndian.Uint64(rd.a), Seq: binary.BigEndian.Uint64(rd.a[8:])}
+		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+			return err
+		}
+		if err := rd.streamNode(master, rd.b, sink); err != nil {
+			return fmt.Errorf("node %s: %w", master, err)
+		}
+	}
+	var meta record.StreamMeta
+	if meta.Length, err = in.plainLength(); err != nil {
+		return err
+	}
+	if meta.LastID, err = rd.streamID(); err != nil {
+		return err
+	}
+	if t >= 19 {
+		if meta.FirstID, err = rd.streamID(); err != nil {
+			return err
+		}
+		if meta.MaxDeletedID, err = rd.streamID(); err != nil {
+			return err
+		}
+		if meta.EntriesAdded, err = in.plainLength(); err != nil {
+			return err
+		}
+	}
+	if err := s(sink.SetStreamMeta(meta)); err != nil {
+		return err
+	}
+	groups, err := in.plainLength()
+	if err != nil {
+		return err
+	}
+	for range groups {
+		g, err := rd.streamGroup(t)
+		if err != nil {
+			return err
+		}
+		if err := s(sink.AddStreamGroup(g)); err != nil {
+			return err
+		}
+	}
+	return s(sink.EndCollection())
+}
+
+// streamID reads an id as two lengths.
+func (rd *Reader) streamID() (record.StreamID, error) {
+	ms, err := rd.in.plainLength()
+	if err != nil {
+		return record.StreamID{}, err
+	}
+	seq, err := rd.in.plainLength()
+	return record.StreamID{Ms: ms, Seq: seq}, err
+}
+
+// rawID reads a raw 16-byte big-endian id.
+func (rd *Reader) rawID() (record.StreamID, error) {
+	b, err := rd.in.next(16)
+	if err != nil {
+		return record.StreamID{}, err
+	}
+	return record.StreamID{Ms: binary.BigEndian.Uint64(b), Seq: binary.BigEndian.Uint64(b[8:])}, nil
+}
+
+func (rd *Reader) streamGroup(t byte) (*record.StreamGroup, error) {
+	in := rd.in
+	var g record.StreamGroup
+	var err error
+	if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+		return nil, err
+	}
+	g.Name = append([]byte{}, rd.a...)
+	if g.LastID, err = rd.streamID(); err != nil {
+		return nil, err
+	}
+	g.EntriesRead = -1
+	if t >= 19 {
+		v, err := in.plainLength()
+		if err != nil {
+			return nil, err
+		}
+		g.EntriesRead = int64(v)
+	}
+	n, err := in.plainLength()
+	if err != nil {
+		return nil, err
+	}
+	for range n {
+		var p record.StreamPending
+		if p.ID, err = rd.rawID(); err != nil {
+			return nil, err
+		}
+		v, err := in.uint64LE()
+		if err != nil {
+			return nil, err
+		}
+		p.DeliveryTimeMS = int64(v)
+		if p.DeliveryCount, err = in.plainLength(); err != nil {
+			return nil, err
+		}
+		g.Pending = append(g.Pending, p)
+	}
+	if n, err = in.plainLength(); err != nil {
+		return nil, err
+	}
+	for range n {
+		var c record.StreamConsumer
+		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return nil, err
+		}
+		c.Name = append([]byte{}, rd.a...)
+		v, err := in.uint64LE()
+		if err != nil {
+			return nil, err
+		}
+		c.SeenTimeMS, c.ActiveTimeMS = int64(v), int64(v)
+		if t >= 21 {
+			if v, err = in.uint64LE(); err != nil {
+				return nil, err
+			}
+			c.ActiveTimeMS = int64(v)
+		}
+		k, err := in.plainLength()
+		if err != nil {
+			return nil, err
+		}
+		for range k {
+			id, err := rd.rawID()
+			if err != nil {
+				return nil, err
+			}
+			c.Pending = append(c.Pending, id)
+		}
+		g.Consumers = append(g.Consumers, c)
+	}
+	return &g, nil
+}
+
+// lpInt reads a listpack entry that must be an integer (Redis also accepts its decimal text).
+func lpInt(it *packIter) (int64, error) {
+	s, v, isInt, ok := it.next()
+	if !ok {
+		if it.err != nil {
+			return 0, it.err
+		}
+		return 0, fmt.Errorf("%w: listpack ends early", errBadStream)
+	}
+	if isInt {
+		return v, nil
+	}
+	v, err := strconv.ParseInt(string(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %q is not an integer", errBadStream, s)
+	}
+	return v, nil
+}
+
+// streamNode writes the live entries of one node's listpack.
+func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink) error {
+	var it packIter
+	if err := it.open(kindListpack, lp); err != nil {
+		return err
+	}
+	rd.arena.reset()
+	count, err := lpInt(&it)
+	if err != nil {
+		return err
+	}
+	deleted, err := lpInt(&it)
+	if err != nil {
+		return err
+	}
+	nf, err := lpInt(&it)
+	if err != nil {
+		return err
+	}
+	if count < 0 || deleted < 0 || nf < 0 || nf > int64(len(lp)) || count+deleted > int64(len(lp)) {
+		return fmt.Errorf("%w: master entry counts %d, %d, %d", errBadStream, count, deleted, nf)
+	}
+	masterFields := make([][]byte, 0, nf)
+	for range nf {
+		s, v, isInt, ok := it.next()
+		if !ok {
+			return fmt.Errorf("%w: listpack ends in the master entry", errBadStream)
+		}
+		masterFields = append(masterFields, rd.entry(s, v, isInt))
+	}
+	if z, err := lpInt(&it); err != nil || z != 0 {
+		return fmt.Errorf("%w: master entry not terminated by 0", errBadStream)
+	}
+	for range count + deleted {
+		flags, err := lpInt(&it)
+		if err != nil {
+			return err
+		}
+		msd, err := lpInt(&it)
+		if err != nil {
+			return err
+		}
+		seqd, err := lpInt(&it)
+		if err != nil {
+			return err
+		}
+		id := record.StreamID{Ms: master.Ms + uint64(msd), Seq: master.Seq + uint64(seqd)}
+		rd.fields = rd.fields[:0]
+		if flags&streamSameFields != 0 {
+			for _, f := range masterFields {
+				s, v, isInt, ok := it.next()
+				if !ok {
+					return fmt.Errorf("%w: entry %s ends early", errBadStream, id)
+				}
+				rd.fields = append(rd.fields, f, rd.entry(s, v, isInt))
+			}
+		} else {
+			k, err := lpInt(&it)
+			if err != nil {
+				return err
+			}
+			if k < 0 || k > int64(len(lp)) {
+				return fmt.Errorf("%w: entry %s has %d fields", errBadStream, id, k)
+			}
+			for range 2 * k {
+				s, v, isInt, ok := it.next()
+				if !ok {
+					return fmt.Errorf("%w: entry %s ends early", errBadStream, id)
+				}
+				rd.fields = append(rd.fields, rd.entry(s, v, isInt))
+			}
+		}
+		if _, err := lpInt(&it); err != nil { // lp-count
+			return err
+		}
+		if flags&streamDeleted == 0 {
+			if err := s(sink.AddStreamEntry(id, rd.fields)); err != nil {
+				return err
+			}
+			if err := rd.member(); err != nil {
+				return err
+			}
+		}
+	}
+	if _, _, _, ok := it.next(); ok || it.err != nil {
+		return fmt.Errorf("%w: entries after the last", errBadStream)
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package filter_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// recorder keeps every record and the BeginDB calls.
+type recorder struct {
+	record.Collector
+	keys  []string
+	begin []string
+}
+
+func (r *recorder) BeginDB(db int, info encoder.DBInfo) error {
+	r.begin = append(r.begin, fmt.Sprintf("%d:%d/%d", db, info.Keys, info.Expires))
+	return r.Collector.BeginDB(db, info)
+}
+
+func (r *recorder) WriteString(k, v []byte, exp int64) error {
+	r.Collector.WriteString(k, v, exp)
+	r.keys = append(r.keys, fmt.Sprintf("%d/%s", r.Rec.DB, r.Rec.Key))
+	return nil
+}
+
+func (r *recorder) EndCollection() error {
+	r.keys = append(r.keys, fmt.Sprintf("%d/%s:%s:%d", r.Rec.DB, r.Rec.Key, r.Rec.Type, len(r.Rec.Members)))
+	return nil
+}
+
+var now = time.UnixMilli(1_000_000)
+
+// feed writes a small dataset of two databases through s.
+func feed(t *testing.T, s record.Sink) {
+	t.Helper()
+	recs := [][]record.Record{
+		{
+			{Key: []byte("user:1"), Type: record.String, Value: []byte("a")},
+			{Key: []byte("user:2"), Type: record.String, Value: []byte("b"), ExpireAtMS: now.UnixMilli() - 1},
+			{Key: []byte("tags"), Type: record.Set, Members: []record.Member{{Name: []byte("x")}, {Name: []byte("y")}}},
+		},
+		{
+			{Key: []byte("user:3"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}, ExpireAtMS: now.UnixMilli() + 1},
+			{Key: []byte("list"), Type: record.List, Members: []record.Member{{Name: []byte("e")}}},
+		},
+	}
+	for db, rs := range recs {
+		if err := s.BeginDB(db*2, encoder.DBInfo{Keys: uint64(len(rs))}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range rs {
+			if err := rs[i].WriteTo(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestFilter(t *testing.T) {
+	cases := []struct {
+		name  string
+		opts  filter.Options
+		keys  string
+		begin string
+	}{
+		{"everything", filter.Options{}, "[0/user:1 0/user:2 0/tags:set:2 2/user:3:hash:1 2/list:list:1]", "[0:0/0 2:0/0]"},
+		{"db", filter.Options{DBs: []int{2}}, "[2/user:3:hash:1 2/list:list:1]", "[2:0/0]"},
+		{"no such db", filter.Options{DBs: []int{5}}, "[]", "[]"},
+		{"match", filter.Options{Match: "user:*"}, "[0/user:1 0/user:2 2/user:3:hash:1]", "[0:0/0 2:0/0]"},
+		{"match class", filter.Options{Match: "user:[^2]"}, "[0/user:1 2/user:3:hash:1]", "[0:0/0 2:0/0]"},
+		{"type", filter.Options{Types: []record.Type{record.Set, record.List}}, "[0/tags:set:2 2/list:list:1]", "[0:0/0 2:0/0]"},
+		{"drop expired", filter.Options{DropExpired: true, Now: now}, "[0/user:1 0/tags:set:2 2/user:3:hash:1 2/list:list:1]", "[0:0/0 2:0/0]"},
+		{"all together", filter.Options{DBs: []int{0, 2}, Match: "*s*", Types: []record.Type{record.Set, record.Hash}, DropExpired: true, Now: now},
+			"[0/tags:set:2 2/user:3:hash:1]", "[0:0/0 2:0/0]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var r recorder
+			f, err := filter.New(&r, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			feed(t, f)
+			if got := fmt.Sprint(r.keys); got != tc.keys {
+				t.Errorf("kept %s, want %s", got, tc.keys)
+			}
+			if got := fmt.Sprint(r.begin); got != tc.begin {
+				t.Errorf("BeginDB %s, want %s", got, tc.begin)
+			}
+			if st := f.Stats(); st.Kept+st.Dropped != 5 {
+				t.Errorf("stats %+v", st)
+			}
+		})
+	}
+}
+
+func TestSample(t *testing.T) {
+	const n = 20000
+	run := func(opts filter.Options, order []int) map[string]bool {
+		var r recorder
+		f, err := filter.New(&r, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.BeginDB(0, encoder.DBInfo{})
+		for _, i := range order {
+			f.WriteString(fmt.Appendf(nil, "key%d", i), nil, 0)
+		}
+		kept := map[string]bool{}
+		for _, k := range r.keys {
+			kept[k] = true
+		}
+		return kept
+	}
+	fwd, back := make([]int, n), make([]int, n)
+	for i := range n {
+		fwd[i], back[i] = i, n-1-i
+	}
+	for _, frac := range []float64{0.01, 0.1, 0.5, 1} {
+		a := run(filter.Options{Sample: frac, Seed: 7}, fwd)
+		b := run(filter.Options{Sample: frac, Seed: 7}, back)
+		c := run(filter.Options{Sample: frac, Seed: 8}, fwd)
+		want := frac * n
+		if got := float64(len(a)); got < want*0.85-10 || got > want*1.15+10 {
+			t.Errorf("sample %v kept %d of %d", frac, len(a), n)
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("sample %v: the order of the keys changed the sample", frac)
+		}
+		if frac < 1 && fmt.Sprint(a) == fmt.Sprint(c) {
+			t.Errorf("sample %v: seeds 7 and 8 kept the same keys", frac)
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, opts := range []filter.Options{
+		{Sample: -0.1}, {Sample: 1.5}, {DBs: []int{-1}}, {Types: []record.Type{"blob"}},
+	} {
+		if _, err := filter.New(&recorder{}, opts); !errors.Is(err, filter.ErrBadOption) {
+			t.Errorf("%+v: got %v, want ErrBadOption", opts, err)
+		}
+	}
+}
+
+func ExampleMatch() {
+	for _, key := range []string{"user:1", "user:10", "session:1"} {
+		fmt.Println(key, filter.Match([]byte("user:?"), []byte(key)))
+	}
+	// Output:
+	// user:1 true
+	// user:10 false
+	// session:1 false
+}

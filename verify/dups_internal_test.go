@@ -1,0 +1,73 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rdbgen/rdbgen/encoder"
+)
+
+func TestFingerprintSetGrows(t *testing.T) {
+	var s fingerprintSet
+	s.reset(10)
+	for i := range uint64(100_000) {
+		h := i * 0x9e3779b97f4a7c15
+		if s.add(h) {
+			t.Fatalf("hash %d of %d seen before", i, 100_000)
+		}
+	}
+	if len(s.tables) < 5 {
+		t.Fatalf("%d tables after 100000 entries from a start of 10", len(s.tables))
+	}
+	for i := range uint64(100_000) {
+		if !s.add(i * 0x9e3779b97f4a7c15) {
+			t.Fatalf("hash %d not found", i)
+		}
+	}
+}
+
+// TestConfirmDupsFalseCandidates hands the second step candidates whose fingerprints
+// matched but which are not repeats: nothing is reported.
+func TestConfirmDupsFalseCandidates(t *testing.T) {
+	var w *encoder.Writer
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if w, err = encoder.NewWriter(f, encoder.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.BeginDB(0, encoder.DBInfo{})
+	_ = w.WriteString([]byte("a"), []byte("1"), 0)
+	_ = w.BeginSet([]byte("s"), 3, 0)
+	for _, m := range []string{"x", "y", "z"} {
+		_ = w.AddMember([]byte(m))
+	}
+	_ = w.EndCollection()
+	_ = w.WriteString([]byte("b"), []byte("1"), 0)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := f.Stat()
+	cands := []dupCandidate{
+		{db: 0, key: "b", record: 2},
+		{db: 0, key: "s", record: 1, member: "y", index: 1, isMem: true},
+		{db: 0, key: "s", record: 1, member: "x", index: 0, isMem: true},
+	}
+	var got []string
+	err = confirmDups(context.Background(), f, fi.Size(), cands, func(what, g, _ string) { got = append(got, what+": "+g) })
+	if err != nil || len(got) != 0 {
+		t.Fatalf("got %v, %v; want nothing", got, err)
+	}
+	// A true repeat among them is found.
+	cands = append(cands, dupCandidate{db: 0, key: "s", record: 1, member: "y", index: 2, isMem: true})
+	cands[1].member = "z"
+	err = confirmDups(context.Background(), f, fi.Size(), append(cands, dupCandidate{db: 0, key: "a", record: 2}), func(what, g, _ string) { got = append(got, what+": "+g) })
+	if err != nil || len(got) != 2 {
+		t.Fatalf("got %v, %v; want the key a and the member y", got, err)
+	}
+}

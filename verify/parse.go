@@ -1,0 +1,176 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// countSink counts the records the reader passes it per database and type, and looks for
+// repeated keys and members (step 1 of dups.go).
+type countSink struct {
+	rep          *FileReport
+	db           int
+	c            DBCounts
+	records      uint64 // records so far; the index of the open one is records-1
+	members      uint64 // members of the open collection so far
+	checkMembers bool
+	dups         *dupFinder
+}
+
+func (s *countSink) BeginDB(db int, info encoder.DBInfo) error {
+	s.flushDB()
+	s.db = db
+	s.c = s.rep.DBs[db]
+	if s.c.Types == nil {
+		s.c.Types = map[string]uint64{}
+	}
+	s.dups.beginDB(info.Keys)
+	return nil
+}
+
+func (s *countSink) flushDB() {
+	if s.c.Types != nil {
+		s.rep.DBs[s.db] = s.c
+	}
+}
+
+func (s *countSink) record(t record.Type, key []byte, exp int64) {
+	s.c.Keys++
+	s.c.Types[string(t)]++
+	rep := s.rep
+	rep.Keys++
+	if exp != 0 {
+		s.c.Expires++
+		if rep.Expires == 0 || exp < rep.MinExpireAtMS {
+			rep.MinExpireAtMS = exp
+		}
+		rep.MaxExpireAtMS = max(rep.MaxExpireAtMS, exp)
+		rep.Expires++
+	}
+	s.dups.key(s.db, key, s.records)
+	s.records++
+}
+
+func (s *countSink) begin(t record.Type, key []byte, n uint64, exp int64) error {
+	s.record(t, key, exp)
+	s.members = 0
+	s.checkMembers = t != record.List && t != record.Stream
+	if s.checkMembers {
+		s.dups.beginMembers(key, n)
+	}
+	return nil
+}
+
+func (s *countSink) member(m []byte) error {
+	if s.checkMembers {
+		s.dups.member(s.db, m, s.records-1, s.members)
+	}
+	s.members++
+	return nil
+}
+
+func (s *countSink) WriteString(key, _ []byte, exp int64) error {
+	s.record(record.String, key, exp)
+	return nil
+}
+func (s *countSink) BeginHash(k []byte, n uint64, exp int64) error {
+	return s.begin(record.Hash, k, n, exp)
+}
+func (s *countSink) BeginList(k []byte, n uint64, exp int64) error {
+	return s.begin(record.List, k, n, exp)
+}
+func (s *countSink) BeginSet(k []byte, n uint64, exp int64) error {
+	return s.begin(record.Set, k, n, exp)
+}
+func (s *countSink) BeginZSet(k []byte, n uint64, exp int64) error {
+	return s.begin(record.ZSet, k, n, exp)
+}
+func (s *countSink) BeginHashWithFieldTTL(k []byte, n uint64, exp, _ int64) error {
+	return s.begin(record.Hash, k, n, exp)
+}
+func (s *countSink) BeginStream(k []byte, exp int64) error          { return s.begin(record.Stream, k, 0, exp) }
+func (s *countSink) AddField(f, _ []byte) error                     { return s.member(f) }
+func (s *countSink) AddFieldWithTTL(f, _ []byte, _ int64) error     { return s.member(f) }
+func (s *countSink) AddElement(e []byte) error                      { return s.member(e) }
+func (s *countSink) AddMember(m []byte) error                       { return s.member(m) }
+func (s *countSink) AddScoredMember(m []byte, _ float64) error      { return s.member(m) }
+func (s *countSink) AddStreamEntry(record.StreamID, [][]byte) error { return s.member(nil) }
+func (s *countSink) SetStreamMeta(record.StreamMeta) error          { return nil }
+func (s *countSink) AddStreamGroup(*record.StreamGroup) error       { return nil }
+func (s *countSink) EndCollection() error {
+	s.dups.flushMembers()
+	return nil
+}
+
+// parsed is what parseFile found: a problem that stopped it, or the reader and counts of a
+// file it read whole.
+type parsed struct {
+	problem *Mismatch
+	rd      *decoder.Reader
+	sink    *countSink
+}
+
+// parseFile reads every record of the file with the decoder, counts the keys per database,
+// type and encoding, and the expiries, and notes the candidates of repeated keys and
+// members. Its error means the file could not be read at all.
+func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opts Options) (parsed, error) {
+	problem := func(what, got string) (parsed, error) {
+		return parsed{problem: &Mismatch{Stage: StageFile, What: what, Got: got}}, nil
+	}
+	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
+		BufferSize: readChunk,
+		Progress: func(p record.Progress) {
+			opts.progress(Progress{Stage: StageFile, Done: p.Bytes, Total: size})
+		},
+	})
+	if err != nil {
+		return problem("structure", err.Error())
+	}
+	sink := &countSink{rep: rep, dups: newDupFinder()}
+	err = rd.WriteTo(ctx, sink)
+	sink.flushDB()
+	sink.dups.flush()
+	rep.Aux = rd.Aux()
+	st := rd.Stats()
+	rep.Encodings = st.Types
+	if cerr := ctx.Err(); cerr != nil {
+		return parsed{}, cerr
+	}
+	var de *decoder.Error
+	switch {
+	case errors.Is(err, decoder.ErrTruncated):
+		return problem("truncated", fmt.Sprintf("the file ends inside a record, at byte %d", size))
+	case errors.As(err, &de):
+		return problem("structure", err.Error())
+	case err != nil:
+		return parsed{}, fmt.Errorf("read %s: %w", rep.Path, err)
+	case st.Bytes != size:
+		return problem("end of file", fmt.Sprintf("the EOF marker and checksum end at byte %d of %d", st.Bytes, size))
+	}
+	rep.Parsed = true
+	return parsed{rd: rd, sink: sink}, nil
+}
+
+// finish compares the counts of a file read whole with its RESIZEDB hints, and confirms its
+// candidate repeats.
+func (p parsed) finish(ctx context.Context, f *os.File, size int64, rep *FileReport, fail func(what, got, want string)) error {
+	// The RESIZEDB hints are the writer's own counts: Redis and rdbgen write real ones.
+	for db, h := range p.rd.ResizeHints() {
+		c := rep.DBs[db]
+		if h.Keys != c.Keys || h.Expires != c.Expires {
+			fail(fmt.Sprintf("keys in db %d", db), fmt.Sprintf("%d (%d with TTL)", c.Keys, c.Expires),
+				fmt.Sprintf("%d (%d with TTL), as its RESIZEDB says", h.Keys, h.Expires))
+		}
+	}
+	if cands := p.sink.dups.candidates; len(cands) > 0 {
+		return confirmDups(ctx, f, size, cands, fail)
+	}
+	return nil
+}
