@@ -45,10 +45,12 @@ const (
 	setCollection
 	zsetCollection
 	listCollection
+	streamCollection
+	hashTTLCollection
 )
 
 func (k collKind) String() string {
-	return [...]string{"none", "hash", "set", "sorted set", "list"}[k]
+	return [...]string{"none", "hash", "set", "sorted set", "list", "stream", "hash with field TTLs"}[k]
 }
 
 // collection is the state of the open collection record.
@@ -183,6 +185,10 @@ func (w *Writer) EndCollection() error {
 			w.endZSet()
 		case listCollection:
 			w.endList()
+		case streamCollection:
+			err = w.endStream()
+		case hashTTLCollection:
+			err = w.endHashTTL()
 		}
 		if err != nil {
 			return w.fail(err)

@@ -98,6 +98,9 @@ type Options struct {
 	// Thresholds choose the encodings of collections, as the Redis settings of the same
 	// names do on a server; nil means DefaultThresholds.
 	Thresholds *Thresholds
+	// TempDir is where records whose count precedes their parts (streams, long lists) spool
+	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
+	TempDir string
 }
 
 // DBInfo describes a database section to BeginDB.
@@ -142,6 +145,8 @@ type Writer struct {
 	checkDups bool
 	limits    Thresholds
 	coll      collection // the open collection record, if any
+	strm      streamState
+	tempDir   string
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -190,6 +195,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		limits:    limits,
+		tempDir:   opts.TempDir,
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
@@ -314,6 +320,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
+	w.strm.spool.release()
 	err := w.usable()
 	if err == nil {
 		err = w.endDB()
