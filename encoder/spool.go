@@ -11,8 +11,9 @@ import (
 // maxSpoolMem bytes, then a temporary file, so a record of any size is written in bounded
 // memory and copied into the output once its count is known.
 
-// maxSpoolMem is the most bytes a spool keeps in memory before it moves them to a file.
-const maxSpoolMem = 4 << 20
+// maxSpoolMem is the most bytes a spool keeps in memory before it moves them to a file (a
+// variable for the tests).
+var maxSpoolMem = 4 << 20
 
 // spoolChunk is the size of the reads that copy a spooled file into the output.
 const spoolChunk = 256 << 10

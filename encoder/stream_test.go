@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -308,5 +310,45 @@ func TestStreamErrors(t *testing.T) {
 				t.Fatalf("Close does not keep the error")
 			}
 		})
+	}
+}
+
+// TestStreamSpool writes a stream whose nodes outgrow memory: the bytes are those of the same
+// stream held in memory, and the temporary file is gone after Close.
+func TestStreamSpool(t *testing.T) {
+	write := func(w *Writer) error {
+		must(t, w.BeginStream([]byte("big"), 0))
+		for i := 1; i <= 3000; i++ {
+			must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", strings.Repeat("v", i%97), "n", "7")))
+		}
+		return w.EndCollection()
+	}
+	dir := t.TempDir()
+	inMemory := recordBytes(t, 11, Options{TempDir: dir}, write)
+	defer func(old int) { maxSpoolMem = old }(maxSpoolMem)
+	maxSpoolMem = 1000
+	spooled := recordBytes(t, 11, Options{TempDir: dir, BufferSize: 4096}, write)
+	if !bytes.Equal(spooled, inMemory) {
+		t.Fatalf("spooled stream differs (%d bytes, want %d)", len(spooled), len(inMemory))
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("left in the temporary directory: %v", left)
+	}
+	// A Writer closed with the stream open removes its spool too.
+	w, err := NewWriter(io.Discard, Options{TempDir: dir})
+	must(t, err)
+	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginStream([]byte("k"), 0))
+	for i := 1; i <= 3000; i++ {
+		must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", "value")))
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 {
+		t.Fatalf("no spool file in the temporary directory: %v", left)
+	}
+	if err := w.Close(); !errors.Is(err, ErrCollectionOpen) {
+		t.Fatalf("Close: %v", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("left in the temporary directory: %v", left)
 	}
 }

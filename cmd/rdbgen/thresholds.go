@@ -23,6 +23,8 @@ var thresholdFlags = []thresholdFlag{
 	{"zset-max-listpack-entries", func(t *encoder.Thresholds) *int { return &t.ZSetMaxListpackEntries }, "most members of a listpack/ziplist sorted set"},
 	{"zset-max-listpack-value", func(t *encoder.Thresholds) *int { return &t.ZSetMaxListpackValue }, "longest member of a listpack/ziplist sorted set"},
 	{"list-max-listpack-size", func(t *encoder.Thresholds) *int { return &t.ListMaxListpackSize }, "quicklist node limit: -1..-5 for 4..64 KiB, N>0 for N elements"},
+	{"stream-node-max-bytes", func(t *encoder.Thresholds) *int { return &t.StreamNodeMaxBytes }, "most bytes of a stream node (0: 1 GiB)"},
+	{"stream-node-max-entries", func(t *encoder.Thresholds) *int { return &t.StreamNodeMaxEntries }, "most entries of a stream node (0: no limit)"},
 }
 
 // encodingFlags returns the flags of the encoding thresholds, with Redis's defaults.
