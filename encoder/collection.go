@@ -72,12 +72,14 @@ type collection struct {
 	allInts bool      // sets: every member so far is an integer
 	maxLen  int       // longest member so far
 
-	blob    []byte              // the compact encoding being built
-	order   []int               // sorted sets: members in score order
-	compare func(i, j int) int  // sorted sets: compareMembers, bound once
-	nodes   []quicklistNode     // lists: the nodes in blob
-	seen    map[string]struct{} // members so far, with CheckDuplicates
-	pack    packer
+	blob      []byte              // the compact encoding being built
+	order     []int               // sorted sets: members in score order
+	compare   func(i, j int) int  // sorted sets: compareMembers, bound once
+	nodeOpen  bool                // lists: a node is being packed in blob
+	nodeCount uint64              // lists: nodes spooled
+	enc       []byte              // scratch: a node being encoded for the spool
+	seen      map[string]struct{} // members so far, with CheckDuplicates
+	pack      packer
 }
 
 // member returns the i-th held string.
@@ -186,7 +188,7 @@ func (w *Writer) EndCollection() error {
 		case zsetCollection:
 			w.endZSet()
 		case listCollection:
-			w.endList()
+			err = w.endList()
 		case streamCollection:
 			err = w.endStream()
 		case hashTTLCollection:

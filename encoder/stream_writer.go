@@ -55,7 +55,6 @@ type streamState struct {
 	metaSet     bool
 	groups      []StreamGroup
 	nodes       uint64
-	spool       spool
 
 	// The open node.
 	open       bool
@@ -82,7 +81,6 @@ func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
 	s := &w.strm
 	s.entries, s.first, s.last, s.meta, s.metaSet, s.groups, s.nodes, s.open = 0, StreamID{}, StreamID{}, StreamMeta{}, false, s.groups[:0], 0, false
-	s.spool.dir = w.tempDir
 	return nil
 }
 
@@ -224,7 +222,7 @@ func (w *Writer) finishStreamNode() error {
 	out = w.appendString(out, lp[:at])
 	s.enc = out
 	s.nodes++
-	return s.spool.write(out[at:])
+	return w.spool.write(out[at:])
 }
 
 // SetStreamMeta sets the open stream's metadata; it comes after the entries.
@@ -325,7 +323,7 @@ func (w *Writer) endStream() error {
 	}
 	w.appendRecordHeader(w.coll.key, w.coll.expireAt, typ)
 	w.buf = appendLength(w.buf, s.nodes)
-	if err := w.copySpool(&s.spool); err != nil {
+	if err := w.copySpool(&w.spool); err != nil {
 		return err
 	}
 	b := appendLength(w.buf, m.Length)

@@ -18,8 +18,19 @@
 // compact encoding (listpack, ziplist, intset, quicklist) is held until EndCollection, in
 // memory the thresholds bound, then written compact; if a member turns out too long (or, for
 // sets, not an integer where only an intset would do), the members held so far are written
-// in the plain type and the rest streams after them. Lists are held up to 1 MiB of elements,
-// since a quicklist's node count comes before its nodes; longer lists stream as plain lists.
+// in the plain type and the rest streams after them. Lists are always quicklists and streams
+// always listpack nodes: their node count comes before the nodes, so finished nodes are
+// spooled, in memory up to a few MiB and beyond that in a temporary file (Options.TempDir),
+// and copied out at EndCollection.
+//
+// # Streams and hash field TTLs
+//
+// A stream (RDB 9+) is written with BeginStream, AddStreamEntry per entry, SetStreamMeta and
+// AddStreamGroup, and EndCollection (see StreamID): type 15 for RDB 9, 19 for RDB 10, 21 for
+// RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
+// StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
+// them. A hash whose fields expire (RDB 12) is written with BeginHashWithFieldTTL and
+// AddFieldWithTTL: type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
 //
 // # Unique members
 //
@@ -146,7 +157,7 @@ type Writer struct {
 	limits    Thresholds
 	coll      collection // the open collection record, if any
 	strm      streamState
-	tempDir   string
+	spool     spool // the parts of the open stream or list
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -195,7 +206,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		limits:    limits,
-		tempDir:   opts.TempDir,
+		spool:     spool{dir: opts.TempDir},
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
@@ -320,7 +331,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.strm.spool.release()
+	w.spool.release()
 	err := w.usable()
 	if err == nil {
 		err = w.endDB()
