@@ -94,14 +94,15 @@ func (w *Writer) endList() error {
 	return w.copySpool(&w.spool)
 }
 
-// isLargeElement reports whether Redis gives an element of n bytes a plain node of its own:
-// from Redis 7.4 (RDB 12) when it exceeds the node size limit, in 7.0 and 7.2 from 1 GiB,
-// and never before.
+// isLargeElement reports whether the server gives an element of n bytes a plain node of its
+// own: from Redis 7.4 and Valkey 8.0 when it exceeds the node size limit, in Redis 7.0 and
+// 7.2 and Valkey 7.2 from 1 GiB, and never before RDB 10, which has no plain nodes.
 func (w *Writer) isLargeElement(n int) bool {
+	large := w.version >= 10 && w.target.PlainLargeElements
 	switch fill := w.limits.ListMaxListpackSize; {
-	case w.version >= 12 && fill < 0:
+	case large && fill < 0:
 		return n > nodeSizeLimits[-fill-1]
-	case w.version >= 12:
+	case large:
 		return n > nodeSafetyLimit
 	case w.version >= 10:
 		return n >= 1<<30

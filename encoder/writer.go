@@ -87,10 +87,11 @@ var (
 // Options configure a Writer. The zero value writes a checksummed, compressed file for
 // DefaultTarget.
 type Options struct {
-	// Target names the server release to write for (see Targets); default DefaultTarget.
+	// Target names the server release to write for (see Targets); default DefaultTarget, or
+	// with RDBVersion set the oldest Redis that loads that version.
 	Target string
-	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion); default 0,
-	// the target's.
+	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion, and no newer
+	// than the target loads); default 0, the target's.
 	RDBVersion int
 	// DisableCompression turns off LZF compression of strings over 20 bytes; default off, so
 	// strings are compressed where Redis would compress them.
@@ -166,15 +167,12 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if dst == nil {
 		return nil, fmt.Errorf("%w: nil destination", ErrInvalidOption)
 	}
-	t, err := LookupTarget(opts.Target)
+	t, err := targetFor(opts.Target, opts.RDBVersion)
 	if err != nil {
 		return nil, err
 	}
 	version := t.RDBVersion
 	if opts.RDBVersion != 0 {
-		if opts.RDBVersion < MinVersion || opts.RDBVersion > MaxVersion {
-			return nil, fmt.Errorf("%w: rdb version %d (supported: %d to %d)", ErrInvalidOption, opts.RDBVersion, MinVersion, MaxVersion)
-		}
 		version = opts.RDBVersion
 	}
 	size := opts.BufferSize
@@ -212,7 +210,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		w.lzf = new(lzfCompressor)
 	}
 	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
-	w.appendAux("redis-ver", t.ServerVer)
+	w.appendAux(t.VersionAux, t.ServerVer)
 	w.appendAux("redis-bits", "64")
 	w.appendAux("ctime", strconv.FormatInt(created.Unix(), 10))
 	w.appendAux("used-mem", "0")

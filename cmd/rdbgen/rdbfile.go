@@ -22,7 +22,7 @@ func fileFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
 		&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
 		&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
-		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
+		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
@@ -53,7 +53,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		results:      c.App.Writer,
 	}
 	j.opts = encoder.Options{
-		Target:             c.String("target"),
+		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
 		DisableChecksum:    c.Bool("no-checksum"),

@@ -51,7 +51,7 @@ func specCheckAction(c *cli.Context) error {
 		return err
 	}
 	opts := encoder.Options{
-		Target:             c.String("target"),
+		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
 		Thresholds:         thresholdsFrom(c),

@@ -45,3 +45,12 @@ func thresholdsFrom(c *cli.Context) *encoder.Thresholds {
 	}
 	return &t
 }
+
+// targetFrom reads --target: "" when it is not given, so that the encoder picks the oldest
+// Redis that loads an --rdb-version given alone.
+func targetFrom(c *cli.Context) string {
+	if !c.IsSet("target") {
+		return ""
+	}
+	return c.String("target")
+}
