@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -26,13 +25,25 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Generate(context.Background(), f, &d, opts, nil)
+	// The dataset writes itself, streams included, as rdbgen generate has it do.
+	w, err := encoder.NewWriter(f, opts)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteTo(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+	res := struct {
+		Target     string
+		RDBVersion int
+		Stats      encoder.Stats
+	}{w.Target().Name, w.RDBVersion(), w.Stats()}
 	m := &manifest.Manifest{
 		Format:     manifest.FormatVersion,
 		Generator:  "rdbgen test",
