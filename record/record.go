@@ -150,11 +150,19 @@ func (r *Record) WriteTo(s Sink) error {
 	if r.Type.IsString() {
 		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
 	}
+	if r.Type == Stream {
+		return r.writeStream(s)
+	}
 	n := uint64(len(r.Members))
+	minTTL := r.minFieldExpiry()
 	var err error
 	switch r.Type {
 	case Hash:
-		err = s.BeginHash(r.Key, n, r.ExpireAtMS)
+		if minTTL != 0 {
+			err = s.BeginHashWithFieldTTL(r.Key, n, r.ExpireAtMS, minTTL)
+		} else {
+			err = s.BeginHash(r.Key, n, r.ExpireAtMS)
+		}
 	case List:
 		err = s.BeginList(r.Key, n, r.ExpireAtMS)
 	case Set:
@@ -168,7 +176,11 @@ func (r *Record) WriteTo(s Sink) error {
 		m := &r.Members[i]
 		switch r.Type {
 		case Hash:
-			err = s.AddField(m.Name, m.Value)
+			if minTTL != 0 {
+				err = s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS)
+			} else {
+				err = s.AddField(m.Name, m.Value)
+			}
 		case List:
 			err = s.AddElement(m.Name)
 		case Set:
@@ -179,6 +191,43 @@ func (r *Record) WriteTo(s Sink) error {
 	}
 	if err != nil {
 		return err
+	}
+	return s.EndCollection()
+}
+
+// minFieldExpiry returns the smallest expiry of a hash's fields, 0 when none expires.
+func (r *Record) minFieldExpiry() int64 {
+	var least int64
+	if r.Type != Hash {
+		return 0
+	}
+	for i := range r.Members {
+		if e := r.Members[i].ExpireAtMS; e != 0 && (least == 0 || e < least) {
+			least = e
+		}
+	}
+	return least
+}
+
+// writeStream writes a stream record: its entries, its metadata when any is set, its groups.
+func (r *Record) writeStream(s Sink) error {
+	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
+		return err
+	}
+	for i := range r.Entries {
+		if err := s.AddStreamEntry(r.Entries[i].ID, r.Entries[i].Fields); err != nil {
+			return err
+		}
+	}
+	if r.StreamMeta != (StreamMeta{}) {
+		if err := s.SetStreamMeta(r.StreamMeta); err != nil {
+			return err
+		}
+	}
+	for i := range r.Groups {
+		if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
+			return err
+		}
 	}
 	return s.EndCollection()
 }

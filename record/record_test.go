@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestCheck(t *testing.T) {
 		{"empty type is string", Record{Key: []byte("k")}, nil, ""},
 		{"zset", Record{Type: ZSet, Members: m}, nil, ""},
 		{"largest db", Record{DB: MaxDB}, nil, ""},
-		{"unknown type", Record{Type: "stream"}, ErrBadType, `"stream"`},
+		{"unknown type", Record{Type: "streams"}, ErrBadType, `"streams"`},
 		{"empty hash", Record{Type: Hash}, ErrEmpty, "hash"},
 		{"nan score", Record{Type: ZSet, Members: []Member{{Name: []byte("n"), Score: math.NaN()}}}, ErrNaNScore, `"n"`},
 		{"nan ignored outside sorted sets", Record{Type: Set, Members: []Member{{Name: []byte("n"), Score: math.NaN()}}}, nil, ""},
@@ -66,7 +67,7 @@ func TestWriteTo(t *testing.T) {
 			t.Fatalf("%s: %v", r.Key, err)
 		}
 	}
-	if err := (&Record{Key: []byte("x"), Type: "stream"}).WriteTo(w); !errors.Is(err, ErrBadType) {
+	if err := (&Record{Key: []byte("x"), Type: "streams"}).WriteTo(w); !errors.Is(err, ErrBadType) {
 		t.Fatalf("unknown type: %v", err)
 	}
 	if err := w.Close(); err != nil {
@@ -74,5 +75,51 @@ func TestWriteTo(t *testing.T) {
 	}
 	if s := w.Stats(); s.Keys != 5 || s.Expires != 1 || s.Members != 8 {
 		t.Fatalf("stats %+v, want 5 keys, 1 expiry, 8 members", s)
+	}
+}
+
+// TestWriteToCollector writes streams and hashes with field TTLs to a Collector, which must
+// give the record back, and to a Writer for Redis 7.4, which must take them.
+func TestWriteToCollector(t *testing.T) {
+	recs := []Record{
+		{Key: []byte("s"), Type: Stream, ExpireAtMS: 1893456000000,
+			Entries: []StreamEntry{
+				{ID: StreamID{Ms: 1, Seq: 1}, Fields: [][]byte{[]byte("a"), []byte("1")}},
+				{ID: StreamID{Ms: 2}, Fields: [][]byte{[]byte("b"), []byte("2"), []byte("c"), []byte("3")}},
+			},
+			StreamMeta: StreamMeta{LastID: StreamID{Ms: 9}, MaxDeletedID: StreamID{Ms: 5}, EntriesAdded: 4},
+			Groups: []StreamGroup{{Name: []byte("g"), LastID: StreamID{Ms: 1, Seq: 1}, EntriesRead: 1,
+				Pending:   []StreamPending{{ID: StreamID{Ms: 1, Seq: 1}, DeliveryTimeMS: 7, DeliveryCount: 2}},
+				Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 7, ActiveTimeMS: 7, Pending: []StreamID{{Ms: 1, Seq: 1}}}}}}},
+		{Key: []byte("empty stream"), Type: Stream, StreamMeta: StreamMeta{LastID: StreamID{Ms: 5, Seq: 5}}},
+		{Key: []byte("h"), Type: Hash, Members: []Member{
+			{Name: []byte("a"), Value: []byte("1")},
+			{Name: []byte("b"), Value: []byte("2"), ExpireAtMS: 4102444800000},
+			{Name: []byte("c"), Value: []byte("3"), ExpireAtMS: 4102444700000}}},
+	}
+	w, err := encoder.NewWriter(new(bytes.Buffer), encoder.Options{Target: "redis-7.4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginDB(0, encoder.DBInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		var c Collector
+		if err := r.WriteTo(&c); err != nil {
+			t.Fatalf("%s: %v", r.Key, err)
+		}
+		if r.Type == Hash {
+			c.Rec.Members = append([]Member(nil), c.Rec.Members...)
+		}
+		if !reflect.DeepEqual(c.Rec, r) {
+			t.Fatalf("%s: collected\n%+v\nwant\n%+v", r.Key, c.Rec, r)
+		}
+		if err := r.WriteTo(w); err != nil {
+			t.Fatalf("%s: %v", r.Key, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
