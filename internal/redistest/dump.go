@@ -38,6 +38,13 @@ func WriteBigDump(t testing.TB, n int) string {
 	})
 }
 
+// WriteDumpWith returns the path of a new RDB file that a real redis-server writes with
+// SAVE after fill has run on it (debug commands enabled).
+func WriteDumpWith(t testing.TB, fill func(context.Context, *redis.Client) error) string {
+	t.Helper()
+	return writeDump(t, fill)
+}
+
 // writeDump runs redis-server in a temporary directory, fills it with fill,
 // has it SAVE and copies the file into another temporary directory, which
 // holds nothing else.
