@@ -33,10 +33,16 @@ var (
 
 // BeginHashWithFieldTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
 // the smallest field expiry (absolute Unix ms), 0 when no field expires. Fields follow with
-// AddFieldWithTTL. It needs RDB 12 (Redis 7.4+); below, it fails with ErrFieldTTL.
+// AddFieldWithTTL. It needs RDB 12 (Redis 7.4+); below, it fails with ErrFieldTTL, or with
+// Options.DropFieldTTL opens a plain hash that AddFieldWithTTL fills without the TTLs.
 func (w *Writer) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
 	if w.err == nil && !w.closed && w.version < 12 {
-		return w.fail(fmt.Errorf("write key %q: %w, not %d", key, ErrFieldTTL, w.version))
+		if !w.dropTTL {
+			return w.fail(fmt.Errorf("write key %q: %w, not %d", key, ErrFieldTTL, w.version))
+		}
+		err := w.BeginHash(key, n, expireAtMS)
+		w.coll.noTTL = err == nil
+		return err
 	}
 	if minFieldExpireAtMS < 0 || minFieldExpireAtMS > maxFieldExpiry {
 		return w.fail(fmt.Errorf("write key %q: smallest field expiry %d: %w (0 to %d)", key, minFieldExpireAtMS, ErrFieldExpiry, int64(maxFieldExpiry)))
@@ -56,6 +62,9 @@ func (w *Writer) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFiel
 // the hash opened by BeginHashWithFieldTTL. An expiry must be at least the declared smallest
 // one, and 0 when that is 0.
 func (w *Writer) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
+	if w.coll.noTTL {
+		return w.AddField(field, value)
+	}
 	if err := w.checkAdd(hashTTLCollection, field); err != nil {
 		return err
 	}

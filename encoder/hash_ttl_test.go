@@ -124,3 +124,25 @@ func TestHashFieldTTLErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDropFieldTTL writes a hash with field TTLs below RDB 12 with DropFieldTTL: it is the
+// plain hash of the same fields.
+func TestDropFieldTTL(t *testing.T) {
+	fields := []ttlField{{"a", "1", 0}, {"b", "2", year2100}}
+	for _, v := range []int{9, 11} {
+		got := recordBytes(t, v, Options{DropFieldTTL: true}, writeTTLHash("h", year2100, fields...))
+		want := recordBytes(t, v, Options{}, func(w *Writer) error {
+			must(t, w.BeginHash([]byte("h"), 2, 0))
+			must(t, w.AddField([]byte("a"), []byte("1")))
+			must(t, w.AddField([]byte("b"), []byte("2")))
+			return w.EndCollection()
+		})
+		if !bytes.Equal(got, want) {
+			t.Fatalf("RDB %d: %x, want the plain hash %x", v, got, want)
+		}
+	}
+	// From RDB 12 the TTLs stay.
+	if got := recordBytes(t, 12, Options{DropFieldTTL: true}, writeTTLHash("h", year2100, fields...)); got[0] != typeHashListpackEx {
+		t.Fatalf("RDB 12 with DropFieldTTL: type %d", got[0])
+	}
+}

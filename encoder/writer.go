@@ -110,6 +110,10 @@ type Options struct {
 	// Thresholds choose the encodings of collections, as the Redis settings of the same
 	// names do on a server; nil means DefaultThresholds.
 	Thresholds *Thresholds
+	// DropFieldTTL writes a hash whose fields expire as a plain hash, without the field TTLs,
+	// when the RDB version has none (below 12); default off: such a hash is an error
+	// (ErrFieldTTL) naming its key.
+	DropFieldTTL bool
 	// TempDir is where records whose count precedes their parts (streams, long lists) spool
 	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
 	TempDir string
@@ -159,6 +163,7 @@ type Writer struct {
 	coll      collection // the open collection record, if any
 	strm      streamState
 	spool     spool // the parts of the open stream or list
+	dropTTL   bool
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -205,6 +210,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		checkDups: opts.CheckDuplicates,
 		limits:    limits,
 		spool:     spool{dir: opts.TempDir},
+		dropTTL:   opts.DropFieldTTL,
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
