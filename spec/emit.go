@@ -42,6 +42,8 @@ type emitter struct {
 	buf   []byte
 	name  []byte
 	seen  map[string]struct{}
+	ends  []int    // streams: the end of each field's value in buf
+	entry [][]byte // streams: an entry's fields and values
 }
 
 func newEmitter(sink record.Sink) *emitter {
@@ -138,6 +140,9 @@ func (e *emitter) write(f *Family, i uint64) error {
 		e.buf = e.eval(e.buf[:0], f.value, f, saltField^hashString("value"), i, 0, false)
 		return e.sink.WriteString(e.key, e.buf, exp)
 	}
+	if f.Type == record.Stream {
+		return e.writeStream(f, i, exp)
+	}
 	var err error
 	if f.fields != nil {
 		if err = e.sink.BeginHash(e.key, uint64(len(f.fields)), exp); err != nil {
@@ -233,4 +238,32 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 		}
 	}
 	return nil
+}
+
+// writeStream writes stream record i of f: its entries, entry j with the id
+// (base time + j + 1)-0 and the family's fields, their values drawn for (i, j).
+func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
+	if err := e.sink.BeginStream(e.key, exp); err != nil {
+		return err
+	}
+	n := f.memberCount(i)
+	for j := range n {
+		e.buf, e.ends = e.buf[:0], e.ends[:0]
+		for k := range f.fields {
+			fd := &f.fields[k]
+			e.buf = e.eval(e.buf, fd.gen, f, saltField^hashString(string(fd.name)), i, j, true)
+			e.ends = append(e.ends, len(e.buf))
+		}
+		e.entry = e.entry[:0]
+		start := 0
+		for k, end := range e.ends {
+			e.entry = append(e.entry, f.fields[k].name, e.buf[start:end])
+			start = end
+		}
+		id := record.StreamID{Ms: uint64(max(f.base, 0)) + j + 1}
+		if err := e.sink.AddStreamEntry(id, e.entry); err != nil {
+			return err
+		}
+	}
+	return e.sink.EndCollection()
 }

@@ -244,7 +244,7 @@ func (p *parser) parseTop(s *Spec, n *yaml.Node) uint64 {
 
 // family reads one family.
 func (p *parser) family(n *yaml.Node, path string) *Family {
-	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members")
+	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries")
 	f := &Family{Line: n.Line, path: path, IDStart: 1, Type: record.String}
 	ke, ok := m["key"]
 	if !ok {
@@ -262,7 +262,7 @@ func (p *parser) family(n *yaml.Node, path string) *Family {
 	if e, ok := m["type"]; ok {
 		f.Type = record.Type(p.str(e.val, path+".type"))
 		if !f.Type.Valid() {
-			p.fail(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset)", f.Type)
+			p.fail(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream)", f.Type)
 		}
 	}
 	if e, ok := m["db"]; ok {
@@ -317,6 +317,13 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 	value, hasValue := m["value"]
 	fields, hasFields := m["fields"]
 	mem, hasMembers := m["members"]
+	if entries, ok := m["entries"]; ok && f.Type != record.Stream {
+		p.fail(entries.key, path+".entries", "goes with a stream")
+	}
+	if f.Type == record.Stream {
+		p.streamContents(f, n, m)
+		return
+	}
 	if f.Type == record.String {
 		for _, e := range []struct {
 			has  bool
@@ -354,6 +361,28 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 		p.fail(n, path+".members", "missing: a %s takes %s", f.Type, want)
 	}
 	p.members(f, mem.val, path+".members")
+}
+
+// streamContents reads a stream's entries (how many a key holds) and fields (each entry's
+// fields, in order, with the generators of their values).
+func (p *parser) streamContents(f *Family, n *yaml.Node, m map[string]entry) {
+	path := f.path
+	for _, name := range []string{"value", "members"} {
+		if e, ok := m[name]; ok {
+			p.fail(e.key, join(path, name), "does not go with a stream (it takes entries: and fields:)")
+		}
+	}
+	entries, ok := m["entries"]
+	if !ok {
+		p.fail(n, path+".entries", "missing: how many entries each stream holds (N or MIN-MAX)")
+	}
+	f.members = &members{}
+	f.members.min, f.members.max = p.countRange(entries.val, path+".entries")
+	fields, ok := m["fields"]
+	if !ok {
+		p.fail(n, path+".fields", "missing: the fields of each entry, names mapped to generators")
+	}
+	p.namedFields(f, fields.val, path+".fields")
 }
 
 // namedFields reads the fixed fields of a hash.
