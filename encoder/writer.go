@@ -130,7 +130,7 @@ type DBInfo struct {
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
-	Members       uint64 // members added to collections (a hash field and its value count once)
+	Members       uint64 // members added to collections (a hash field and its value count once; a stream entry once)
 	Bytes         int64  // bytes passed to the destination, trailer included once closed
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 }
