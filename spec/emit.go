@@ -59,7 +59,7 @@ func newEmitter(sink record.Sink) *emitter {
 // stops with ctx's error when ctx is cancelled.
 func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(keys uint64)) error {
 	for _, f := range s.Families {
-		if (f.TTL > 0 || f.relativeTime) && s.Params.BaseTimeMS <= 0 {
+		if (f.TTL > 0 || f.relativeTime || f.fieldTTL) && s.Params.BaseTimeMS <= 0 {
 			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
 		}
 	}
@@ -144,6 +144,9 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.writeStream(f, i, exp)
 	}
 	var err error
+	if f.fieldTTL {
+		return e.writeFieldTTLs(f, i, exp)
+	}
 	if f.fields != nil {
 		if err = e.sink.BeginHash(e.key, uint64(len(f.fields)), exp); err != nil {
 			return err
@@ -262,6 +265,35 @@ func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
 		}
 		id := record.StreamID{Ms: uint64(max(f.base, 0)) + j + 1}
 		if err := e.sink.AddStreamEntry(id, e.entry); err != nil {
+			return err
+		}
+	}
+	return e.sink.EndCollection()
+}
+
+// fieldExpireAtMS returns the expiry of named field fd of record i: 0 without a field_ttl.
+func (f *Family) fieldExpireAtMS(fd *field, i uint64) int64 {
+	if fd.ttl == 0 {
+		return 0
+	}
+	return draw.ExpireAtMS(f.base, fd.ttl, fd.jitter, f.seed^saltTTL^hashString(string(fd.name)), i)
+}
+
+// writeFieldTTLs writes record i of a hash family some of whose fields expire.
+func (e *emitter) writeFieldTTLs(f *Family, i uint64, exp int64) error {
+	var least int64
+	for k := range f.fields {
+		if at := f.fieldExpireAtMS(&f.fields[k], i); at != 0 && (least == 0 || at < least) {
+			least = at
+		}
+	}
+	if err := e.sink.BeginHashWithFieldTTL(e.key, uint64(len(f.fields)), exp, least); err != nil {
+		return err
+	}
+	for k := range f.fields {
+		fd := &f.fields[k]
+		e.buf = e.eval(e.buf[:0], fd.gen, f, saltField^hashString(string(fd.name)), i, 0, false)
+		if err := e.sink.AddFieldWithTTL(fd.name, e.buf, f.fieldExpireAtMS(fd, i)); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,7 +245,7 @@ func (p *parser) parseTop(s *Spec, n *yaml.Node) uint64 {
 
 // family reads one family.
 func (p *parser) family(n *yaml.Node, path string) *Family {
-	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries")
+	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries", "field_ttl")
 	f := &Family{Line: n.Line, path: path, IDStart: 1, Type: record.String}
 	ke, ok := m["key"]
 	if !ok {
@@ -320,6 +321,9 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 	if entries, ok := m["entries"]; ok && f.Type != record.Stream {
 		p.fail(entries.key, path+".entries", "goes with a stream")
 	}
+	if e, ok := m["field_ttl"]; ok && (f.Type != record.Hash || !hasFields) {
+		p.fail(e.key, path+".field_ttl", "goes with a hash's fields:")
+	}
 	if f.Type == record.Stream {
 		p.streamContents(f, n, m)
 		return
@@ -351,6 +355,9 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 			p.fail(mem.key, path+".members", "a hash takes fields: (fixed names) or members: (generated), not both")
 		}
 		p.namedFields(f, fields.val, path+".fields")
+		if e, ok := m["field_ttl"]; ok {
+			p.fieldTTLs(f, e.val, path+".field_ttl")
+		}
 		return
 	}
 	if !hasMembers {
@@ -383,6 +390,46 @@ func (p *parser) streamContents(f *Family, n *yaml.Node, m map[string]entry) {
 		p.fail(n, path+".fields", "missing: the fields of each entry, names mapped to generators")
 	}
 	p.namedFields(f, fields.val, path+".fields")
+}
+
+// fieldTTLs reads the expiries of a hash's named fields (Redis 7.4+): a mapping of field
+// names to a ttl, or to {ttl: , jitter: }, counted like a key's ttl from the base time.
+func (p *parser) fieldTTLs(f *Family, n *yaml.Node, path string) {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		p.fail(n, path, "want a mapping of field names to a ttl (e.g. token: 30m) or {ttl: 30m, jitter: 5m}, got %s", describe(n))
+	}
+	for k := 0; k+1 < len(n.Content); k += 2 {
+		kn, vn := resolve(n.Content[k]), resolve(n.Content[k+1])
+		name := p.scalar(kn, path)
+		at := slices.IndexFunc(f.fields, func(fd field) bool { return string(fd.name) == name })
+		if at < 0 {
+			p.fail(kn, join(path, name), "no such field in fields:")
+		}
+		fd := &f.fields[at]
+		if fd.ttl > 0 {
+			p.fail(kn, join(path, name), "given twice")
+		}
+		if vn.Kind == yaml.MappingNode {
+			m := p.fields(vn, join(path, name), "ttl", "jitter")
+			e, ok := m["ttl"]
+			if !ok {
+				p.fail(vn, join(path, name)+".ttl", "missing")
+			}
+			fd.ttl = p.duration(e.val, join(path, name)+".ttl")
+			if j, ok := m["jitter"]; ok {
+				fd.jitter = p.duration(j.val, join(path, name)+".jitter")
+				if fd.jitter < 0 || fd.jitter >= fd.ttl {
+					p.fail(j.val, join(path, name)+".jitter", "%s must be at least 0 and less than the ttl %s", fd.jitter, fd.ttl)
+				}
+			}
+		} else {
+			fd.ttl = p.duration(vn, join(path, name))
+		}
+		if fd.ttl <= 0 {
+			p.fail(vn, join(path, name), "must be positive")
+		}
+		f.fieldTTL = true
+	}
 }
 
 // namedFields reads the fixed fields of a hash.

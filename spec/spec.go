@@ -107,12 +107,14 @@ type Family struct {
 	keyCol  int
 	// relativeTime is set when a timestamp generator counts from Params.BaseTimeMS.
 	relativeTime bool
+	fieldTTL     bool // some named field expires (field_ttl)
 }
 
-// A field is a named hash field with the generator of its value.
+// A field is a named hash field with the generator of its value, and its expiry.
 type field struct {
-	name []byte
-	gen  generator
+	name        []byte
+	gen         generator
+	ttl, jitter time.Duration // field_ttl: the field expires at the base time + ttl ± jitter
 }
 
 // members describes the generated members of a collection.
