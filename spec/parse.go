@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -368,68 +367,6 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 		p.fail(n, path+".members", "missing: a %s takes %s", f.Type, want)
 	}
 	p.members(f, mem.val, path+".members")
-}
-
-// streamContents reads a stream's entries (how many a key holds) and fields (each entry's
-// fields, in order, with the generators of their values).
-func (p *parser) streamContents(f *Family, n *yaml.Node, m map[string]entry) {
-	path := f.path
-	for _, name := range []string{"value", "members"} {
-		if e, ok := m[name]; ok {
-			p.fail(e.key, join(path, name), "does not go with a stream (it takes entries: and fields:)")
-		}
-	}
-	entries, ok := m["entries"]
-	if !ok {
-		p.fail(n, path+".entries", "missing: how many entries each stream holds (N or MIN-MAX)")
-	}
-	f.members = &members{}
-	f.members.min, f.members.max = p.countRange(entries.val, path+".entries")
-	fields, ok := m["fields"]
-	if !ok {
-		p.fail(n, path+".fields", "missing: the fields of each entry, names mapped to generators")
-	}
-	p.namedFields(f, fields.val, path+".fields")
-}
-
-// fieldTTLs reads the expiries of a hash's named fields (Redis 7.4+): a mapping of field
-// names to a ttl, or to {ttl: , jitter: }, counted like a key's ttl from the base time.
-func (p *parser) fieldTTLs(f *Family, n *yaml.Node, path string) {
-	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
-		p.fail(n, path, "want a mapping of field names to a ttl (e.g. token: 30m) or {ttl: 30m, jitter: 5m}, got %s", describe(n))
-	}
-	for k := 0; k+1 < len(n.Content); k += 2 {
-		kn, vn := resolve(n.Content[k]), resolve(n.Content[k+1])
-		name := p.scalar(kn, path)
-		at := slices.IndexFunc(f.fields, func(fd field) bool { return string(fd.name) == name })
-		if at < 0 {
-			p.fail(kn, join(path, name), "no such field in fields:")
-		}
-		fd := &f.fields[at]
-		if fd.ttl > 0 {
-			p.fail(kn, join(path, name), "given twice")
-		}
-		if vn.Kind == yaml.MappingNode {
-			m := p.fields(vn, join(path, name), "ttl", "jitter")
-			e, ok := m["ttl"]
-			if !ok {
-				p.fail(vn, join(path, name)+".ttl", "missing")
-			}
-			fd.ttl = p.duration(e.val, join(path, name)+".ttl")
-			if j, ok := m["jitter"]; ok {
-				fd.jitter = p.duration(j.val, join(path, name)+".jitter")
-				if fd.jitter < 0 || fd.jitter >= fd.ttl {
-					p.fail(j.val, join(path, name)+".jitter", "%s must be at least 0 and less than the ttl %s", fd.jitter, fd.ttl)
-				}
-			}
-		} else {
-			fd.ttl = p.duration(vn, join(path, name))
-		}
-		if fd.ttl <= 0 {
-			p.fail(vn, join(path, name), "must be positive")
-		}
-		f.fieldTTL = true
-	}
 }
 
 // namedFields reads the fixed fields of a hash.
