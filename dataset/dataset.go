@@ -38,7 +38,8 @@ var ErrInvalid = errors.New("invalid dataset")
 
 // Spec describes a dataset of Count keys: key i is KeyPrefix followed by the decimal
 // KeyStart+i. Keys are unique by construction, since distinct numbers have distinct decimals.
-// Every key holds a value of Type; collections hold Members members each (see members.go).
+// Every key holds a value of Type; collections hold Members members each, streams Members
+// entries (see members.go).
 type Spec struct {
 	Count     uint64        `json:"count"`
 	KeyPrefix string        `json:"key_prefix"`
@@ -55,8 +56,8 @@ type Spec struct {
 	// Type is the type of every key; empty means TypeString, as in manifests written before
 	// collections existed.
 	Type Type `json:"type,omitempty"`
-	// Members is how many members (hash fields, list elements, set or sorted-set members)
-	// each collection holds; unused for strings.
+	// Members is how many members (hash fields, list elements, set or sorted-set members,
+	// stream entries) each collection or stream holds; unused for strings.
 	Members Range `json:"members,omitzero"`
 }
 
