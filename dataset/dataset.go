@@ -50,8 +50,9 @@ type Spec struct {
 	DB        int           `json:"db"`
 	TTL       time.Duration `json:"ttl,omitempty"`        // 0: no expiry
 	TTLJitter time.Duration `json:"ttl_jitter,omitempty"` // expiry spread ± around TTL
-	// BaseTimeMS is the Unix time in ms that TTLs count from: the expiry of record i is
-	// BaseTimeMS + TTL + a jitter offset drawn from (Seed, i).
+	// BaseTimeMS is the Unix time in ms that TTLs and stream ids count from: the expiry of
+	// record i is BaseTimeMS + TTL + a jitter offset drawn from (Seed, i), and stream entry j
+	// has the id (BaseTimeMS + j + 1)-0.
 	BaseTimeMS int64 `json:"base_time_ms,omitempty"`
 	// Type is the type of every key; empty means TypeString, as in manifests written before
 	// collections existed.
