@@ -263,12 +263,45 @@ func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
 			e.entry = append(e.entry, f.fields[k].name, e.buf[start:end])
 			start = end
 		}
-		id := record.StreamID{Ms: uint64(max(f.base, 0)) + j + 1}
-		if err := e.sink.AddStreamEntry(id, e.entry); err != nil {
+		if err := e.sink.AddStreamEntry(f.streamID(j), e.entry); err != nil {
+			return err
+		}
+	}
+	for k := range f.groups {
+		g := f.streamGroup(&f.groups[k], n)
+		if err := e.sink.AddStreamGroup(&g); err != nil {
 			return err
 		}
 	}
 	return e.sink.EndCollection()
+}
+
+// streamID returns the id of entry j of a stream: (base time + j + 1)-0.
+func (f *Family) streamID(j uint64) record.StreamID {
+	return record.StreamID{Ms: uint64(max(f.base, 0)) + j + 1}
+}
+
+// streamGroup returns group g of a stream of n entries (see streamGroup): entries are
+// delivered a millisecond after they were added, and consumers were last seen then.
+func (f *Family) streamGroup(g *streamGroup, n uint64) record.StreamGroup {
+	delivered := uint64(g.delivered * float64(n))
+	pending := uint64(g.pending * float64(delivered))
+	out := record.StreamGroup{Name: []byte(g.name), EntriesRead: int64(delivered),
+		Consumers: make([]record.StreamConsumer, g.consumers)}
+	if delivered > 0 {
+		out.LastID = f.streamID(delivered - 1)
+	}
+	seen := int64(max(out.LastID.Ms, uint64(max(f.base, 0)))) + 1
+	for c := range out.Consumers {
+		out.Consumers[c] = record.StreamConsumer{Name: fmt.Appendf(nil, "%s-%d", g.name, c+1), SeenTimeMS: seen, ActiveTimeMS: seen}
+	}
+	for j := delivered - pending; j < delivered; j++ {
+		id := f.streamID(j)
+		out.Pending = append(out.Pending, record.StreamPending{ID: id, DeliveryTimeMS: int64(id.Ms) + 1, DeliveryCount: 1})
+		c := &out.Consumers[j%g.consumers]
+		c.Pending = append(c.Pending, id)
+	}
+	return out
 }
 
 // fieldExpireAtMS returns the expiry of named field fd of record i: 0 without a field_ttl.

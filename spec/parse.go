@@ -244,7 +244,7 @@ func (p *parser) parseTop(s *Spec, n *yaml.Node) uint64 {
 
 // family reads one family.
 func (p *parser) family(n *yaml.Node, path string) *Family {
-	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries", "field_ttl")
+	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries", "field_ttl", "groups")
 	f := &Family{Line: n.Line, path: path, IDStart: 1, Type: record.String}
 	ke, ok := m["key"]
 	if !ok {
@@ -319,6 +319,9 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 	mem, hasMembers := m["members"]
 	if entries, ok := m["entries"]; ok && f.Type != record.Stream {
 		p.fail(entries.key, path+".entries", "goes with a stream")
+	}
+	if e, ok := m["groups"]; ok && f.Type != record.Stream {
+		p.fail(e.key, path+".groups", "goes with a stream")
 	}
 	if e, ok := m["field_ttl"]; ok && (f.Type != record.Hash || !hasFields) {
 		p.fail(e.key, path+".field_ttl", "goes with a hash's fields:")

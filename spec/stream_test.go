@@ -29,6 +29,10 @@ families:
       user: {int: {min: 1, max: 1000}}
       n: {sequence: {}}
       note: {fake: sentence}
+    groups:
+      - {name: workers, consumers: 3, delivered: 0.9, pending: 0.2}
+      - {name: audit}
+      - {name: late, delivered: 0}
 `
 
 // TestStreamFamily generates a stream family: the records streamed are those Family.Record
@@ -61,6 +65,13 @@ func TestStreamFamily(t *testing.T) {
 				t.Fatalf("record %d entry %d: %v %q", i, j, e.ID, e.Fields)
 			}
 		}
+	}
+	g := r.recs[7].Groups
+	n := len(r.recs[7].Entries)
+	if len(g) != 3 || string(g[0].Name) != "workers" || len(g[0].Consumers) != 3 || string(g[0].Consumers[2].Name) != "workers-3" ||
+		g[0].EntriesRead != int64(n*9/10) || len(g[0].Pending) != n*9/10/5 ||
+		g[1].LastID != r.recs[7].Entries[n-1].ID || len(g[1].Pending) != 0 || g[2].LastID != (record.StreamID{}) {
+		t.Fatalf("groups of a stream of %d entries: %+v", n, g)
 	}
 	if len(sizes) < 10 {
 		t.Fatalf("entry counts barely vary: %v", sizes)
@@ -97,6 +108,18 @@ func TestStreamFamilyInRedis(t *testing.T) {
 	for i := range fam.Keys() {
 		want, err := fam.Record(i)
 		must(t, err)
+		groups, err := c.XInfoGroups(ctx, string(want.Key)).Result()
+		must(t, err)
+		if len(groups) != len(want.Groups) {
+			t.Fatalf("%s: %d groups, want %d", want.Key, len(groups), len(want.Groups))
+		}
+		for k, g := range want.Groups { // the server lists them by name: audit, late, workers
+			h := groups[map[string]int{"audit": 0, "late": 1, "workers": 2}[string(g.Name)]]
+			if h.Name != string(g.Name) || h.LastDeliveredID != g.LastID.String() || h.Pending != int64(len(g.Pending)) ||
+				h.Consumers != int64(len(g.Consumers)) || h.EntriesRead != g.EntriesRead {
+				t.Fatalf("%s: group %d is %+v, want %+v", want.Key, k, h, g)
+			}
+		}
 		got, err := c.Do(ctx, "XRANGE", string(want.Key), "-", "+").Slice()
 		must(t, err)
 		if len(got) != len(want.Entries) {
