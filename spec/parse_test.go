@@ -166,7 +166,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("families:\n  - key: \"u:{id}\"\n    count: 3\n    value: {int: {min: 1, max: 9}}\n"))
 	f.Add([]byte("families:\n  - key: a\n    type: zset\n    members: {count: 2-4, value: {uuid: {}}, score: {float: {min: 0, max: 1}}}\n"))
 	f.Add([]byte("x: &a [*a]\nfamilies: *a\n"))
-	f.Add([]byte("families:\n  - key: \"e:{id}\"\n    count: 2\n    type: stream\n    entries: 1-5\n    fields: {a: {sequence: {}}, b: x}\n"))
+	f.Add([]byte("families:\n  - key: \"e:{id}\"\n    count: 2\n    type: stream\n    entries: 1-5\n    fields: {a: {sequence: {}}, b: x}\n    groups: [{name: g, consumers: 2, delivered: 0.5, pending: 1}]\n"))
 	f.Add([]byte("families:\n  - key: h\n    type: hash\n    fields: {a: x, b: y}\n    field_ttl: {a: 1m, b: {ttl: 1h, jitter: 1m}}\n"))
 	f.Add([]byte("families:\n  - key: \"{{x}}{uuid}\"\n    count: 3\n    type: set\n    members: {of_family: \"{{x}}{uuid}\"}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
