@@ -3,15 +3,17 @@
 #   make test         every test, against a real redis-server and docker
 #   make redis-image  the local test image rdbgen-test/redis:7.0
 #   make bench        the benchmarks
+#   make fuzz         every Fuzz function, FUZZTIME (10s) each
 #   make vet          gofmt and go vet
 
 GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
 TEST_TIMEOUT ?= 10m
+FUZZTIME ?= 10s
 
 export REDIS_IMAGE
 
-.PHONY: all test redis-server redis-image bench vet
+.PHONY: all test redis-server redis-image bench fuzz vet
 
 all: vet test
 
@@ -42,6 +44,11 @@ redis-image:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
+
+# Every Fuzz function of the repository (found by grep: new ones are picked up), each for
+# FUZZTIME, one `go test -fuzz` run per function.
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 vet:
 	@unformatted=$$(gofmt -l .); \

@@ -13,7 +13,6 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
 )
 
 // writeShards splits d by layout into files in dir and returns the time taken, fsyncs
@@ -30,7 +29,7 @@ func writeShards(b *testing.B, dir string, layout *cluster.Layout) (time.Duratio
 		files[i], dsts[i] = f, f
 	}
 	start := time.Now()
-	res, err := rdbgen.GenerateCluster(context.Background(), dsts, classic(10_000_000), layout, encoder.Options{}, nil)
+	res, err := rdbgen.WriteShards(context.Background(), dsts, classic(10_000_000), layout, rdbgen.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

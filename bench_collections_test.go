@@ -42,7 +42,7 @@ func BenchmarkCollections(b *testing.B) {
 			var took time.Duration
 			for b.Loop() {
 				var err error
-				res, err = rdbgen.Generate(context.Background(), discardWriter{}, &bc.d, encoder.Options{Target: bc.target}, nil)
+				res, err = rdbgen.Write(context.Background(), discardWriter{}, &bc.d, rdbgen.Options{Encoder: encoder.Options{Target: bc.target}})
 				if err != nil {
 					b.Fatal(err)
 				}

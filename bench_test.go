@@ -14,7 +14,6 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 )
 
 // classic is the default dataset: key100000001… with values equal to the keys.
@@ -31,7 +30,7 @@ func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 	}
 	defer f.Close()
 	start := time.Now()
-	if _, err := rdbgen.Generate(context.Background(), f, d, encoder.Options{}, nil); err != nil {
+	if _, err := rdbgen.Write(context.Background(), f, d, rdbgen.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	if err := f.Sync(); err != nil {

@@ -2,80 +2,64 @@ package rdbgen
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/spec"
+	"github.com/rdbgen/rdbgen/record"
 )
 
-// countDataset counts the keys of d that each shard of layout will hold. It walks the keys
-// alone: random values are not computed.
-func countDataset(ctx context.Context, d *dataset.Spec, layout *cluster.Layout) ([]encoder.DBInfo, error) {
-	expires := d.Expires() > 0
-	return countInParts(ctx, layout, []uint64{d.Count}, func(_ int, lo, hi uint64, c *cluster.Counter) {
-		// Record lo+j of d is record j of part: the same key, with no value to draw.
-		part := *d
-		part.KeyStart, part.Count = d.KeyStart+lo, hi-lo
-		part.Value, part.ValueSize = dataset.ValueSame, 0
-		cur := part.Cursor()
-		for cur.Next() {
-			c.Add(cur.Key(), expires)
-			if cur.Index()%progressEvery == progressEvery-1 && ctx.Err() != nil {
-				return
-			}
-		}
-	})
+// A PartLister is a record.KeyLister that can also list its keys in parts, concurrently:
+// ListKeysPart lists part part of parts (0 <= part < parts), and the parts together list
+// every key once. WriteShards counts such a source's keys on every CPU at once.
+type PartLister interface {
+	record.KeyLister
+	ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error
 }
 
-// countSpec counts the keys of the families of s that each shard of layout will hold.
-func countSpec(ctx context.Context, s *spec.Spec, layout *cluster.Layout) ([]encoder.DBInfo, error) {
-	sizes := make([]uint64, len(s.Families))
-	for i, f := range s.Families {
-		sizes[i] = f.Keys()
-	}
-	return countInParts(ctx, layout, sizes, func(fam int, lo, hi uint64, c *cluster.Counter) {
-		f := s.Families[fam]
-		var key []byte
-		for i := lo; i < hi; i++ {
-			key = f.AppendKey(key[:0], i)
-			c.Add(key, f.ExpireAtMS(i) > 0)
-			if i%progressEvery == progressEvery-1 && ctx.Err() != nil {
-				return
-			}
-		}
-	})
-}
+// partsFrom is the number of keys from which a PartLister is counted in parts.
+const partsFrom = 1 << 20
 
-// countInParts counts keys in as many parts at once as there are CPUs: sizes are the key
-// counts of a few sequences, and count(seq, lo, hi, c) adds keys lo to hi-1 of sequence seq
-// to c. It returns the sum of the parts' counts, or ctx's error.
-func countInParts(ctx context.Context, layout *cluster.Layout, sizes []uint64, count func(seq int, lo, hi uint64, c *cluster.Counter)) ([]encoder.DBInfo, error) {
-	parts := uint64(runtime.GOMAXPROCS(0))
-	var total uint64
-	for _, n := range sizes {
-		total += n
-	}
-	if total < 1<<20 {
-		parts = 1
+// countShards counts the keys of src that each shard of layout will hold, in one pass over
+// its keys alone, in as many parts at once as there are CPUs when src is a large PartLister.
+// A key of a db other than 0 is an error wrapping cluster.ErrDB.
+func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layout) ([]encoder.DBInfo, error) {
+	parts := 1
+	pl, ok := src.(PartLister)
+	if sz, sized := src.(record.Sizer); ok && sized && sz.Len() >= partsFrom {
+		parts = runtime.GOMAXPROCS(0)
 	}
 	counters := make([]*cluster.Counter, parts)
+	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
-		counters[p] = cluster.NewCounter(layout)
+		c := cluster.NewCounter(layout)
+		counters[p] = c
+		var badDB error
+		add := func(db int, key []byte, expires bool) {
+			if db != 0 && badDB == nil {
+				badDB = fmt.Errorf("%w: records of db %d", cluster.ErrDB, db)
+			}
+			c.Add(key, expires)
+		}
 		wg.Go(func() {
-			for seq, n := range sizes {
-				if lo, hi := n*p/parts, n*(p+1)/parts; lo < hi {
-					count(seq, lo, hi, counters[p])
-				}
+			if parts == 1 {
+				errs[p] = src.ListKeys(ctx, add)
+			} else {
+				errs[p] = pl.ListKeysPart(ctx, p, parts, add)
+			}
+			if errs[p] == nil {
+				errs[p] = badDB
 			}
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	counts := counters[0].Counts()
 	for _, c := range counters[1:] {

@@ -87,7 +87,7 @@ families:
 				t.Fatal(err)
 			}
 			bufs, dsts := shardBuffers(layout)
-			res, err := rdbgen.GenerateSpecCluster(context.Background(), dsts, s, layout, encoder.Options{Target: "redis-7.0"}, nil)
+			res, err := rdbgen.WriteShards(context.Background(), dsts, s, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ families:
 		t.Fatal(err)
 	}
 	bufs, dsts := shardBuffers(layout)
-	if _, err := rdbgen.GenerateSpecCluster(context.Background(), dsts, s, layout, encoder.Options{}, nil); !errors.Is(err, cluster.ErrDB) || bufs[0].Len() != 0 {
+	if _, err := rdbgen.WriteShards(context.Background(), dsts, s, layout, rdbgen.Options{}); !errors.Is(err, cluster.ErrDB) || bufs[0].Len() != 0 {
 		t.Fatalf("db 1: %v, %d bytes written", err, bufs[0].Len())
 	}
 }
@@ -144,7 +144,9 @@ func TestImportCluster(t *testing.T) {
 		return func() (importer.Reader, error) { return importer.NewJSONReader(strings.NewReader(text)), nil }
 	}
 	bufs, dsts := shardBuffers(layout)
-	res, stats, err := rdbgen.ImportCluster(context.Background(), dsts, open(jsonl.String()), importer.Options{}, layout, encoder.Options{Target: "redis-7.0"}, nil)
+	src := &importer.Source{Open: open(jsonl.String())}
+	res, err := rdbgen.WriteShards(context.Background(), dsts, src, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	stats := src.Stats
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +163,8 @@ func TestImportCluster(t *testing.T) {
 		}
 	}
 	_, dsts = shardBuffers(layout)
-	_, _, err = rdbgen.ImportCluster(context.Background(), dsts, open(jsonl.String()+`{"db":2,"key":"x","type":"string","value":"v"}`+"\n"),
-		importer.Options{}, layout, encoder.Options{}, nil)
+	src = &importer.Source{Open: open(jsonl.String() + `{"db":2,"key":"x","type":"string","value":"v"}` + "\n")}
+	_, err = rdbgen.WriteShards(context.Background(), dsts, src, layout, rdbgen.Options{})
 	if !errors.Is(err, cluster.ErrDB) {
 		t.Fatalf("a record in db 2: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // generateCluster splits d by layout into buffers.
@@ -25,7 +26,7 @@ func generateCluster(t *testing.T, d *dataset.Spec, layout *cluster.Layout, opts
 		bufs[i] = new(bytes.Buffer)
 		dsts[i] = bufs[i]
 	}
-	res, err := rdbgen.GenerateCluster(context.Background(), dsts, d, layout, opts, nil)
+	res, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{Encoder: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,33 +136,33 @@ func TestGenerateClusterErrors(t *testing.T) {
 	layout, _ := cluster.Even(2)
 	dsts := []io.Writer{io.Discard, io.Discard}
 	d := &dataset.Spec{Count: 10, KeyPrefix: "k", DB: 3}
-	if _, err := rdbgen.GenerateCluster(context.Background(), dsts, d, layout, encoder.Options{}, nil); !errors.Is(err, cluster.ErrDB) {
+	if _, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{}); !errors.Is(err, cluster.ErrDB) {
 		t.Fatalf("db 3: %v", err)
 	}
 	d.DB = 0
-	if _, err := rdbgen.GenerateCluster(context.Background(), dsts[:1], d, layout, encoder.Options{}, nil); err == nil {
+	if _, err := rdbgen.WriteShards(context.Background(), dsts[:1], d, layout, rdbgen.Options{}); err == nil {
 		t.Fatal("one destination for two shards: no error")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	d.Count = 1 << 20
-	if _, err := rdbgen.GenerateCluster(ctx, dsts, d, layout, encoder.Options{}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := rdbgen.WriteShards(ctx, dsts, d, layout, rdbgen.Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	// Over a million keys, the counting pass runs in parts: a miscount would fail Close.
 	big := &dataset.Spec{Count: 1<<20 + 7, KeyPrefix: "k", TTL: time.Hour, BaseTimeMS: 1}
-	res, err := rdbgen.GenerateCluster(context.Background(), []io.Writer{io.Discard, io.Discard}, big, layout, encoder.Options{}, nil)
+	res, err := rdbgen.WriteShards(context.Background(), []io.Writer{io.Discard, io.Discard}, big, layout, rdbgen.Options{})
 	if err != nil || res.Total.Keys != big.Count || res.Total.Expires != big.Count {
 		t.Fatalf("%+v, %v", res.Total, err)
 	}
 	var calls int
 	d.Count = 200000
-	if _, err := rdbgen.GenerateCluster(context.Background(), dsts, d, layout, encoder.Options{}, func(p rdbgen.Progress) {
+	if _, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{Progress: func(p record.Progress) {
 		calls++
 		if p.Total != d.Count || p.Keys > p.Total {
 			t.Errorf("progress %+v", p)
 		}
-	}); err != nil || calls < 3 {
+	}}); err != nil || calls < 3 {
 		t.Fatalf("err %v, %d progress calls", err, calls)
 	}
 }

@@ -29,7 +29,7 @@ func TestGenerateCollections(t *testing.T) {
 				}
 				t.Run(string(typ)+"/"+string(mode)+"/"+target, func(t *testing.T) {
 					var buf bytes.Buffer
-					res, err := rdbgen.Generate(context.Background(), &buf, &d, encoder.Options{Target: target, CheckDuplicates: true}, nil)
+					res, err := rdbgen.Write(context.Background(), &buf, &d, rdbgen.Options{Encoder: encoder.Options{Target: target, CheckDuplicates: true}})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -34,7 +34,7 @@ func TestCollectionDatasetsInRedis(t *testing.T) {
 				path := filepath.Join(t.TempDir(), "dump.rdb")
 				f, err := os.Create(path)
 				must(t, err)
-				_, err = rdbgen.Generate(ctx, f, &d, encoder.Options{Target: target}, nil)
+				_, err = rdbgen.Write(ctx, f, &d, rdbgen.Options{Encoder: encoder.Options{Target: target}})
 				must(t, err)
 				must(t, f.Close())
 				inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess})

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // parsed is what github.com/hdt3213/rdb, an independent parser, reads from a file.
@@ -93,7 +94,7 @@ func TestGenerateReadBackByIndependentParser(t *testing.T) {
 		for oname, opts := range optionSets {
 			t.Run(dname+"/"+oname, func(t *testing.T) {
 				var buf bytes.Buffer
-				res, err := rdbgen.Generate(context.Background(), &buf, &d, opts, nil)
+				res, err := rdbgen.Write(context.Background(), &buf, &d, rdbgen.Options{Encoder: opts})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -160,23 +161,23 @@ func TestGenerateStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	d := &dataset.Strings{Count: 10_000_000, KeyPrefix: "key"}
-	_, err := rdbgen.Generate(ctx, new(bytes.Buffer), d, encoder.Options{}, func(rdbgen.Progress) {
+	_, err := rdbgen.Write(ctx, new(bytes.Buffer), d, rdbgen.Options{Progress: func(record.Progress) {
 		calls++
 		if calls == 2 {
 			cancel()
 		}
-	})
+	}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 }
 
 func TestGenerateRejectsBadInput(t *testing.T) {
-	_, err := rdbgen.Generate(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1, KeyPrefix: "a\x00"}, encoder.Options{}, nil)
+	_, err := rdbgen.Write(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1, KeyPrefix: "a\x00"}, rdbgen.Options{})
 	if !errors.Is(err, dataset.ErrInvalid) {
 		t.Fatalf("NUL prefix: %v", err)
 	}
-	_, err = rdbgen.Generate(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1}, encoder.Options{Target: "redis-1.0"}, nil)
+	_, err = rdbgen.Write(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1}, rdbgen.Options{Encoder: encoder.Options{Target: "redis-1.0"}})
 	if !errors.Is(err, encoder.ErrUnknownTarget) {
 		t.Fatalf("unknown target: %v", err)
 	}

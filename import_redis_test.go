@@ -64,8 +64,10 @@ func TestImportsInRedis(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "dump.rdb")
 			f, err := os.Create(path)
 			must(t, err)
-			_, stats, err := rdbgen.Import(ctx, f, tc.open, importer.Options{}, encoder.Options{Target: "redis-7.0"}, nil)
+			src := &importer.Source{Open: tc.open}
+			_, err = rdbgen.Write(ctx, f, src, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 			must(t, err)
+			stats := src.Stats
 			must(t, f.Close())
 			if out, err := exec.Command(checkRDB, path).CombinedOutput(); err != nil {
 				t.Fatalf("redis-check-rdb: %v\n%s", err, out)

@@ -119,8 +119,10 @@ func TestImportRoundTripOfParserCases(t *testing.T) {
 				for _, target := range []string{"redis-5.0", "redis-7.2"} {
 					var out bytes.Buffer
 					open := func() (importer.Reader, error) { return importer.NewJSONReader(bytes.NewReader(in)), nil }
-					_, stats, err := rdbgen.Import(context.Background(), &out, open, importer.Options{}, encoder.Options{Target: target}, nil)
+					src := &importer.Source{Open: open}
+					_, err := rdbgen.Write(context.Background(), &out, src, rdbgen.Options{Encoder: encoder.Options{Target: target}})
 					must(t, err)
+					stats := src.Stats
 					if stats.Written != uint64(n) {
 						t.Fatalf("%s: wrote %d of %d", form, stats.Written, n)
 					}

@@ -94,7 +94,7 @@ func TestExampleSpecsInRedis(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "dump.rdb")
 			f, err := os.Create(path)
 			must(t, err)
-			res, err := rdbgen.GenerateSpec(ctx, f, s, encoder.Options{Target: tc.target}, nil)
+			res, err := rdbgen.Write(ctx, f, s, rdbgen.Options{Encoder: encoder.Options{Target: tc.target}})
 			must(t, err)
 			must(t, f.Close())
 			if res.Stats.Keys != s.Keys() {
@@ -154,9 +154,9 @@ func TestMassInsertSpecIsTheDefaultDataset(t *testing.T) {
 	must(t, s.SetParams(p))
 	opts := encoder.Options{CreatedAt: time.Unix(1_800_000_000, 0)}
 	var fromSpec, fromCount strings.Builder
-	_, err := rdbgen.GenerateSpec(context.Background(), &fromSpec, s, opts, nil)
+	_, err := rdbgen.Write(context.Background(), &fromSpec, s, rdbgen.Options{Encoder: opts})
 	must(t, err)
-	_, err = rdbgen.Generate(context.Background(), &fromCount, classic(1000), opts, nil)
+	_, err = rdbgen.Write(context.Background(), &fromCount, classic(1000), rdbgen.Options{Encoder: opts})
 	must(t, err)
 	if fromSpec.String() != fromCount.String() {
 		t.Fatalf("the spec wrote %d bytes that differ from the %d of --count 1000", fromSpec.Len(), fromCount.Len())

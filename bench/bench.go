@@ -1,8 +1,10 @@
 // Package bench measures, side by side on one machine, the ways of getting a
-// dataset into Redis: the online loaders of package loader, each against a
-// fresh empty server, and the snapshot path (write the RDB file, start a
-// server on it). Every row is checked with DBSIZE: a row whose count is wrong
-// is marked failed, never shown as fast.
+// dataset (the built-in one, a spec file: any record.Source that knows its size)
+// into Redis: the online loaders of package loader, each against a fresh empty
+// server, redis-cli --pipe fed the dataset's RESP stream, and the snapshot path
+// (write the RDB file, start a server on it). Every row is checked with the
+// server's key count: a row whose count is wrong is marked failed, never shown
+// as fast.
 //
 // The package never prints: progress goes to [Options.Progress], and the
 // report is written by [WriteTable], [WriteCSV], [WriteJSON] and
@@ -16,14 +18,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -109,7 +114,12 @@ func (r Row) WorkersBatch() string {
 
 // Report is the outcome of a bench.
 type Report struct {
-	Dataset   *dataset.Spec  `json:"dataset"`
+	// Dataset is the built-in dataset measured, nil for another source.
+	Dataset *dataset.Spec `json:"dataset"`
+	// Input describes the source, as Options.Input gives it.
+	Input string `json:"input,omitempty"`
+	// Keys is the number of keys of the source.
+	Keys      uint64         `json:"keys"`
 	Backend   server.Backend `json:"backend"`
 	Server    string         `json:"server"` // e.g. "redis 7.0.15"
 	Repeat    int            `json:"repeat"`
@@ -117,22 +127,28 @@ type Report struct {
 	Rows      []Row          `json:"rows"`
 }
 
-// Run measures the rows opts selects, loading d. A row that fails (an error,
-// a wrong DBSIZE) is reported as failed; Run itself fails for bad options, a
-// server that cannot start, a file that cannot be written, or when ctx is
-// cancelled.
-func Run(ctx context.Context, d *dataset.Spec, opts Options) (*Report, error) {
-	if err := d.Validate(); err != nil {
-		return nil, err
+// Run measures the rows opts selects, loading src, which must know its size
+// (record.Sizer) and give the same records each time it is written. A row that
+// fails (an error, a wrong key count) is reported as failed; Run itself fails
+// for bad options, a server that cannot start, a file that cannot be written,
+// or when ctx is cancelled.
+func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) {
+	sized, ok := src.(record.Sizer)
+	if !ok {
+		return nil, fmt.Errorf("%w: the source does not know its size", ErrInvalidOption)
+	}
+	if v, ok := src.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return nil, err
+		}
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if !d.Type.IsString() && len(o.specs()) > 0 {
-		return nil, fmt.Errorf("%w: type %s: the online loaders send strings only (select --methods snapshot)", ErrInvalidOption, d.Type)
-	}
-	b := &bencher{d: d, o: o, dir: o.Dir}
+	d, _ := src.(*dataset.Spec)
+	n := sized.Len()
+	b := &bencher{src: src, n: n, o: o, dir: o.Dir}
 	if b.dir == "" {
 		if b.dir, err = os.MkdirTemp("", "rdbgen-bench-"); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
@@ -144,18 +160,26 @@ func Run(ctx context.Context, d *dataset.Spec, opts Options) (*Report, error) {
 		return nil, err
 	}
 
-	report := &Report{Dataset: d, Repeat: o.Repeat, StartedAt: time.Now().UTC()}
+	report := &Report{Dataset: d, Input: o.Input, Keys: n, Repeat: o.Repeat, StartedAt: time.Now().UTC()}
 	specs := o.specs()
 	online := make([][]measurement, len(specs))
-	var gen, load, total []measurement
+	var gen, load, total, piped []measurement
 	snapshot := slices.Contains(o.Methods, Snapshot)
+	pipe := slices.Contains(o.Methods, CLIPipe)
 	for run := 1; run <= o.Repeat; run++ {
 		for i, s := range specs {
-			m, err := b.online(ctx, s, Progress{Row: specRow(s, d).Label(), Run: run, Runs: o.Repeat})
+			m, err := b.online(ctx, s, Progress{Row: specRow(s, n).Label(), Run: run, Runs: o.Repeat})
 			if err != nil {
 				return nil, err
 			}
 			online[i] = append(online[i], m)
+		}
+		if pipe {
+			m, err := b.pipe(ctx, Progress{Row: CLIPipe, Run: run, Runs: o.Repeat})
+			if err != nil {
+				return nil, err
+			}
+			piped = append(piped, m)
 		}
 		if snapshot {
 			g, l, err := b.snapshot(ctx, Progress{Row: Snapshot, Run: run, Runs: o.Repeat})
@@ -169,13 +193,16 @@ func Run(ctx context.Context, d *dataset.Spec, opts Options) (*Report, error) {
 	report.Backend, report.Server = b.backend, b.server
 
 	for i, s := range specs {
-		report.Rows = append(report.Rows, summarise(specRow(s, d), online[i]))
+		report.Rows = append(report.Rows, summarise(specRow(s, n), online[i]))
+	}
+	if pipe {
+		report.Rows = append(report.Rows, summarise(Row{Method: CLIPipe, Workers: 1, Keys: n}, piped))
 	}
 	if snapshot {
 		report.Rows = append(report.Rows,
-			summarise(Row{Method: SnapshotGenerate, Keys: d.Count}, gen),
-			summarise(Row{Method: SnapshotLoad, Keys: d.Count}, load),
-			summarise(Row{Method: SnapshotTotal, Keys: d.Count}, total))
+			summarise(Row{Method: SnapshotGenerate, Keys: n}, gen),
+			summarise(Row{Method: SnapshotLoad, Keys: n}, load),
+			summarise(Row{Method: SnapshotTotal, Keys: n}, total))
 		ref := report.Rows[len(report.Rows)-1]
 		for i := range report.Rows {
 			if r := &report.Rows[i]; !r.Failed() && !ref.Failed() && ref.Seconds > 0 {
@@ -186,9 +213,9 @@ func Run(ctx context.Context, d *dataset.Spec, opts Options) (*Report, error) {
 	return report, nil
 }
 
-// specRow returns the empty row of an online spec.
-func specRow(s spec, d *dataset.Spec) Row {
-	return Row{Method: string(s.method), Workers: s.workers, Batch: s.batch, Keys: d.Count}
+// specRow returns the empty row of an online spec of n keys.
+func specRow(s spec, n uint64) Row {
+	return Row{Method: string(s.method), Workers: s.workers, Batch: s.batch, Keys: n}
 }
 
 // measurement is one run of a row.
@@ -238,12 +265,15 @@ func median(xs []float64) float64 {
 
 // bencher runs the rows of one Run.
 type bencher struct {
-	d       *dataset.Spec
+	src     record.Source
+	n       uint64 // keys of src
 	o       Options
 	dir     string
 	empty   string         // an RDB file without keys, to start empty servers on
 	backend server.Backend // the backend of the servers started
 	server  string         // the version of the first server started
+	version resp.Version   // the same, for the RESP stream
+	resp    string         // the RESP stream's file, once written
 }
 
 // online runs an online row once, against a fresh empty server.
@@ -255,12 +285,12 @@ func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, 
 	}
 	defer inst.Close(context.WithoutCancel(ctx))
 	b.progress(p, StageLoad, 0)
-	res, err := loader.Load(ctx, b.d, loader.Options{
+	res, err := loader.Load(ctx, b.src, loader.Options{
 		Addr:     inst.Addr,
 		Method:   s.method,
 		Workers:  s.workers,
 		Batch:    s.batch,
-		Progress: func(lp loader.Progress) { b.progress(p, StageLoad, lp.Keys) },
+		Progress: func(lp record.Progress) { b.progress(p, StageLoad, lp.Keys) },
 	})
 	if ctx.Err() != nil {
 		return measurement{}, ctx.Err()
@@ -277,7 +307,7 @@ func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, 
 func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measurement, err error) {
 	path := filepath.Join(b.dir, "dump.rdb")
 	b.progress(p, StageGenerate, 0)
-	took, err := b.generate(ctx, path, b.d, func(gp rdbgen.Progress) { b.progress(p, StageGenerate, gp.Keys) })
+	took, err := b.generate(ctx, path, b.src, func(gp record.Progress) { b.progress(p, StageGenerate, gp.Keys) })
 	if err != nil {
 		return gen, load, err
 	}
@@ -299,19 +329,20 @@ func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measureme
 	return gen, load, nil
 }
 
-// generate writes d to a new file at path and syncs it, as rdbgen generate
+// generate writes src to a new file at path and syncs it, as rdbgen generate
 // does, and returns the time taken.
-func (b *bencher) generate(ctx context.Context, path string, d *dataset.Spec, progress func(rdbgen.Progress)) (time.Duration, error) {
+func (b *bencher) generate(ctx context.Context, path string, src record.Source, progress func(record.Progress)) (time.Duration, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("bench: %w", err)
 	}
 	defer f.Close()
 	start := time.Now()
-	if _, err := rdbgen.Generate(ctx, f, d, encoder.Options{}, progress); err != nil {
-		return 0, fmt.Errorf("bench: write %s: %w", path, err)
+	_, err = rdbgen.Write(ctx, f, src, rdbgen.Options{Progress: progress})
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	if err != nil {
 		return 0, fmt.Errorf("bench: write %s: %w", path, err)
 	}
 	took := time.Since(start)
@@ -330,22 +361,33 @@ func (b *bencher) start(ctx context.Context, dump string) (*server.Instance, err
 		info, err := inst.Client().InfoMap(ctx, "server").Result()
 		if err == nil {
 			b.server = "redis " + info["Server"]["redis_version"]
+			b.version, _ = resp.ParseVersion(info["Server"]["redis_version"])
 		}
 	}
 	return inst, nil
 }
 
-// check returns the server's DBSIZE in the dataset's database, and an error
-// when it is not the dataset's count.
+// check returns the number of keys the server holds, over every database, and
+// an error when it is not the source's.
 func (b *bencher) check(ctx context.Context, inst *server.Instance) (int64, error) {
-	c := redis.NewClient(&redis.Options{Addr: inst.Addr, DB: b.d.DB})
+	c := redis.NewClient(&redis.Options{Addr: inst.Addr})
 	defer c.Close()
-	n, err := c.DBSize(ctx).Result()
+	info, err := c.InfoMap(ctx, "keyspace").Result()
 	if err != nil {
-		return 0, fmt.Errorf("DBSIZE: %w", err)
+		return 0, fmt.Errorf("INFO keyspace: %w", err)
 	}
-	if uint64(n) != b.d.Count {
-		return n, fmt.Errorf("DBSIZE %d, want %d", n, b.d.Count)
+	var n int64
+	for _, line := range info["Keyspace"] {
+		// db0:keys=1,expires=0,avg_ttl=0
+		keys, _, _ := strings.Cut(strings.TrimPrefix(line, "keys="), ",")
+		k, err := strconv.ParseInt(keys, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("INFO keyspace: %q", line)
+		}
+		n += k
+	}
+	if uint64(n) != b.n {
+		return n, fmt.Errorf("%d keys, want %d", n, b.n)
 	}
 	return n, nil
 }
@@ -353,7 +395,7 @@ func (b *bencher) check(ctx context.Context, inst *server.Instance) (int64, erro
 // progress reports a stage of a run.
 func (b *bencher) progress(p Progress, stage Stage, keys uint64) {
 	if b.o.Progress != nil {
-		p.Stage, p.Keys, p.Total = stage, keys, b.d.Count
+		p.Stage, p.Keys, p.Total = stage, keys, b.n
 		b.o.Progress(p)
 	}
 }

@@ -16,7 +16,10 @@ import (
 	"github.com/rdbgen/rdbgen/bench"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/spec"
 )
 
 // processServers starts each fresh server as a local redis-server.
@@ -45,7 +48,7 @@ func TestRunEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantRows := []string{"sequential", "parallel 1", "parallel 5", "pipeline 1/300", "mass",
+	wantRows := []string{"sequential", "parallel 1", "parallel 5", "pipeline 1/300", "mass", bench.CLIPipe,
 		bench.SnapshotGenerate, bench.SnapshotLoad, bench.SnapshotTotal}
 	if len(r.Rows) != len(wantRows) {
 		t.Fatalf("%d rows, want %d: %+v", len(r.Rows), len(wantRows), r.Rows)
@@ -60,17 +63,17 @@ func TestRunEveryRow(t *testing.T) {
 			t.Errorf("row %+v", row)
 		}
 	}
-	if gen, load := r.Rows[5], r.Rows[6]; total.Seconds != gen.Seconds+load.Seconds {
+	if gen, load := r.Rows[6], r.Rows[7]; total.Seconds != gen.Seconds+load.Seconds {
 		t.Errorf("total %v is not generate %v + load %v", total.Seconds, gen.Seconds, load.Seconds)
 	}
 	// The server's own load time is part of the time it took to answer.
-	if load := r.Rows[6]; load.ServerSeconds > load.Seconds || r.Rows[7].ServerSeconds != 0 {
-		t.Errorf("server seconds: load row %+v, total row %+v", load, r.Rows[7])
+	if load := r.Rows[7]; load.ServerSeconds > load.Seconds || r.Rows[8].ServerSeconds != 0 {
+		t.Errorf("server seconds: load row %+v, total row %+v", load, r.Rows[8])
 	}
 	if r.Backend != server.BackendProcess || !strings.HasPrefix(r.Server, "redis ") || r.Repeat != 1 || r.Dataset != d {
 		t.Errorf("report %+v", r)
 	}
-	for _, row := range []string{"parallel 5", "mass"} {
+	for _, row := range []string{"parallel 5", "mass", bench.CLIPipe} {
 		if !stages[row][bench.StageStart] || !stages[row][bench.StageLoad] {
 			t.Errorf("progress of %s: %v", row, stages[row])
 		}
@@ -156,14 +159,44 @@ func TestRunRepeat(t *testing.T) {
 	}
 }
 
-// TestRunSnapshotOfCollections: the snapshot rows alone bench any type.
-func TestRunSnapshotOfCollections(t *testing.T) {
-	d := &dataset.Spec{Count: 300, KeyPrefix: "h", Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}
-	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{bench.Snapshot}})
+// TestRunCollectionsAndSpecs: every row benches any type, and spec files; the RESP stream
+// of redis-cli --pipe loads the same keys as the others.
+func TestRunCollectionsAndSpecs(t *testing.T) {
+	src, err := os.ReadFile("../examples/spring-cache.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 3 || r.Rows[2].Failed() || r.Rows[2].DBSize != 300 {
-		t.Fatalf("rows %+v", r.Rows)
+	s, err := spec.Parse("spring-cache.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Params
+	p.BaseTimeMS = time.Now().UnixMilli()
+	if err := s.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		src  record.Source
+		keys uint64
+	}{
+		{"hash", &dataset.Spec{Count: 300, KeyPrefix: "h", Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
+		{"spec", s, s.Keys()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := bench.Run(t.Context(), tt.src, bench.Options{Server: processServers(t), Input: tt.name,
+				Methods: []string{string(loader.Pipeline), string(loader.Mass), bench.CLIPipe, bench.Snapshot}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Rows) != 6 || r.Keys != tt.keys || r.Input != tt.name {
+				t.Fatalf("report %+v", r)
+			}
+			for _, row := range r.Rows {
+				if row.Failed() || row.DBSize != int64(tt.keys) {
+					t.Errorf("row %+v", row)
+				}
+			}
+		})
 	}
 }

@@ -16,9 +16,9 @@ const Snapshot = "snapshot"
 
 // Defaults of [Options].
 var (
-	// DefaultMethods are every online method, then the snapshot path.
+	// DefaultMethods are every online method, redis-cli --pipe, then the snapshot path.
 	DefaultMethods = []string{
-		string(loader.Sequential), string(loader.Parallel), string(loader.Pipeline), string(loader.Mass), Snapshot,
+		string(loader.Sequential), string(loader.Parallel), string(loader.Pipeline), string(loader.Mass), CLIPipe, Snapshot,
 	}
 	// DefaultWorkers is the classic thread sweep of the parallel method.
 	DefaultWorkers = []int{1, 5, 50, 100, 500}
@@ -46,6 +46,12 @@ type Options struct {
 	// Server starts each fresh server: its backend, image, executable.
 	// Default: server.Options' zero value.
 	Server server.Options
+	// RedisCLI is the path of redis-cli, for the CLIPipe row. Default: redis-cli
+	// from PATH; the row fails when there is none.
+	RedisCLI string
+	// Input describes the source in the report, e.g. "spec examples/sessions.yaml".
+	// Default: "".
+	Input string
 	// Dir holds the dump files while the bench runs. Default: a new
 	// temporary directory, removed at the end.
 	Dir string

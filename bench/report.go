@@ -83,7 +83,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 // colour. (The snapshot's generate and load rows are parts of its total.)
 func WriteChart(w io.Writer, r *Report) error {
 	c := &chart.Chart{
-		Title:  fmt.Sprintf("rdbgen bench: %d keys into %s, median of %d", r.Dataset.Count, r.Server, r.Repeat),
+		Title:  fmt.Sprintf("rdbgen bench: %d keys into %s, median of %d", r.Keys, r.Server, r.Repeat),
 		XLabel: "keys/s to a server holding the data (higher is better)",
 	}
 	for _, row := range r.Rows {

@@ -21,6 +21,7 @@ func itoa(n uint64) string { return fmt.Sprint(n) }
 func fixedReport() *bench.Report {
 	return &bench.Report{
 		Dataset:   &dataset.Spec{Count: 1000000, KeyPrefix: "key", KeyStart: 100000001},
+		Keys:      1000000,
 		Backend:   "process",
 		Server:    "redis 7.0.15",
 		Repeat:    1,
@@ -29,6 +30,7 @@ func fixedReport() *bench.Report {
 			{Method: "sequential", Workers: 1, Batch: 1, Keys: 1000000, DBSize: 1000000, Seconds: 40, Runs: []float64{40}, KeysPerSecond: 25000, VsSnapshot: 50},
 			{Method: "parallel", Workers: 50, Batch: 1, Keys: 1000000, DBSize: 1000000, Seconds: 10, Runs: []float64{10}, KeysPerSecond: 100000, VsSnapshot: 12.5},
 			{Method: "pipeline", Workers: 1, Batch: 1000, Keys: 1000000, DBSize: 999, Seconds: 1, Runs: []float64{1}, Error: "DBSIZE 999 | want 1000000"},
+			{Method: "redis-cli-pipe", Workers: 1, Keys: 1000000, DBSize: 1000000, Seconds: 0.9, Runs: []float64{0.9}, KeysPerSecond: 1111111.111111111, VsSnapshot: 1.125},
 			{Method: "snapshot generate", Keys: 1000000, DBSize: 1000000, Seconds: 0.3, Runs: []float64{0.3}, KeysPerSecond: 3333333.3333333335, VsSnapshot: 0.375},
 			{Method: "snapshot load", Keys: 1000000, DBSize: 1000000, Seconds: 0.5, Runs: []float64{0.5}, KeysPerSecond: 2000000, VsSnapshot: 0.625},
 			{Method: "snapshot total", Keys: 1000000, DBSize: 1000000, Seconds: 0.8, Runs: []float64{0.8}, KeysPerSecond: 1250000, VsSnapshot: 1},

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -36,6 +35,7 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	g := writer{ctx: ctx, d: d, sink: sink}
 	c := d.Cursor()
 	for c.Next() {
+		// The sink names the key in its errors: they are returned as they are.
 		var err error
 		if d.Type.IsString() {
 			err = sink.WriteString(c.Key(), c.Value(), c.ExpireAtMS())
@@ -48,10 +48,7 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 			err = g.tick()
 		}
 		if err != nil {
-			if errors.Is(err, ctx.Err()) {
-				return err
-			}
-			return fmt.Errorf("write key %q: %w", c.Key(), err)
+			return err
 		}
 	}
 	return ctx.Err()
@@ -59,10 +56,23 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 
 // ListKeys calls fn with every key, without computing values.
 func (d *Spec) ListKeys(ctx context.Context, fn func(db int, key []byte, expires bool)) error {
-	keysOnly := *d
-	keysOnly.Value, keysOnly.ValueSize = ValueSame, 0
+	return d.ListKeysPart(ctx, 0, 1, fn)
+}
+
+// ListKeysPart calls fn with the keys of part part of parts (0 <= part < parts), a
+// contiguous share of the records, without computing values. The parts may be listed
+// concurrently; together they list every key once.
+func (d *Spec) ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error {
+	if part < 0 || parts < 1 || part >= parts {
+		return fmt.Errorf("list keys: part %d of %d", part, parts)
+	}
+	lo, hi := d.Count*uint64(part)/uint64(parts), d.Count*uint64(part+1)/uint64(parts)
+	// Record lo+j of d is record j of keys: the same key, with no value to draw.
+	keys := *d
+	keys.KeyStart, keys.Count = d.KeyStart+lo, hi-lo
+	keys.Value, keys.ValueSize = ValueSame, 0
 	expires := d.TTL > 0
-	c := keysOnly.Cursor()
+	c := keys.Cursor()
 	for c.Next() {
 		fn(d.DB, c.Key(), expires)
 		if c.Index()%checkEvery == checkEvery-1 {
@@ -98,33 +108,17 @@ func (g *writer) tick() error {
 func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 	d, s := g.d, g.sink
 	n := d.MemberCount(i)
-	var err error
-	switch d.Type {
-	case TypeHash:
-		err = s.BeginHash(key, n, expireAtMS)
-	case TypeList:
-		err = s.BeginList(key, n, expireAtMS)
-	case TypeSet:
-		err = s.BeginSet(key, n, expireAtMS)
-	case TypeZSet:
-		err = s.BeginZSet(key, n, expireAtMS)
-	default:
-		err = fmt.Errorf("%w %q", record.ErrBadType, d.Type)
-	}
+	err := record.Begin(s, d.Type, key, n, expireAtMS)
 	for j := uint64(0); j < n && err == nil; j++ {
 		g.name = d.AppendMember(g.name[:0], i, j)
+		var score float64
 		switch d.Type {
 		case TypeHash:
 			g.value = d.AppendFieldValue(g.value[:0], i, j)
-			err = s.AddField(g.name, g.value)
-		case TypeList:
-			err = s.AddElement(g.name)
-		case TypeSet:
-			err = s.AddMember(g.name)
 		case TypeZSet:
-			err = s.AddScoredMember(g.name, d.Score(i, j, n))
+			score = d.Score(i, j, n)
 		}
-		if err == nil {
+		if err = record.Add(s, d.Type, g.name, g.value, score); err == nil {
 			err = g.tick()
 		}
 	}

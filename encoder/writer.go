@@ -54,6 +54,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strconv"
 	"time"
 )
@@ -124,7 +125,8 @@ type DBInfo struct {
 	// Keys and Expires are the number of keys, and of keys with an expiry, the section will
 	// hold. They are written as a RESIZEDB hint that lets Redis size its tables up front, and
 	// checked when the section ends. Zero means unknown: no hint and no check.
-	Keys, Expires uint64
+	Keys    uint64 `json:"keys"`
+	Expires uint64 `json:"expires"`
 }
 
 // Stats counts what a Writer has written.
@@ -157,6 +159,7 @@ type Writer struct {
 	dbInfo    DBInfo
 	dbStart   Stats // stats when the open database began
 	dbsDone   map[int]bool
+	dbCounts  map[int]DBInfo      // the keys written in each ended database that has some
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
 	limits    Thresholds
@@ -216,7 +219,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		w.lzf = new(lzfCompressor)
 	}
 	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
-	w.appendAux(t.VersionAux, t.ServerVer)
+	w.appendAux(t.VersionAux, t.AuxVer)
 	w.appendAux("redis-bits", "64")
 	w.appendAux("ctime", strconv.FormatInt(created.Unix(), 10))
 	w.appendAux("used-mem", "0")
@@ -270,6 +273,19 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 	return w.maybeFlush()
 }
 
+// DBs returns the keys, and keys with an expiry, written so far in each database that holds
+// some; complete after Close.
+func (w *Writer) DBs() map[int]DBInfo {
+	dbs := make(map[int]DBInfo, len(w.dbCounts)+1)
+	maps.Copy(dbs, w.dbCounts)
+	if w.dbOpen {
+		if keys := w.stats.Keys - w.dbStart.Keys; keys > 0 {
+			dbs[w.db] = DBInfo{Keys: keys, Expires: w.stats.Expires - w.dbStart.Expires}
+		}
+	}
+	return dbs
+}
+
 // endDB checks the open section against its declared size.
 func (w *Writer) endDB() error {
 	if !w.dbOpen {
@@ -278,6 +294,12 @@ func (w *Writer) endDB() error {
 	w.dbOpen = false
 	w.seen = nil
 	keys, expires := w.stats.Keys-w.dbStart.Keys, w.stats.Expires-w.dbStart.Expires
+	if keys > 0 {
+		if w.dbCounts == nil {
+			w.dbCounts = make(map[int]DBInfo)
+		}
+		w.dbCounts[w.db] = DBInfo{Keys: keys, Expires: expires}
+	}
 	if in := w.dbInfo; in.Keys > 0 && (in.Keys != keys || in.Expires != expires) {
 		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
 			ErrCountMismatch, w.db, in.Keys, in.Expires, keys, expires))

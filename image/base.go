@@ -186,6 +186,28 @@ func ServerOf(ctx context.Context, docker dockercli.Client, ref string) (s Serve
 	return Server{}, false
 }
 
+// officialEntrypoint is the entrypoint of the official Redis and Valkey images.
+var officialEntrypoint = []string{"docker-entrypoint.sh"}
+
+// entrypointOf returns the entrypoint of the base image ref, as docker reports it. When
+// docker has no copy of ref (it is pulled by the build), an official Redis or Valkey
+// repository is taken to have the official images' entrypoint, and any other none.
+func entrypointOf(ctx context.Context, docker dockercli.Client, ref string) []string {
+	out, err := docker.Run(ctx, nil, "image", "inspect", "--format", "{{json .Config.Entrypoint}}", ref)
+	if err != nil {
+		repo, _ := splitRef(ref)
+		if familyOf(repo) != "" {
+			return officialEntrypoint
+		}
+		return nil
+	}
+	var entry []string
+	if json.Unmarshal([]byte(out), &entry) != nil {
+		return nil
+	}
+	return entry
+}
+
 // checkLoads returns an ErrTooNew error when s cannot load a file of rdbVersion.
 func checkLoads(base string, s Server, dump string, rdbVersion int) error {
 	if rdbVersion <= s.MaxRDBVersion {

@@ -27,6 +27,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -44,13 +45,13 @@ func writeDataset(t *testing.T) string {
 	}
 	defer f.Close()
 	d := testDataset
-	res, err := rdbgen.Generate(context.Background(), f, &d, encoder.Options{Target: "redis-7.0"}, nil)
+	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: time.Now().UTC(), Target: res.Target, RDBVersion: res.RDBVersion,
 		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes, Keys: res.Stats.Keys,
-		DBs: map[int]manifest.Counts{0: {Keys: res.Stats.Keys}}, Dataset: &d}
+		DBs: map[int]record.Counts{0: {Keys: res.Stats.Keys}}, Dataset: &d}
 	if err := manifest.Write(manifest.PathFor(path), m); err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +105,12 @@ func dockerBuild(t *testing.T, tag, dir string) {
 
 // runImage starts a container of tag on the host network and waits until its server
 // answers with the dataset loaded. It returns the container's name and a client.
-func runImage(t *testing.T, tag string, port int) (string, *redis.Client) {
+// args go after the image name, as "docker run IMAGE ARGS…" passes them.
+func runImage(t *testing.T, tag string, port int, args ...string) (string, *redis.Client) {
 	t.Helper()
 	name := strings.NewReplacer("/", "-", ":", "-").Replace(tag) + "-" + strconv.Itoa(port)
 	t.Cleanup(func() { exec.Command("docker", "rm", "--force", name).Run() })
-	docker(t, "run", "--detach", "--name", name, "--label", server.Label+"=1", "--network", "host", tag)
+	docker(t, append([]string{"run", "--detach", "--name", name, "--label", server.Label + "=1", "--network", "host", tag}, args...)...)
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port), MaxRetries: -1})
 	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -208,6 +210,25 @@ func TestBuildServesTheDump(t *testing.T) {
 	want, _ := os.ReadFile(dump)
 	if got := stopAndCopyDump(t, name, c); !bytes.Equal(got, want) {
 		t.Fatalf("the dump in the container changed on shutdown (%d bytes, was %d)", len(got), len(want))
+	}
+}
+
+// TestRunArgsReachTheServer starts an image with arguments after its name, as with the
+// official images: they are added to the server's own, which still loads the dump and
+// keeps its no-save settings.
+func TestRunArgsReachTheServer(t *testing.T) {
+	base, dump, port := setUp(t)
+	tag := uniqueTag(t)
+	if _, err := image.Build(context.Background(), dump, tag, image.Options{Base: base, Args: []string{"--port", strconv.Itoa(port)}}); err != nil {
+		t.Fatal(err)
+	}
+	_, c := runImage(t, tag, port, "--maxmemory", "12mb")
+	if save, aof := checkServes(t, c); save != "" || aof != "no" {
+		t.Fatalf("save %q, appendonly %q: the run's arguments replaced the image's", save, aof)
+	}
+	got, err := c.ConfigGet(context.Background(), "maxmemory").Result()
+	if err != nil || got["maxmemory"] != strconv.Itoa(12<<20) {
+		t.Fatalf("maxmemory = %q, %v; want %d", got["maxmemory"], err, 12<<20)
 	}
 }
 

@@ -53,7 +53,8 @@ func dockerfile(p *Plan, o Options) []byte {
 	} else {
 		b.WriteString("# No save points and appendonly off: the server never writes the dump back.\n")
 	}
-	cmd, _ := json.Marshal(startCommand(p, o)) // strings always marshal
-	fmt.Fprintf(&b, "CMD %s\n", cmd)
+	b.WriteString("# Arguments after the image name in docker run are added to the server's.\n")
+	entry, _ := json.Marshal(append(append([]string{}, p.Entrypoint...), p.Command...)) // strings always marshal
+	fmt.Fprintf(&b, "ENTRYPOINT %s\nCMD []\n", entry)
 	return []byte(b.String())
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/verify"
 )
 
 // A Plan is what an image will hold, decided before anything is built.
@@ -29,7 +30,12 @@ type Plan struct {
 	// when the release is unknown and Options.Force let the build go on.
 	Base   string
 	Server Server
-	// Command is the server's start command in the image.
+	// Entrypoint is the base image's entrypoint, which the image keeps in front of Command
+	// (the official images' docker-entrypoint.sh, which drops root and fixes ownership).
+	Entrypoint []string
+	// Command is the server's start command in the image. It is part of the image's
+	// ENTRYPOINT, so that the arguments of "docker run IMAGE ARGS…" are appended to it, as
+	// with the official images, instead of replacing it.
 	Command []string
 	// Dockerfile is the Dockerfile's text.
 	Dockerfile []byte
@@ -37,8 +43,9 @@ type Plan struct {
 
 // NewPlan checks the dump at dumpPath against the base image and returns the plan of the
 // image. It fails with ErrNotRDB for a file that is not an RDB file, ErrTooNew when the base
-// image's server cannot load it, and ErrUnknownBase when that server cannot be told and
-// opts.Force is not set.
+// image's server cannot load it, ErrUnknownBase when that server cannot be told and
+// opts.Force is not set, and ErrDamaged when the offline check of verify fails (the file is
+// read whole).
 func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -69,6 +76,15 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 		}
 	}
 	p.Server = s
+	p.Entrypoint = entrypointOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)
+	// The whole file, as verify checks it offline: an image of a damaged dump never starts.
+	rep, err := verify.File(ctx, dumpPath, verify.Options{Offline: true})
+	if err != nil {
+		return nil, fmt.Errorf("check dump: %w", err)
+	}
+	if !rep.Pass {
+		return nil, fmt.Errorf("%w: %s: %s", ErrDamaged, dumpPath, rep.Reason)
+	}
 	p.Command = startCommand(p, o)
 	p.Dockerfile = dockerfile(p, o)
 	return p, nil

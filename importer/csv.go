@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -68,10 +69,12 @@ func NewCSVReader(r io.Reader, opts CSVOptions) *CSVReader {
 	if opts.BaseTime.IsZero() {
 		opts.BaseTime = time.Now()
 	}
-	cr := csv.NewReader(r)
-	if opts.Comma != 0 {
-		cr.Comma = opts.Comma
+	comma := opts.Comma
+	if comma == 0 {
+		comma = ','
 	}
+	cr := csv.NewReader(newCRLFGuard(r, comma))
+	cr.Comma = comma
 	cr.ReuseRecord = true
 	return &CSVReader{r: cr, opts: opts, key: -2}
 }
@@ -86,7 +89,7 @@ func (c *CSVReader) readHeader() error {
 		return &LineError{Line: 1, Err: errors.New("CSV: empty input: want a header row such as key,value"), Fatal: true}
 	}
 	if err != nil {
-		return csvError(err)
+		return csvError(err, 1)
 	}
 	find := func(name string) int {
 		for i, h := range row {
@@ -109,7 +112,7 @@ func (c *CSVReader) readHeader() error {
 		}
 	}
 	missing := func(what, name string) error {
-		return &LineError{Line: 1, Err: fmt.Errorf("CSV header has no %s column %q (columns: %s)", what, name, strings.Join(row, ",")), Fatal: true}
+		return &LineError{Line: 1, Err: fmt.Errorf("CSV header has no %s column %q (columns: %s)", what, name, columns(row)), Fatal: true}
 	}
 	switch {
 	case c.opts.Type != record.String && c.opts.Type != record.Hash:
@@ -129,13 +132,31 @@ func (c *CSVReader) readHeader() error {
 	return nil
 }
 
-// csvError makes a csv.ParseError a LineError.
-func csvError(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &LineError{Line: int64(pe.StartLine), Err: fmt.Errorf("CSV: %v", pe.Err)}
+// columns renders the cells of a header row for a message, on one line: a cell that holds
+// a control character or a comma is quoted.
+func columns(row []string) string {
+	cells := make([]string, len(row))
+	for i, h := range row {
+		cells[i] = h
+		if strings.ContainsFunc(h, func(r rune) bool { return r < ' ' || r == 0x7f || r == ',' }) {
+			cells[i] = strconv.Quote(h)
+		}
 	}
-	return err
+	return strings.Join(cells, ",")
+}
+
+// csvError makes a csv.ParseError a LineError, and an error reading the input (such as
+// compressed input that is cut short) a fatal LineError at line, the last one read.
+func csvError(err error, line int64) error {
+	var pe *csv.ParseError
+	var le *LineError
+	switch {
+	case errors.As(err, &pe):
+		return &LineError{Line: int64(pe.StartLine), Err: fmt.Errorf("CSV: %v", pe.Err)}
+	case err == io.EOF || errors.As(err, &le):
+		return err
+	}
+	return &LineError{Line: max(line, 1), Err: err, Fatal: true}
 }
 
 // row reads the next row: its fields and line.
@@ -147,7 +168,7 @@ func (c *CSVReader) row() ([]string, int64, error) {
 	}
 	row, err := c.r.Read()
 	if err != nil {
-		return nil, 0, csvError(err)
+		return nil, 0, csvError(err, c.line)
 	}
 	line, _ := c.r.FieldPos(0)
 	return row, int64(line), nil
@@ -250,19 +271,27 @@ func (c *CSVReader) expiry(row []string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	var d time.Duration
+	base := c.opts.BaseTime.UnixMilli()
+	var ms int64
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		d = time.Duration(n) * time.Second
-		if n > int64(1<<63-1)/int64(time.Second) {
-			d = -1
+		ms = n * 1000
+		if n > (math.MaxInt64-base)/1000 {
+			return 0, fmt.Errorf("ttl %q: too far in the future: an expiry is at most %d seconds from now", s, (math.MaxInt64-base)/1000)
 		}
-	} else if d, err = time.ParseDuration(s); err != nil {
+	} else if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("ttl %q: too far in the future: an expiry is at most %d seconds from now", s, (math.MaxInt64-base)/1000)
+	} else if d, err := time.ParseDuration(s); err != nil {
 		return 0, fmt.Errorf("ttl %q: want a duration (30m, 1h) or whole seconds", s)
+	} else {
+		ms = d.Milliseconds()
+		if d > 0 && ms == 0 {
+			ms = 1 // under a millisecond: the next one
+		}
 	}
-	if d <= 0 {
+	if ms <= 0 {
 		return 0, fmt.Errorf("ttl %q: must be positive (leave it empty for no expiry)", s)
 	}
-	return c.opts.BaseTime.Add(d).UnixMilli(), nil
+	return base + ms, nil
 }
 
 // lineOf returns the line of a LineError, or def.

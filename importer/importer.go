@@ -21,11 +21,30 @@ import (
 // A Reader reads records one by one.
 type Reader interface {
 	// Read returns the next record, valid until the next call, or io.EOF after the last.
+	// A reader that is a MemberStreamer may return a list without its Members.
 	// A malformed record is a *LineError, after which Read goes on with the next one; any
 	// other error ends the input.
 	Read() (*record.Record, error)
 	// Line returns the line on which the record last returned starts.
 	Line() int64
+}
+
+// A MemberStreamer is a Reader that may leave the elements of a long list in its input
+// instead of the record, which it then returns with no Members.
+type MemberStreamer interface {
+	// StreamedMembers returns how many elements the record last returned left in the input;
+	// 0 when the record holds its members.
+	StreamedMembers() uint64
+	// WriteMembers adds those elements to the list open in sink.
+	WriteMembers(sink record.Sink) error
+}
+
+// streamedMembers returns the elements that r left in its input for its last record.
+func streamedMembers(r Reader) (MemberStreamer, uint64) {
+	if ms, ok := r.(MemberStreamer); ok {
+		return ms, ms.StreamedMembers()
+	}
+	return nil, 0
 }
 
 // A LineError is a malformed record and the line where it starts. A Fatal one (broken
@@ -58,7 +77,7 @@ const (
 	// DupFirst keeps the first record and drops the later ones.
 	DupFirst OnDuplicate = "first"
 	// DupLast keeps the last record. Since the first was written before the next turns up,
-	// Copy reads the input twice: once to find the last line of every key, once to write.
+	// Copy reads the input twice: once to find the last record of every key, once to write.
 	DupLast OnDuplicate = "last"
 )
 
@@ -85,16 +104,15 @@ type Stats struct {
 	DBs map[int]encoder.DBInfo
 }
 
-// progressEvery is how many records pass between progress reports and cancellation checks.
-const progressEvery = 1 << 12
+// checkEvery is how many records pass between checks for cancellation.
+const checkEvery = 1 << 12
 
 // Copy reads every record that open's Reader yields and writes it to sink, database by
 // database. The records of one database must come together, as a dump lists them; a
 // database that comes back later is an error (ErrDBOrder). With DupLast, open is called twice
-// and must yield the same records both times. progress, if not nil, gets the counts every few
-// thousand records.
-func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options, progress func(Stats)) (Stats, error) {
-	c := &copier{ctx: ctx, sink: sink, opts: opts, progress: progress, now: opts.Now}
+// and must yield the same records both times. Progress is the sink's to report.
+func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options) (Stats, error) {
+	c := &copier{ctx: ctx, sink: sink, opts: opts, now: opts.Now}
 	if c.now.IsZero() {
 		c.now = time.Now()
 	}
@@ -114,9 +132,6 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 		return Stats{}, err
 	}
 	err = c.each(r, c.write)
-	if progress != nil {
-		progress(c.stats)
-	}
 	return c.stats, err
 }
 
@@ -124,20 +139,47 @@ type copier struct {
 	ctx      context.Context
 	sink     record.Sink
 	opts     Options
-	progress func(Stats)
 	now      time.Time
 	stats    Stats
 	seen     map[string]int64       // dbKey → line of its record
-	last     map[string]int64       // DupLast: dbKey → line of its last record
+	last     map[string]uint64      // DupLast: dbKey → number of its last record
 	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
 	db       int                    // the open db
 	open     bool                   // a db is open
 	dbLine   map[int]int64          // the line each db started on
 	dbKey    []byte
+	streamer MemberStreamer // the reader, when the record's elements stay in its input
+	streamed uint64         // how many
 }
 
-// each calls fn for each good record of r, skipping or failing on malformed ones.
-func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
+// checkRecord checks rec as record.Check does, counting the streamed elements of a list.
+func checkRecord(rec *record.Record, streamed uint64) error {
+	if streamed > 0 && rec.Type == record.List && len(rec.Members) == 0 {
+		held := *rec
+		held.Members = []record.Member{{}} // not empty: the elements are in the input
+		return held.Check()
+	}
+	return rec.Check()
+}
+
+// writeRecord writes rec to sink, with the elements of a list that stayed in the input.
+func (c *copier) writeRecord(rec *record.Record) error {
+	if c.streamed == 0 || rec.Type != record.List {
+		return rec.WriteTo(c.sink)
+	}
+	if err := c.sink.BeginList(rec.Key, c.streamed, rec.ExpireAtMS); err != nil {
+		return err
+	}
+	if err := c.streamer.WriteMembers(c.sink); err != nil {
+		return err
+	}
+	return c.sink.EndCollection()
+}
+
+// each calls fn for each good record of r with its line and its number (counted from 1,
+// malformed records included: several records may share a line), skipping or failing on
+// malformed ones.
+func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64) error) error {
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -145,7 +187,8 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 		}
 		var le *LineError
 		if err == nil {
-			if cerr := rec.Check(); cerr != nil {
+			c.streamer, c.streamed = streamedMembers(r)
+			if cerr := checkRecord(rec, c.streamed); cerr != nil {
 				err = &LineError{Line: r.Line(), Err: cerr}
 			} else if cerr := checkMembers(rec); cerr != nil {
 				err = &LineError{Line: r.Line(), Err: cerr}
@@ -154,7 +197,7 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 		c.stats.Records++
 		switch {
 		case err == nil:
-			if err := fn(rec, r.Line()); err != nil {
+			if err := fn(rec, r.Line(), c.stats.Records); err != nil {
 				return err
 			}
 		case errors.As(err, &le) && c.opts.SkipInvalid && !le.Fatal:
@@ -165,12 +208,9 @@ func (c *copier) each(r Reader, fn func(*record.Record, int64) error) error {
 		default:
 			return err
 		}
-		if c.stats.Records%progressEvery == 0 {
+		if c.stats.Records%checkEvery == 0 {
 			if err := c.ctx.Err(); err != nil {
 				return err
-			}
-			if c.progress != nil {
-				c.progress(c.stats)
 			}
 		}
 	}
@@ -182,17 +222,17 @@ func (c *copier) key(rec *record.Record) []byte {
 	return append(c.dbKey, rec.Key...)
 }
 
-// findLast reads the input once to find the last line of every key, and what each db holds.
+// findLast reads the input once to find the last record of every key, and what each db holds.
 func (c *copier) findLast(open func() (Reader, error)) error {
 	r, err := open()
 	if err != nil {
 		return err
 	}
-	c.last = map[string]int64{}
+	c.last = map[string]uint64{}
 	expires := map[string]bool{}
-	err = c.each(r, func(rec *record.Record, line int64) error {
+	err = c.each(r, func(rec *record.Record, _ int64, n uint64) error {
 		k := c.key(rec)
-		c.last[string(k)] = line
+		c.last[string(k)] = n
 		expires[string(k)] = rec.ExpireAtMS > 0
 		return nil
 	})
@@ -213,10 +253,10 @@ func (c *copier) findLast(open func() (Reader, error)) error {
 }
 
 // write writes one record, after the duplicate and db-order checks.
-func (c *copier) write(rec *record.Record, line int64) error {
+func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 	k := c.key(rec)
 	if c.last != nil {
-		if c.last[string(k)] != line {
+		if c.last[string(k)] != n {
 			c.stats.Duplicates++
 			return nil
 		}
@@ -243,19 +283,20 @@ func (c *copier) write(rec *record.Record, line int64) error {
 		}
 		c.db, c.open = rec.DB, true
 	}
-	if err := rec.WriteTo(c.sink); err != nil {
-		return fmt.Errorf("line %d: write key %q: %w", line, rec.Key, err)
+	if err := c.writeRecord(rec); err != nil {
+		// The sink names the key; the line is the context added here.
+		return fmt.Errorf("line %d: %w", line, err)
 	}
 	c.stats.Written++
 	if c.stats.DBs == nil {
 		c.stats.DBs = map[int]encoder.DBInfo{}
 	}
-	n := c.stats.DBs[rec.DB]
-	n.Keys++
+	counts := c.stats.DBs[rec.DB]
+	counts.Keys++
 	if rec.ExpireAtMS > 0 {
-		n.Expires++
+		counts.Expires++
 	}
-	c.stats.DBs[rec.DB] = n
+	c.stats.DBs[rec.DB] = counts
 	if rec.ExpireAtMS > 0 && rec.ExpireAtMS <= c.now.UnixMilli() {
 		c.stats.Expired++
 	}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -32,22 +32,30 @@ import (
 
 // A JSONReader reads records from JSON.
 type JSONReader struct {
-	dec    *json.Decoder
-	lines  *lineCounter
-	array  bool // inside the top-level array
-	done   bool
-	line   int64
-	raw    json.RawMessage
-	rec    record.Record
-	failed error // a syntax error: the input cannot go on
+	s         *jsonScanner
+	started   bool // the first value was looked at
+	array     bool // inside the top-level array
+	needComma bool // an element of the array was read: a comma or ] comes next
+	done      bool
+	line      int64
+	raw       []byte
+	rec       record.Record
+	failed    error  // a syntax error: the input cannot go on
+	elements  []byte // the JSON array of a long list whose elements stay in raw
+	streamed  uint64 // their number; 0 when the record holds its members
 }
 
-// NewJSONReader returns a reader of the JSON array or JSON Lines in r.
+// StreamListsOver is the number of elements above which a list's elements stay in the
+// input instead of the record (see MemberStreamer): a record.Member takes several times the
+// bytes of a short element.
+const StreamListsOver = 1 << 16
+
+// NewJSONReader returns a reader of the JSON array or JSON Lines in r. It holds one record
+// at a time, as the bytes of its JSON text; the strings of the record returned are parts of
+// them when they hold no escapes. A list of more than StreamListsOver elements comes with
+// no Members: write them with WriteMembers (the reader is a MemberStreamer; Copy does so).
 func NewJSONReader(r io.Reader) *JSONReader {
-	lc := newLineCounter(r)
-	j := &JSONReader{lines: lc, dec: json.NewDecoder(lc)}
-	j.dec.UseNumber()
-	return j
+	return &JSONReader{s: newJSONScanner(r)}
 }
 
 // Line returns the line on which the record last returned starts.
@@ -58,140 +66,214 @@ func (j *JSONReader) Read() (*record.Record, error) {
 	if j.done || j.failed != nil {
 		return nil, io.EOF
 	}
-	if j.lines.total == 0 && !j.array {
+	c, ok := j.s.next()
+	if !j.started {
 		// The first value decides: an array, or a stream of objects.
-		tok, err := j.peekDelim()
-		if err != nil {
-			return nil, err
-		}
-		if tok == '[' {
-			if _, err := j.dec.Token(); err != nil {
-				return nil, j.syntax(err)
-			}
+		j.started = true
+		if ok && c == '[' {
+			j.s.consume()
 			j.array = true
+			c, ok = j.s.next()
 		}
 	}
-	if j.array && !j.dec.More() {
-		if _, err := j.dec.Token(); err != nil { // the closing ]
-			return nil, j.syntax(err)
+	if j.array {
+		if ok && c == ']' {
+			j.s.consume()
+			if _, more := j.s.next(); more {
+				return nil, j.fail(j.s.line, errors.New("JSON: more after the closing ]"))
+			}
+			if j.s.err != nil {
+				return nil, j.fail(j.s.line, j.readError())
+			}
+			j.done = true
+			return nil, io.EOF
 		}
-		if _, err := j.dec.Token(); err != io.EOF {
-			j.failed = &LineError{Line: j.lines.lineAt(j.dec.InputOffset()), Err: errors.New("JSON: more after the closing ]"), Fatal: true}
-			return nil, j.failed
+		if ok && j.needComma {
+			if c != ',' {
+				return nil, j.fail(j.s.line, fmt.Errorf("JSON: invalid character %q after array element", c))
+			}
+			j.s.consume()
+			c, ok = j.s.next()
+		}
+		if ok && c == ']' {
+			return nil, j.fail(j.s.line, errors.New("JSON: invalid character ']' looking for beginning of value"))
+		}
+		if !ok {
+			if j.s.err != nil {
+				return nil, j.fail(j.s.line, j.readError())
+			}
+			return nil, j.fail(j.s.lastLine, errCutShort)
+		}
+	} else if !ok {
+		if j.s.err != nil {
+			return nil, j.fail(j.s.line, j.readError())
 		}
 		j.done = true
 		return nil, io.EOF
 	}
-	j.raw = j.raw[:0]
-	if err := j.dec.Decode(&j.raw); err != nil {
-		if err == io.EOF && !j.array {
-			j.done = true
-			return nil, io.EOF
-		}
-		return nil, j.syntax(err)
+	start := j.s.line
+	var complete bool
+	j.raw, complete = j.s.value(j.raw[:0])
+	switch {
+	case j.s.err != nil:
+		return nil, j.fail(j.s.line, j.readError())
+	case !complete:
+		return nil, j.fail(start, errCutShort)
+	case !json.Valid(j.raw):
+		return nil, j.fail(syntaxError(j.raw, start))
 	}
-	end := j.dec.InputOffset()
-	j.line = j.lines.lineAt(end - int64(len(j.raw)))
-	if err := parseJSONRecord(j.raw, &j.rec); err != nil {
+	j.needComma = true
+	j.line = start
+	j.elements, j.streamed = nil, 0
+	if err := parseJSONRecord(j.raw, &j.rec, j); err != nil {
 		return nil, &LineError{Line: j.line, Err: err}
 	}
 	return &j.rec, nil
 }
 
-// peekDelim returns the first byte of the input that is not white space, or 0 for none.
-func (j *JSONReader) peekDelim() (byte, error) {
-	b, err := j.lines.peekNonSpace()
-	if err == io.EOF {
-		return 0, nil
-	}
-	return b, err
-}
+// errCutShort is the problem of input that ends inside a record or the array.
+var errCutShort = errors.New("JSON: unexpected end of input (the input is cut short)")
 
-// syntax makes a decoder error a LineError that ends the input.
-func (j *JSONReader) syntax(err error) error {
-	line := j.lines.lineAt(j.dec.InputOffset())
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line = j.lines.lineAt(se.Offset)
-	}
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = errors.New("unexpected end of input")
-	}
-	j.failed = &LineError{Line: line, Err: fmt.Errorf("JSON: %v", err), Fatal: true}
+// fail ends the input with err at line.
+func (j *JSONReader) fail(line int64, err error) error {
+	j.failed = &LineError{Line: line, Err: err, Fatal: true}
 	return j.failed
 }
 
-// jsonRecord is the shape of one object.
+// readError is the read error of the input, as it is when it says what went wrong with
+// compressed input.
+func (j *JSONReader) readError() error {
+	if errors.Is(j.s.err, ErrGzip) {
+		return j.s.err
+	}
+	return fmt.Errorf("read: %w", j.s.err)
+}
+
+// jsonRecord holds the fields of one object, each the part of the input that holds its
+// value; nil when the field is missing or null. The values are read from the input without
+// copies (see unquote): encoding/json is not used on records, since its Unmarshal allocates
+// several times the size of a large record.
 type jsonRecord struct {
-	DB         *json.Number `json:"db"`
-	Key        *binString   `json:"key"`
-	Type       *string      `json:"type"`
-	Expiration *string      `json:"expiration"`
-	Value      *binString   `json:"value"`
-	Values     *[]binString `json:"values"`
-	Members    *[]binString `json:"members"`
-	Hash       *binHash     `json:"hash"`
-	Entries    *[]jsonEntry `json:"entries"`
+	DB, Key, Type, Expiration, Value, Values, Members, Hash, Entries []byte
 }
 
-type jsonEntry struct {
-	Member *binString      `json:"member"`
-	Score  json.RawMessage `json:"score"`
+// read fills o from the object raw, refusing a field given twice, of which encoding/json
+// would silently keep the last.
+func (o *jsonRecord) read(raw []byte) error {
+	var names [][]byte
+	return eachField(raw, func(name, value []byte) error {
+		for _, n := range names {
+			if bytes.Equal(n, name) {
+				return fmt.Errorf("field %q given twice", name)
+			}
+		}
+		names = append(names, name)
+		if string(value) == "null" {
+			return nil
+		}
+		switch string(name) {
+		case "db":
+			o.DB = value
+		case "key":
+			o.Key = value
+		case "type":
+			o.Type = value
+		case "expiration":
+			o.Expiration = value
+		case "value":
+			o.Value = value
+		case "values":
+			o.Values = value
+		case "members":
+			o.Members = value
+		case "hash":
+			o.Hash = value
+		case "entries":
+			o.Entries = value
+		}
+		return nil
+	})
 }
 
-// parseJSONRecord fills rec from one object.
-func parseJSONRecord(raw []byte, rec *record.Record) error {
+// StreamedMembers returns the number of elements of the last record, a list, that are left
+// in the input for WriteMembers; 0 when the record holds its members.
+func (j *JSONReader) StreamedMembers() uint64 { return j.streamed }
+
+// WriteMembers adds the elements that StreamedMembers counts to the list open in sink.
+func (j *JSONReader) WriteMembers(sink record.Sink) error {
+	return eachElement(j.elements, func(elem []byte) error {
+		s, err := str(elem)
+		if err != nil {
+			return err
+		}
+		return sink.AddElement(s)
+	})
+}
+
+// parseJSONRecord fills rec from one object. A list of more than StreamListsOver elements
+// is left in j, when j is not nil, instead of rec.Members.
+func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 	var o jsonRecord
 	if len(raw) == 0 || raw[0] != '{' {
 		return errors.New("want a JSON object for each key")
 	}
-	if err := json.Unmarshal(raw, &o); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
-		}
+	if err := o.read(raw); err != nil {
 		return err
 	}
 	*rec = record.Record{Members: rec.Members[:0]}
 	if o.Key == nil {
 		return errors.New(`no "key"`)
 	}
-	rec.Key = *o.Key
+	var err error
+	if rec.Key, err = str(o.Key); err != nil {
+		return fmt.Errorf(`"key": %v`, err)
+	}
 	if o.DB != nil {
-		db, err := strconv.ParseInt(o.DB.String(), 10, 64)
+		db, err := strconv.ParseInt(string(o.DB), 10, 64)
 		if err != nil || db < 0 || db > record.MaxDB {
-			return fmt.Errorf(`"db" %s: want a whole number from 0 to %d`, o.DB, record.MaxDB)
+			return fmt.Errorf(`"db" %s: want a whole number from 0 to %d`, clip(o.DB), record.MaxDB)
 		}
 		rec.DB = int(db)
 	}
 	if o.Expiration != nil {
-		t, err := time.Parse(time.RFC3339Nano, *o.Expiration)
+		exp, err := str(o.Expiration)
 		if err != nil {
-			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, *o.Expiration)
+			return fmt.Errorf(`"expiration": %v`, err)
 		}
-		if rec.ExpireAtMS = t.UnixMilli(); rec.ExpireAtMS <= 0 {
-			return fmt.Errorf(`"expiration" %q: before 1970`, *o.Expiration)
+		t, err := time.Parse(time.RFC3339Nano, string(exp))
+		if err != nil {
+			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, exp)
+		}
+		switch rec.ExpireAtMS = t.UnixMilli(); {
+		case t.Before(time.Unix(0, 0)):
+			return fmt.Errorf(`"expiration" %q: before 1970`, exp)
+		case rec.ExpireAtMS == 0:
+			return fmt.Errorf(`"expiration" %q: within the first millisecond of 1970, which an RDB file cannot tell from no expiry`, exp)
 		}
 	}
-	given := map[record.Type]bool{
-		record.String: o.Value != nil,
-		record.List:   o.Values != nil,
-		record.Set:    o.Members != nil,
-		record.Hash:   o.Hash != nil,
-		record.ZSet:   o.Entries != nil,
+	given := map[record.Type][]byte{
+		record.String: o.Value,
+		record.List:   o.Values,
+		record.Set:    o.Members,
+		record.Hash:   o.Hash,
+		record.ZSet:   o.Entries,
 	}
 	field := map[record.Type]string{record.String: "value", record.List: "values", record.Set: "members", record.Hash: "hash", record.ZSet: "entries"}
 	if o.Type != nil {
-		rec.Type = record.Type(*o.Type)
+		typ, err := str(o.Type)
+		if err != nil {
+			return fmt.Errorf(`"type": %v`, err)
+		}
+		rec.Type = record.Type(typ)
 		if !rec.Type.Valid() || rec.Type == "" {
-			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream)`, *o.Type)
+			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream)`, typ)
 		}
 		if rec.Type == record.Stream {
 			return parseJSONStream(raw, rec)
 		}
 	} else {
 		for _, t := range record.Types {
-			if given[t] && t != record.Stream { // a stream is read by its "type" only
+			if given[t] != nil { // a stream is read by its "type" only: it has no entry here
 				if rec.Type != "" {
 					return fmt.Errorf(`both %q and %q: give one, or a "type"`, field[rec.Type], field[t])
 				}
@@ -202,39 +284,71 @@ func parseJSONRecord(raw []byte, rec *record.Record) error {
 			return errors.New(`no "type", and none of value, values, members, hash, entries`)
 		}
 	}
-	if !given[rec.Type] {
+	value := given[rec.Type]
+	if value == nil {
 		return fmt.Errorf(`a %s needs %q`, rec.Type, field[rec.Type])
 	}
 	switch rec.Type {
 	case record.String:
-		rec.Value = *o.Value
+		rec.Value, err = str(value)
 	case record.List, record.Set:
-		src := o.Values
-		if rec.Type == record.Set {
-			src = o.Members
+		if rec.Type == record.List && j != nil {
+			n, err := countStrings(value)
+			if err != nil {
+				return fmt.Errorf("%q: %v", field[rec.Type], err)
+			}
+			if n > StreamListsOver {
+				j.elements, j.streamed = value, n
+				return nil
+			}
 		}
-		for _, v := range *src {
-			rec.Members = append(rec.Members, record.Member{Name: v})
+		if rec.Members, err = appendStrings(rec.Members, value); err != nil {
+			err = fmt.Errorf("%q: %v", field[rec.Type], err)
 		}
 	case record.Hash:
-		rec.Members = append(rec.Members, o.Hash.fields...)
+		rec.Members, err = appendHash(rec.Members, value)
 	case record.ZSet:
-		for k, e := range *o.Entries {
-			if e.Member == nil {
-				return fmt.Errorf("entries[%d]: no \"member\"", k)
-			}
-			score, err := parseJSONScore(e.Score)
-			if err != nil {
-				return fmt.Errorf("entries[%d] %q: %v", k, *e.Member, err)
-			}
-			rec.Members = append(rec.Members, record.Member{Name: *e.Member, Score: score})
-		}
+		rec.Members, err = appendEntries(rec.Members, value)
 	}
-	return nil
+	return err
+}
+
+// appendEntries appends the members of the "entries" of a sorted set.
+func appendEntries(dst []record.Member, entries []byte) ([]record.Member, error) {
+	k := 0
+	err := eachElement(entries, func(elem []byte) error {
+		var member, score []byte
+		if err := eachField(elem, func(name, value []byte) error {
+			switch string(name) {
+			case "member":
+				member = value
+			case "score":
+				score = value
+			}
+			return nil
+		}); err != nil {
+			return fmt.Errorf("entries[%d]: %v", k, err)
+		}
+		if member == nil {
+			return fmt.Errorf("entries[%d]: no \"member\"", k)
+		}
+		m, err := str(member)
+		if err != nil {
+			return fmt.Errorf("entries[%d] \"member\": %v", k, err)
+		}
+		s, err := parseJSONScore(score)
+		if err != nil {
+			return fmt.Errorf("entries[%d] %q: %v", k, m, err)
+		}
+		dst = append(dst, record.Member{Name: m, Score: s})
+		k++
+		return nil
+	})
+	return dst, err
 }
 
 // parseJSONScore reads a number, or "inf", "+inf", "-inf".
-func parseJSONScore(raw json.RawMessage) (float64, error) {
+func parseJSONScore(raw []byte) (float64, error) {
 	if len(raw) == 0 {
 		return 0, errors.New(`no "score"`)
 	}
@@ -256,144 +370,61 @@ func parseJSONScore(raw json.RawMessage) (float64, error) {
 	return v, nil
 }
 
-// A binString is a JSON string whose bytes are kept as they are: encoding/json would turn
-// bytes that are not UTF-8 into U+FFFD.
-type binString []byte
-
-// UnmarshalJSON unquotes a JSON string.
-func (b *binString) UnmarshalJSON(data []byte) error {
-	if len(data) == 0 || data[0] != '"' {
-		return fmt.Errorf("want a string, got %s", clip(data))
-	}
-	s, rest, err := unquote(data)
-	if err != nil || len(bytes.TrimSpace(rest)) != 0 {
-		return fmt.Errorf("bad string %s", clip(data))
-	}
-	*b = s
-	return nil
+// countStrings counts the elements of the JSON array data, which must all be strings.
+func countStrings(data []byte) (uint64, error) {
+	var n uint64
+	err := eachElement(data, func(elem []byte) error {
+		if elem[0] != '"' {
+			return fmt.Errorf("want a string, got %s", clip(elem))
+		}
+		n++
+		return nil
+	})
+	return n, err
 }
 
-// A binHash is a JSON object of strings, kept in order and byte for byte.
-type binHash struct{ fields []record.Member }
-
-// UnmarshalJSON reads an object whose values are strings.
-func (h *binHash) UnmarshalJSON(data []byte) error {
-	p := bytes.TrimSpace(data)
-	if len(p) == 0 || p[0] != '{' {
-		return fmt.Errorf(`"hash": want an object, got %s`, clip(data))
+// appendStrings appends a member for each string of the JSON array data, its bytes a part of
+// data when they hold no escapes, after growing dst to the number of elements at once.
+func appendStrings(dst []record.Member, data []byte) ([]record.Member, error) {
+	p := skipSpace(data)
+	if len(p) == 0 || p[0] != '[' {
+		return dst, fmt.Errorf("want a list of strings, got %s", clip(p))
 	}
+	dst = slices.Grow(dst, bytes.Count(p, []byte{'"'})/2) // at least one pair of quotes each
 	p = skipSpace(p[1:])
-	for len(p) > 0 && p[0] != '}' {
-		field, rest, err := unquote(p)
+	for len(p) > 0 && p[0] != ']' {
+		if p[0] != '"' {
+			return dst, fmt.Errorf("want a string, got %s", clip(p))
+		}
+		s, rest, err := unquote(p)
 		if err != nil {
-			return err
+			return dst, err
 		}
-		p = skipSpace(rest)
-		if len(p) == 0 || p[0] != ':' {
-			return errors.New(`"hash": bad object`)
-		}
-		p = skipSpace(p[1:])
-		if len(p) == 0 || p[0] != '"' {
-			return fmt.Errorf(`"hash": field %q: want a string value`, field)
-		}
-		value, rest, err := unquote(p)
-		if err != nil {
-			return err
-		}
-		h.fields = append(h.fields, record.Member{Name: field, Value: value})
+		dst = append(dst, record.Member{Name: s})
 		p = skipSpace(rest)
 		if len(p) > 0 && p[0] == ',' {
 			p = skipSpace(p[1:])
 		}
 	}
-	return nil
+	return dst, nil
 }
 
-func skipSpace(p []byte) []byte {
-	for len(p) > 0 && (p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') {
-		p = p[1:]
+// appendHash appends the fields of the JSON object of strings "hash", in order and byte
+// for byte.
+func appendHash(dst []record.Member, hash []byte) ([]record.Member, error) {
+	if p := skipSpace(hash); len(p) == 0 || p[0] != '{' {
+		return dst, fmt.Errorf(`"hash": want an object, got %s`, clip(hash))
 	}
-	return p
-}
-
-// unquote reads the JSON string at the start of p (already checked by the decoder's
-// scanner) and returns its bytes and what follows it. Escapes are decoded; other bytes,
-// valid UTF-8 or not, are kept.
-func unquote(p []byte) (s, rest []byte, err error) {
-	if len(p) == 0 || p[0] != '"' {
-		return nil, p, errors.New("want a string")
-	}
-	out := []byte{}
-	for i := 1; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '"':
-			return out, p[i+1:], nil
-		case c != '\\':
-			out = append(out, c)
-			continue
+	err := eachField(hash, func(name, value []byte) error {
+		if len(value) == 0 || value[0] != '"' {
+			return fmt.Errorf(`"hash": field %q: want a string value`, name)
 		}
-		i++
-		if i >= len(p) {
-			break
+		v, _, err := unquote(value)
+		if err != nil {
+			return err
 		}
-		switch p[i] {
-		case '"', '\\', '/':
-			out = append(out, p[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n, ok := unicodeEscape(p[i-1:])
-			if !ok {
-				return nil, p, errors.New("bad \\u escape")
-			}
-			out = utf8.AppendRune(out, r)
-			i += n - 2
-		default:
-			return nil, p, fmt.Errorf("bad escape \\%c", p[i])
-		}
-	}
-	return nil, p, errors.New("unterminated string")
-}
-
-// unicodeEscape decodes \uXXXX, or a surrogate pair \uD83D\uDE00, at the start of p, and
-// returns the rune and the bytes it took.
-func unicodeEscape(p []byte) (rune, int, bool) {
-	hex4 := func(b []byte) (rune, bool) {
-		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
-		return rune(v), err == nil
-	}
-	r, ok := hex4(p)
-	if !ok {
-		return 0, 0, false
-	}
-	if r >= 0xd800 && r < 0xdc00 {
-		if r2, ok := hex4(p[6:]); ok && r2 >= 0xdc00 && r2 < 0xe000 {
-			return (r-0xd800)<<10 + (r2 - 0xdc00) + 0x10000, 12, true
-		}
-		return 0xfffd, 6, true
-	}
-	if r >= 0xdc00 && r < 0xe000 {
-		return 0xfffd, 6, true
-	}
-	return r, 6, true
-}
-
-// clip shortens data for a message.
-func clip(data []byte) string {
-	if len(data) > 40 {
-		return string(data[:40]) + "…"
-	}
-	return string(data)
+		dst = append(dst, record.Member{Name: name, Value: v})
+		return nil
+	})
+	return dst, err
 }

@@ -86,7 +86,7 @@ func TestJSONStreamsRoundTrip(t *testing.T) {
 		t.Cleanup(func() { in.Close() })
 		return NewJSONReader(in), nil
 	}
-	if _, err := Copy(context.Background(), w, open, Options{}, nil); err != nil {
+	if _, err := Copy(context.Background(), w, open, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	must(t, w.Close())

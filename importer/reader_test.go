@@ -92,7 +92,7 @@ func TestJSONReader(t *testing.T) {
 		{"hash value not a string", `{"key":"a","hash":{"f":1}}`, []string{`error line 1: "hash": field "f": want a string value`}},
 		{"syntax error ends the input", `{"key":"a","value":"1"}` + "\n" + `{"key":"b",` + "\n" + `"value"}` + "\n" + `{"key":"c","value":"1"}`,
 			[]string{"1:0:string:a=1", "error line 3: JSON: invalid character '}' after object key"}},
-		{"truncated array", "[\n" + `{"key":"a","value":"1"},` + "\n", []string{"2:0:string:a=1", "error line 2: JSON: unexpected end of input"}},
+		{"truncated array", "[\n" + `{"key":"a","value":"1"},` + "\n", []string{"2:0:string:a=1", "error line 2: JSON: unexpected end of input (the input is cut short)"}},
 		{"junk after array", `[{"key":"a","value":"1"}] x`, []string{"1:0:string:a=1", "error line 1: JSON: more after the closing ]"}},
 	}
 	for _, tt := range tests {
@@ -167,6 +167,9 @@ func FuzzJSONReader(f *testing.F) {
 			if err != nil && !errors.As(err, &le) {
 				t.Fatalf("error without a line: %v", err)
 			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
 			if err != nil && le.Line < 1 {
 				t.Fatalf("line %d", le.Line)
 			}
@@ -187,6 +190,8 @@ func FuzzJSONReader(f *testing.F) {
 func FuzzCSVReader(f *testing.F) {
 	f.Add("key,value,ttl\na,1,30m\nb,2,\n")
 	f.Add("key,field,value\nh,a,1\nh,a,2\ng,b,\"3\n\"\n")
+	f.Add("\"\n\"")
+	f.Add("key,value\r\na,\"x\r\ny\"\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, typ := range []record.Type{"", record.String, record.Hash} {
 			r := NewCSVReader(strings.NewReader(in), CSVOptions{Type: typ})
@@ -197,6 +202,9 @@ func FuzzCSVReader(f *testing.F) {
 				_, err := r.Read()
 				if err == io.EOF {
 					break
+				}
+				if err != nil && strings.Contains(err.Error(), "\n") {
+					t.Fatalf("error of more than one line: %q", err)
 				}
 				var le *LineError
 				if err != nil && (!errors.As(err, &le) || le.Fatal) {

@@ -12,8 +12,6 @@ type Source struct {
 	// Open opens the input; with DupLast it is called twice and must yield the same records.
 	Open    func() (Reader, error)
 	Options Options
-	// Progress, if not nil, gets the counts every few thousand records.
-	Progress func(Stats)
 	// Stats are the counts of the last WriteTo, complete once it returns.
 	Stats Stats
 }
@@ -21,6 +19,6 @@ type Source struct {
 // WriteTo copies every record into sink (see Copy).
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	var err error
-	s.Stats, err = Copy(ctx, sink, s.Open, s.Options, s.Progress)
+	s.Stats, err = Copy(ctx, sink, s.Open, s.Options)
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -113,7 +114,7 @@ func TestLoadErrors(t *testing.T) {
 				if le.Confirmed == 0 || le.Confirmed >= tt.d.Count {
 					t.Fatalf("%d keys confirmed, want some but not all", le.Confirmed)
 				}
-				if !strings.Contains(msg, `set key "k`) {
+				if !strings.Contains(msg, `write key "k`) {
 					t.Fatalf("%q does not name the key that failed", msg)
 				}
 				// Every key sent was answered: the server holds exactly the confirmed ones.
@@ -135,7 +136,7 @@ func TestLoadStopsWhenCancelled(t *testing.T) {
 			inst := servertest.StartEmpty(t)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			opts := loader.Options{Addr: inst.Addr, Method: m, Progress: func(p loader.Progress) {
+			opts := loader.Options{Addr: inst.Addr, Method: m, Progress: func(p record.Progress) {
 				if p.Keys > 0 {
 					cancel()
 				}

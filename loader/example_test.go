@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func ExampleLoad() {
@@ -16,7 +17,7 @@ func ExampleLoad() {
 		Addr:   "127.0.0.1:6379",
 		Method: loader.Pipeline,
 		Batch:  1000,
-		Progress: func(p loader.Progress) {
+		Progress: func(p record.Progress) {
 			fmt.Printf("%d/%d keys\n", p.Keys, p.Total)
 		},
 	})

@@ -1,20 +1,18 @@
-// Package loader puts a dataset into a live Redis through a client, the ways
-// people usually do it: one SET per round trip, many connections, pipelines,
-// or a raw RESP stream like redis-cli --pipe. rdbgen's bench compares these
-// with the snapshot path.
+// Package loader puts records into a live Redis through a client, the ways people
+// usually do it: one command per round trip, many connections, pipelines, or a raw RESP
+// stream like redis-cli --pipe. rdbgen's bench compares these with the snapshot path.
 //
-// The keys, values and expiries are those of the dataset package, the very
-// records an RDB file written by rdbgen holds, so a loaded server and a server
-// started on the file hold the same data.
-//
-// Every method sends SET key value [PXAT ms] into the dataset's database.
-// Loading is idempotent: loading the same dataset again sets the same keys to
-// the same values (and, with ExpiryAbsolute, the same expiries).
+// Any record.Source loads: the generated dataset, a spec file, an import. Its records
+// become the commands of package resp (SET, HSET, RPUSH, SADD, ZADD, XADD…, each
+// collection deleted first and split into commands of bounded size, PEXPIREAT for
+// expiries), so a loaded server and a server started on an RDB file of the same source
+// hold the same data, and loading the same source again gives the same data again.
 //
 // The package never prints: progress goes to [Options.Progress].
 package loader
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -24,28 +22,23 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 )
-
-// Progress tells how far a load has got.
-type Progress struct {
-	Keys  uint64 // keys the server has confirmed so far
-	Total uint64 // keys in the dataset
-}
 
 // Result summarises a finished load.
 type Result struct {
 	Method  Method
-	Workers int // connections used
-	Batch   int // SETs per round trip
-	// Keys is the number of keys the server confirmed, and Expires the number
-	// of them sent with an expiry.
-	Keys, Expires uint64
+	Workers int // connections used (per node, into a cluster)
+	Batch   int // commands per round trip
+	// Keys is the number of keys the server confirmed, and Expires the number of them
+	// sent with an expiry. A collection counts once all its commands are confirmed.
+	record.Counts
 	// Duration runs from the first command to the last reply; connecting
 	// and authenticating come before it.
 	Duration time.Duration
+	// Nodes holds, for a cluster load, the counts of each primary by address.
+	Nodes map[string]record.Counts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -54,64 +47,139 @@ type Result struct {
 // set too: a command sent but not answered may or may not have been applied.
 type Error struct {
 	Addr      string
-	Confirmed uint64 // keys the server confirmed with OK
-	Total     uint64 // keys in the dataset
+	Confirmed uint64 // keys the server confirmed
+	Total     uint64 // keys of the source, 0 when it does not know
 	Err       error  // what stopped the load
 }
 
 // Error tells where the load went, how far it got, and what stopped it.
 func (e *Error) Error() string {
+	if e.Total == 0 {
+		return fmt.Sprintf("load into %s stopped with %d keys confirmed: %v", e.Addr, e.Confirmed, e.Err)
+	}
 	return fmt.Sprintf("load into %s stopped with %d of %d keys confirmed: %v", e.Addr, e.Confirmed, e.Total, e.Err)
 }
 
 // Unwrap returns what stopped the load, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Load sends the records of d to the server as SET commands into database
-// d.DB, the way opts.Method says, and returns once the server has answered
-// every command. On failure it returns an [*Error] that tells how many keys
-// the server confirmed. It stops when ctx is cancelled.
-func Load(ctx context.Context, d *dataset.Spec, opts Options) (Result, error) {
-	if err := d.Validate(); err != nil {
-		return Result{}, err
-	}
-	if !d.Type.IsString() {
-		return Result{}, fmt.Errorf("%w: type %s: the loaders send strings only", ErrInvalidOption, d.Type)
-	}
+// errStopped stops a source once a connection has failed; the failure is reported.
+var errStopped = errors.New("load stopped")
+
+// Load sends the records of src to the server, the way opts.Method says, and returns
+// once the server has answered every command. On failure it returns an [*Error] that
+// tells how many keys the server confirmed. It stops when ctx is cancelled.
+func Load(ctx context.Context, src record.Source, opts Options) (Result, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return Result{}, err
 	}
-	l := &load{d: d, o: o}
+	if v, ok := src.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil { // before anything is dialled
+			return Result{}, err
+		}
+	}
+	l := &load{o: o, src: src}
+	sizer, sized := src.(record.Sizer)
+	if sized {
+		l.total = sizer.Len()
+	}
 	stopReports := l.report()
 	var took time.Duration
-	if o.Method == Mass {
-		took, err = l.mass(ctx)
+	var nodes map[string]record.Counts
+	if o.Cluster {
+		took, nodes, err = l.cluster(ctx)
 	} else {
-		took, err = l.clients(ctx)
+		took, err = l.single(ctx)
 	}
 	stopReports()
-	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Keys: l.confirmed.Load(), Duration: took}
-	if d.TTL > 0 {
-		res.Expires = res.Keys
-	}
-	if err == nil && res.Keys != d.Count {
-		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, d.Count)
+	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}}
+	if err == nil && sized && res.Keys != l.total {
+		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
 	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr // "context canceled" says it all; a dead connection is its consequence
 		}
-		return res, &Error{Addr: o.Addr, Confirmed: res.Keys, Total: d.Count, Err: err}
+		return res, &Error{Addr: o.Addr, Confirmed: res.Keys, Total: l.total, Err: err}
 	}
 	return res, nil
 }
 
 // load is one run of Load.
 type load struct {
-	d         *dataset.Spec
-	o         Options
-	confirmed atomic.Uint64
+	o     Options
+	src   record.Source
+	total uint64
+	// confirmed and expires count the keys confirmed, over all connections and nodes.
+	confirmed, expires atomic.Uint64
+}
+
+// A conduit takes the commands of one server, from the goroutine that runs the source,
+// and sends them.
+type conduit interface {
+	// emit takes one command; it returns errStopped once the conduit has failed.
+	emit(cmd *resp.Command) error
+	// finish sends what is left, waits for every reply, and returns the first failure.
+	finish() error
+	// close releases the connections.
+	close()
+}
+
+// single loads into one server.
+func (l *load) single(ctx context.Context) (time.Duration, error) {
+	version, err := l.probe(ctx, l.o.Addr)
+	if err != nil {
+		return 0, err
+	}
+	c, err := l.open(ctx, l.o.Addr, &nodeCounts{})
+	if err != nil {
+		return 0, err
+	}
+	defer c.close()
+	cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: resp.Expiry(l.o.Expiry)})
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	err = l.src.WriteTo(ctx, cmds)
+	return time.Since(start), l.end(c.finish(), err)
+}
+
+// end returns the error of a load: the conduit's failure explains more than the source's
+// errStopped.
+func (l *load) end(failed, srcErr error) error {
+	if failed != nil {
+		return failed
+	}
+	if errors.Is(srcErr, errStopped) {
+		return errors.New("load stopped without a reason") // a conduit stops only on failure
+	}
+	return srcErr
+}
+
+// open returns the conduit of the method to addr.
+func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, error) {
+	if l.o.Method == Mass {
+		return l.openMass(ctx, addr, n)
+	}
+	return l.openPool(ctx, addr, n)
+}
+
+// nodeCounts counts the keys one server confirmed.
+type nodeCounts struct {
+	keys, expires atomic.Uint64
+}
+
+// confirm counts a record whose last command the server at n confirmed.
+func (l *load) confirm(n *nodeCounts, expires bool) {
+	n.keys.Add(1)
+	l.confirmed.Add(1)
+	if expires {
+		n.expires.Add(1)
+		l.expires.Add(1)
+	}
 }
 
 // reportEvery is the time between progress reports.
@@ -123,7 +191,7 @@ func (l *load) report() (stop func()) {
 	if l.o.Progress == nil {
 		return func() {}
 	}
-	progress := func() { l.o.Progress(Progress{Keys: l.confirmed.Load(), Total: l.d.Count}) }
+	progress := func() { l.o.Progress(record.Progress{Keys: l.confirmed.Load(), Total: l.total}) }
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -145,32 +213,70 @@ func (l *load) report() (stop func()) {
 	}
 }
 
-// dial connects to the server, without TLS, within the dial timeout.
-func (l *load) dial(ctx context.Context) (net.Conn, error) {
+// dial connects to addr, without TLS, within the dial timeout.
+func (l *load) dial(ctx context.Context, addr string) (net.Conn, error) {
 	dialer := net.Dialer{Timeout: l.o.DialTimeout}
-	conn, err := dialer.DialContext(ctx, "tcp", l.o.Addr)
+	conn, err := dialer.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	return conn, nil
 }
 
-// expiryArgs returns the expiry option and value for a record that expires
-// at at (Unix ms, never 0), as SET takes them.
-func (l *load) expiryArgs(at int64) (string, int64) {
-	if l.o.Expiry == ExpiryRelative {
-		return "PX", max(at-time.Now().UnixMilli(), 1)
+// probe connects to addr, authenticates, and returns the server's version, so that the
+// commands suit it. go-redis logs a failed dial on the process's standard error, and a
+// package must not print: the probe also finds an unreachable server first.
+func (l *load) probe(ctx context.Context, addr string) (resp.Version, error) {
+	conn, err := l.connect(ctx, addr)
+	if err != nil {
+		return resp.Version{}, err
 	}
-	return "PXAT", at
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(l.o.DialTimeout))
+	r := bufio.NewReader(conn)
+	cmds := l.authCommand(nil)
+	cmds = resp.AppendCommand(cmds, []byte("INFO"), []byte("server"))
+	if _, err := conn.Write(cmds); err != nil {
+		return resp.Version{}, fmt.Errorf("connect: %w", err)
+	}
+	if l.o.Password != "" {
+		if err := resp.ExpectStatus(r, "OK"); err != nil {
+			return resp.Version{}, fmt.Errorf("connect: %w", err)
+		}
+	}
+	kind, text, err := resp.ReadReply(r)
+	switch {
+	case err != nil:
+		return resp.Version{}, fmt.Errorf("connect: %w", err)
+	case kind == '-':
+		return resp.Version{}, fmt.Errorf("connect: %w", resp.ReplyError(text))
+	}
+	for line := range strings.Lines(string(text)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
+			return resp.ParseVersion(v)
+		}
+	}
+	return resp.Version{}, nil // not Redis, or not saying: assume the newest
 }
 
-// hint adds a hint to an error reply that a server older than 6.2 gives to
-// SET … PXAT.
-func (l *load) hint(err error) error {
-	var reply redis.Error
-	if l.o.Expiry == ExpiryAbsolute && l.d.TTL > 0 && errors.As(err, &reply) &&
-		strings.HasPrefix(reply.Error(), "ERR syntax error") {
-		return fmt.Errorf("%w (SET … PXAT needs Redis 6.2 or later: send relative expiries, PX, instead)", err)
+// authCommand appends AUTH, if a password is set.
+func (l *load) authCommand(dst []byte) []byte {
+	if l.o.Password == "" {
+		return dst
 	}
-	return err
+	if l.o.Username != "" {
+		return resp.AppendCommand(dst, []byte("AUTH"), []byte(l.o.Username), []byte(l.o.Password))
+	}
+	return resp.AppendCommand(dst, []byte("AUTH"), []byte(l.o.Password))
+}
+
+// keyError is the error of a command of key (nil for SELECT) that addr failed with err.
+func keyError(key []byte, addr string, err error) error {
+	if msg := err.Error(); strings.HasPrefix(msg, "MOVED ") || strings.HasPrefix(msg, "ASK ") {
+		return fmt.Errorf("write key %q: %s answered %w: the cluster's slots moved mid-load", key, addr, err)
+	}
+	if key == nil {
+		return fmt.Errorf("select db: %w", err)
+	}
+	return fmt.Errorf("write key %q: %w", key, err)
 }

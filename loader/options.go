@@ -5,20 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 )
 
-// Method names a way of sending the SETs.
+// Method names a way of sending the commands.
 type Method string
 
 // The methods.
 const (
-	// Sequential sends one SET per round trip on one connection: the classic
+	// Sequential sends one command per round trip on one connection: the classic
 	// single-client loop.
 	Sequential Method = "sequential"
 	// Parallel runs Workers goroutines, each with its own connection, sending
-	// one SET per round trip each; they share the key range.
+	// one command per round trip each; they share the records.
 	Parallel Method = "parallel"
-	// Pipeline sends Batch SETs per round trip, on Workers connections that
+	// Pipeline sends Batch commands per round trip, on Workers connections that
 	// share the key range.
 	Pipeline Method = "pipeline"
 	// Mass writes one raw RESP stream as fast as the socket takes it, while
@@ -30,22 +33,19 @@ const (
 // Methods returns the methods, slowest first.
 func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass} }
 
-// Expiry chooses how a record's expiry is sent.
-type Expiry string
+// Expiry chooses how a record's expiry is sent: see resp.Expiry.
+type Expiry = resp.Expiry
 
 // The expiry modes.
 const (
-	// ExpiryAbsolute sends SET … PXAT with the record's absolute expiry in
-	// Unix ms: the key gets exactly the expiry the RDB file would hold, however
-	// long the command waits in buffers. It needs Redis 6.2 or later (or
-	// Valkey).
-	ExpiryAbsolute Expiry = "pxat"
-	// ExpiryRelative sends SET … PX with the milliseconds left until the
-	// record's expiry, computed when the command is encoded; the key's expiry
-	// ends up later by the time the command spends in buffers. A record whose
-	// expiry has passed is sent with PX 1, so it expires at once, as Redis
-	// drops an expired key when it loads a file. For servers older than 6.2.
-	ExpiryRelative Expiry = "px"
+	// ExpiryAbsolute sends the record's absolute expiry in Unix ms (SET … PXAT, or SET
+	// then PEXPIREAT before Redis 6.2; PEXPIREAT for collections): the key gets exactly
+	// the expiry the RDB file would hold, however long the command waits in buffers.
+	ExpiryAbsolute = resp.ExpiryAbsolute
+	// ExpiryRelative sends the milliseconds left until the record's expiry (SET … PX,
+	// PEXPIRE), computed when the command is made; the key's expiry ends up later by the
+	// time the command spends in buffers. An expiry already past is sent as 1 ms.
+	ExpiryRelative = resp.ExpiryRelative
 )
 
 // Defaults of [Options].
@@ -70,19 +70,22 @@ var ErrInvalidOption = errors.New("invalid loader option")
 type Options struct {
 	// Addr is the server's "host:port". Default: "127.0.0.1:6379".
 	Addr string
+	// Cluster makes Addr a seed of a Redis Cluster: each record goes to the primary that
+	// owns its key's slot, as CLUSTER SLOTS tells. Default: false.
+	Cluster bool
 	// Username and Password authenticate with AUTH (or HELLO) when Password
 	// is set. Default: none.
 	Username, Password string
 	// TLSConfig, when not nil, makes every connection TLS. Default: nil.
 	TLSConfig *tls.Config
 
-	// Method chooses how the SETs are sent. Default: Pipeline.
+	// Method chooses how the commands are sent. Default: Pipeline.
 	Method Method
 	// Workers is the number of connections, each driven by its own
 	// goroutine. Default: 50 for Parallel, 1 otherwise. Sequential and Mass
 	// use exactly one.
 	Workers int
-	// Batch is the number of SETs per round trip of Pipeline. Default: 1000.
+	// Batch is the number of commands per round trip of Pipeline. Default: 1000.
 	// Other methods take no batch.
 	Batch int
 	// Expiry chooses PXAT or PX for records with an expiry.
@@ -98,7 +101,7 @@ type Options struct {
 	// Progress, if not nil, is called about ten times a second while keys
 	// are being sent, and once at the end, never concurrently.
 	// Default: nil.
-	Progress func(Progress)
+	Progress func(record.Progress)
 }
 
 // withDefaults returns o with its zero fields set to their defaults, or an

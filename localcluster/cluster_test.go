@@ -32,7 +32,7 @@ func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string
 		defer f.Close()
 		dsts[i] = f
 	}
-	if _, err := rdbgen.GenerateCluster(context.Background(), dsts, d, layout, encoder.Options{Target: "redis-7.0"}, nil); err != nil {
+	if _, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 		t.Fatal(err)
 	}
 	return paths

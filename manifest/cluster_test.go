@@ -9,13 +9,14 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestClusterShardRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shard-1.rdb.manifest.json")
 	want := &Manifest{
 		Format:  FormatVersion,
-		DBs:     map[int]Counts{0: {Keys: 4}},
+		DBs:     map[int]record.Counts{0: {Keys: 4}},
 		Keys:    4,
 		Dataset: &dataset.Spec{Count: 10, KeyPrefix: "k"},
 		Cluster: &Shard{Index: 1, Shards: 3, Slots: []cluster.Range{{First: 0, Last: 99}, {First: 5461, Last: 5461}},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // writeSet writes the shard files and manifests of an even split into n shards in a new
@@ -26,7 +27,7 @@ func writeSet(t *testing.T, n int, change func(i int, m *Manifest)) string {
 		if err := os.WriteFile(path, []byte("REDIS0009"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m := &Manifest{Format: FormatVersion, CreatedAt: at, Target: "redis-5.0", RDBVersion: 9, DBs: map[int]Counts{},
+		m := &Manifest{Format: FormatVersion, CreatedAt: at, Target: "redis-5.0", RDBVersion: 9, DBs: map[int]record.Counts{},
 			Dataset: &dataset.Spec{Count: 100, KeyPrefix: "k"},
 			Cluster: &Shard{Index: i, Shards: n, Slots: layout.Shard(i).Ranges}}
 		change(i, m)

@@ -1,6 +1,9 @@
-// Package manifest reads and writes the sidecar that rdbgen writes next to each file
-// (dump.rdb.manifest.json): every parameter needed to recompute the dataset, and what the file
-// holds, so that a verifier can check a file or a live server against it.
+// Package manifest is rdbgen's output format on disk, written and read back: the sidecar
+// that rdbgen writes next to each file (dump.rdb.manifest.json), with every parameter needed
+// to recompute the dataset and what the file holds, so that a verifier can check a file or a
+// live server against it; and the files themselves, put in place atomically with their
+// manifests: one RDB file (CreateFile), or a directory of shard files (CreateShards,
+// ReadClusterSet).
 package manifest
 
 import (
@@ -13,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -34,10 +38,10 @@ type Manifest struct {
 	Checksum string `json:"checksum"`
 	Bytes    int64  `json:"bytes"`
 	// DBs holds the counts per database number.
-	DBs     map[int]Counts `json:"dbs"`
-	Keys    uint64         `json:"keys"`
-	Expires uint64         `json:"expires"`
-	Dataset *dataset.Spec  `json:"dataset,omitempty"`
+	DBs     map[int]record.Counts `json:"dbs"`
+	Keys    uint64                `json:"keys"`
+	Expires uint64                `json:"expires"`
+	Dataset *dataset.Spec         `json:"dataset,omitempty"`
 	// Spec is the spec file the dataset was generated from, when it was.
 	Spec *Spec `json:"spec,omitempty"`
 	// Import describes the input of an imported file.
@@ -84,11 +88,10 @@ type Import struct {
 	OnDup      string   `json:"on_duplicate"`         // error, first or last
 }
 
-// Counts are the keys of one database, and those of them with an expiry.
-type Counts struct {
-	Keys    uint64 `json:"keys"`
-	Expires uint64 `json:"expires"`
-}
+// Counts is record.Counts, the one count pair.
+//
+// Deprecated: use record.Counts.
+type Counts = record.Counts
 
 // PathFor returns the manifest path for an RDB file path.
 func PathFor(rdbPath string) string { return rdbPath + Suffix }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestWriteRead(t *testing.T) {
@@ -25,7 +26,7 @@ func TestWriteRead(t *testing.T) {
 		Compressed: true,
 		Checksum:   FormatChecksum(0xe9c6d914c4b8d9ca),
 		Bytes:      1234,
-		DBs:        map[int]Counts{3: {Keys: 10, Expires: 10}},
+		DBs:        map[int]record.Counts{3: {Keys: 10, Expires: 10}},
 		Keys:       10,
 		Expires:    10,
 		Dataset: &dataset.Strings{Count: 10, KeyPrefix: "k", TTL: time.Minute, TTLJitter: time.Second,

@@ -44,6 +44,11 @@ func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set ||
 // Valid reports whether t is one of the types (the empty type means String).
 func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Stream }
 
+// Counts are the keys of one database, or of a file, and how many of them expire: a Sink's
+// BeginDB takes them, manifests and verifiers report them. It is the encoder's DBInfo (the
+// RESIZEDB hint of the format) under its domain name.
+type Counts = encoder.DBInfo
+
 // A Sink receives records, database by database. *encoder.Writer implements it.
 type Sink interface {
 	// BeginDB ends the open database, if any, and opens db; each database is opened once.
@@ -145,7 +150,9 @@ func (r *Record) Check() error {
 	return nil
 }
 
-// WriteTo writes r, as one record of the open database, to s.
+// WriteTo writes r, as one record of the open database, to s: a hash some of whose fields
+// have an expiry through BeginHashWithFieldTTL, a stream through BeginStream (with its
+// metadata when r.StreamMeta is not zero).
 func (r *Record) WriteTo(s Sink) error {
 	if r.Type.IsString() {
 		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
@@ -153,69 +160,91 @@ func (r *Record) WriteTo(s Sink) error {
 	if r.Type == Stream {
 		return r.writeStream(s)
 	}
-	n := uint64(len(r.Members))
-	minTTL := r.minFieldExpiry()
-	var err error
-	switch r.Type {
-	case Hash:
-		if minTTL != 0 {
-			err = s.BeginHashWithFieldTTL(r.Key, n, r.ExpireAtMS, minTTL)
-		} else {
-			err = s.BeginHash(r.Key, n, r.ExpireAtMS)
-		}
-	case List:
-		err = s.BeginList(r.Key, n, r.ExpireAtMS)
-	case Set:
-		err = s.BeginSet(r.Key, n, r.ExpireAtMS)
-	case ZSet:
-		err = s.BeginZSet(r.Key, n, r.ExpireAtMS)
-	default:
-		return fmt.Errorf("%w %q", ErrBadType, r.Type)
+	if fieldTTL := r.minFieldExpiry(); fieldTTL != 0 {
+		return r.writeHashWithFieldTTL(s, fieldTTL)
 	}
-	for i := 0; i < len(r.Members) && err == nil; i++ {
-		m := &r.Members[i]
-		switch r.Type {
-		case Hash:
-			if minTTL != 0 {
-				err = s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS)
-			} else {
-				err = s.AddField(m.Name, m.Value)
-			}
-		case List:
-			err = s.AddElement(m.Name)
-		case Set:
-			err = s.AddMember(m.Name)
-		case ZSet:
-			err = s.AddScoredMember(m.Name, m.Score)
-		}
-	}
-	if err != nil {
+	if err := Begin(s, r.Type, r.Key, uint64(len(r.Members)), r.ExpireAtMS); err != nil {
 		return err
+	}
+	for i := range r.Members {
+		m := &r.Members[i]
+		if err := Add(s, r.Type, m.Name, m.Value, m.Score); err != nil {
+			return err
+		}
 	}
 	return s.EndCollection()
 }
 
-// minFieldExpiry returns the smallest expiry of a hash's fields, 0 when none expires.
+// Begin opens in s a collection of type t (a hash, list, set or sorted set) of n members:
+// the one place that turns a Type into a Sink's Begin call. Any other type is an error
+// wrapping ErrBadType.
+func Begin(s Sink, t Type, key []byte, n uint64, expireAtMS int64) error {
+	switch t {
+	case Hash:
+		return s.BeginHash(key, n, expireAtMS)
+	case List:
+		return s.BeginList(key, n, expireAtMS)
+	case Set:
+		return s.BeginSet(key, n, expireAtMS)
+	case ZSet:
+		return s.BeginZSet(key, n, expireAtMS)
+	}
+	return fmt.Errorf("%w %q", ErrBadType, t)
+}
+
+// Add adds one member to the open collection of type t in s: a hash field name and its
+// value, a list element, a set member, or a sorted-set member and its score (value and score
+// are ignored where they do not apply). Any other type is an error wrapping ErrBadType.
+func Add(s Sink, t Type, name, value []byte, score float64) error {
+	switch t {
+	case Hash:
+		return s.AddField(name, value)
+	case List:
+		return s.AddElement(name)
+	case Set:
+		return s.AddMember(name)
+	case ZSet:
+		return s.AddScoredMember(name, score)
+	}
+	return fmt.Errorf("%w %q", ErrBadType, t)
+}
+
+// minFieldExpiry returns the smallest expiry of r's hash fields, 0 when none expires.
 func (r *Record) minFieldExpiry() int64 {
 	var least int64
 	if r.Type != Hash {
 		return 0
 	}
-	for i := range r.Members {
-		if e := r.Members[i].ExpireAtMS; e != 0 && (least == 0 || e < least) {
-			least = e
+	for _, m := range r.Members {
+		if m.ExpireAtMS != 0 && (least == 0 || m.ExpireAtMS < least) {
+			least = m.ExpireAtMS
 		}
 	}
 	return least
 }
 
-// writeStream writes a stream record: its entries, its metadata when any is set, its groups.
+// writeHashWithFieldTTL writes the hash r, some of whose fields expire, the first at
+// minFieldTTL.
+func (r *Record) writeHashWithFieldTTL(s Sink, minFieldTTL int64) error {
+	if err := s.BeginHashWithFieldTTL(r.Key, uint64(len(r.Members)), r.ExpireAtMS, minFieldTTL); err != nil {
+		return err
+	}
+	for i := range r.Members {
+		m := &r.Members[i]
+		if err := s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS); err != nil {
+			return err
+		}
+	}
+	return s.EndCollection()
+}
+
+// writeStream writes the stream r.
 func (r *Record) writeStream(s Sink) error {
 	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
 		return err
 	}
-	for i := range r.Entries {
-		if err := s.AddStreamEntry(r.Entries[i].ID, r.Entries[i].Fields); err != nil {
+	for _, e := range r.Entries {
+		if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
 			return err
 		}
 	}

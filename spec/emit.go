@@ -29,8 +29,8 @@ const drawsPerMember = 16
 // ErrNoBaseTime is returned when a spec with TTLs or relative timestamps has no base time.
 var ErrNoBaseTime = errors.New("spec: ttls and relative timestamps need Params.BaseTimeMS")
 
-// progressEvery is how many records pass between progress reports and cancellation checks.
-const progressEvery = 1 << 14
+// checkEvery is how many records pass between checks for cancellation.
+const checkEvery = 1 << 14
 
 // An emitter writes the records of families into a Sink. It is not safe for concurrent use.
 type emitter struct {
@@ -44,26 +44,33 @@ type emitter struct {
 	seen  map[string]struct{}
 	ends  []int    // streams: the end of each field's value in buf
 	entry [][]byte // streams: an entry's fields and values
+	// done stops a record's members when it is cancelled (checked every cancelEvery).
+	done context.Context
+	// maxMembers, when not 0, cuts collections to that many members (for Estimate).
+	maxMembers uint64
 }
 
+// cancelEvery is how many members of one collection pass between cancellation checks.
+const cancelEvery = 1 << 16
+
 func newEmitter(sink record.Sink) *emitter {
-	e := &emitter{sink: sink}
+	e := &emitter{sink: sink, done: context.Background()}
 	e.faker = gofakeit.NewFaker(&e.rnd, false)
 	e.ctx = evalCtx{rnd: &e.rnd, faker: e.faker}
 	return e
 }
 
-// Generate writes every record of s into sink: the databases in ascending order, each
-// opened once with its key counts, and in each the families in file order. progress, if not
-// nil, gets the number of records written every few thousand records and at the end. It
-// stops with ctx's error when ctx is cancelled.
-func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(keys uint64)) error {
+// WriteTo writes every record of s into sink: the databases in ascending order, each
+// opened once with its key counts, and in each the families in file order. It stops with
+// ctx's error when ctx is cancelled.
+func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	for _, f := range s.Families {
 		if (f.TTL > 0 || f.relativeTime || f.fieldTTL) && s.Params.BaseTimeMS <= 0 {
 			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
 		}
 	}
 	e := newEmitter(sink)
+	e.done = ctx
 	dbs, by := s.DBs()
 	var done uint64
 	for _, db := range dbs {
@@ -83,29 +90,19 @@ func (s *Spec) Generate(ctx context.Context, sink record.Sink, progress func(key
 				if err := e.write(f, i); err != nil {
 					return err
 				}
-				done++
-				if done%progressEvery == 0 {
+				if done++; done%checkEvery == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
-					}
-					if progress != nil {
-						progress(done)
 					}
 				}
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(done)
-	}
-	return nil
+	return ctx.Err()
 }
 
 // Record returns record i of the family (i below Keys()), as a verifier compares it with a
-// server. It allocates; Generate streams.
+// server. It allocates; WriteTo streams.
 func (f *Family) Record(i uint64) (record.Record, error) {
 	var c record.Collector
 	if err := newEmitter(&c).write(f, i); err != nil {
@@ -161,17 +158,10 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.sink.EndCollection()
 	}
 	n := f.memberCount(i)
-	switch f.Type {
-	case record.Hash:
-		err = e.sink.BeginHash(e.key, n, exp)
-	case record.List:
-		err = e.sink.BeginList(e.key, n, exp)
-	case record.Set:
-		err = e.sink.BeginSet(e.key, n, exp)
-	case record.ZSet:
-		err = e.sink.BeginZSet(e.key, n, exp)
+	if e.maxMembers > 0 {
+		n = min(n, e.maxMembers)
 	}
-	if err != nil {
+	if err = record.Begin(e.sink, f.Type, e.key, n, exp); err != nil {
 		return err
 	}
 	if err := e.writeMembers(f, i, n); err != nil {
@@ -197,6 +187,11 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 	}
 	draw := uint64(0)
 	for j := uint64(0); j < n; j++ {
+		if j%cancelEvery == cancelEvery-1 {
+			if err := e.done.Err(); err != nil {
+				return err
+			}
+		}
 		// The member's name.
 		for {
 			if m.of != nil {
@@ -218,23 +213,21 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 			}
 		}
 		var err error
+		var score float64
 		switch f.Type {
 		case record.Hash:
 			e.buf = e.eval(e.buf[:0], m.value, f, saltField, i, j, true)
-			err = e.sink.AddField(e.name, e.buf)
-		case record.List:
-			err = e.sink.AddElement(e.name)
-		case record.Set:
-			err = e.sink.AddMember(e.name)
 		case record.ZSet:
-			score := float64(j + 1)
+			score = float64(j + 1)
 			if m.score != nil {
 				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
-				score, err = parseScore(e.buf)
+				if score, err = parseScore(e.buf); err != nil {
+					err = fmt.Errorf("family %s, key %q: score %q is not a number", f.Name, e.key, e.buf)
+				}
 			}
-			if err == nil {
-				err = e.sink.AddScoredMember(e.name, score)
-			}
+		}
+		if err == nil {
+			err = record.Add(e.sink, f.Type, e.name, e.buf, score)
 		}
 		if err != nil {
 			return err
@@ -250,7 +243,15 @@ func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
 		return err
 	}
 	n := f.memberCount(i)
+	if e.maxMembers > 0 {
+		n = min(n, e.maxMembers)
+	}
 	for j := range n {
+		if j%cancelEvery == cancelEvery-1 {
+			if err := e.done.Err(); err != nil {
+				return err
+			}
+		}
 		e.buf, e.ends = e.buf[:0], e.ends[:0]
 		for k := range f.fields {
 			fd := &f.fields[k]

@@ -31,7 +31,7 @@ const fieldTTLs = `families:
 func TestFieldTTLs(t *testing.T) {
 	s := mustParse(t, fieldTTLs, Params{Seed: 1, BaseTimeMS: base})
 	var r recorder
-	must(t, s.Generate(context.Background(), &r, nil))
+	must(t, s.WriteTo(context.Background(), &r))
 	f := s.Families[0]
 	for i, rec := range r.recs {
 		want, err := f.Record(uint64(i))
@@ -50,7 +50,7 @@ func TestFieldTTLs(t *testing.T) {
 	write := func(opts encoder.Options) error {
 		w, err := encoder.NewWriter(new(bytes.Buffer), opts)
 		must(t, err)
-		if err := s.Generate(context.Background(), w, nil); err != nil {
+		if err := s.WriteTo(context.Background(), w); err != nil {
 			return err
 		}
 		return w.Close()
@@ -60,7 +60,7 @@ func TestFieldTTLs(t *testing.T) {
 	if err := write(encoder.Options{Target: "redis-7.2"}); !errors.Is(err, encoder.ErrFieldTTL) || !strings.Contains(err.Error(), `"session:1"`) {
 		t.Fatalf("RDB 11: %v", err)
 	}
-	if err := (mustParse(t, fieldTTLs, Params{Seed: 1})).Generate(context.Background(), &r, nil); !errors.Is(err, ErrNoBaseTime) {
+	if err := (mustParse(t, fieldTTLs, Params{Seed: 1})).WriteTo(context.Background(), &r); !errors.Is(err, ErrNoBaseTime) {
 		t.Fatalf("without a base time: %v", err)
 	}
 }

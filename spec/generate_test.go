@@ -107,12 +107,11 @@ func (r *recorder) EndCollection() error {
 func TestGenerateMatchesRecord(t *testing.T) {
 	s := mustParse(t, everything, Params{Seed: 7, BaseTimeMS: base})
 	var r recorder
-	var last uint64
-	if err := s.Generate(context.Background(), &r, func(n uint64) { last = n }); err != nil {
+	if err := s.WriteTo(context.Background(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if last != s.Keys() || uint64(len(r.recs)) != s.Keys() {
-		t.Fatalf("progress %d, records %d, want %d", last, len(r.recs), s.Keys())
+	if uint64(len(r.recs)) != s.Keys() {
+		t.Fatalf("records %d, want %d", len(r.recs), s.Keys())
 	}
 	if !reflect.DeepEqual(r.dbs, []int{0, 2}) {
 		t.Fatalf("db sections %v, want [0 2]", r.dbs)
@@ -280,7 +279,7 @@ func TestGenerateNeedsBaseTime(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := mustParse(t, tt.src, Params{Seed: 1})
-			if err := s.Generate(context.Background(), &recorder{}, nil); !errors.Is(err, tt.want) {
+			if err := s.WriteTo(context.Background(), &recorder{}); !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
 		})
@@ -291,7 +290,7 @@ func TestGenerateCancelled(t *testing.T) {
 	s := mustParse(t, "families:\n  - key: \"a{id}\"\n    count: 100000\n    value: x\n", Params{Seed: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.Generate(ctx, &recorder{}, nil); !errors.Is(err, context.Canceled) {
+	if err := s.WriteTo(ctx, &recorder{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -328,7 +327,7 @@ func fileSize(t *testing.T, s *Spec, opts encoder.Options) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Generate(context.Background(), w, nil); err != nil {
+	if err := s.WriteTo(context.Background(), w); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

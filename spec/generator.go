@@ -2,6 +2,7 @@ package spec
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"time"
 
@@ -64,7 +65,32 @@ func (g *seqGen) appendTo(dst []byte, c *evalCtx) []byte {
 	if c.member {
 		k = c.j
 	}
-	return strconv.AppendInt(dst, g.start+g.step*int64(k), 10)
+	if v, ok := seqValue(g.start, g.step, k); ok {
+		return strconv.AppendInt(dst, v, 10)
+	}
+	// Past the int64 range: the exact number, so that values never wrap around and repeat.
+	var v big.Int
+	v.SetUint64(k)
+	v.Mul(&v, big.NewInt(g.step))
+	v.Add(&v, big.NewInt(g.start))
+	return v.Append(dst, 10)
+}
+
+// seqValue returns start + step·k, and false when it does not fit an int64.
+func seqValue(start, step int64, k uint64) (int64, bool) {
+	if k > math.MaxInt64 {
+		return start, step == 0
+	}
+	ki := int64(k)
+	p := step * ki
+	if ki != 0 && p/ki != step {
+		return 0, false
+	}
+	v := start + p
+	if (p > 0 && v < start) || (p < 0 && v > start) {
+		return 0, false
+	}
+	return v, true
 }
 func (g *seqGen) numeric() bool { return true }
 func (g *seqGen) unique() bool  { return g.step != 0 }

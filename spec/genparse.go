@@ -65,6 +65,7 @@ func (p *parser) options(n *yaml.Node, path string, known ...string) map[string]
 }
 
 func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) generator {
+	p.checkRewritable(kind, n, path)
 	switch kind {
 	case "const":
 		return &constGen{text: []byte(p.scalar(n, path)), num: isNumberTag(n)}
@@ -103,6 +104,9 @@ func (p *parser) generatorOf(kind string, n *yaml.Node, path string, f *Family) 
 		g.min, g.max = p.float(p.need(m, n, path, "min"), path+".min"), p.float(p.need(m, n, path, "max"), path+".max")
 		if g.min > g.max {
 			p.fail(m["max"].val, path+".max", "%v is below min %v", g.max, g.min)
+		}
+		if math.IsInf(g.max-g.min, 0) {
+			p.fail(m["max"].val, path+".max", "the range from %v to %v is wider than a 64-bit float holds (at most %v)", g.min, g.max, math.MaxFloat64)
 		}
 		if e, ok := m["decimals"]; ok {
 			d := p.integer(e.val, path+".decimals")

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -20,7 +21,8 @@ import (
 // proportional to the smaller family; past maxEnumerate keys it refuses the spec instead.
 
 // checkOverlaps returns an *Error naming the first two families whose keys meet.
-func (s *Spec) checkOverlaps() error {
+// It stops with ctx's error when ctx is cancelled.
+func (s *Spec) checkOverlaps(ctx context.Context) error {
 	for b := 1; b < len(s.Families); b++ {
 		for a := 0; a < b; a++ {
 			fa, fb := s.Families[a], s.Families[b]
@@ -39,6 +41,11 @@ func (s *Spec) checkOverlaps() error {
 			}
 			var key []byte
 			for i := range small.count {
+				if i%cancelEvery == cancelEvery-1 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
 				key = small.AppendKey(key[:0], i)
 				if big.Contains(key) {
 					e.Msg = fmt.Sprintf("family %q (key %q) and family %q at line %d (key %q) both make the key %q in db %d: keys must be unique",

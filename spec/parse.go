@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -29,7 +31,8 @@ const maxEnumerate = 20_000_000
 type parseFailure struct{ err *Error }
 
 type parser struct {
-	file string
+	file    string
+	rewrite bool // parsing a rewrite rule's generator (see ParseGenerator)
 }
 
 // fail stops parsing with an error at n.
@@ -43,7 +46,13 @@ func (p *parser) fail(n *yaml.Node, path, format string, args ...any) {
 
 // Parse reads a spec file. name is the file's name for messages; src its text. The spec's
 // Params get the file's seed (default 1) and no base time: set them with SetParams.
-func Parse(name string, src []byte) (s *Spec, err error) {
+func Parse(name string, src []byte) (*Spec, error) {
+	return ParseContext(context.Background(), name, src)
+}
+
+// ParseContext is Parse, stopped with ctx's error when ctx is cancelled during the check
+// that the families' keys do not overlap, which may list millions of keys.
+func ParseContext(ctx context.Context, name string, src []byte) (s *Spec, err error) {
 	p := &parser{file: name}
 	defer func() {
 		if r := recover(); r != nil {
@@ -63,7 +72,7 @@ func Parse(name string, src []byte) (s *Spec, err error) {
 	}
 	s = &Spec{File: name, Source: src}
 	seed := p.parseTop(s, resolve(doc.Content[0]))
-	if err := s.SetParams(Params{Seed: seed}); err != nil {
+	if err := s.SetParamsContext(ctx, Params{Seed: seed}); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -125,7 +134,15 @@ func (p *parser) fields(n *yaml.Node, path string, known ...string) map[string]e
 	return out
 }
 
+// join names the field name of path. A name that is not a plain word (it holds a dot, a
+// bracket, a quote, a space or a control character, or is empty) is quoted in brackets,
+// families[0].fields["a\nb"], so that a path is always one unambiguous line.
 func join(path, name string) string {
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
+		return r <= ' ' || r == 0x7f || r == '.' || r == '[' || r == ']' || r == '"' || !unicode.IsPrint(r)
+	}) {
+		return path + "[" + strconv.Quote(name) + "]"
+	}
 	if path == "" {
 		return name
 	}
@@ -374,7 +391,10 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 
 // namedFields reads the fixed fields of a hash.
 func (p *parser) namedFields(f *Family, n *yaml.Node, path string) {
-	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+	switch {
+	case n.Kind == yaml.MappingNode && len(n.Content) == 0:
+		p.fail(n, path, "no fields: a hash needs at least one (Redis drops empty collections)")
+	case n.Kind != yaml.MappingNode:
 		p.fail(n, path, "want a mapping of field names to generators, got %s", describe(n))
 	}
 	seen := map[string]int{}
@@ -442,6 +462,9 @@ func (p *parser) members(f *Family, n *yaml.Node, path string) {
 		case "score":
 			if !g.numeric() {
 				p.fail(e.val, join(path, name), "a score must be a number: use sequence, int, float, a unix timestamp or a number")
+			}
+			if c, ok := g.(*constGen); ok {
+				g = p.constScore(c, e.val, join(path, name))
 			}
 			ms.score = g
 		}

@@ -176,6 +176,9 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &e) {
 				t.Fatalf("%T %v is not an *Error", err, err)
 			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
 			return
 		}
 		for _, fam := range s.Families {

@@ -21,11 +21,13 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/draw"
@@ -44,7 +46,8 @@ type Error struct {
 	Msg    string
 }
 
-// Error renders the problem as "file:line:column: field: message".
+// Error renders the problem as "file:line:column: field: message", on one line: line
+// breaks in the field or message are written as \n.
 func (e *Error) Error() string {
 	s := e.File
 	if e.Line > 0 {
@@ -56,8 +59,11 @@ func (e *Error) Error() string {
 	if e.Field != "" {
 		s += ": " + e.Field
 	}
-	return s + ": " + e.Msg
+	return oneLine.Replace(s + ": " + e.Msg)
 }
+
+// oneLine writes line breaks as escapes.
+var oneLine = strings.NewReplacer("\n", `\n`, "\r", `\r`)
 
 // Unwrap makes errors.Is(err, ErrInvalid) true.
 func (e *Error) Unwrap() error { return ErrInvalid }
@@ -152,19 +158,38 @@ func (f *Family) Expires() uint64 {
 func (f *Family) KeyPattern() string { return f.key.text }
 
 // SetParams sets the generation parameters: it mixes the seed into every family, scales the
-// counts, and checks again that the families' keys do not overlap at the new counts.
-func (s *Spec) SetParams(p Params) error {
+// counts, and checks again that the families' keys do not overlap at the new counts. Counts
+// that do not fit 64 bits, alone or added up, are an error.
+func (s *Spec) SetParams(p Params) error { return s.SetParamsContext(context.Background(), p) }
+
+// SetParamsContext is SetParams, stopped with ctx's error when ctx is cancelled during the
+// overlap check.
+func (s *Spec) SetParamsContext(ctx context.Context, p Params) error {
 	if p.CountScale < 0 || math.IsNaN(p.CountScale) || math.IsInf(p.CountScale, 0) {
 		return fmt.Errorf("%w: count scale %v must be a positive number", ErrInvalid, p.CountScale)
 	}
 	s.Params = p
+	var total uint64
 	for _, f := range s.Families {
 		f.seed = draw.Mix(p.Seed, hashString(f.Name))
 		f.base = p.BaseTimeMS
-		f.count = scale(f.Count, p.CountScale)
+		var ok bool
+		f.count, ok = scale(f.Count, p.CountScale)
 		if f.key.slot == slotNone {
-			f.count = f.Count
+			f.count, ok = f.Count, true
 		}
+		if !ok {
+			return &Error{File: s.File, Line: f.Line, Field: f.path + ".count",
+				Msg: fmt.Sprintf("count %d times count scale %v is more than %d keys", f.Count, p.CountScale, uint64(math.MaxUint64))}
+		}
+		if f.key.slot == slotUUID && f.count > mask62 {
+			return &Error{File: s.File, Line: f.Line, Field: f.path + ".count", Msg: fmt.Sprintf("at most %d keys with {uuid}, and the count scale makes %d", uint64(mask62), f.count)}
+		}
+		if total+f.count < total {
+			return &Error{File: s.File, Line: f.Line, Field: f.path + ".count",
+				Msg: fmt.Sprintf("the families up to this one make more than %d keys in all", uint64(math.MaxUint64))}
+		}
+		total += f.count
 		if f.key.slot == slotID && f.count > 0 && f.IDStart > math.MaxUint64-(f.count-1) {
 			return &Error{File: s.File, Line: f.Line, Field: f.path + ".count", Msg: fmt.Sprintf("id_start %d plus count %d overflows", f.IDStart, f.count)}
 		}
@@ -174,22 +199,23 @@ func (s *Spec) SetParams(p Params) error {
 			m.min, m.max = m.of.count, m.of.count
 		}
 	}
-	return s.checkOverlaps()
+	return s.checkOverlaps(ctx)
 }
 
-// scale multiplies n by k, rounding, keeping at least 1.
-func scale(n uint64, k float64) uint64 {
+// scale multiplies n by k, rounding, keeping at least 1; false when the result does not fit
+// 64 bits.
+func scale(n uint64, k float64) (uint64, bool) {
 	if k == 0 || k == 1 || n == 0 {
-		return n
+		return n, true
 	}
 	v := math.Round(float64(n) * k)
 	switch {
 	case v < 1:
-		return 1
-	case v >= math.MaxUint64:
-		return math.MaxUint64
+		return 1, true
+	case v >= math.MaxUint64: // 2^64: the float64 nearest MaxUint64
+		return 0, false
 	}
-	return uint64(v)
+	return uint64(v), true
 }
 
 // Keys returns the number of keys of all families.

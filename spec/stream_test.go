@@ -41,7 +41,7 @@ families:
 func TestStreamFamily(t *testing.T) {
 	s := mustParse(t, streams, Params{Seed: 3, BaseTimeMS: base})
 	var r recorder
-	must(t, s.Generate(context.Background(), &r, nil))
+	must(t, s.WriteTo(context.Background(), &r))
 	if len(r.recs) != 40 {
 		t.Fatalf("%d records", len(r.recs))
 	}
@@ -93,7 +93,7 @@ func TestStreamFamilyInRedis(t *testing.T) {
 	must(t, err)
 	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
 	must(t, err)
-	must(t, s.Generate(context.Background(), w, nil))
+	must(t, s.WriteTo(context.Background(), w))
 	must(t, w.Close())
 	must(t, f.Close())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -26,7 +27,7 @@ func split(t *testing.T, d *dataset.Spec, files, layout *cluster.Layout, change 
 	dir := t.TempDir()
 	created := time.Now().UTC()
 	dsts, paths := create(t, dir, files.Len())
-	res, err := rdbgen.GenerateCluster(context.Background(), dsts, d, files, encoder.Options{Target: "redis-7.0"}, nil)
+	res, err := rdbgen.WriteShards(context.Background(), dsts, d, files, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func create(t *testing.T, dir string, n int) ([]io.Writer, []string) {
 func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.ClusterResult, created time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: created, Target: res.Target, RDBVersion: res.RDBVersion,
 		Checksum: manifest.FormatChecksum(st.Checksum), Bytes: st.Bytes, Keys: st.Keys, Expires: st.Expires,
-		DBs:     map[int]manifest.Counts{0: {Keys: st.Keys, Expires: st.Expires}},
+		DBs:     map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}},
 		Cluster: &manifest.Shard{Index: i, Shards: layout.Len(), Slots: layout.Shard(i).Ranges}}
 	return m
 }
@@ -149,7 +150,7 @@ func TestClusterSpec(t *testing.T) {
 	layout, _ := cluster.Even(3)
 	dir := t.TempDir()
 	dsts, paths := create(t, dir, 3)
-	res, err := rdbgen.GenerateSpecCluster(context.Background(), dsts, s, layout, encoder.Options{Target: "redis-7.0"}, nil)
+	res, err := rdbgen.WriteShards(context.Background(), dsts, s, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.GenerateSpec(context.Background(), f, s, encoder.Options{Target: "redis-7.0"}, nil)
+	res, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 	m := &manifest.Manifest{
 		Format: manifest.FormatVersion, RDBVersion: res.RDBVersion, Target: res.Target,
 		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes,
-		Keys: res.Stats.Keys, Expires: res.Stats.Expires, DBs: map[int]manifest.Counts{},
+		Keys: res.Stats.Keys, Expires: res.Stats.Expires, DBs: map[int]record.Counts{},
 		Spec: &manifest.Spec{File: "test.yaml", YAML: text, Params: s.Params},
 	}
 	for _, f := range s.Families {

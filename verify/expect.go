@@ -19,7 +19,7 @@ import (
 type expectation struct {
 	// source names where the expectation comes from, for mismatches: "manifest" or "file".
 	source string
-	dbs    map[int]manifest.Counts
+	dbs    map[int]record.Counts
 	// parts recompute the records: one for a dataset, one per family of a spec file, none
 	// for an import or a file without a manifest.
 	parts []part
@@ -119,9 +119,9 @@ func specAbsent(s *spec.Spec) []record.Record {
 // fileExpectation returns what a server that loaded the file of rep must hold, when no
 // manifest says more: the file's counts.
 func fileExpectation(rep *FileReport) expectation {
-	dbs := make(map[int]manifest.Counts, len(rep.DBs))
+	dbs := make(map[int]record.Counts, len(rep.DBs))
 	for db, c := range rep.DBs {
-		dbs[db] = manifest.Counts{Keys: c.Keys, Expires: c.Expires}
+		dbs[db] = record.Counts{Keys: c.Keys, Expires: c.Expires}
 	}
 	return expectation{source: "file", dbs: dbs, firstExpiry: rep.MinExpireAtMS}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // The fixed parts of an RDB file: "REDIS0009", the EOF opcode and the 8-byte checksum.
@@ -212,7 +213,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 			// The parser's strings may share its buffers.
 			rep.Aux[strings.Clone(o.Key)] = strings.Clone(o.Value)
 		case *parser.DBSizeObject:
-			hints[o.DB] = DBCounts{Keys: o.KeyCount, Expires: o.TTLCount}
+			hints[o.DB] = DBCounts{Counts: record.Counts{Keys: o.KeyCount, Expires: o.TTLCount}}
 		default:
 			c := rep.DBs[o.GetDBIndex()]
 			if c.Types == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -111,13 +112,13 @@ func TestFileOfflineBadFiles(t *testing.T) {
 			b[i+2]--
 			return b
 		}, want: "keys in db 0: got 1000 (0 with TTL), want 999 (0 with TTL), as its RESIZEDB says"},
-		{name: "wrong count", manifest: func(m *manifest.Manifest) { m.DBs[0] = manifest.Counts{Keys: 999, Expires: 999} },
+		{name: "wrong count", manifest: func(m *manifest.Manifest) { m.DBs[0] = record.Counts{Keys: 999, Expires: 999} },
 			want: "keys in db 0: got 1000, want 999 (manifest)"},
 		{name: "wrong total", manifest: func(m *manifest.Manifest) { m.Keys = 1001 },
 			want: "keys: got 1000 (1000 with TTL), want 1001"},
-		{name: "wrong db", manifest: func(m *manifest.Manifest) { m.DBs = map[int]manifest.Counts{1: m.DBs[0]} },
+		{name: "wrong db", manifest: func(m *manifest.Manifest) { m.DBs = map[int]record.Counts{1: m.DBs[0]} },
 			want: "keys in db 0: got 1000, want 0 (manifest)"},
-		{name: "wrong expiries", manifest: func(m *manifest.Manifest) { m.DBs[0] = manifest.Counts{Keys: 1000} },
+		{name: "wrong expiries", manifest: func(m *manifest.Manifest) { m.DBs[0] = record.Counts{Keys: 1000} },
 			want: "keys with TTL in db 0: got 1000, want 0 (manifest)"},
 		{name: "wrong version", manifest: func(m *manifest.Manifest) { m.RDBVersion = 11 },
 			want: "rdb version: got 9, want 11 (manifest)"},
@@ -127,7 +128,7 @@ func TestFileOfflineBadFiles(t *testing.T) {
 			want: "file size: got "},
 		{name: "expiries outside the window", manifest: func(m *manifest.Manifest) { m.Dataset.BaseTimeMS -= 3_600_000 },
 			want: "expiries: got "},
-		{name: "no expiries wanted", noTTL: true, manifest: func(m *manifest.Manifest) { m.DBs[0] = manifest.Counts{Keys: 1000, Expires: 1000} },
+		{name: "no expiries wanted", noTTL: true, manifest: func(m *manifest.Manifest) { m.DBs[0] = record.Counts{Keys: 1000, Expires: 1000} },
 			want: "keys with TTL in db 0: got 0, want 1000 (manifest)"},
 	}
 	for _, tt := range tests {

@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -25,25 +27,13 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The dataset writes itself, streams included, as rdbgen generate has it do.
-	w, err := encoder.NewWriter(f, opts)
+	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: opts})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.WriteTo(context.Background(), w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	res := struct {
-		Target     string
-		RDBVersion int
-		Stats      encoder.Stats
-	}{w.Target().Name, w.RDBVersion(), w.Stats()}
 	m := &manifest.Manifest{
 		Format:     manifest.FormatVersion,
 		Generator:  "rdbgen test",
@@ -55,11 +45,11 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 		Bytes:      res.Stats.Bytes,
 		Keys:       res.Stats.Keys,
 		Expires:    res.Stats.Expires,
-		DBs:        map[int]manifest.Counts{},
+		DBs:        map[int]record.Counts{},
 		Dataset:    &d,
 	}
 	if d.Count > 0 {
-		m.DBs[d.DB] = manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
+		m.DBs[d.DB] = record.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
 	}
 	if err := manifest.Write(manifest.PathFor(path), m); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"github.com/rdbgen/rdbgen/record"
 	"maps"
 	"strings"
 	"testing"
@@ -60,9 +61,9 @@ func TestParseKeyspace(t *testing.T) {
 	}{
 		{"empty server", "# Keyspace\r\n", map[int]DBCounts{}, ""},
 		{"redis 7.0", "# Keyspace\r\ndb0:keys=1000,expires=10,avg_ttl=3599000\r\ndb3:keys=5,expires=0,avg_ttl=0\r\n",
-			map[int]DBCounts{0: {Keys: 1000, Expires: 10}, 3: {Keys: 5}}, ""},
-		{"redis 7.4", "# Keyspace\r\ndb0:keys=1,expires=1,avg_ttl=0,subexpiry=0\r\n", map[int]DBCounts{0: {Keys: 1, Expires: 1}}, ""},
-		{"unix newlines", "# Keyspace\ndb15:keys=2,expires=0,avg_ttl=0\n", map[int]DBCounts{15: {Keys: 2}}, ""},
+			map[int]DBCounts{0: {Counts: record.Counts{Keys: 1000, Expires: 10}}, 3: {Counts: record.Counts{Keys: 5}}}, ""},
+		{"redis 7.4", "# Keyspace\r\ndb0:keys=1,expires=1,avg_ttl=0,subexpiry=0\r\n", map[int]DBCounts{0: {Counts: record.Counts{Keys: 1, Expires: 1}}}, ""},
+		{"unix newlines", "# Keyspace\ndb15:keys=2,expires=0,avg_ttl=0\n", map[int]DBCounts{15: {Counts: record.Counts{Keys: 2}}}, ""},
 		{"bad db number", "dbx:keys=1,expires=0\r\n", nil, `bad line "dbx:keys=1,expires=0"`},
 		{"negative db", "db-1:keys=1\r\n", nil, "bad line"},
 		{"bad count", "db0:keys=many,expires=0\r\n", nil, "bad line"},

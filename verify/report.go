@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // A Stage is one step of a verification.
@@ -67,10 +69,10 @@ const (
 	ChecksumBad  = "mismatch" // the trailer differs from the checksum of the file
 )
 
-// DBCounts are the keys of one database.
+// DBCounts are the keys of one database, and of them those with an expiry, with the
+// keys per type when known.
 type DBCounts struct {
-	Keys    uint64 `json:"keys"`
-	Expires uint64 `json:"expires"`
+	record.Counts
 	// Types counts the keys per type: "string", "hash", "list", "set", "zset", "stream"...
 	// It is only filled in by the offline stage.
 	Types map[string]uint64 `json:"types,omitempty"`

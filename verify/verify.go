@@ -38,6 +38,11 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	}
 
 	so := opts.Server
+	maxDB := 0
+	for db := range fr.DBs {
+		maxDB = max(maxDB, db)
+	}
+	so.Args = server.WithDatabases(so.Args, maxDB) // a file of db 16 or above needs more databases
 	so.Progress = func(p server.LoadProgress) {
 		opts.progress(Progress{Stage: StageLoad, Done: p.LoadedBytes, Total: p.TotalBytes})
 	}

@@ -17,18 +17,20 @@ import (
 
 func benchCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "bench",
-		Usage:     "time the online loaders against the snapshot file, each on a fresh Redis",
-		UsageText: "rdbgen bench --count 1000000 [--report bench-out/] [--backend process|docker] [options]",
+		Name:  "bench",
+		Usage: "time the online loaders against the snapshot file, each on a fresh Redis",
+		UsageText: "rdbgen bench --count 1000000 [--type hash] [--report bench-out/] [--backend process|docker] [options]\n" +
+			"rdbgen bench --spec examples/sessions.yaml --count-scale 0.1 [options]",
 		Flags: slices.Concat(
-			builtinDatasetFlags(countUsage, seedUsage),
+			builtinDatasetFlags(countUsage+", or --spec", seedUsage),
+			specInputFlags(),
 			[]cli.Flag{
 				&cli.StringFlag{Name: "backend", Value: string(server.BackendAuto), Usage: "how to run each fresh server: auto, process or docker"},
 				imageFlag("docker image of the servers"),
 				redisServerFlag(),
 				&cli.StringSliceFlag{Name: "methods", Usage: "rows to run: " + strings.Join(bench.DefaultMethods, ", "), DefaultText: "all"},
 				&cli.IntSliceFlag{Name: "workers", Usage: "worker counts of the parallel rows", DefaultText: strings.Trim(fmt.Sprint(bench.DefaultWorkers), "[]")},
-				&cli.IntFlag{Name: "batch", Value: loader.DefaultBatch, Usage: "SETs per round trip of the pipeline row"},
+				&cli.IntFlag{Name: "batch", Value: loader.DefaultBatch, Usage: "commands per round trip of the pipeline row"},
 				&cli.IntFlag{Name: "repeat", Value: 1, Usage: "runs of each row; the table shows the median"},
 				&cli.StringFlag{Name: "report", Usage: "directory to write results.csv, results.json and bench.png into"},
 			},
@@ -42,16 +44,18 @@ func benchAction(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	d, err := datasetFromFlags(c, time.Now())
+	in, err := inputFromFlags(c, time.Now())
 	if err != nil {
 		return err
 	}
+	defer in.cleanup()
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	opts := bench.Options{
 		Methods: c.StringSlice("methods"),
 		Workers: c.IntSlice("workers"),
 		Batch:   c.Int("batch"),
 		Repeat:  c.Int("repeat"),
+		Input:   c.String("spec"),
 		Server: server.Options{
 			Backend:     server.Backend(c.String("backend")),
 			Image:       c.String("image"),
@@ -63,7 +67,7 @@ func benchAction(c *cli.Context) error {
 		defer p.finish()
 		opts.Progress = p.update
 	}
-	r, err := bench.Run(c.Context, d, opts)
+	r, err := bench.Run(c.Context, in.src, opts)
 	if err != nil {
 		return errInterrupted(err)
 	}
@@ -96,7 +100,11 @@ func benchAction(c *cli.Context) error {
 // printBenchTable prints what was measured, the table, and where the report went.
 func printBenchTable(w io.Writer, r *bench.Report, dir string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d keys into %s (%s backend), median of %d run(s)\n\n", r.Dataset.Count, r.Server, r.Backend, r.Repeat)
+	from := ""
+	if r.Input != "" {
+		from = " of " + r.Input
+	}
+	fmt.Fprintf(&b, "%d keys%s into %s (%s backend), median of %d run(s)\n\n", r.Keys, from, r.Server, r.Backend, r.Repeat)
 	if err := bench.WriteTable(&b, r); err != nil {
 		return err
 	}

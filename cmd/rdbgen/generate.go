@@ -2,12 +2,13 @@ package main
 
 import (
 	"errors"
-	"io"
+	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/manifest"
 )
 
 func generateCommand() *cli.Command {
@@ -50,19 +51,12 @@ func generateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if isCluster(c) {
-		return generateClusterAction(c, j, d)
+	if j.layout != nil && d.DB != 0 {
+		return fmt.Errorf("--db %d: %w (a cluster node refuses other dbs)", d.DB, cluster.ErrDB)
 	}
-	res, err := j.write(c, d.Count, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		return rdbgen.Generate(c.Context, dst, d, j.opts, progress)
-	})
+	report, err := j.write(c, d, func(m *manifest.Manifest) { m.Dataset = d })
 	if err != nil {
 		return err
 	}
-	m := j.manifest(res)
-	m.Dataset = d
-	if d.Count > 0 {
-		m.DBs[d.DB] = manifestCounts(res)
-	}
-	return j.finish(res, m, generateSummary{}, "")
+	return report(importCounts{}, "")
 }

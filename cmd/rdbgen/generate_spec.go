@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -27,29 +26,18 @@ func generateSpecAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if isCluster(c) {
-		return specClusterAction(c, j, s)
+	if j.layout != nil {
+		for _, f := range s.Families {
+			if f.DB != 0 {
+				return fmt.Errorf("%s: family %s is in db %d: %w (a cluster node refuses other dbs)", c.String("spec"), f.Name, f.DB, cluster.ErrDB)
+			}
+		}
 	}
-	res, err := j.write(c, s.Keys(), func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		return rdbgen.GenerateSpec(c.Context, dst, s, j.opts, progress)
-	})
+	report, err := j.write(c, s, func(m *manifest.Manifest) { m.Spec = specManifest(c, s) })
 	if err != nil {
 		return err
 	}
-	m := j.manifest(res)
-	m.Spec = specManifest(c, s)
-	dbs, by := s.DBs()
-	for _, db := range dbs {
-		var n manifest.Counts
-		for _, f := range by[db] {
-			n.Keys += f.Keys()
-			n.Expires += f.Expires()
-		}
-		if n.Keys > 0 {
-			m.DBs[db] = n
-		}
-	}
-	return j.finish(res, m, generateSummary{}, "")
+	return report(importCounts{}, "")
 }
 
 // specManifest returns the manifest section of a spec file's generation.
@@ -67,7 +55,7 @@ func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	s, err := spec.Parse(path, src)
+	s, err := spec.ParseContext(c.Context, path, src)
 	if err != nil {
 		return nil, err
 	}
@@ -77,13 +65,8 @@ func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
 	}
 	p.BaseTimeMS = baseTimeMS
 	p.CountScale = c.Float64("count-scale")
-	if err := s.SetParams(p); err != nil {
+	if err := s.SetParamsContext(c.Context, p); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// manifestCounts returns the counts of a file of one database.
-func manifestCounts(res rdbgen.Result) manifest.Counts {
-	return manifest.Counts{Keys: res.Stats.Keys, Expires: res.Stats.Expires}
 }

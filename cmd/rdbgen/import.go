@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -23,7 +21,7 @@ func importCommand() *cli.Command {
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines) or CSV",
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
+			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, or auto (by the name, else by the first byte)"},
 			&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "a key that comes again: error, first (keep it) or last (keep the last; reads the input twice)"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
 			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
@@ -49,11 +47,11 @@ func importAction(c *cli.Context) error {
 	default:
 		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
 	}
-	format := c.String("format")
+	format := c.String("input-format")
 	switch format {
 	case "auto", importer.FormatJSON, importer.FormatCSV:
 	default:
-		return fmt.Errorf("--format %q (known: auto, json, csv)", format)
+		return fmt.Errorf("--input-format %q (known: auto, json, csv)", format)
 	}
 	csvOpts, err := csvOptions(c, input)
 	if err != nil {
@@ -100,27 +98,17 @@ func importAction(c *cli.Context) error {
 		if format == importer.FormatCSV {
 			return importer.NewCSVReader(in, csvOpts), nil
 		}
+		if flag := csvFlagSet(c); flag != "" {
+			return nil, fmt.Errorf("--%s applies to CSV input only, and %s is JSON, whose records give their own db and type", flag, inputName(input))
+		}
 		return importer.NewJSONReader(in), nil
 	}
-	if isCluster(c) {
-		return importClusterAction(c, j, input, &format, open, opts)
-	}
-	var stats importer.Stats
-	res, err := j.write(c, 0, func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error) {
-		var res rdbgen.Result
-		var err error
-		res, stats, err = rdbgen.Import(c.Context, dst, open, opts, j.opts, progress)
-		return res, err
-	})
+	src := &importer.Source{Open: open, Options: opts}
+	report, err := j.write(c, src, func(m *manifest.Manifest) { m.Import = importManifest(input, format, src.Stats, opts) })
 	if err != nil {
 		return importError(input, err)
 	}
-	m := j.manifest(res)
-	m.Import = importManifest(input, format, stats, opts)
-	for db, n := range stats.DBs {
-		m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
-	}
-	return j.finish(res, m, generateSummary{importCounts: importSummary(stats)}, importNotes(input, stats))
+	return report(importSummary(src.Stats), importNotes(input, src.Stats))
 }
 
 // importError names the input in an error about one of its lines.
@@ -174,6 +162,16 @@ func inputName(input string) string {
 		return "stdin"
 	}
 	return input
+}
+
+// csvFlagSet returns the name of a CSV flag given on the command line, or "".
+func csvFlagSet(c *cli.Context) string {
+	for _, f := range importCommand().Flags {
+		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == "CSV" && c.IsSet(f.Names()[0]) {
+			return f.Names()[0]
+		}
+	}
+	return ""
 }
 
 // csvOptions reads the CSV flags; a .tsv input defaults to tab-separated fields.

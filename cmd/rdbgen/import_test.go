@@ -76,6 +76,9 @@ func TestImportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	os.WriteFile(good, []byte("key,value\na,1\n"), 0o644)
+	goodJSON := filepath.Join(dir, "good.json")
+	os.WriteFile(goodJSON, []byte(`{"key":"a","value":"1"}`), 0o644)
+
 	tests := []struct {
 		args []string
 		want string
@@ -83,10 +86,13 @@ func TestImportBadInput(t *testing.T) {
 		{[]string{"import"}, "import takes one input"},
 		{[]string{"import", "/nonexistent.json"}, "open /nonexistent.json: no such file or directory"},
 		{[]string{"import", good, "--on-duplicate", "both"}, `--on-duplicate "both"`},
-		{[]string{"import", good, "--format", "xml"}, `--format "xml"`},
+		{[]string{"import", good, "--input-format", "xml"}, `--input-format "xml"`},
 		{[]string{"import", good, "--csv-type", "zset"}, `--csv-type "zset"`},
 		{[]string{"import", good, "--delimiter", "ab"}, `--delimiter "ab"`},
 		{[]string{"import", good, "--value-column", "v"}, good + `: line 1: CSV header has no value column "v" (columns: key,value)`},
+		{[]string{"import", goodJSON, "--db", "3"}, "--db applies to CSV input only, and " + goodJSON + " is JSON"},
+		{[]string{"import", goodJSON, "--csv-type", "hash"}, "--csv-type applies to CSV input only"},
+		{[]string{"import", good, "-o", ""}, "the output path is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -10,9 +10,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/server"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -27,33 +30,39 @@ func fileFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
 		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs (default: an error)"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
+		baseTimeFlag(),
+		&cli.StringFlag{Name: "format", Value: "rdb", Usage: "rdb: an RDB file; resp: the Redis commands that make the same data, for redis-cli --pipe"},
 	}, summaryFlags(), encodingFlags())
 }
 
-// A fileJob is one run of a command that writes an RDB file.
+// A fileJob is one run of a command that writes an RDB file, or a directory of shard files.
 type fileJob struct {
-	now          time.Time
-	out          string
-	manifestPath string
-	force        bool
-	quiet        bool
-	asJSON       bool
-	results      io.Writer // stdout, or stderr when the file goes to stdout
-	opts         encoder.Options
+	now      time.Time
+	out      string
+	quiet    bool
+	asJSON   bool
+	results  io.Writer // stdout, or stderr when the file goes to stdout
+	warnings io.Writer // stderr
+	opts     rdbgen.FileOptions
+	layout   *cluster.Layout     // the split's, or nil for one file
+	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
 }
 
-// newFileJob reads the file flags and checks the encoder options.
+// newFileJob reads the file and cluster flags and checks them, and the encoder options.
 func newFileJob(c *cli.Context) (*fileJob, error) {
 	j := &fileJob{
-		now:          time.Now(),
-		out:          c.String("output"),
-		manifestPath: c.String("manifest"),
-		force:        c.Bool("force"),
-		quiet:        c.Bool("quiet"),
-		asJSON:       c.Bool("json"),
-		results:      c.App.Writer,
+		now:      time.Now(),
+		out:      c.String("output"),
+		quiet:    c.Bool("quiet"),
+		asJSON:   c.Bool("json"),
+		results:  c.App.Writer,
+		warnings: c.App.ErrWriter,
 	}
-	j.opts = encoder.Options{
+	var err error
+	if j.now, err = baseTime(c, j.now); err != nil {
+		return nil, err
+	}
+	j.opts.Encoder = encoder.Options{
 		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
@@ -62,18 +71,31 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		CreatedAt:          j.now,
 		Thresholds:         thresholdsFrom(c),
 	}
-	if _, err := encoder.NewWriter(io.Discard, j.opts); err != nil {
+	j.opts.Force = c.Bool("force")
+	if _, err := encoder.NewWriter(io.Discard, j.opts.Encoder); err != nil {
 		return nil, err
 	}
-	if j.manifestPath == "" && j.out != "-" {
-		j.manifestPath = manifest.PathFor(j.out)
-	} else if j.manifestPath != "" && !isCluster(c) {
+	if c.String("format") != "rdb" {
+		if err := j.respFormat(c); err != nil {
+			return nil, err
+		}
+	}
+	if isCluster(c) {
+		var err error
+		j.layout, err = clusterOutput(c)
+		return j, err
+	}
+	j.opts.Manifest = c.String("manifest")
+	switch {
+	case j.opts.Manifest == "" && j.out == "-":
+		j.opts.NoManifest = true
+	case j.opts.Manifest != "":
 		// A manifest named by --manifest is written after the file: refuse now what would
 		// clobber a file that is not the output's own sidecar.
-		if filepath.Clean(j.manifestPath) == filepath.Clean(j.out) {
-			return nil, fmt.Errorf("--manifest %s is the output file", j.manifestPath)
+		if filepath.Clean(j.opts.Manifest) == filepath.Clean(j.out) {
+			return nil, fmt.Errorf("--manifest %s is the output file", j.opts.Manifest)
 		}
-		if err := atomicfile.Check(j.manifestPath, j.force); err != nil {
+		if err := atomicfile.Check(j.opts.Manifest, j.opts.Force); err != nil {
 			return nil, fmt.Errorf("--manifest %w", err)
 		}
 	}
@@ -83,59 +105,69 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	return j, nil
 }
 
-// write runs write into a temporary file that replaces the output only once it is complete
-// (or into stdout), with a progress bar of total keys when stderr is a terminal.
-func (j *fileJob) write(c *cli.Context, total uint64, write func(dst io.Writer, progress func(rdbgen.Progress)) (rdbgen.Result, error)) (rdbgen.Result, error) {
-	var dst io.Writer = c.App.Writer
-	var file *atomicfile.File
-	if j.out != "-" {
-		f, err := atomicfile.Create(j.out, j.force)
+// write writes the records of src where the flags say: a file put in place once complete,
+// with its manifest; stdout; or a directory of shard files. describe adds to each manifest
+// what the records are. It returns the function that reports the run, given the counts and
+// notes an import adds.
+func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manifest.Manifest)) (report func(importCounts, string) error, err error) {
+	opts := j.opts
+	opts.Describe = describe
+	var total uint64
+	if s, ok := src.(record.Sizer); ok {
+		total = s.Len()
+	}
+	var done func()
+	opts.Progress, done = j.progress(c, total)
+	defer func() {
+		done()
+		err = errInterrupted(err)
+	}()
+	switch {
+	case j.resp != nil:
+		return j.writeRESP(c, src, opts.Progress)
+	case j.layout != nil:
+		res, err := rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
 		if err != nil {
-			return rdbgen.Result{}, err
+			return nil, err
 		}
-		defer f.Abort()
-		file, dst = f, f
+		j.warnStale(res.Stale)
+		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
+	case j.out == "-":
+		res, err := rdbgen.Write(c.Context, c.App.Writer, src, opts.Options)
+		if err != nil {
+			return nil, err
+		}
+		if !opts.NoManifest {
+			m := manifest.New(opts.Encoder, res.Target, res.RDBVersion, res.Stats, res.DBs)
+			describe(m)
+			if err := manifest.Write(opts.Manifest, m); err != nil {
+				return nil, fmt.Errorf("wrote %s but not its manifest: %w", j.out, err)
+			}
+		}
+		warnDatabases(j.warnings, j.out, res.DBs)
+		fr := rdbgen.FileResult{Result: res, Path: j.out}
+		if !opts.NoManifest {
+			fr.Manifest = opts.Manifest
+		}
+		return func(ic importCounts, extra string) error { return j.report(fr, ic, extra) }, nil
 	}
-	progress, done := j.progress(c, total)
-	res, err := write(dst, progress)
-	done()
+	res, err := rdbgen.WriteFile(c.Context, j.out, src, opts)
 	if err != nil {
-		return res, errInterrupted(err)
+		return nil, err
 	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	j.warnStale(res.Stale)
+	warnDatabases(j.warnings, j.out, res.DBs)
+	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
 // stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
-func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(rdbgen.Progress), done func()) {
+func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
 	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
 	if bar == nil {
 		return nil, func() {}
 	}
-	return func(p rdbgen.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
-}
-
-// manifest returns the manifest of res, without its dataset.
-func (j *fileJob) manifest(res rdbgen.Result) *manifest.Manifest {
-	return &manifest.Manifest{
-		Format:     manifest.FormatVersion,
-		Generator:  "rdbgen " + encoder.Version,
-		CreatedAt:  j.now.UTC(),
-		Target:     res.Target,
-		RDBVersion: res.RDBVersion,
-		Compressed: !j.opts.DisableCompression,
-		Checksum:   manifest.FormatChecksum(res.Stats.Checksum),
-		Bytes:      res.Stats.Bytes,
-		Keys:       res.Stats.Keys,
-		Expires:    res.Stats.Expires,
-		DBs:        map[int]manifest.Counts{},
-		Thresholds: j.opts.Thresholds,
-	}
+	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
 }
 
 // generateSummary is what the commands that write a file report when they are done.
@@ -154,20 +186,17 @@ type generateSummary struct {
 	importCounts          // imports only
 }
 
-// finish writes the manifest m (when there is a manifest path) and reports the run; extra,
-// if not empty, is added to the one-line summary.
-func (j *fileJob) finish(res rdbgen.Result, m *manifest.Manifest, sum generateSummary, extra string) error {
-	if j.manifestPath != "" && m != nil {
-		if err := manifest.Write(j.manifestPath, m); err != nil {
-			return fmt.Errorf("wrote %s but not its manifest: %w", j.out, err)
-		}
+// report reports the run that wrote res; extra, if not empty, is added to the one-line
+// summary.
+func (j *fileJob) report(res rdbgen.FileResult, ic importCounts, extra string) error {
+	st := res.Stats
+	sum := generateSummary{
+		Output: res.Path, Manifest: res.Manifest,
+		Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes,
+		Seconds: res.Duration.Seconds(), KeysPerSecond: perSecond(st.Keys, res.Duration),
+		Target: res.Target, RDBVersion: res.RDBVersion, Checksum: manifest.FormatChecksum(st.Checksum),
+		importCounts: ic,
 	}
-	sum.Output, sum.Manifest = j.out, j.manifestPath
-	sum.Keys, sum.Expires, sum.Members = res.Stats.Keys, res.Stats.Expires, res.Stats.Members
-	sum.Bytes, sum.Seconds = res.Stats.Bytes, res.Duration.Seconds()
-	sum.KeysPerSecond = perSecond(res.Stats.Keys, res.Duration)
-	sum.Target, sum.RDBVersion = res.Target, res.RDBVersion
-	sum.Checksum = manifest.FormatChecksum(res.Stats.Checksum)
 	switch {
 	case j.asJSON:
 		return printJSON(j.results, sum)
@@ -179,6 +208,28 @@ func (j *fileJob) finish(res rdbgen.Result, m *manifest.Manifest, sum generateSu
 		members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, perSecond(sum.Members, res.Duration))
 	}
 	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-		sum.Keys, sum.Expires, members, j.out, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
+		sum.Keys, sum.Expires, members, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	return err
+}
+
+// warnStale says which temporary files of killed runs were removed before writing.
+func (j *fileJob) warnStale(paths []string) {
+	for _, path := range paths {
+		fmt.Fprintf(j.warnings, "removed %s, the temporary file of an rdbgen run that was killed\n", path)
+	}
+}
+
+// warnDatabases warns when a file holds a db that a server with the default databases
+// setting lacks, and so refuses at start-up.
+func warnDatabases(w io.Writer, out string, dbs map[int]record.Counts) {
+	maxDB := -1
+	for db, n := range dbs {
+		if n.Keys > 0 {
+			maxDB = max(maxDB, db)
+		}
+	}
+	if maxDB >= server.DefaultDatabases {
+		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
+			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
 
@@ -53,7 +54,7 @@ func TestGenerateSpecWritesFileAndManifest(t *testing.T) {
 	if m.Spec == nil || m.Spec.YAML != smallSpec || m.Spec.Seed != 9 || m.Spec.BaseTimeMS == 0 || m.Spec.File != specPath {
 		t.Fatalf("manifest spec %+v", m.Spec)
 	}
-	if m.DBs[0] != (manifest.Counts{Keys: 100, Expires: 100}) || m.DBs[3] != (manifest.Counts{Keys: 10}) || m.Keys != 110 {
+	if m.DBs[0] != (record.Counts{Keys: 100, Expires: 100}) || m.DBs[3] != (record.Counts{Keys: 10}) || m.Keys != 110 {
 		t.Fatalf("manifest counts %+v %+v", m.DBs, m)
 	}
 	// The manifest is enough to recompute a record.

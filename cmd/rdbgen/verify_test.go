@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -191,7 +192,7 @@ func TestVerifyFails(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.DBs[0] = manifest.Counts{Keys: 499}
+			m.DBs[0] = record.Counts{Keys: 499}
 			other := filepath.Join(t.TempDir(), "other.json")
 			if err := manifest.Write(other, m); err != nil {
 				t.Fatal(err)

@@ -3,4 +3,6 @@ FROM mycorp/cache:prod
 COPY --chown=999:999 dump.rdb /data/dump.rdb
 LABEL io.rdbgen.version="0.1.0" io.rdbgen.rdb-version="9" io.rdbgen.persist="false" io.rdbgen.keys="3" io.rdbgen.checksum="00000000000000ff"
 # No save points and appendonly off: the server never writes the dump back.
-CMD ["redis-server","--dir","/data","--dbfilename","dump.rdb","--appendonly","no","--save",""]
+# Arguments after the image name in docker run are added to the server's.
+ENTRYPOINT ["redis-server","--dir","/data","--dbfilename","dump.rdb","--appendonly","no","--save",""]
+CMD []

@@ -1,6 +1,14 @@
 // Package atomicfile writes a file so that its path holds either nothing new or the whole
 // new file: the data goes to a temporary file in the same directory, which is synced and then
 // renamed (or linked) into place only on Commit.
+//
+// A path that exists and is a FIFO or a character device (a pipe, /dev/null, a terminal) is
+// never replaced: it is written into directly, as a stream, whatever overwrite says. Other
+// kinds of file that are not regular (a socket, a block device) are refused.
+//
+// The temporary file is named after the writer's process and locked while it is written, so
+// that the temporary files of runs that were killed can be told apart from those of runs still
+// going: Create removes the former from the directory it writes into (see RemoveStale).
 package atomicfile
 
 import (
@@ -15,41 +23,79 @@ import (
 // ErrExists is returned when the path exists and overwriting was not allowed.
 var ErrExists = errors.New("file exists")
 
-// A File is a temporary file that becomes the file at its path on Commit.
+// ErrNotRegular is returned for a path that exists and is neither a regular file nor one that
+// can be written as a stream (a FIFO or a character device): a socket or a block device.
+var ErrNotRegular = errors.New("not a regular file, FIFO or character device")
+
+// A File is a temporary file that becomes the file at its path on Commit, or, for a FIFO or a
+// character device, the path itself opened for writing.
 type File struct {
 	*os.File
 	path      string
 	overwrite bool
+	stream    bool
 	done      bool
+	removed   []string
 }
 
 // Create starts a file for path. Unless overwrite is set, an existing path is an error
-// wrapping ErrExists, checked now and again on Commit. The file gets mode 0644.
+// wrapping ErrExists, checked now and again on Commit. The file gets mode 0644. A path that
+// is a FIFO or a character device is opened for writing instead (see IsStream); a path of
+// another kind that is not a regular file is an error wrapping ErrNotRegular. Before it
+// creates the temporary file, Create removes the temporary files that killed runs left in
+// the directory (see RemoveStale, and Removed for what it removed).
 func Create(path string, overwrite bool) (*File, error) {
 	if err := Check(path, overwrite); err != nil {
 		return nil, err
+	}
+	if IsStream(path) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, unwrapPath(err))
+		}
+		return &File{File: f, path: path, stream: true}, nil
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	removed, _ := RemoveStale(dir) // what cannot be removed now is tried again next time
+	f, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file in %s: %w", dir, unwrapPath(err))
+	}
+	if err := lock(f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
 	}
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
-	return &File{File: f, path: path, overwrite: overwrite}, nil
+	return &File{File: f, path: path, overwrite: overwrite, removed: removed}, nil
 }
 
-// Check makes the check of path that Create makes: nil when path does not exist, or exists
-// and may be overwritten; an error for a directory, or for an existing file without overwrite
-// (wrapping ErrExists). Commands use it to refuse early a second file that they write only
-// after the first.
+// Removed returns the paths of the temporary files of killed runs that Create removed.
+func (f *File) Removed() []string { return f.removed }
+
+// IsStream reports whether path exists and is a FIFO or a character device, which Create
+// writes into directly instead of replacing.
+func IsStream(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) != 0
+}
+
+// Check makes the check of path that Create makes: nil when path does not exist, exists and
+// may be overwritten, or is a FIFO or a character device; an error for an empty path, a
+// directory, another kind of file that is not regular (wrapping ErrNotRegular), or an existing
+// file without overwrite (wrapping ErrExists). Commands use it to refuse early a second file
+// that they write only after the first.
 func Check(path string, overwrite bool) error {
+	if path == "" {
+		return errors.New("the output path is empty")
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -58,14 +104,30 @@ func Check(path string, overwrite bool) error {
 		return fmt.Errorf("check %s: %w", path, unwrapPath(err))
 	case fi.IsDir():
 		return fmt.Errorf("%s is a directory", path)
+	case fi.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) != 0:
+		return nil
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is %s: %w", path, kind(fi.Mode()), ErrNotRegular)
 	case !overwrite:
 		return fmt.Errorf("%s: %w (use --force to overwrite it)", path, ErrExists)
 	}
 	return nil
 }
 
-// Commit syncs and closes the temporary file and moves it to the path. Without overwrite, a
-// file that appeared at the path meanwhile is left alone and Commit fails with ErrExists.
+// kind names a file mode that is not regular.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "not a regular file"
+}
+
+// Commit syncs the temporary file, moves it to the path and closes it. Without overwrite, a
+// file that appeared at the path meanwhile is left alone and Commit fails with ErrExists. A
+// stream is closed.
 func (f *File) Commit() error {
 	if err := f.finish(); err != nil {
 		return err
@@ -73,33 +135,50 @@ func (f *File) Commit() error {
 	if err := f.place(); err != nil {
 		return err
 	}
+	if f.stream {
+		return nil
+	}
 	return syncDir(filepath.Dir(f.path))
 }
 
-// finish syncs and closes the temporary file; it removes it on an error.
+// finish syncs the temporary file; it closes and removes it on an error. The file stays open,
+// and locked, until place.
 func (f *File) finish() error {
 	if f.done {
 		return errors.New("atomicfile: commit after commit or abort")
 	}
 	f.done = true
-	err := f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if f.stream {
+		return nil // pipes and most devices cannot be synced: place closes them
 	}
-	if err != nil {
+	if err := f.Sync(); err != nil {
+		f.Close()
 		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", f.path, unwrapPath(err))
 	}
 	return nil
 }
 
-// place moves the finished temporary file to the path.
+// place moves the finished temporary file to the path and closes it; it closes a stream.
 func (f *File) place() error {
+	if f.stream {
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, unwrapPath(err))
+		}
+		return nil
+	}
 	tmp := f.Name()
 	var err error
-	if f.overwrite {
-		err = os.Rename(tmp, f.path)
-	} else {
+	switch {
+	case f.overwrite:
+		// A FIFO or a device that took the path's place meanwhile is not replaced either.
+		if err = Check(f.path, true); err == nil && IsStream(f.path) {
+			err = fmt.Errorf("%s is now a FIFO or a device: %w", f.path, ErrNotRegular)
+		}
+		if err == nil {
+			err = os.Rename(tmp, f.path)
+		}
+	default:
 		// A hard link never replaces an existing file, so a file created after Create is
 		// not clobbered; file systems without hard links fall back to a checked rename.
 		err = os.Link(tmp, f.path)
@@ -112,6 +191,10 @@ func (f *File) place() error {
 		}
 	}
 	os.Remove(tmp) // after a link; after a rename it is gone already
+	cerr := f.Close()
+	if err == nil && cerr != nil {
+		err = cerr
+	}
 	if err != nil {
 		return fmt.Errorf("move %s into place: %w", f.path, unwrapPath(err))
 	}
@@ -119,10 +202,10 @@ func (f *File) place() error {
 }
 
 // CommitAll commits files that only make sense together, such as the shard files of one
-// dataset: it syncs and closes them all first, then moves them into place one after
-// another. If any step fails, it aborts the files not yet moved and removes those it has
-// moved, so that the paths never hold part of the set; a file they replaced (with overwrite)
-// is gone then, which the error says.
+// dataset: it syncs them all first, then moves them into place one after another. If any
+// step fails, it aborts the files not yet moved and removes those it has moved, so that the
+// paths never hold part of the set; a file they replaced (with overwrite) is gone then, which
+// the error says.
 func CommitAll(files []*File) error {
 	for i, f := range files {
 		if err := f.finish(); err != nil {
@@ -130,7 +213,7 @@ func CommitAll(files []*File) error {
 				g.Abort()
 			}
 			for _, g := range files[:i] {
-				os.Remove(g.Name())
+				g.discard()
 			}
 			return err
 		}
@@ -139,11 +222,11 @@ func CommitAll(files []*File) error {
 	for i, f := range files {
 		if err := f.place(); err != nil {
 			for _, g := range files[i+1:] {
-				os.Remove(g.Name())
+				g.discard()
 			}
 			var removed []string
 			for _, g := range files[:i] {
-				if os.Remove(g.path) == nil {
+				if !g.stream && os.Remove(g.path) == nil {
 					removed = append(removed, filepath.Base(g.path))
 				}
 			}
@@ -152,7 +235,9 @@ func CommitAll(files []*File) error {
 			}
 			return err
 		}
-		dirs[filepath.Dir(f.path)] = true
+		if !f.stream {
+			dirs[filepath.Dir(f.path)] = true
+		}
 	}
 	for dir := range dirs {
 		if err := syncDir(dir); err != nil {
@@ -162,14 +247,26 @@ func CommitAll(files []*File) error {
 	return nil
 }
 
-// Abort closes and removes the temporary file. It does nothing after Commit, so it can be
-// deferred.
+// discard closes a finished file that will not be placed, and removes it unless it is a
+// stream.
+func (f *File) discard() {
+	f.Close()
+	if !f.stream {
+		os.Remove(f.Name())
+	}
+}
+
+// Abort closes and removes the temporary file (a stream is only closed). It does nothing
+// after Commit, so it can be deferred.
 func (f *File) Abort() error {
 	if f.done {
 		return nil
 	}
 	f.done = true
 	f.Close()
+	if f.stream {
+		return nil
+	}
 	return os.Remove(f.Name())
 }
 

@@ -27,7 +27,7 @@ func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Generate(context.Background(), f, d, opts, nil); err != nil {
+	if _, err := rdbgen.Write(context.Background(), f, d, rdbgen.Options{Encoder: opts}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

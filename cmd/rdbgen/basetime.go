@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// baseTimeFlag is --base-time: the time TTLs and relative timestamps count from, and the
+// file's creation time, instead of now.
+func baseTimeFlag() cli.Flag {
+	return &cli.StringFlag{Name: "base-time", Usage: "the time TTLs and relative timestamps count from, and the file's creation time: " +
+		"RFC 3339 (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h); default now. The same flags and base time write the same bytes"}
+}
+
+// baseTime returns the time --base-time names, or now when it is not set.
+func baseTime(c *cli.Context, now time.Time) (time.Time, error) {
+	s := strings.TrimSpace(c.String("base-time"))
+	if !c.IsSet("base-time") {
+		return now, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return now.Add(d), nil
+	}
+	var sec int64
+	if _, err := fmt.Sscanf(s, "%d", &sec); err == nil && fmt.Sprint(sec) == s && sec > 0 {
+		return time.Unix(sec, 0), nil
+	}
+	return time.Time{}, fmt.Errorf("--base-time %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h)", s)
+}

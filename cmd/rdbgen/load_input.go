@@ -1,0 +1,225 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/spec"
+)
+
+// onlineInputFlags are the flags, beyond the built-in dataset's, of the inputs that load
+// takes as generate and import do: a spec file, or a JSON or CSV file named by the
+// argument.
+func onlineInputFlags() []cli.Flag {
+	return append(specInputFlags(), []cli.Flag{
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, or auto (by the name, else by the first byte)", Category: "Input"},
+		&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "with an input file: a key that comes again: error, first or last", Category: "Input"},
+		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
+		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
+		&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
+		&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
+		&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
+		&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
+		&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
+	}...)
+}
+
+// specInputFlags are the flags of a spec file as the input of load and bench.
+func specInputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "spec", Usage: "the key families of a spec file (YAML) instead of --count keys", Category: "Input"},
+		&cli.Float64Flag{Name: "count-scale", Usage: "with --spec: multiply every family's count by this", Category: "Input"},
+	}
+}
+
+// importOnlyFlags name the flags that go with an input file only.
+var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
+
+// An input is the record source that load's flags and argument name: the built-in
+// dataset, a spec file or an import.
+type input struct {
+	src     record.Source
+	dataset *dataset.Spec // the built-in dataset, or nil
+	spec    *spec.Spec    // a spec file, or nil
+	imp     *importer.Source
+	name    string // the import's argument: a file, or - for stdin
+	format  string // the import's format, known once it has been read
+	cleanup func()
+}
+
+// inputFromFlags returns the input that the flags and argument name; its cleanup must be
+// called once it has been read.
+func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
+	in := &input{cleanup: func() {}}
+	switch {
+	case c.NArg() > 1:
+		return nil, fmt.Errorf("one input file at most, got %d arguments", c.NArg())
+	case c.IsSet("spec") && c.NArg() > 0:
+		return nil, fmt.Errorf("--spec and the input %q both name the records: give one", c.Args().First())
+	}
+	if c.NArg() == 0 {
+		for _, name := range importOnlyFlags {
+			if c.IsSet(name) {
+				return nil, fmt.Errorf("--%s goes with an input file", name)
+			}
+		}
+	}
+	if !c.IsSet("spec") && c.IsSet("count-scale") {
+		return nil, errors.New("--count-scale goes with --spec")
+	}
+	switch {
+	case c.IsSet("spec"):
+		for _, name := range datasetFlags {
+			if c.IsSet(name) {
+				return nil, fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
+			}
+		}
+		s, err := loadSpec(c, now.UnixMilli())
+		if err != nil {
+			return nil, err
+		}
+		in.src, in.spec = s, s
+	case c.NArg() == 1:
+		for _, name := range datasetFlags {
+			if c.IsSet(name) && name != "db" {
+				return nil, fmt.Errorf("--%s does not go with an input file: the file holds the records", name)
+			}
+		}
+		if c.IsSet("seed") {
+			return nil, errors.New("--seed does not go with an input file")
+		}
+		if err := in.openImport(c, now); err != nil {
+			return nil, err
+		}
+	default:
+		if !c.IsSet("count") {
+			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
+		}
+		d, err := datasetFromFlags(c, now)
+		if err != nil {
+			return nil, err
+		}
+		in.src, in.dataset = d, d
+	}
+	return in, nil
+}
+
+// openImport makes the input an import of the argument, as rdbgen import reads it.
+func (in *input) openImport(c *cli.Context, now time.Time) error {
+	in.name = c.Args().First()
+	opts := importer.Options{OnDuplicate: importer.OnDuplicate(c.String("on-duplicate")), SkipInvalid: c.Bool("skip-invalid")}
+	switch opts.OnDuplicate {
+	case importer.DupError, importer.DupFirst, importer.DupLast:
+	default:
+		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
+	}
+	in.format = c.String("input-format")
+	switch in.format {
+	case "auto", importer.FormatJSON, importer.FormatCSV:
+	default:
+		return fmt.Errorf("--input-format %q (known: auto, json, csv)", in.format)
+	}
+	csvOpts, err := csvOptions(c, in.name)
+	if err != nil {
+		return err
+	}
+	csvOpts.BaseTime = now
+	path := in.name
+	if path == "-" && opts.OnDuplicate == importer.DupLast { // read twice: keep stdin
+		if path, err = importer.Spool(c.App.Reader, ""); err != nil {
+			return fmt.Errorf("keep stdin for a second reading: %w", err)
+		}
+		in.cleanup = func() { os.Remove(path) }
+	}
+	var opened []*importer.Input
+	done := in.cleanup
+	in.cleanup = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+		done()
+	}
+	in.imp = &importer.Source{Options: opts, Open: func() (importer.Reader, error) {
+		f, err := importer.Open(path, c.App.Reader)
+		if err != nil {
+			return nil, err
+		}
+		opened = append(opened, f)
+		if in.format == "auto" {
+			in.format = importer.DetectFormat(in.name, f)
+		}
+		if in.format == importer.FormatCSV {
+			return importer.NewCSVReader(f, csvOpts), nil
+		}
+		return importer.NewJSONReader(f), nil
+	}}
+	in.src = in.imp
+	return nil
+}
+
+// total returns the number of records, 0 when unknown.
+func (in *input) total() uint64 {
+	if s, ok := in.src.(record.Sizer); ok {
+		return s.Len()
+	}
+	return 0
+}
+
+// err names the import's input in an error about one of its lines.
+func (in *input) err(err error) error {
+	if in.imp != nil && err != nil {
+		return importError(in.name, err)
+	}
+	return err
+}
+
+// manifest returns the manifest of the input as loaded into a server at now: the counts
+// per database and what recomputes the records, without the fields of a file.
+func (in *input) manifest(c *cli.Context, now time.Time) *manifest.Manifest {
+	m := &manifest.Manifest{
+		Format:    manifest.FormatVersion,
+		Generator: "rdbgen " + encoder.Version + " load",
+		CreatedAt: now.UTC(),
+		DBs:       map[int]manifest.Counts{},
+	}
+	switch {
+	case in.dataset != nil:
+		m.Dataset = in.dataset
+		if d := in.dataset; d.Count > 0 {
+			m.DBs[d.DB] = manifest.Counts{Keys: d.Count, Expires: d.Expires()}
+		}
+	case in.spec != nil:
+		m.Spec = specManifest(c, in.spec)
+		dbs, by := in.spec.DBs()
+		for _, db := range dbs {
+			var n manifest.Counts
+			for _, f := range by[db] {
+				n.Keys += f.Keys()
+				n.Expires += f.Expires()
+			}
+			if n.Keys > 0 {
+				m.DBs[db] = n
+			}
+		}
+	case in.imp != nil:
+		stats := in.imp.Stats
+		m.Import = importManifest(in.name, in.format, stats, in.imp.Options)
+		for db, n := range stats.DBs {
+			m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
+		}
+	}
+	for _, n := range m.DBs {
+		m.Keys += n.Keys
+		m.Expires += n.Expires
+	}
+	return m
+}

@@ -1,0 +1,246 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
+)
+
+// cluster loads into the Redis Cluster that Addr is a node of: it reads the slots'
+// primaries with CLUSTER SLOTS, opens a conduit to each, and sends each record to its
+// slot's primary. It returns the counts of each primary.
+func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Counts, error) {
+	version, err := l.probe(ctx, l.o.Addr)
+	if err != nil {
+		return 0, nil, err
+	}
+	layout, err := l.slots(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	r := &router{layout: layout}
+	counts := make([]*nodeCounts, layout.Len())
+	var conduits []conduit
+	defer func() {
+		for _, c := range conduits {
+			c.close()
+		}
+	}()
+	for i, s := range layout.Shards() {
+		counts[i] = &nodeCounts{}
+		c, err := l.open(ctx, s.Addr, counts[i])
+		if err != nil {
+			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
+		}
+		conduits = append(conduits, c)
+		cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: l.o.Expiry})
+		if err != nil {
+			return 0, nil, err
+		}
+		r.nodes = append(r.nodes, cmds)
+	}
+	start := time.Now()
+	srcErr := l.src.WriteTo(ctx, r)
+	var failed []error
+	for _, c := range conduits {
+		if err := c.finish(); err != nil {
+			failed = append(failed, err)
+		}
+	}
+	took := time.Since(start)
+	nodes := make(map[string]record.Counts, len(counts))
+	for i, s := range layout.Shards() {
+		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
+	}
+	return took, nodes, l.end(errors.Join(failed...), srcErr)
+}
+
+// slots reads the cluster's layout from the seed: the primary of each slot range.
+func (l *load) slots(ctx context.Context) (*cluster.Layout, error) {
+	c := redis.NewClient(l.redisOptions(l.o.Addr))
+	defer c.Close()
+	slots, err := c.ClusterSlots(ctx).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read the cluster's slots from %s: %w", l.o.Addr, err)
+	}
+	var shards []cluster.Shard
+	index := map[string]int{}
+	for _, s := range slots {
+		if len(s.Nodes) == 0 {
+			return nil, fmt.Errorf("read the cluster's slots from %s: slots %d-%d have no primary", l.o.Addr, s.Start, s.End)
+		}
+		p := s.Nodes[0]
+		i, ok := index[p.Addr]
+		if !ok {
+			i = len(shards)
+			index[p.Addr] = i
+			shards = append(shards, cluster.Shard{NodeID: p.ID, Addr: p.Addr})
+		}
+		shards[i].Ranges = append(shards[i].Ranges, cluster.Range{First: int(s.Start), Last: int(s.End)})
+	}
+	layout, err := cluster.NewLayout(shards)
+	if err != nil {
+		return nil, fmt.Errorf("the cluster of %s: %w", l.o.Addr, err)
+	}
+	return layout, nil
+}
+
+// A router is a record.Sink that hands each record to the commands of its slot's primary.
+type router struct {
+	layout *cluster.Layout
+	nodes  []*resp.Commands
+	cur    *resp.Commands // the node of the open record
+}
+
+// BeginDB opens db 0 on every node; a cluster has no other.
+func (r *router) BeginDB(db int, info encoder.DBInfo) error {
+	if db != 0 {
+		return fmt.Errorf("db %d: a cluster has db 0 only", db)
+	}
+	for _, n := range r.nodes {
+		if err := n.BeginDB(db, encoder.DBInfo{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// node returns, and makes current, the commands of key's primary.
+func (r *router) node(key []byte) *resp.Commands {
+	r.cur = r.nodes[r.layout.ShardOf(key)]
+	return r.cur
+}
+
+// WriteString sends a string to its primary.
+func (r *router) WriteString(key, value []byte, exp int64) error {
+	return r.node(key).WriteString(key, value, exp)
+}
+
+// BeginHash opens a hash on its primary.
+func (r *router) BeginHash(key []byte, n uint64, exp int64) error {
+	return r.node(key).BeginHash(key, n, exp)
+}
+
+// BeginList opens a list on its primary.
+func (r *router) BeginList(key []byte, n uint64, exp int64) error {
+	return r.node(key).BeginList(key, n, exp)
+}
+
+// BeginSet opens a set on its primary.
+func (r *router) BeginSet(key []byte, n uint64, exp int64) error {
+	return r.node(key).BeginSet(key, n, exp)
+}
+
+// BeginZSet opens a sorted set on its primary.
+func (r *router) BeginZSet(key []byte, n uint64, exp int64) error {
+	return r.node(key).BeginZSet(key, n, exp)
+}
+
+// BeginHashWithFieldTTL opens a hash with field TTLs on its primary.
+func (r *router) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
+	return r.node(key).BeginHashWithFieldTTL(key, n, exp, minField)
+}
+
+// BeginStream opens a stream on its primary.
+func (r *router) BeginStream(key []byte, exp int64) error { return r.node(key).BeginStream(key, exp) }
+
+// errNoRecord is the error of a member added with no record open.
+var errNoRecord = errors.New("no record is open")
+
+// open returns the commands of the open record.
+func (r *router) open() (*resp.Commands, error) {
+	if r.cur == nil {
+		return nil, errNoRecord
+	}
+	return r.cur, nil
+}
+
+// AddField adds a hash field.
+func (r *router) AddField(f, v []byte) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddField(f, v)
+}
+
+// AddFieldWithTTL adds a hash field with its TTL.
+func (r *router) AddFieldWithTTL(f, v []byte, exp int64) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddFieldWithTTL(f, v, exp)
+}
+
+// AddElement adds a list element.
+func (r *router) AddElement(e []byte) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddElement(e)
+}
+
+// AddMember adds a set member.
+func (r *router) AddMember(m []byte) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddMember(m)
+}
+
+// AddScoredMember adds a sorted-set member.
+func (r *router) AddScoredMember(m []byte, s float64) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddScoredMember(m, s)
+}
+
+// AddStreamEntry adds a stream entry.
+func (r *router) AddStreamEntry(id record.StreamID, fields [][]byte) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddStreamEntry(id, fields)
+}
+
+// SetStreamMeta sets the stream's metadata.
+func (r *router) SetStreamMeta(m record.StreamMeta) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.SetStreamMeta(m)
+}
+
+// AddStreamGroup adds a consumer group.
+func (r *router) AddStreamGroup(g *record.StreamGroup) error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	return c.AddStreamGroup(g)
+}
+
+// EndCollection closes the open record.
+func (r *router) EndCollection() error {
+	c, err := r.open()
+	if err != nil {
+		return err
+	}
+	r.cur = nil
+	return c.EndCollection()
+}

@@ -1,0 +1,249 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// The output format of rdbgen on disk: an RDB file with its manifest beside it, or a
+// directory of shard files (cluster.ShardFile) each with its own. Files are written to
+// temporary files and put in place only once complete (internal/atomicfile), so a failed or
+// interrupted run never leaves a truncated file at a path and never replaces a good one; an
+// existing file is replaced only with force. The manifest is written after its file.
+
+// ErrExists is returned (wrapped) for an existing file that may not be replaced.
+var ErrExists = atomicfile.ErrExists
+
+// New returns the manifest of a file written with opts, whose encoder reported target,
+// rdbVersion and stats, and holds dbs. It does not say what the records are: set Dataset,
+// Spec or Import.
+func New(opts encoder.Options, target string, rdbVersion int, stats encoder.Stats, dbs map[int]record.Counts) *Manifest {
+	m := &Manifest{
+		Format:     FormatVersion,
+		Generator:  "rdbgen " + encoder.Version,
+		CreatedAt:  opts.CreatedAt.UTC(),
+		Target:     target,
+		RDBVersion: rdbVersion,
+		Compressed: !opts.DisableCompression,
+		Checksum:   FormatChecksum(stats.Checksum),
+		Bytes:      stats.Bytes,
+		Keys:       stats.Keys,
+		Expires:    stats.Expires,
+		DBs:        map[int]record.Counts{},
+		Thresholds: opts.Thresholds,
+	}
+	for db, n := range dbs {
+		if n.Keys > 0 {
+			m.DBs[db] = n
+		}
+	}
+	return m
+}
+
+// A File is an RDB file being written: to a temporary file beside Path, until Commit puts
+// it in place with its manifest, or Abort removes it.
+type File struct {
+	Path string
+	// Manifest is the manifest's path; empty for none.
+	Manifest string
+	tmp      *atomicfile.File
+}
+
+// CreateFile starts the file at path, with its manifest at manifestPath (empty: none).
+// Unless force is set, an existing file at either path is an error wrapping ErrExists; the
+// manifest may not be the file itself.
+func CreateFile(path, manifestPath string, force bool) (*File, error) {
+	if manifestPath != "" {
+		if filepath.Clean(manifestPath) == filepath.Clean(path) {
+			return nil, fmt.Errorf("the manifest %s is the output file", manifestPath)
+		}
+		// The manifest, the output's own sidecar included, is checked now, not after the
+		// whole file is written: without force, an existing one is never replaced.
+		if err := atomicfile.Check(manifestPath, force); err != nil {
+			return nil, fmt.Errorf("manifest: %w", err)
+		}
+	}
+	tmp, err := atomicfile.Create(path, force)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Path: path, Manifest: manifestPath, tmp: tmp}, nil
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Commit puts the file in place, then writes m as its manifest (when it has a manifest
+// path).
+func (f *File) Commit(m *Manifest) error {
+	if err := f.tmp.Commit(); err != nil {
+		return err
+	}
+	if f.Manifest == "" {
+		return nil
+	}
+	if err := Write(f.Manifest, m); err != nil {
+		return fmt.Errorf("wrote %s but not its manifest: %w", f.Path, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file; it does nothing after Commit, so it can be deferred.
+func (f *File) Abort() { f.tmp.Abort() }
+
+// Stale returns the temporary files of killed runs that CreateFile removed.
+func (f *File) Stale() []string { return f.tmp.Removed() }
+
+// Shards are the files of a cluster split being written into a directory, one per shard of
+// a layout, each with its manifest: they are put in place together by Commit, or all
+// removed by Abort.
+type Shards struct {
+	Dir    string
+	Layout *cluster.Layout
+	// Paths are the shard files, Paths[i] being shard i's.
+	Paths    []string
+	files    []*atomicfile.File
+	existing map[int]string // shard files in Dir before the run
+	made     bool           // Dir was created for the run
+	done     bool
+}
+
+// CreateShards starts the shard files of layout in dir, creating dir when it is missing.
+// Unless force is set, a directory that already holds shard files is an error (with force,
+// Commit removes those beyond the layout).
+func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, error) {
+	s := &Shards{Dir: dir, Layout: layout}
+	var err error
+	if s.made, err = makeDir(dir); err != nil {
+		return nil, err
+	}
+	if s.existing, err = cluster.ShardFiles(dir); err == nil && len(s.existing) > 0 && !force {
+		err = fmt.Errorf("%s already holds shard files (%s): use --force to replace them", dir, listFiles(s.existing))
+	}
+	for i := 0; err == nil && i < layout.Len(); i++ {
+		path := filepath.Join(dir, cluster.ShardFile(i))
+		var f *atomicfile.File
+		if f, err = atomicfile.Create(path, force); err == nil {
+			s.Paths, s.files = append(s.Paths, path), append(s.files, f)
+		}
+	}
+	if err != nil {
+		s.Abort()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Writers returns the destinations of the shard files, in order.
+func (s *Shards) Writers() []io.Writer {
+	w := make([]io.Writer, len(s.files))
+	for i, f := range s.files {
+		w[i] = f
+	}
+	return w
+}
+
+// Stale returns the temporary files of killed runs that CreateShards removed.
+func (s *Shards) Stale() []string {
+	var paths []string
+	for _, f := range s.files {
+		paths = append(paths, f.Removed()...)
+	}
+	return paths
+}
+
+// Abort removes the temporary files, and the directory if it was created for the run; it
+// does nothing after Commit, so it can be deferred.
+func (s *Shards) Abort() {
+	if s.done {
+		return
+	}
+	s.done = true
+	for _, f := range s.files {
+		f.Abort()
+	}
+	if s.made {
+		os.Remove(s.Dir)
+	}
+}
+
+// Commit puts every shard file in place, writes manifests[i] (if manifests is not nil)
+// beside shard i's, and removes
+// the shard files (and their manifests) left in the directory by an earlier split into more
+// shards, which force allowed to replace. It returns the paths it removed.
+func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
+	if manifests != nil && len(manifests) != len(s.files) {
+		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
+	}
+	s.done = true
+	if err := atomicfile.CommitAll(s.files); err != nil {
+		if s.made {
+			os.Remove(s.Dir)
+		}
+		return nil, err
+	}
+	for i, m := range manifests {
+		if err := Write(PathFor(s.Paths[i]), m); err != nil {
+			return nil, fmt.Errorf("wrote the shard files in %s but not the manifest of %s: %w", s.Dir, cluster.ShardFile(i), err)
+		}
+	}
+	for _, i := range slices.Sorted(maps.Keys(s.existing)) {
+		if i < len(s.files) {
+			continue
+		}
+		path := s.existing[i]
+		for _, p := range []string{path, PathFor(path)} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return removed, fmt.Errorf("remove %s, left from an earlier split: %w", p, err)
+			}
+		}
+		removed = append(removed, path)
+	}
+	slices.Sort(removed)
+	return removed, nil
+}
+
+// makeDir creates dir when it does not exist, and reports whether it did.
+func makeDir(dir string) (bool, error) {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		return false, nil
+	case err == nil:
+		return false, fmt.Errorf("%s is a file: a cluster split needs a directory", dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("check %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return false, fmt.Errorf("create %s: %w", dir, err)
+	}
+	return true, nil
+}
+
+// listFiles names the first few of files, by number.
+func listFiles(files map[int]string) string {
+	var names []string
+	for _, i := range slices.Sorted(maps.Keys(files)) {
+		if len(names) == 3 {
+			return strings.Join(names, ", ") + ", ..."
+		}
+		names = append(names, filepath.Base(files[i]))
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,230 @@
+// Package memory estimates the used_memory a dataset takes on a Redis server once loaded:
+// what INFO memory reports after loading it, minus what the same server reports empty.
+//
+// An Estimator is a record.Sink: a Source writes its records into it (alone, or beside an
+// encoder.Writer), and Result sums what the server would allocate for them. The model is
+// Redis 7.0's, read from its sources and checked against Debian's redis-server 7.0.15
+// (jemalloc 5.3): every allocation is rounded up to its jemalloc size class; each key costs
+// a dictEntry and its name as an sds string in the main dict, whose bucket array is sized
+// to the next power of two of the key count (RESIZEDB; without it, the dict doubles as keys
+// arrive, to the same size, and Result.Rehashing tells what the old bucket array adds until
+// the server has rehashed); a key with an expiry costs a second
+// dictEntry in the expires dict; a value costs its robj and its encoding, which the server
+// chooses at load from its own thresholds, not from the file's encoding:
+//
+//   - strings: shared integers 0 to 9999 (nothing), other integers in the robj (int),
+//     up to 44 bytes embedded with the robj (embstr), longer ones an exact sds (raw);
+//   - hashes, sorted sets: a listpack within the thresholds, the same bytes the encoder
+//     writes; else a dict of sds fields and values, or a dict plus a skiplist whose node
+//     levels are drawn at random (the expected node size is used);
+//   - sets: an intset of integers, else a dict of sds members (Redis 7.2+: a listpack
+//     within set-max-listpack-entries and -value);
+//   - lists: a quicklist of listpack nodes filled as quicklistPushTail fills them (Redis
+//     7.2+: a single small node is a plain listpack);
+//   - streams: listpack nodes of up to 100 entries or 4 KiB in a radix tree, consumer
+//     groups and their pending entries; approximate.
+//
+// Differences of other releases, not measured here: Redis 7.2 adds listpack sets and
+// lists (modelled when the target is 7.2 or later); Redis 7.4 adds hash field TTLs (an
+// integer more per listpack field; modelled roughly); Redis 8 and Valkey 8 drop the
+// dictEntry of set members and Valkey 8.1 embeds keys in their robj and replaces the main
+// dict by open addressing, which saves 16 to 40 bytes a key that this model still counts.
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// DefaultTarget is the server release the model was measured against.
+const DefaultTarget = "redis-7.0"
+
+// Options configure an Estimator. The zero value estimates for DefaultTarget with Redis's
+// default thresholds.
+type Options struct {
+	// Target names the server release that will load the data (see encoder.Targets);
+	// default DefaultTarget.
+	Target string
+	// Thresholds are the server's encoding settings (hash-max-listpack-entries and so on);
+	// nil means encoder.DefaultThresholds, Redis's defaults.
+	Thresholds *encoder.Thresholds
+	// NoSharedIntegers tells that the server runs with maxmemory and an LRU or LFU
+	// maxmemory-policy, under which integer strings 0 to 9999 get objects of their own
+	// rather than the shared ones; default off, as on a server without maxmemory.
+	NoSharedIntegers bool
+}
+
+// A model is what differs between server releases.
+type model struct {
+	target        encoder.Target
+	listpackSets  bool // Redis 7.2+ and Valkey: small sets of strings are listpacks
+	listpackLists bool // Redis 7.2+ and Valkey: a list of one small node is a listpack
+	fieldTTL      bool // Redis 7.4+: hashes with field TTLs
+}
+
+func newModel(name string) (model, error) {
+	if name == "" {
+		name = DefaultTarget
+	}
+	t, err := encoder.LookupTarget(name)
+	if err != nil {
+		return model{}, err
+	}
+	m := model{target: t}
+	valkey := strings.HasPrefix(t.Name, "valkey-")
+	m.listpackSets = valkey || t.RDBVersion >= 11
+	m.listpackLists = m.listpackSets
+	m.fieldTTL = !valkey && t.RDBVersion >= 12
+	return m, nil
+}
+
+// An Estimator is a record.Sink that adds up the memory its records take on a server.
+// It keeps a few counters per database and per open collection, not the records.
+type Estimator struct {
+	model   model
+	limits  encoder.Thresholds
+	shared  bool // integer strings below 10000 are shared objects
+	err     error
+	db      *dbUsage // the open database
+	dbs     map[int]*dbUsage
+	order   []int // databases in the order opened
+	types   map[record.Type]*Usage
+	encs    map[encKey]*Usage
+	coll    collection
+	scratch []byte
+}
+
+// The Estimator is a Sink.
+var _ record.Sink = (*Estimator)(nil)
+
+// New returns an Estimator for opts, or an error naming the option that is wrong.
+func New(opts Options) (*Estimator, error) {
+	m, err := newModel(opts.Target)
+	if err != nil {
+		return nil, fmt.Errorf("memory estimate: %w", err)
+	}
+	limits := encoder.DefaultThresholds()
+	if opts.Thresholds != nil {
+		limits = *opts.Thresholds
+		// The encoder's constructor is the one check of thresholds.
+		if _, err := encoder.NewWriter(discard{}, encoder.Options{Target: m.target.Name, Thresholds: &limits, BufferSize: 4096}); err != nil {
+			return nil, fmt.Errorf("memory estimate: %w", err)
+		}
+	}
+	return &Estimator{
+		model:  m,
+		limits: limits,
+		shared: !opts.NoSharedIntegers,
+		dbs:    make(map[int]*dbUsage),
+		types:  make(map[record.Type]*Usage),
+		encs:   make(map[encKey]*Usage),
+	}, nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// fail keeps the first error.
+func (e *Estimator) fail(err error) error {
+	if e.err == nil {
+		e.err = err
+	}
+	return e.err
+}
+
+// BeginDB opens database db; info's counts, when given, size its dicts as RESIZEDB does.
+func (e *Estimator) BeginDB(db int, info encoder.DBInfo) error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.coll.open {
+		return e.fail(fmt.Errorf("begin db %d: %w", db, encoder.ErrCollectionOpen))
+	}
+	d := e.dbs[db]
+	if d == nil {
+		d = &dbUsage{DBUsage: DBUsage{DB: db}}
+		e.dbs[db] = d
+		e.order = append(e.order, db)
+	}
+	d.hintKeys = max(d.hintKeys, info.Keys)
+	d.hintExpires = max(d.hintExpires, info.Expires)
+	d.resized = d.resized || info.Keys > 0
+	e.db = d
+	return nil
+}
+
+// addKey counts a key of the open database: its dictEntry, its name, its expiry, and
+// value bytes of the value in encoding enc.
+func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc string, value int64) error {
+	if e.db == nil {
+		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrNoDB))
+	}
+	b := sizeClass(dictEntrySize) + sdsSize(len(key)) + value
+	d := e.db
+	d.Keys++
+	if expireAtMS > 0 {
+		d.Expires++
+		b += sizeClass(dictEntrySize)
+	}
+	d.Bytes += b
+	u := e.types[typ]
+	if u == nil {
+		u = new(Usage)
+		e.types[typ] = u
+	}
+	u.Keys++
+	u.Bytes += b
+	k := encKey{typ, enc}
+	v := e.encs[k]
+	if v == nil {
+		v = new(Usage)
+		e.encs[k] = v
+	}
+	v.Keys++
+	v.Bytes += b
+	return nil
+}
+
+// WriteString counts a string key.
+func (e *Estimator) WriteString(key, value []byte, expireAtMS int64) error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.coll.open {
+		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrCollectionOpen))
+	}
+	enc, b := e.stringValue(value)
+	return e.addKey(key, expireAtMS, record.String, enc, b)
+}
+
+// stringValue returns the encoding and the bytes of a string value (tryObjectEncoding).
+func (e *Estimator) stringValue(v []byte) (string, int64) {
+	if n, ok := encoder.CanonicalInt(v); ok {
+		if e.shared && n >= 0 && n < sharedIntegers {
+			return "int", 0
+		}
+		return "int", sizeClass(robjSize)
+	}
+	if len(v) <= embstrLimit {
+		return "embstr", sizeClass(embstrOverhead + int64(len(v)))
+	}
+	return "raw", sizeClass(robjSize) + sdsSize(len(v))
+}
+
+// Estimate writes every record of src into a new Estimator for opts and returns its
+// Result: what spec check, generate --dry-run and inspect need in one call.
+func Estimate(ctx context.Context, src record.Source, opts Options) (Result, error) {
+	e, err := New(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := src.WriteTo(ctx, e); err != nil {
+		return Result{}, fmt.Errorf("memory estimate: %w", err)
+	}
+	return e.Result()
+}

@@ -1,0 +1,440 @@
+// Package resp turns records into Redis commands: the commands a client sends to put the
+// same data into a live server that an RDB file written by rdbgen holds.
+//
+// [Commands] is a record.Sink that hands each command to a function (the loaders send
+// them to a server); [Writer] is a record.Sink that writes them as a RESP stream, which
+// `redis-cli --pipe < data.resp` loads.
+//
+// A string is SET key value, with PXAT (or, for a server before 6.2, a PEXPIREAT after
+// it) when it expires. A collection is first deleted, so that loading twice gives the
+// same data, then filled with HSET (HMSET before 4.0), RPUSH, SADD or ZADD commands of
+// bounded size, then given its expiry with PEXPIREAT. A stream is rebuilt with XADD of
+// each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
+// FORCE JUSTID for the pending entries. Hash field TTLs are set with HPEXPIREAT (7.4+).
+// Each database starts with SELECT.
+package resp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Expiry chooses how an expiry is sent.
+type Expiry string
+
+// The expiry modes.
+const (
+	// ExpiryAbsolute sends the record's absolute expiry in Unix ms (SET … PXAT,
+	// PEXPIREAT): the key gets exactly the expiry the RDB file would hold.
+	ExpiryAbsolute Expiry = "pxat"
+	// ExpiryRelative sends the milliseconds left until the expiry, computed when the
+	// command is made (SET … PX, PEXPIRE); an expiry already past is sent as 1 ms, so
+	// the key expires at once, as Redis drops an expired key when it loads a file.
+	ExpiryRelative Expiry = "px"
+)
+
+// Defaults of [Options].
+const (
+	// DefaultMaxMembers bounds the members (hash fields, elements) of one command.
+	DefaultMaxMembers = 1000
+	// DefaultMaxBytes bounds the bytes of members of one command; a command holds at
+	// least one member, however large.
+	DefaultMaxBytes = 1 << 20
+)
+
+// ErrInvalidOption is wrapped by the errors of constructors given bad options.
+var ErrInvalidOption = errors.New("invalid resp option")
+
+// ErrServerTooOld is wrapped by the errors for records the server cannot hold, such as
+// a hash field TTL for a server before 7.4.
+var ErrServerTooOld = errors.New("not supported by the server")
+
+// Options configures [NewCommands] and [NewWriter]. The zero value makes commands for the
+// newest server, with absolute expiries and commands of at most 1000 members or 1 MiB.
+type Options struct {
+	// Server is the version of the server that will run the commands: before 4.0 hashes
+	// use HMSET, before 6.2 a string's expiry is a PEXPIREAT after the SET, before 7.0
+	// XSETID and XGROUP CREATE take no ENTRIESADDED, MAXDELETEDID or ENTRIESREAD. Default:
+	// the zero Version, the newest server.
+	Server Version
+	// Expiry chooses absolute or relative expiries. Default: ExpiryAbsolute.
+	Expiry Expiry
+	// MaxMembers bounds the members of one command. Default: DefaultMaxMembers.
+	MaxMembers int
+	// MaxBytes bounds the bytes of the members of one command. Default: DefaultMaxBytes.
+	MaxBytes int
+	// Now, if not nil, gives the time relative expiries count from. Default: time.Now.
+	Now func() time.Time
+}
+
+// withDefaults returns o with its defaults, or an error naming the bad field.
+func (o Options) withDefaults() (Options, error) {
+	if o.Expiry == "" {
+		o.Expiry = ExpiryAbsolute
+	}
+	if o.Expiry != ExpiryAbsolute && o.Expiry != ExpiryRelative {
+		return o, fmt.Errorf("%w: expiry %q (known: pxat, px)", ErrInvalidOption, o.Expiry)
+	}
+	if o.MaxMembers < 0 || o.MaxBytes < 0 {
+		return o, fmt.Errorf("%w: max members %d and max bytes %d must not be negative", ErrInvalidOption, o.MaxMembers, o.MaxBytes)
+	}
+	if o.MaxMembers == 0 {
+		o.MaxMembers = DefaultMaxMembers
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+// A Command is one command. Its slices are valid only during the call that receives it.
+type Command struct {
+	// Args are the command's name and arguments.
+	Args [][]byte
+	// Key is the record's key; nil for SELECT.
+	Key []byte
+	// DB is the database the command runs in.
+	DB int
+	// Last marks a record's last command: once it and the ones before succeed, the
+	// record is complete. Expires tells, with Last, that the record has an expiry.
+	Last, Expires bool
+}
+
+// Commands is a record.Sink that turns each record into commands and hands each to a
+// function, in order. Its first error sticks: every later call returns it.
+type Commands struct {
+	o    Options
+	emit func(*Command) error
+	err  error
+
+	cmd  Command  // the command being built
+	args [][]byte // cmd.Args' backing array
+	buf  []byte   // the bytes of the arguments
+
+	// The open record.
+	db       int
+	key      []byte
+	verb     string // the open collection's command, "" when none
+	exp      int64
+	members  int // members in the command being built
+	memBytes int
+	added    uint64  // members added to the open collection
+	fieldTTL bool    // the open hash has field TTLs
+	ttls     []int64 // the field TTLs of the command being built, one per member
+	stream   *streamState
+}
+
+var _ record.Sink = (*Commands)(nil)
+
+// NewCommands returns a Commands that calls emit with each command. An error of emit
+// stops the Commands and is returned, unwrapped, by the call that made the command.
+func NewCommands(emit func(*Command) error, o Options) (*Commands, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if emit == nil {
+		return nil, fmt.Errorf("%w: no function to take the commands", ErrInvalidOption)
+	}
+	return &Commands{o: o, emit: emit}, nil
+}
+
+// Err returns the first error, if any.
+func (c *Commands) Err() error { return c.err }
+
+// start begins a new command of name and args, for the open record.
+func (c *Commands) start(name string, args ...[]byte) {
+	c.buf = append(c.buf[:0], name...)
+	c.args = append(c.args[:0], c.buf[:len(name)])
+	for _, a := range args {
+		c.arg(a)
+	}
+}
+
+// arg appends an argument to the command being built. Earlier arguments may point into
+// an old array of buf after it grows; nothing writes there any more.
+func (c *Commands) arg(a []byte) {
+	n := len(c.buf)
+	c.buf = append(c.buf, a...)
+	c.args = append(c.args, c.buf[n:len(c.buf):len(c.buf)])
+}
+
+// argInt appends an integer argument.
+func (c *Commands) argInt(i int64) {
+	n := len(c.buf)
+	c.buf = strconv.AppendInt(c.buf, i, 10)
+	c.args = append(c.args, c.buf[n:len(c.buf):len(c.buf)])
+}
+
+// argUint appends an unsigned integer argument.
+func (c *Commands) argUint(i uint64) {
+	n := len(c.buf)
+	c.buf = strconv.AppendUint(c.buf, i, 10)
+	c.args = append(c.args, c.buf[n:len(c.buf):len(c.buf)])
+}
+
+// argScore appends a sorted-set score, formatted so that it parses back to the same
+// float64: the shortest exact form, and +inf and -inf as Redis spells them.
+func (c *Commands) argScore(f float64) {
+	n := len(c.buf)
+	c.buf = AppendScore(c.buf, f)
+	c.args = append(c.args, c.buf[n:len(c.buf):len(c.buf)])
+}
+
+// AppendScore appends f as ZADD takes it: the shortest decimal that parses back to f,
+// "+inf" or "-inf".
+func AppendScore(dst []byte, f float64) []byte {
+	switch {
+	case math.IsInf(f, 1):
+		return append(dst, "+inf"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-inf"...)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, 64)
+}
+
+// send hands the command built to emit; last marks the record's last command.
+func (c *Commands) send(key []byte, last bool) error {
+	c.cmd = Command{Args: c.args, Key: key, DB: c.db, Last: last, Expires: last && c.exp != 0}
+	if err := c.emit(&c.cmd); err != nil {
+		c.err = err
+		return err
+	}
+	return nil
+}
+
+// fail makes err the sticky error.
+func (c *Commands) fail(err error) error {
+	c.err = err
+	return err
+}
+
+// BeginDB sends SELECT db.
+func (c *Commands) BeginDB(db int, _ encoder.DBInfo) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.verb != "" || c.stream != nil {
+		return c.fail(fmt.Errorf("select db %d: key %q is still open", db, c.key))
+	}
+	c.db = db
+	c.start("SELECT")
+	c.argInt(int64(db))
+	return c.send(nil, false)
+}
+
+// WriteString sends SET key value, with its expiry.
+func (c *Commands) WriteString(key, value []byte, expireAtMS int64) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.verb != "" || c.stream != nil {
+		return c.fail(fmt.Errorf("write key %q: key %q is still open", key, c.key))
+	}
+	c.exp = expireAtMS
+	c.start("SET", key, value)
+	if expireAtMS == 0 {
+		return c.send(key, true)
+	}
+	switch {
+	case c.o.Expiry == ExpiryRelative:
+		c.arg([]byte("PX"))
+		c.argInt(c.left(expireAtMS))
+	case c.o.Server.AtLeast(6, 2):
+		c.arg([]byte("PXAT"))
+		c.argInt(expireAtMS)
+	default:
+		if err := c.send(key, false); err != nil {
+			return err
+		}
+		c.start("PEXPIREAT", key)
+		c.argInt(expireAtMS)
+	}
+	return c.send(key, true)
+}
+
+// left returns the milliseconds left until at, at least 1.
+func (c *Commands) left(at int64) int64 { return max(at-c.o.Now().UnixMilli(), 1) }
+
+// begin opens a collection filled by verb: it sends DEL key.
+func (c *Commands) begin(verb string, key []byte, expireAtMS int64) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.verb != "" || c.stream != nil {
+		return c.fail(fmt.Errorf("write key %q: key %q is still open", key, c.key))
+	}
+	c.key = append(c.key[:0], key...)
+	c.exp = expireAtMS
+	c.start("DEL", key)
+	if err := c.send(c.key, false); err != nil {
+		return err
+	}
+	c.verb = verb
+	c.members, c.memBytes, c.added, c.fieldTTL = 0, 0, 0, false
+	return nil
+}
+
+// BeginHash opens a hash.
+func (c *Commands) BeginHash(key []byte, _ uint64, expireAtMS int64) error {
+	verb := "HSET"
+	if !c.o.Server.AtLeast(4, 0) {
+		verb = "HMSET"
+	}
+	return c.begin(verb, key, expireAtMS)
+}
+
+// BeginList opens a list.
+func (c *Commands) BeginList(key []byte, _ uint64, expireAtMS int64) error {
+	return c.begin("RPUSH", key, expireAtMS)
+}
+
+// BeginSet opens a set.
+func (c *Commands) BeginSet(key []byte, _ uint64, expireAtMS int64) error {
+	return c.begin("SADD", key, expireAtMS)
+}
+
+// BeginZSet opens a sorted set.
+func (c *Commands) BeginZSet(key []byte, _ uint64, expireAtMS int64) error {
+	return c.begin("ZADD", key, expireAtMS)
+}
+
+// member starts a command of the open collection if none is being built, and flushes
+// it first if adding size bytes would pass a bound.
+func (c *Commands) member(verb string, size int) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.verb != verb {
+		return c.fail(fmt.Errorf("add to key %q: no %s collection is open", c.key, verb))
+	}
+	if c.members > 0 && (c.members >= c.o.MaxMembers || c.memBytes+size > c.o.MaxBytes) {
+		if err := c.flush(false); err != nil {
+			return err
+		}
+	}
+	if c.members == 0 {
+		c.start(verb, c.key)
+		c.ttls = c.ttls[:0]
+	}
+	c.members++
+	c.added++
+	c.memBytes += size
+	return nil
+}
+
+// flush sends the command being built, if any, and the field TTLs of its members; last
+// marks the record's last command.
+func (c *Commands) flush(last bool) error {
+	if c.members == 0 {
+		return nil
+	}
+	c.members, c.memBytes = 0, 0
+	if !c.fieldTTL || !slices.ContainsFunc(c.ttls, func(t int64) bool { return t != 0 }) {
+		return c.send(c.key, last)
+	}
+	// The names of the fields just sent: args are verb, key, field, value, …
+	names := make([][]byte, 0, len(c.ttls))
+	for i := 2; i < len(c.args); i += 2 {
+		names = append(names, bytes.Clone(c.args[i]))
+	}
+	ttls := slices.Clone(c.ttls)
+	if err := c.send(c.key, false); err != nil {
+		return err
+	}
+	return c.fieldExpiries(names, ttls, last)
+}
+
+// AddField adds a field to the open hash.
+func (c *Commands) AddField(field, value []byte) error {
+	verb := "HSET"
+	if !c.o.Server.AtLeast(4, 0) {
+		verb = "HMSET"
+	}
+	if err := c.member(verb, len(field)+len(value)); err != nil {
+		return err
+	}
+	c.arg(field)
+	c.arg(value)
+	c.ttls = append(c.ttls, 0)
+	return nil
+}
+
+// AddElement adds an element to the open list.
+func (c *Commands) AddElement(element []byte) error {
+	if err := c.member("RPUSH", len(element)); err != nil {
+		return err
+	}
+	c.arg(element)
+	return nil
+}
+
+// AddMember adds a member to the open set.
+func (c *Commands) AddMember(member []byte) error {
+	if err := c.member("SADD", len(member)); err != nil {
+		return err
+	}
+	c.arg(member)
+	return nil
+}
+
+// AddScoredMember adds a member to the open sorted set.
+func (c *Commands) AddScoredMember(member []byte, score float64) error {
+	if math.IsNaN(score) {
+		return c.fail(fmt.Errorf("add to key %q: member %q: %w", c.key, member, record.ErrNaNScore))
+	}
+	if err := c.member("ZADD", len(member)+24); err != nil {
+		return err
+	}
+	c.argScore(score)
+	c.arg(member)
+	return nil
+}
+
+// EndCollection sends the last command of the open collection or stream, then its
+// expiry.
+func (c *Commands) EndCollection() error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.stream != nil {
+		return c.endStream()
+	}
+	if c.verb == "" {
+		return c.fail(errors.New("end collection: none is open"))
+	}
+	c.verb = ""
+	if c.added == 0 {
+		return c.fail(fmt.Errorf("write key %q: %w", c.key, record.ErrEmpty))
+	}
+	if c.exp == 0 {
+		return c.flush(true)
+	}
+	if err := c.flush(false); err != nil {
+		return err
+	}
+	return c.expire(c.key)
+}
+
+// expire sends the open record's expiry, its last command.
+func (c *Commands) expire(key []byte) error {
+	if c.o.Expiry == ExpiryRelative {
+		c.start("PEXPIRE", key)
+		c.argInt(c.left(c.exp))
+	} else {
+		c.start("PEXPIREAT", key)
+		c.argInt(c.exp)
+	}
+	return c.send(key, true)
+}

@@ -1,0 +1,287 @@
+package resp
+
+import (
+	"fmt"
+
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Hash field TTLs and streams, as commands.
+
+// BeginHashWithFieldTTL opens a hash some of whose fields expire: each command of fields
+// is followed by HPEXPIREAT for those with a TTL (Redis 7.4+).
+func (c *Commands) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+	if minFieldExpireAtMS != 0 && !c.o.Server.AtLeast(7, 4) {
+		return c.fail(c.noFieldTTL(key))
+	}
+	if err := c.BeginHash(key, n, expireAtMS); err != nil {
+		return err
+	}
+	c.fieldTTL = true
+	return nil
+}
+
+// noFieldTTL is the error for a field TTL on a server that has none.
+func (c *Commands) noFieldTTL(key []byte) error {
+	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w", key, c.o.Server, ErrServerTooOld)
+}
+
+// AddFieldWithTTL adds a field to the open hash, with its expiry (0 for none).
+func (c *Commands) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
+	if c.err != nil {
+		return c.err
+	}
+	if expireAtMS != 0 && (!c.fieldTTL || !c.o.Server.AtLeast(7, 4)) {
+		if !c.fieldTTL {
+			return c.fail(fmt.Errorf("add to key %q: a field with a TTL needs BeginHashWithFieldTTL", c.key))
+		}
+		return c.fail(c.noFieldTTL(c.key))
+	}
+	if err := c.AddField(field, value); err != nil {
+		return err
+	}
+	c.ttls[len(c.ttls)-1] = expireAtMS
+	return nil
+}
+
+// fieldExpiries sends HPEXPIREAT (or HPEXPIRE) for the fields with a TTL, one command per
+// run of fields that expire at the same time; last marks the record's last command.
+func (c *Commands) fieldExpiries(names [][]byte, ttls []int64, last bool) error {
+	type run struct{ from, to int }
+	var runs []run
+	for i, t := range ttls {
+		switch {
+		case t == 0:
+		case len(runs) > 0 && runs[len(runs)-1].to == i && ttls[runs[len(runs)-1].from] == t:
+			runs[len(runs)-1].to++
+		default:
+			runs = append(runs, run{i, i + 1})
+		}
+	}
+	for k, r := range runs {
+		if c.o.Expiry == ExpiryRelative {
+			c.start("HPEXPIRE", c.key)
+			c.argInt(c.left(ttls[r.from]))
+		} else {
+			c.start("HPEXPIREAT", c.key)
+			c.argInt(ttls[r.from])
+		}
+		c.arg([]byte("FIELDS"))
+		c.argInt(int64(r.to - r.from))
+		for _, name := range names[r.from:r.to] {
+			c.arg(name)
+		}
+		if err := c.send(c.key, last && k == len(runs)-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamState is the state of the open stream.
+type streamState struct {
+	entries  uint64          // entries added
+	last     record.StreamID // the last entry's id
+	meta     record.StreamMeta
+	idSet    bool     // XSETID sent
+	held     [][]byte // the last command made, not yet sent: the record's last one is marked
+	heldBuf  []byte
+	haveHeld bool
+}
+
+// BeginStream opens a stream: it sends DEL key.
+func (c *Commands) BeginStream(key []byte, expireAtMS int64) error {
+	if err := c.begin("XADD", key, expireAtMS); err != nil {
+		return err
+	}
+	c.verb = ""
+	c.stream = &streamState{}
+	return nil
+}
+
+// sendStream holds the command built and sends the one held before, so that the
+// stream's last command can be marked Last.
+func (c *Commands) sendStream() error {
+	s := c.stream
+	if s.haveHeld {
+		c.args, s.held = s.held, c.args
+		c.buf, s.heldBuf = s.heldBuf, c.buf
+		if err := c.send(c.key, false); err != nil {
+			return err
+		}
+		c.args, s.held = s.held, c.args
+		c.buf, s.heldBuf = s.heldBuf, c.buf
+	}
+	// Hold a copy of the command built: c.args and c.buf are reused by the next one.
+	s.heldBuf = s.heldBuf[:0]
+	s.held = s.held[:0]
+	for _, a := range c.args {
+		s.heldBuf = append(s.heldBuf, a...)
+	}
+	off := 0
+	for _, a := range c.args {
+		s.held = append(s.held, s.heldBuf[off:off+len(a):off+len(a)])
+		off += len(a)
+	}
+	s.haveHeld = true
+	return nil
+}
+
+// openStream returns the open stream's state, or the error of a stream call out of order.
+func (c *Commands) openStream(what string) (*streamState, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	if c.stream == nil {
+		return nil, c.fail(fmt.Errorf("%s: no stream is open", what))
+	}
+	return c.stream, nil
+}
+
+// AddStreamEntry sends XADD key id field value … with the entry's own id.
+func (c *Commands) AddStreamEntry(id record.StreamID, fields [][]byte) error {
+	s, err := c.openStream("add stream entry")
+	if err != nil {
+		return err
+	}
+	if s.idSet {
+		return c.fail(fmt.Errorf("add to key %q: entry %s after the groups", c.key, id))
+	}
+	if len(fields) == 0 || len(fields)%2 != 0 {
+		return c.fail(fmt.Errorf("add to key %q: entry %s has %d fields and values, want pairs", c.key, id, len(fields)))
+	}
+	c.start("XADD", c.key)
+	c.arg([]byte(id.String()))
+	for _, f := range fields {
+		c.arg(f)
+	}
+	s.entries++
+	s.last = id
+	return c.sendStream()
+}
+
+// SetStreamMeta keeps the stream's metadata for XSETID.
+func (c *Commands) SetStreamMeta(meta record.StreamMeta) error {
+	s, err := c.openStream("set stream meta")
+	if err != nil {
+		return err
+	}
+	s.meta = meta
+	return nil
+}
+
+// setID sends XSETID with the stream's last id (and, on 7.0+, the entries added and the
+// largest deleted id). A stream without entries is made first by an XADD that MAXLEN 0
+// trims at once.
+func (c *Commands) setID() error {
+	s := c.stream
+	s.idSet = true
+	last := s.meta.LastID
+	if last == (record.StreamID{}) {
+		last = s.last
+	}
+	if s.entries == 0 {
+		made := last
+		if made == (record.StreamID{}) {
+			made = record.StreamID{Seq: 1}
+		}
+		c.start("XADD", c.key, []byte("MAXLEN"), []byte("0"), []byte(made.String()), []byte("f"), []byte("v"))
+		if err := c.sendStream(); err != nil {
+			return err
+		}
+	}
+	c.start("XSETID", c.key, []byte(last.String()))
+	if c.o.Server.AtLeast(7, 0) {
+		added := s.meta.EntriesAdded
+		if added == 0 {
+			added = max(s.meta.Length, s.entries)
+		}
+		c.arg([]byte("ENTRIESADDED"))
+		c.argUint(added)
+		c.arg([]byte("MAXDELETEDID"))
+		c.arg([]byte(s.meta.MaxDeletedID.String()))
+	}
+	return c.sendStream()
+}
+
+// AddStreamGroup sends XGROUP CREATE, XGROUP CREATECONSUMER for each consumer (6.2+),
+// and XCLAIM … FORCE JUSTID for each consumer's pending entries, with their delivery
+// time and count.
+func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
+	s, err := c.openStream("add stream group")
+	if err != nil {
+		return err
+	}
+	if !s.idSet {
+		if err := c.setID(); err != nil {
+			return err
+		}
+	}
+	c.start("XGROUP", []byte("CREATE"), c.key, g.Name, []byte(g.LastID.String()))
+	if g.EntriesRead >= 0 && c.o.Server.AtLeast(7, 0) {
+		c.arg([]byte("ENTRIESREAD"))
+		c.argInt(g.EntriesRead)
+	}
+	if err := c.sendStream(); err != nil {
+		return err
+	}
+	pending := make(map[record.StreamID]record.StreamPending, len(g.Pending))
+	for _, p := range g.Pending {
+		pending[p.ID] = p
+	}
+	for _, k := range g.Consumers {
+		if c.o.Server.AtLeast(6, 2) {
+			c.start("XGROUP", []byte("CREATECONSUMER"), c.key, g.Name, k.Name)
+			if err := c.sendStream(); err != nil {
+				return err
+			}
+		}
+		for i := 0; i < len(k.Pending); {
+			p, ok := pending[k.Pending[i]]
+			if !ok {
+				return c.fail(fmt.Errorf("add to key %q: group %q: consumer %q owns %s, which the group's pending list lacks",
+					c.key, g.Name, k.Name, k.Pending[i]))
+			}
+			c.start("XCLAIM", c.key, g.Name, k.Name, []byte("0"))
+			j := i
+			for ; j < len(k.Pending) && j-i < c.o.MaxMembers; j++ {
+				q, ok := pending[k.Pending[j]]
+				if !ok || q.DeliveryTimeMS != p.DeliveryTimeMS || q.DeliveryCount != p.DeliveryCount {
+					break
+				}
+				c.arg([]byte(k.Pending[j].String()))
+			}
+			c.arg([]byte("TIME"))
+			c.argInt(p.DeliveryTimeMS)
+			c.arg([]byte("RETRYCOUNT"))
+			c.argUint(p.DeliveryCount)
+			c.arg([]byte("FORCE"))
+			c.arg([]byte("JUSTID"))
+			if err := c.sendStream(); err != nil {
+				return err
+			}
+			i = j
+		}
+	}
+	return nil
+}
+
+// endStream sends XSETID if no group did, the last command held, and the expiry.
+func (c *Commands) endStream() error {
+	s := c.stream
+	if !s.idSet {
+		if err := c.setID(); err != nil {
+			return err
+		}
+	}
+	c.stream = nil
+	c.args, c.buf = s.held, s.heldBuf
+	if err := c.send(c.key, c.exp == 0); err != nil {
+		return err
+	}
+	c.args, c.buf = nil, nil
+	if c.exp == 0 {
+		return nil
+	}
+	return c.expire(c.key)
+}

@@ -1,0 +1,80 @@
+package rdbgen
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Write writes every record of src as one RDB file to dst and closes the file's encoder
+// (not dst). It stops with ctx's error when ctx is cancelled; errors are the source's or
+// the encoder's as they are (the encoder's name the key).
+func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) (Result, error) {
+	start := time.Now()
+	w, err := encoder.NewWriter(dst, opts.Encoder)
+	if err != nil {
+		return Result{}, err
+	}
+	sink, done := withProgress(w, src, w.Stats, opts.Progress)
+	if err := src.WriteTo(ctx, sink); err != nil {
+		return Result{}, err
+	}
+	if err := w.Close(); err != nil {
+		return Result{}, err
+	}
+	done()
+	return Result{
+		Stats:      w.Stats(),
+		DBs:        w.DBs(),
+		RDBVersion: w.RDBVersion(),
+		Target:     w.Target().Name,
+		Duration:   time.Since(start),
+	}, nil
+}
+
+// WriteShards writes every record of src split by hash slot: a record goes to dsts[s],
+// where s is the shard of layout that owns its key's slot, and every file holds db 0 (a
+// record of another db is an error wrapping cluster.ErrDB). All files are written in one
+// pass, in memory bounded by the number of shards.
+//
+// When src is a record.KeyLister, a first pass over its keys alone counts each shard's keys,
+// so that every file declares its exact RESIZEDB counts; a source that can also list its
+// keys in parts (a PartLister, as generated datasets and spec files are) is counted on
+// every CPU at once. Other sources are read once, and their files have no RESIZEDB hint.
+// The destinations are not closed.
+func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layout *cluster.Layout, opts Options) (ClusterResult, error) {
+	start := time.Now()
+	var counts []encoder.DBInfo
+	var countTime time.Duration
+	if l, ok := src.(record.KeyLister); ok {
+		var err error
+		if counts, err = countShards(ctx, l, layout); err != nil {
+			return ClusterResult{}, err
+		}
+		countTime = time.Since(start)
+	}
+	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts})
+	if err != nil {
+		return ClusterResult{}, err
+	}
+	sink, done := withProgress(w, src, w.Total, opts.Progress)
+	if err := src.WriteTo(ctx, sink); err != nil {
+		return ClusterResult{}, err
+	}
+	if err := w.Close(); err != nil {
+		return ClusterResult{}, err
+	}
+	done()
+	return ClusterResult{
+		Shards:        w.Stats(),
+		Total:         w.Total(),
+		RDBVersion:    w.RDBVersion(),
+		Target:        w.Target().Name,
+		Duration:      time.Since(start),
+		CountDuration: countTime,
+	}, nil
+}
