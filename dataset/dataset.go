@@ -38,7 +38,8 @@ var ErrInvalid = errors.New("invalid dataset")
 
 // Spec describes a dataset of Count keys: key i is KeyPrefix followed by the decimal
 // KeyStart+i. Keys are unique by construction, since distinct numbers have distinct decimals.
-// Every key holds a value of Type; collections hold Members members each (see members.go).
+// Every key holds a value of Type; collections hold Members members each, streams Members
+// entries (see members.go).
 type Spec struct {
 	Count     uint64        `json:"count"`
 	KeyPrefix string        `json:"key_prefix"`
@@ -49,14 +50,15 @@ type Spec struct {
 	DB        int           `json:"db"`
 	TTL       time.Duration `json:"ttl,omitempty"`        // 0: no expiry
 	TTLJitter time.Duration `json:"ttl_jitter,omitempty"` // expiry spread ± around TTL
-	// BaseTimeMS is the Unix time in ms that TTLs count from: the expiry of record i is
-	// BaseTimeMS + TTL + a jitter offset drawn from (Seed, i).
+	// BaseTimeMS is the Unix time in ms that TTLs and stream ids count from: the expiry of
+	// record i is BaseTimeMS + TTL + a jitter offset drawn from (Seed, i), and stream entry j
+	// has the id (BaseTimeMS + j + 1)-0.
 	BaseTimeMS int64 `json:"base_time_ms,omitempty"`
 	// Type is the type of every key; empty means TypeString, as in manifests written before
 	// collections existed.
 	Type Type `json:"type,omitempty"`
-	// Members is how many members (hash fields, list elements, set or sorted-set members)
-	// each collection holds; unused for strings.
+	// Members is how many members (hash fields, list elements, set or sorted-set members,
+	// stream entries) each collection or stream holds; unused for strings.
 	Members Range `json:"members,omitzero"`
 }
 

@@ -19,6 +19,7 @@ const (
 	TypeList   = record.List
 	TypeSet    = record.Set
 	TypeZSet   = record.ZSet
+	TypeStream = record.Stream
 )
 
 // Limits on collections.
@@ -75,12 +76,12 @@ func (d *Spec) validateMembers() error {
 	switch d.Type {
 	case "", TypeString:
 		if d.Members != (Range{}) {
-			return bad("members %s go with a collection type (hash, list, set, zset)", d.Members)
+			return bad("members %s go with a collection type (hash, list, set, zset, stream)", d.Members)
 		}
 		return nil
-	case TypeHash, TypeList, TypeSet, TypeZSet:
+	case TypeHash, TypeList, TypeSet, TypeZSet, TypeStream:
 	default:
-		return bad("type %q (known: string, hash, list, set, zset)", d.Type)
+		return bad("type %q (known: string, hash, list, set, zset, stream)", d.Type)
 	}
 	m := d.Members
 	switch {
@@ -97,7 +98,7 @@ func (d *Spec) validateMembers() error {
 	return nil
 }
 
-// MemberCount returns the number of members of record i: Members.Min, or drawn from
+// MemberCount returns the number of members (stream entries) of record i: Members.Min, or drawn from
 // (Seed, i) within the range.
 func (d *Spec) MemberCount(i uint64) uint64 {
 	return draw.Between(d.Members.Min, d.Members.Max, d.Seed^saltMembers, i)
@@ -155,6 +156,21 @@ type Member = record.Member
 // A Record is the whole content of one key (see record.Record).
 type Record = record.Record
 
+// StreamField is the field name of every generated stream entry.
+const StreamField = "value"
+
+// StreamEntryID returns the id of entry j of a stream: (BaseTimeMS + j + 1)-0, so ids rise
+// by a millisecond an entry from just after the base time.
+func (d *Spec) StreamEntryID(j uint64) record.StreamID {
+	return record.StreamID{Ms: uint64(max(d.BaseTimeMS, 0)) + j + 1}
+}
+
+// AppendStreamValue appends the value of entry j of stream record i: as the value of hash
+// field j, "member" and j+1 with ValueSame, random characters with ValueRandom.
+func (d *Spec) AppendStreamValue(dst []byte, i, j uint64) []byte {
+	return d.AppendFieldValue(dst, i, j)
+}
+
 // Record returns the content of record i, as a verifier compares it with a server. It
 // allocates; generators use AppendKey, AppendMember and friends instead.
 func (d *Spec) Record(i uint64) Record {
@@ -165,6 +181,14 @@ func (d *Spec) Record(i uint64) Record {
 		return r
 	}
 	n := d.MemberCount(i)
+	if d.Type == TypeStream {
+		r.Entries = make([]record.StreamEntry, n)
+		for j := range n {
+			r.Entries[j] = record.StreamEntry{ID: d.StreamEntryID(j),
+				Fields: [][]byte{[]byte(StreamField), d.AppendStreamValue(nil, i, j)}}
+		}
+		return r
+	}
 	r.Members = make([]Member, n)
 	for j := range n {
 		m := &r.Members[j]

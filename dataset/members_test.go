@@ -53,7 +53,7 @@ func TestValidateMembers(t *testing.T) {
 		{"set", func(*Spec) {}, ""},
 		{"string with members", func(d *Spec) { d.Type = TypeString }, "go with a collection type"},
 		{"old manifest", func(d *Spec) { d.Type, d.Members = "", Range{} }, ""},
-		{"unknown type", func(d *Spec) { d.Type = "stream" }, `type "stream"`},
+		{"unknown type", func(d *Spec) { d.Type = "streams" }, `type "streams"`},
 		{"no members", func(d *Spec) { d.Members = Range{} }, "at least 1 member"},
 		{"min above max", func(d *Spec) { d.Members = Range{5, 1} }, "above the maximum"},
 		{"too many", func(d *Spec) { d.Members = Range{1, MaxMembers + 1} }, "at most"},

@@ -39,6 +39,8 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		var err error
 		if d.Type.IsString() {
 			err = sink.WriteString(c.Key(), c.Value(), c.ExpireAtMS())
+		} else if d.Type == TypeStream {
+			err = g.stream(c.Index(), c.Key(), c.ExpireAtMS())
 		} else {
 			err = g.collection(c.Index(), c.Key(), c.ExpireAtMS())
 		}
@@ -122,6 +124,26 @@ func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 	}
 	if err != nil {
 		return err
+	}
+	return s.EndCollection()
+}
+
+// stream writes stream record i: its entries, each one field.
+func (g *writer) stream(i uint64, key []byte, expireAtMS int64) error {
+	d, s := g.d, g.sink
+	if err := s.BeginStream(key, expireAtMS); err != nil {
+		return err
+	}
+	fields := [][]byte{[]byte(StreamField), nil}
+	for j := range d.MemberCount(i) {
+		g.value = d.AppendStreamValue(g.value[:0], i, j)
+		fields[1] = g.value
+		if err := s.AddStreamEntry(d.StreamEntryID(j), fields); err != nil {
+			return err
+		}
+		if err := g.tick(); err != nil {
+			return err
+		}
 	}
 	return s.EndCollection()
 }

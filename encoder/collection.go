@@ -45,10 +45,12 @@ const (
 	setCollection
 	zsetCollection
 	listCollection
+	streamCollection
+	hashTTLCollection
 )
 
 func (k collKind) String() string {
-	return [...]string{"none", "hash", "set", "sorted set", "list"}[k]
+	return [...]string{"none", "hash", "set", "sorted set", "list", "stream", "hash with field TTLs"}[k]
 }
 
 // collection is the state of the open collection record.
@@ -65,15 +67,20 @@ type collection struct {
 	ends    []int     // end offset of each string in members
 	scores  []float64 // sorted sets: one per member
 	ints    []int64   // sets: the integer members
+	ttls    []int64   // hashes with field TTLs: each field's expiry
+	minTTL  int64     // hashes with field TTLs: the declared smallest field expiry
+	noTTL   bool      // a hash with field TTLs written as a plain hash (Options.DropFieldTTL)
 	allInts bool      // sets: every member so far is an integer
 	maxLen  int       // longest member so far
 
-	blob    []byte              // the compact encoding being built
-	order   []int               // sorted sets: members in score order
-	compare func(i, j int) int  // sorted sets: compareMembers, bound once
-	nodes   []quicklistNode     // lists: the nodes in blob
-	seen    map[string]struct{} // members so far, with CheckDuplicates
-	pack    packer
+	blob      []byte              // the compact encoding being built
+	order     []int               // sorted sets: members in score order
+	compare   func(i, j int) int  // sorted sets: compareMembers, bound once
+	nodeOpen  bool                // lists: a node is being packed in blob
+	nodeCount uint64              // lists: nodes spooled
+	enc       []byte              // scratch: a node being encoded for the spool
+	seen      map[string]struct{} // members so far, with CheckDuplicates
+	pack      packer
 }
 
 // member returns the i-th held string.
@@ -102,9 +109,9 @@ func (w *Writer) beginCollection(kind collKind, key []byte, n uint64, expireAtMS
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = kind, append(c.key[:0], key...), expireAtMS, n, 0, false
-	c.members, c.ends, c.scores, c.ints = c.members[:0], c.ends[:0], c.scores[:0], c.ints[:0]
-	c.allInts, c.maxLen = true, 0
-	if w.checkDups && kind != listCollection {
+	c.members, c.ends, c.scores, c.ints, c.ttls = c.members[:0], c.ends[:0], c.scores[:0], c.ints[:0], c.ttls[:0]
+	c.allInts, c.maxLen, c.noTTL = true, 0, false
+	if w.checkDups && kind != listCollection && kind != streamCollection {
 		if c.seen == nil || len(c.seen) > 4096 {
 			c.seen = make(map[string]struct{})
 		} else {
@@ -182,7 +189,11 @@ func (w *Writer) EndCollection() error {
 		case zsetCollection:
 			w.endZSet()
 		case listCollection:
-			w.endList()
+			err = w.endList()
+		case streamCollection:
+			err = w.endStream()
+		case hashTTLCollection:
+			err = w.endHashTTL()
 		}
 		if err != nil {
 			return w.fail(err)

@@ -65,3 +65,43 @@ func BenchmarkSmallZSet(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "keys/s")
 }
+
+// BenchmarkStreamEntry adds entries of two fields to one long stream, packed into nodes and
+// spooled (memory, then a temporary file past 4 MiB): the hot path must not allocate.
+func BenchmarkStreamEntry(b *testing.B) {
+	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
+	must(b, err)
+	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, w.BeginStream([]byte("events"), 0))
+	fields := [][]byte{[]byte("type"), []byte("page-view"), []byte("user"), nil}
+	var user [16]byte
+	ms := uint64(1700000000000)
+	for b.Loop() {
+		ms++
+		fields[3] = strconv.AppendUint(user[:0], ms%100000, 10)
+		if err := w.AddStreamEntry(StreamID{Ms: ms}, fields); err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(b, w.EndCollection())
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+}
+
+// BenchmarkLongListElement adds elements to one long list, packed into quicklist nodes and
+// spooled.
+func BenchmarkLongListElement(b *testing.B) {
+	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
+	must(b, err)
+	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, w.BeginList([]byte("list"), uint64(b.N), 0))
+	e := []byte("element-0000000000")
+	b.ResetTimer()
+	for i := range b.N {
+		e = strconv.AppendInt(e[:8], int64(i), 10)
+		if err := w.AddElement(e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(b, w.EndCollection())
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "elements/s")
+}

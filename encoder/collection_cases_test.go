@@ -135,8 +135,8 @@ func collectionCases() map[string]testCollection {
 			want: per("quicklist", "quicklist2"), redis: "quicklist"},
 		"list-long-elements": {kind: "list", names: long(6), want: per("quicklist", "quicklist2"), redis: "quicklist"},
 		"list-count-fill":    {kind: "list", names: seq("e", 10), limits: &small, want: per("quicklist", "quicklist2"), redis: "quicklist"},
-		"list-over-held-limit": {kind: "list", names: repeat(strings.Repeat("abcdefgh", 128), maxListHeld/1024+1),
-			want: per("list", "list"), redis: "quicklist"},
+		"list-over-a-mebibyte": {kind: "list", names: repeat(strings.Repeat("abcdefgh", 128), 1<<20/1024+1),
+			want: per("quicklist", "quicklist2"), redis: "quicklist"},
 	}
 	return cases
 }

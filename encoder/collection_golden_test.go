@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -24,22 +25,54 @@ func TestCollectionsGolden(t *testing.T) {
 	for _, v := range append([]int{7}, families...) {
 		name := "collections-v" + strconv.Itoa(v)
 		t.Run(name, func(t *testing.T) {
-			got := writeFile(t, v, nil, cases, goldenCollections)
-			path := filepath.Join("testdata", name+".rdb")
-			if *update {
-				must(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./encoder -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				at := 0
-				for at < min(len(got), len(want)) && got[at] == want[at] {
-					at++
+			checkGolden(t, name, writeFile(t, v, nil, cases, goldenCollections))
+		})
+	}
+}
+
+// checkGolden compares got with testdata/name.rdb, which go test ./encoder -update rewrites.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".rdb")
+	if *update {
+		must(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./encoder -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		at := 0
+		for at < min(len(got), len(want)) && got[at] == want[at] {
+			at++
+		}
+		t.Fatalf("%s differs from the golden file from byte %d (%d bytes, want %d)", name, at, len(got), len(want))
+	}
+}
+
+// TestStreamsGolden keeps the bytes of streams per type: 15 (RDB 9), 19 (10) and 21 (11).
+func TestStreamsGolden(t *testing.T) {
+	for _, v := range []int{9, 10, 11} {
+		name := "streams-v" + strconv.Itoa(v)
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, name, recordFile(t, v, func(w *Writer) error {
+				must(t, notesStream(1700000000000)(w))
+				must(t, w.BeginStream([]byte("long"), 1900000000000))
+				for i := 1; i <= 250; i++ {
+					fields := strs("f", strconv.Itoa(i*1000), "g", strings.Repeat("value", i%20))
+					if i%7 == 0 {
+						fields = strs("other", "x")
+					}
+					must(t, w.AddStreamEntry(StreamID{1700000000000 + uint64(i/2), uint64(i % 2)}, fields))
 				}
-				t.Fatalf("%s differs from the golden file from byte %d (%d bytes, want %d)", name, at, len(got), len(want))
-			}
+				must(t, w.SetStreamMeta(StreamMeta{LastID: StreamID{1800000000000, 0}, MaxDeletedID: StreamID{5, 5}, EntriesAdded: 300}))
+				must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("idle"), LastID: StreamID{3, 0}, EntriesRead: -1,
+					Consumers: []StreamConsumer{{Name: []byte("z"), SeenTimeMS: 1, ActiveTimeMS: -1}}}))
+				must(t, w.EndCollection())
+				must(t, w.BeginStream([]byte("empty"), 0))
+				must(t, w.SetStreamMeta(StreamMeta{LastID: StreamID{5, 5}, MaxDeletedID: StreamID{5, 5}, EntriesAdded: 1}))
+				return w.EndCollection()
+			}))
 		})
 	}
 }

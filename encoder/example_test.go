@@ -28,3 +28,55 @@ func ExampleWriter() {
 	fmt.Printf("%s: %d keys, %d with expiry, %d bytes\n", buf.Bytes()[:9], s.Keys, s.Expires, s.Bytes)
 	// Output: REDIS0010: 2 keys, 1 with expiry, 149 bytes
 }
+
+// A stream: its entries in rising id order, then its consumer groups. The length, last id,
+// first id and entries added are derived from the entries.
+func ExampleWriter_BeginStream() {
+	w, err := encoder.NewWriter(new(bytes.Buffer), encoder.Options{Target: "redis-7.2"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	w.BeginDB(0, encoder.DBInfo{})
+	w.BeginStream([]byte("orders"), 0)
+	w.AddStreamEntry(encoder.StreamID{Ms: 1700000000000}, [][]byte{[]byte("item"), []byte("book"), []byte("qty"), []byte("1")})
+	w.AddStreamEntry(encoder.StreamID{Ms: 1700000000001}, [][]byte{[]byte("item"), []byte("pen"), []byte("qty"), []byte("3")})
+	// One consumer has read the first entry and not acknowledged it.
+	first := encoder.StreamID{Ms: 1700000000000}
+	w.AddStreamGroup(&encoder.StreamGroup{
+		Name: []byte("shipping"), LastID: first, EntriesRead: 1,
+		Pending:   []encoder.StreamPending{{ID: first, DeliveryTimeMS: 1700000000500, DeliveryCount: 1}},
+		Consumers: []encoder.StreamConsumer{{Name: []byte("worker-1"), SeenTimeMS: 1700000000500, ActiveTimeMS: 1700000000500, Pending: []encoder.StreamID{first}}},
+	})
+	if err := w.EndCollection(); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Stats().Keys, "key,", w.Stats().Members, "entries")
+	// Output: 1 key, 2 entries
+}
+
+// A hash whose fields expire (RDB 12): the smallest field expiry comes first.
+func ExampleWriter_BeginHashWithFieldTTL() {
+	w, err := encoder.NewWriter(new(bytes.Buffer), encoder.Options{Target: "redis-7.4"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	w.BeginDB(0, encoder.DBInfo{})
+	w.BeginHashWithFieldTTL([]byte("session:1"), 2, 0, 1893456000000)
+	w.AddFieldWithTTL([]byte("user"), []byte("ada"), 0)
+	w.AddFieldWithTTL([]byte("token"), []byte("x1y2"), 1893456000000)
+	if err := w.EndCollection(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Close())
+
+	// Below RDB 12 it is an error, unless Options.DropFieldTTL.
+	old, _ := encoder.NewWriter(new(bytes.Buffer), encoder.Options{Target: "redis-7.2"})
+	old.BeginDB(0, encoder.DBInfo{})
+	fmt.Println(old.BeginHashWithFieldTTL([]byte("session:1"), 2, 0, 1893456000000))
+	// Output:
+	// <nil>
+	// write key "session:1": encoder: hash field TTLs need RDB 12 (Redis 7.4+), not 11
+}

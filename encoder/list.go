@@ -5,13 +5,10 @@ package encoder
 // (type 14, before). Nodes are filled the way quicklistPushTail fills them under
 // ListMaxListpackSize, so the server keeps them as they are.
 //
-// The node count comes before the nodes and depends on every element, so a list is held
-// until EndCollection while its elements take at most maxListHeld bytes. A longer list is
-// written in the plain type 1 (a count of elements, then the elements), streamed in constant
-// memory; every Redis loads it, building its quicklist as it reads.
-
-// maxListHeld is the most element bytes a list may take and still be held for a quicklist.
-const maxListHeld = 1 << 20
+// The node count comes before the nodes, so each node is packed as its elements arrive and,
+// once full, encoded into the spool (memory up to a bound, then a temporary file); at
+// EndCollection the count is written and the nodes copied after it. A list of any length
+// takes the memory of one node and the spool's bound.
 
 // nodeSizeLimits are the quicklist node sizes of list-max-listpack-size -1 to -5.
 var nodeSizeLimits = [...]int{4096, 8192, 16384, 32768, 65536}
@@ -19,16 +16,15 @@ var nodeSizeLimits = [...]int{4096, 8192, 16384, 32768, 65536}
 // nodeSafetyLimit is the largest node when the fill is a count of elements.
 const nodeSafetyLimit = 8192
 
-// A quicklistNode is one node of a held list, at blob[start:end].
-type quicklistNode struct {
-	start, end int
-	plain      bool // a single large element stored as it is
-}
-
 // BeginList opens a list record of the given number of elements, each then added with
 // AddElement. expireAtMS is the absolute expiry in Unix ms, or 0 for none.
 func (w *Writer) BeginList(key []byte, elements uint64, expireAtMS int64) error {
-	return w.beginCollection(listCollection, key, elements, expireAtMS)
+	if err := w.beginCollection(listCollection, key, elements, expireAtMS); err != nil {
+		return err
+	}
+	w.coll.nodeOpen, w.coll.nodeCount = false, 0
+	w.coll.pack.ziplist = w.version < 10
+	return nil
 }
 
 // AddElement appends an element to the open list.
@@ -37,81 +33,76 @@ func (w *Writer) AddElement(element []byte) error {
 		return err
 	}
 	c := &w.coll
-	if !c.plain {
-		c.hold(element)
-		if len(c.members) <= maxListHeld {
-			return nil
+	if w.isLargeElement(len(element)) {
+		if err := w.finishListNode(); err != nil {
+			return w.fail(err)
 		}
-		w.startPlain(typeList)
-		return w.maybeFlush()
+		return w.spoolListNode(quicklistNodePlain, element)
 	}
-	w.buf = w.appendString(w.buf, element)
-	return w.maybeFlush()
+	if c.nodeOpen && !w.nodeAllows(c.pack.size(c.blob), len(element), c.pack.count) {
+		if err := w.finishListNode(); err != nil {
+			return w.fail(err)
+		}
+	}
+	if !c.nodeOpen {
+		c.blob = c.pack.begin(c.blob[:0])
+		c.nodeOpen = true
+	}
+	c.blob = c.pack.add(c.blob, element)
+	return nil
 }
 
-// endList writes a held list as a quicklist.
-func (w *Writer) endList() {
+// finishListNode spools the open node, if any.
+func (w *Writer) finishListNode() error {
 	c := &w.coll
-	c.pack.ziplist = w.version < 10
-	c.nodes = c.nodes[:0]
-	b := c.blob[:0]
-	open := false
-	for i := range c.ends {
-		e := c.member(i)
-		if w.isLargeElement(len(e)) {
-			if open {
-				b = c.pack.finish(b)
-				c.nodes[len(c.nodes)-1].end = len(b)
-				open = false
-			}
-			c.nodes = append(c.nodes, quicklistNode{start: len(b), end: len(b) + len(e), plain: true})
-			b = append(b, e...)
-			continue
-		}
-		if open && !w.nodeAllows(c.pack.size(b), len(e), c.pack.count) {
-			b = c.pack.finish(b)
-			c.nodes[len(c.nodes)-1].end = len(b)
-			open = false
-		}
-		if !open {
-			c.nodes = append(c.nodes, quicklistNode{start: len(b)})
-			b = c.pack.begin(b)
-			open = true
-		}
-		b = c.pack.add(b, e)
+	if !c.nodeOpen {
+		return nil
 	}
-	if open {
-		b = c.pack.finish(b)
-		c.nodes[len(c.nodes)-1].end = len(b)
-	}
-	c.blob = b
+	c.nodeOpen = false
+	c.blob = c.pack.finish(c.blob)
+	return w.spoolListNode(quicklistNodePacked, c.blob)
+}
 
+// spoolListNode encodes a node, its container (RDB 10+) and its bytes, into the spool.
+func (w *Writer) spoolListNode(container uint64, node []byte) error {
+	c := &w.coll
+	b := c.enc[:0]
+	if w.version >= 10 {
+		b = appendLength(b, container)
+	}
+	b = w.appendString(b, node)
+	c.enc = b
+	c.nodeCount++
+	if err := w.spool.write(b); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// endList writes the list: its node count, then the spooled nodes.
+func (w *Writer) endList() error {
+	c := &w.coll
+	if err := w.finishListNode(); err != nil {
+		return err
+	}
 	typ := byte(typeListQuicklist2)
 	if w.version < 10 {
 		typ = typeListQuicklist
 	}
 	w.appendRecordHeader(c.key, c.expireAt, typ)
-	w.buf = appendLength(w.buf, uint64(len(c.nodes)))
-	for _, n := range c.nodes {
-		if w.version >= 10 {
-			container := uint64(quicklistNodePacked)
-			if n.plain {
-				container = quicklistNodePlain
-			}
-			w.buf = appendLength(w.buf, container)
-		}
-		w.buf = w.appendString(w.buf, b[n.start:n.end])
-	}
+	w.buf = appendLength(w.buf, c.nodeCount)
+	return w.copySpool(&w.spool)
 }
 
-// isLargeElement reports whether Redis gives an element of n bytes a plain node of its own:
-// from Redis 7.4 (RDB 12) when it exceeds the node size limit, in 7.0 and 7.2 from 1 GiB,
-// and never before.
+// isLargeElement reports whether the server gives an element of n bytes a plain node of its
+// own: from Redis 7.4 and Valkey 8.0 when it exceeds the node size limit, in Redis 7.0 and
+// 7.2 and Valkey 7.2 from 1 GiB, and never before RDB 10, which has no plain nodes.
 func (w *Writer) isLargeElement(n int) bool {
+	large := w.version >= 10 && w.target.PlainLargeElements
 	switch fill := w.limits.ListMaxListpackSize; {
-	case w.version >= 12 && fill < 0:
+	case large && fill < 0:
 		return n > nodeSizeLimits[-fill-1]
-	case w.version >= 12:
+	case large:
 		return n > nodeSafetyLimit
 	case w.version >= 10:
 		return n >= 1<<30

@@ -233,13 +233,17 @@ func TestPlainListNodes(t *testing.T) {
 		{12, []bool{false, true, false}},
 		{11, []bool{false, false, false}},
 	} {
-		w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.version})
-		must(t, err)
-		must(t, w.BeginDB(0, DBInfo{}))
-		must(t, testCollection{kind: "list", names: []string{"a", big, "c"}}.write(w, "l"))
+		rec := recordBytes(t, tt.version, Options{DisableCompression: true}, func(w *Writer) error {
+			return testCollection{kind: "list", names: []string{"a", big, "c"}}.write(w, "l")
+		})
+		n, b := decodeLength(t, rec[3:]) // type 18, key "l"
 		var got []bool
-		for _, n := range w.coll.nodes {
-			got = append(got, n.plain)
+		for range n {
+			var container, size uint64
+			container, b = decodeLength(t, b)
+			size, b = decodeLength(t, b)
+			got = append(got, container == quicklistNodePlain)
+			b = b[size:]
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("RDB %d: plain nodes %v, want %v", tt.version, got, tt.want)

@@ -22,6 +22,12 @@ type Thresholds struct {
 	// quicklist node to 4, 8, 16, 32 or 64 KiB; a positive one to that many elements (and
 	// 8 KiB); 0 means one element a node.
 	ListMaxListpackSize int `json:"list-max-listpack-size"`
+	// StreamNodeMaxBytes is stream-node-max-bytes: a stream node takes no entry once its
+	// bytes plus the entry's fields and values would reach it; 0 means 1 GiB, Redis's cap.
+	StreamNodeMaxBytes int `json:"stream-node-max-bytes"`
+	// StreamNodeMaxEntries is stream-node-max-entries: the most entries of a stream node;
+	// 0 means no limit.
+	StreamNodeMaxEntries int `json:"stream-node-max-entries"`
 }
 
 // DefaultThresholds returns the defaults of Redis 5.0 to 8.x and Valkey. Note that Redis's
@@ -37,6 +43,8 @@ func DefaultThresholds() Thresholds {
 		ZSetMaxListpackEntries: 128,
 		ZSetMaxListpackValue:   64,
 		ListMaxListpackSize:    -2,
+		StreamNodeMaxBytes:     4096,
+		StreamNodeMaxEntries:   100,
 	}
 }
 
@@ -62,6 +70,12 @@ func (t *Thresholds) validate() error {
 		if l.v < 0 || l.v > maxThreshold {
 			return fmt.Errorf("%w: %s %d (0 to %d)", ErrInvalidOption, l.name, l.v, maxThreshold)
 		}
+	}
+	if t.StreamNodeMaxBytes < 0 || t.StreamNodeMaxBytes > streamListpackMaxSize {
+		return fmt.Errorf("%w: stream-node-max-bytes %d (0 to %d)", ErrInvalidOption, t.StreamNodeMaxBytes, streamListpackMaxSize)
+	}
+	if t.StreamNodeMaxEntries < 0 || t.StreamNodeMaxEntries > 1<<31-1 {
+		return fmt.Errorf("%w: stream-node-max-entries %d (0 to %d)", ErrInvalidOption, t.StreamNodeMaxEntries, 1<<31-1)
 	}
 	if t.ListMaxListpackSize < -len(nodeSizeLimits) || t.ListMaxListpackSize > 1<<15 {
 		return fmt.Errorf("%w: list-max-listpack-size %d (-%d to %d)", ErrInvalidOption,

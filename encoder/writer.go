@@ -18,8 +18,19 @@
 // compact encoding (listpack, ziplist, intset, quicklist) is held until EndCollection, in
 // memory the thresholds bound, then written compact; if a member turns out too long (or, for
 // sets, not an integer where only an intset would do), the members held so far are written
-// in the plain type and the rest streams after them. Lists are held up to 1 MiB of elements,
-// since a quicklist's node count comes before its nodes; longer lists stream as plain lists.
+// in the plain type and the rest streams after them. Lists are always quicklists and streams
+// always listpack nodes: their node count comes before the nodes, so finished nodes are
+// spooled, in memory up to a few MiB and beyond that in a temporary file (Options.TempDir),
+// and copied out at EndCollection.
+//
+// # Streams and hash field TTLs
+//
+// A stream (RDB 9+) is written with BeginStream, AddStreamEntry per entry, SetStreamMeta and
+// AddStreamGroup, and EndCollection (see StreamID): type 15 for RDB 9, 19 for RDB 10, 21 for
+// RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
+// StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
+// them. A hash whose fields expire (RDB 12) is written with BeginHashWithFieldTTL and
+// AddFieldWithTTL: type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
 //
 // # Unique members
 //
@@ -77,10 +88,11 @@ var (
 // Options configure a Writer. The zero value writes a checksummed, compressed file for
 // DefaultTarget.
 type Options struct {
-	// Target names the server release to write for (see Targets); default DefaultTarget.
+	// Target names the server release to write for (see Targets); default DefaultTarget, or
+	// with RDBVersion set the oldest Redis that loads that version.
 	Target string
-	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion); default 0,
-	// the target's.
+	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion, and no newer
+	// than the target loads); default 0, the target's.
 	RDBVersion int
 	// DisableCompression turns off LZF compression of strings over 20 bytes; default off, so
 	// strings are compressed where Redis would compress them.
@@ -99,6 +111,13 @@ type Options struct {
 	// Thresholds choose the encodings of collections, as the Redis settings of the same
 	// names do on a server; nil means DefaultThresholds.
 	Thresholds *Thresholds
+	// DropFieldTTL writes a hash whose fields expire as a plain hash, without the field TTLs,
+	// when the RDB version has none (below 12); default off: such a hash is an error
+	// (ErrFieldTTL) naming its key.
+	DropFieldTTL bool
+	// TempDir is where records whose count precedes their parts (streams, long lists) spool
+	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
+	TempDir string
 }
 
 // DBInfo describes a database section to BeginDB.
@@ -113,7 +132,7 @@ type DBInfo struct {
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
-	Members       uint64 // members added to collections (a hash field and its value count once)
+	Members       uint64 // members added to collections (a hash field and its value count once; a stream entry once)
 	Bytes         int64  // bytes passed to the destination, trailer included once closed
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 }
@@ -145,6 +164,9 @@ type Writer struct {
 	checkDups bool
 	limits    Thresholds
 	coll      collection // the open collection record, if any
+	strm      streamState
+	spool     spool // the parts of the open stream or list
+	dropTTL   bool
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -153,15 +175,12 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if dst == nil {
 		return nil, fmt.Errorf("%w: nil destination", ErrInvalidOption)
 	}
-	t, err := LookupTarget(opts.Target)
+	t, err := targetFor(opts.Target, opts.RDBVersion)
 	if err != nil {
 		return nil, err
 	}
 	version := t.RDBVersion
 	if opts.RDBVersion != 0 {
-		if opts.RDBVersion < MinVersion || opts.RDBVersion > MaxVersion {
-			return nil, fmt.Errorf("%w: rdb version %d (supported: %d to %d)", ErrInvalidOption, opts.RDBVersion, MinVersion, MaxVersion)
-		}
 		version = opts.RDBVersion
 	}
 	size := opts.BufferSize
@@ -193,12 +212,14 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		limits:    limits,
+		spool:     spool{dir: opts.TempDir},
+		dropTTL:   opts.DropFieldTTL,
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
 	}
 	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
-	w.appendAux("redis-ver", t.ServerVer)
+	w.appendAux(t.VersionAux, t.AuxVer)
 	w.appendAux("redis-bits", "64")
 	w.appendAux("ctime", strconv.FormatInt(created.Unix(), 10))
 	w.appendAux("used-mem", "0")
@@ -336,6 +357,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
+	w.spool.release()
 	err := w.usable()
 	if err == nil {
 		err = w.endDB()

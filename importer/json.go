@@ -22,6 +22,7 @@ import (
 //	{"db":0,"key":"s","type":"set","members":["a","b"]}
 //	{"db":0,"key":"h","type":"hash","hash":{"f":"v"}}
 //	{"db":0,"key":"z","type":"zset","entries":[{"member":"a","score":1.5}]}
+//	{"db":0,"key":"x","type":"stream","entries":[{"msgs":[{"id":"1-1","fields":{"f":"v"}}]}]}
 //
 // size and encoding are ignored; db defaults to 0; a missing type is inferred from the field
 // that holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
@@ -264,12 +265,15 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 			return fmt.Errorf(`"type": %v`, err)
 		}
 		rec.Type = record.Type(typ)
-		if !rec.Type.Valid() || rec.Type == "" || rec.Type == record.Stream {
-			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset)`, typ)
+		if !rec.Type.Valid() || rec.Type == "" {
+			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream)`, typ)
+		}
+		if rec.Type == record.Stream {
+			return parseJSONStream(raw, rec)
 		}
 	} else {
 		for _, t := range record.Types {
-			if given[t] != nil {
+			if given[t] != nil { // a stream is read by its "type" only: it has no entry here
 				if rec.Type != "" {
 					return fmt.Errorf(`both %q and %q: give one, or a "type"`, field[rec.Type], field[t])
 				}

@@ -75,12 +75,12 @@ func TestJSONReader(t *testing.T) {
 		{"objects over lines", "{\"key\":\n\"a\",\n\"value\":\"1\"}\n{\"key\":\"b\",\"value\":\"2\"}",
 			[]string{"1:0:string:a=1", "4:0:string:b=2"}},
 		{"escapes and binary", `{"key":"\u00e9\ud83d\ude00\n","value":"` + "\xff\xfe" + `\"\\"}`, []string{"1:0:string:é😀\n=\xff\xfe\"\\"}},
-		{"bad records go on", `{"key":"a","value":"1"}` + "\n" + `{"key":"b"}` + "\n" + `{"key":"c","type":"stream","entries":[]}` + "\n" +
+		{"bad records go on", `{"key":"a","value":"1"}` + "\n" + `{"key":"b"}` + "\n" + `{"key":"c","type":"module","entries":[]}` + "\n" +
 			`{"key":"d","type":"zset","entries":[{"member":"m","score":"x"}]}` + "\n" + `{"key":"e","value":"1","db":-1}` + "\n" +
 			`{"key":"f","expiration":"soon","value":"1"}` + "\n" + `{"key":"g","value":1}` + "\n" + `[1]` + "\n" + `{"key":"h","value":"2"}`,
 			[]string{"1:0:string:a=1",
 				`error line 2: no "type", and none of value, values, members, hash, entries`,
-				`error line 3: "type" "stream" is not supported (known: string, list, set, hash, zset)`,
+				`error line 3: "type" "module" is not supported (known: string, list, set, hash, zset, stream)`,
 				`error line 4: entries[0] "m": score "x": want a number, or "inf" or "-inf"`,
 				`error line 5: "db" -1: want a whole number from 0 to 2147483647`,
 				`error line 6: "expiration" "soon": want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`,
@@ -150,6 +150,9 @@ func FuzzJSONReader(f *testing.F) {
 	f.Add(`[{"db":0,"key":"a","type":"hash","hash":{"f":"v"}},{"key":"z","entries":[{"member":"m","score":1}]}]`)
 	f.Add(`{"key":"a","value":"\ud83d"}` + "\n" + `{"key":"b","members":["x","x"]}`)
 	f.Add(`{"key":"a","hash":{"f":"\u00","g":"x"}}`)
+	f.Add(`{"key":"s","type":"stream","entries":[{"fields":["a","b"],"msgs":[{"id":"1-1","fields":{"b":"x","a":"1"},"deleted":false},{"id":"1-2","fields":{"c":"9"},"deleted":true}]}],` +
+		`"groups":[{"name":"g","lastId":"1-1","pending":[{"id":"1-1","deliveryTime":5,"deliveryCount":1}],"consumers":[{"name":"c","seenTime":5,"pending":["1-1"],"activeTime":18446744073709551615}],"entriesRead":1}],` +
+		`"len":1,"lastId":"1-2","firstId":"1-1","maxDeletedId":"1-2","addedEntriesCount":2,"version":3}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		r := NewJSONReader(strings.NewReader(in))
 		for n := 0; ; n++ {

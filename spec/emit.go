@@ -42,6 +42,8 @@ type emitter struct {
 	buf   []byte
 	name  []byte
 	seen  map[string]struct{}
+	ends  []int    // streams: the end of each field's value in buf
+	entry [][]byte // streams: an entry's fields and values
 	// done stops a record's members when it is cancelled (checked every cancelEvery).
 	done context.Context
 	// maxMembers, when not 0, cuts collections to that many members (for Estimate).
@@ -63,7 +65,7 @@ func newEmitter(sink record.Sink) *emitter {
 // ctx's error when ctx is cancelled.
 func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	for _, f := range s.Families {
-		if (f.TTL > 0 || f.relativeTime) && s.Params.BaseTimeMS <= 0 {
+		if (f.TTL > 0 || f.relativeTime || f.fieldTTL) && s.Params.BaseTimeMS <= 0 {
 			return fmt.Errorf("family %s: %w", f.Name, ErrNoBaseTime)
 		}
 	}
@@ -135,7 +137,13 @@ func (e *emitter) write(f *Family, i uint64) error {
 		e.buf = e.eval(e.buf[:0], f.value, f, saltField^hashString("value"), i, 0, false)
 		return e.sink.WriteString(e.key, e.buf, exp)
 	}
+	if f.Type == record.Stream {
+		return e.writeStream(f, i, exp)
+	}
 	var err error
+	if f.fieldTTL {
+		return e.writeFieldTTLs(f, i, exp)
+	}
 	if f.fields != nil {
 		if err = e.sink.BeginHash(e.key, uint64(len(f.fields)), exp); err != nil {
 			return err
@@ -226,4 +234,102 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 		}
 	}
 	return nil
+}
+
+// writeStream writes stream record i of f: its entries, entry j with the id
+// (base time + j + 1)-0 and the family's fields, their values drawn for (i, j).
+func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
+	if err := e.sink.BeginStream(e.key, exp); err != nil {
+		return err
+	}
+	n := f.memberCount(i)
+	if e.maxMembers > 0 {
+		n = min(n, e.maxMembers)
+	}
+	for j := range n {
+		if j%cancelEvery == cancelEvery-1 {
+			if err := e.done.Err(); err != nil {
+				return err
+			}
+		}
+		e.buf, e.ends = e.buf[:0], e.ends[:0]
+		for k := range f.fields {
+			fd := &f.fields[k]
+			e.buf = e.eval(e.buf, fd.gen, f, saltField^hashString(string(fd.name)), i, j, true)
+			e.ends = append(e.ends, len(e.buf))
+		}
+		e.entry = e.entry[:0]
+		start := 0
+		for k, end := range e.ends {
+			e.entry = append(e.entry, f.fields[k].name, e.buf[start:end])
+			start = end
+		}
+		if err := e.sink.AddStreamEntry(f.streamID(j), e.entry); err != nil {
+			return err
+		}
+	}
+	for k := range f.groups {
+		g := f.streamGroup(&f.groups[k], n)
+		if err := e.sink.AddStreamGroup(&g); err != nil {
+			return err
+		}
+	}
+	return e.sink.EndCollection()
+}
+
+// streamID returns the id of entry j of a stream: (base time + j + 1)-0.
+func (f *Family) streamID(j uint64) record.StreamID {
+	return record.StreamID{Ms: uint64(max(f.base, 0)) + j + 1}
+}
+
+// streamGroup returns group g of a stream of n entries (see streamGroup): entries are
+// delivered a millisecond after they were added, and consumers were last seen then.
+func (f *Family) streamGroup(g *streamGroup, n uint64) record.StreamGroup {
+	delivered := uint64(g.delivered * float64(n))
+	pending := uint64(g.pending * float64(delivered))
+	out := record.StreamGroup{Name: []byte(g.name), EntriesRead: int64(delivered),
+		Consumers: make([]record.StreamConsumer, g.consumers)}
+	if delivered > 0 {
+		out.LastID = f.streamID(delivered - 1)
+	}
+	seen := int64(max(out.LastID.Ms, uint64(max(f.base, 0)))) + 1
+	for c := range out.Consumers {
+		out.Consumers[c] = record.StreamConsumer{Name: fmt.Appendf(nil, "%s-%d", g.name, c+1), SeenTimeMS: seen, ActiveTimeMS: seen}
+	}
+	for j := delivered - pending; j < delivered; j++ {
+		id := f.streamID(j)
+		out.Pending = append(out.Pending, record.StreamPending{ID: id, DeliveryTimeMS: int64(id.Ms) + 1, DeliveryCount: 1})
+		c := &out.Consumers[j%g.consumers]
+		c.Pending = append(c.Pending, id)
+	}
+	return out
+}
+
+// fieldExpireAtMS returns the expiry of named field fd of record i: 0 without a field_ttl.
+func (f *Family) fieldExpireAtMS(fd *field, i uint64) int64 {
+	if fd.ttl == 0 {
+		return 0
+	}
+	return draw.ExpireAtMS(f.base, fd.ttl, fd.jitter, f.seed^saltTTL^hashString(string(fd.name)), i)
+}
+
+// writeFieldTTLs writes record i of a hash family some of whose fields expire.
+func (e *emitter) writeFieldTTLs(f *Family, i uint64, exp int64) error {
+	var least int64
+	for k := range f.fields {
+		if at := f.fieldExpireAtMS(&f.fields[k], i); at != 0 && (least == 0 || at < least) {
+			least = at
+		}
+	}
+	if err := e.sink.BeginHashWithFieldTTL(e.key, uint64(len(f.fields)), exp, least); err != nil {
+		return err
+	}
+	for k := range f.fields {
+		fd := &f.fields[k]
+		e.buf = e.eval(e.buf[:0], fd.gen, f, saltField^hashString(string(fd.name)), i, 0, false)
+		if err := e.sink.AddFieldWithTTL(fd.name, e.buf, f.fieldExpireAtMS(fd, i)); err != nil {
+			return err
+		}
+	}
+	return e.sink.EndCollection()
 }

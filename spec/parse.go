@@ -261,7 +261,7 @@ func (p *parser) parseTop(s *Spec, n *yaml.Node) uint64 {
 
 // family reads one family.
 func (p *parser) family(n *yaml.Node, path string) *Family {
-	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members")
+	m := p.fields(n, path, "name", "key", "type", "db", "count", "id_start", "ttl", "ttl_jitter", "value", "fields", "members", "entries", "field_ttl", "groups")
 	f := &Family{Line: n.Line, path: path, IDStart: 1, Type: record.String}
 	ke, ok := m["key"]
 	if !ok {
@@ -279,7 +279,7 @@ func (p *parser) family(n *yaml.Node, path string) *Family {
 	if e, ok := m["type"]; ok {
 		f.Type = record.Type(p.str(e.val, path+".type"))
 		if !f.Type.Valid() {
-			p.fail(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset)", f.Type)
+			p.fail(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream)", f.Type)
 		}
 	}
 	if e, ok := m["db"]; ok {
@@ -334,6 +334,19 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 	value, hasValue := m["value"]
 	fields, hasFields := m["fields"]
 	mem, hasMembers := m["members"]
+	if entries, ok := m["entries"]; ok && f.Type != record.Stream {
+		p.fail(entries.key, path+".entries", "goes with a stream")
+	}
+	if e, ok := m["groups"]; ok && f.Type != record.Stream {
+		p.fail(e.key, path+".groups", "goes with a stream")
+	}
+	if e, ok := m["field_ttl"]; ok && (f.Type != record.Hash || !hasFields) {
+		p.fail(e.key, path+".field_ttl", "goes with a hash's fields:")
+	}
+	if f.Type == record.Stream {
+		p.streamContents(f, n, m)
+		return
+	}
 	if f.Type == record.String {
 		for _, e := range []struct {
 			has  bool
@@ -361,6 +374,9 @@ func (p *parser) contents(f *Family, n *yaml.Node, m map[string]entry) {
 			p.fail(mem.key, path+".members", "a hash takes fields: (fixed names) or members: (generated), not both")
 		}
 		p.namedFields(f, fields.val, path+".fields")
+		if e, ok := m["field_ttl"]; ok {
+			p.fieldTTLs(f, e.val, path+".field_ttl")
+		}
 		return
 	}
 	if !hasMembers {

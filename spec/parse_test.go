@@ -35,6 +35,20 @@ func TestParseErrors(t *testing.T) {
 		{"id_start without id", "families:\n  - key: \"a{uuid}\"\n    count: 2\n    id_start: 5\n    value: x\n", "t.yaml:4:5: families[0].id_start: goes with an {id}"},
 		{"overflow", "families:\n  - key: \"a{id}\"\n    count: 10\n    id_start: 18446744073709551610\n    value: x\n", "overflows"},
 		{"bad type", "families:\n  - key: a\n    type: strem\n    value: x\n", `t.yaml:3:11: families[0].type: unknown type "strem"`},
+		{"stream without entries", "families:\n  - key: a\n    type: stream\n    fields: {f: x}\n", "t.yaml:2:5: families[0].entries: missing: how many entries"},
+		{"stream without fields", "families:\n  - key: a\n    type: stream\n    entries: 3\n", "t.yaml:2:5: families[0].fields: missing: the fields of each entry"},
+		{"stream with members", "families:\n  - key: a\n    type: stream\n    entries: 3\n    fields: {f: x}\n    members: {count: 2, value: x}\n", "t.yaml:6:5: families[0].members: does not go with a stream"},
+		{"stream of no entries", "families:\n  - key: a\n    type: stream\n    entries: 0\n    fields: {f: x}\n", "families[0].entries: at least 1 member"},
+		{"field_ttl of no field", "families:\n  - key: a\n    type: hash\n    fields: {f: x}\n    field_ttl: {g: 1m}\n", "t.yaml:5:17: families[0].field_ttl.g: no such field in fields:"},
+		{"field_ttl not positive", "families:\n  - key: a\n    type: hash\n    fields: {f: x}\n    field_ttl: {f: 0s}\n", "families[0].field_ttl.f: must be positive"},
+		{"field_ttl jitter", "families:\n  - key: a\n    type: hash\n    fields: {f: x}\n    field_ttl: {f: {ttl: 1m, jitter: 2m}}\n", "families[0].field_ttl.f.jitter: 2m0s must be at least 0 and less than the ttl 1m0s"},
+		{"field_ttl on members", "families:\n  - key: a\n    type: hash\n    members: {count: 2, field: {string: 5}, value: x}\n    field_ttl: {f: 1m}\n", "t.yaml:5:5: families[0].field_ttl: goes with a hash's fields:"},
+		{"field_ttl on a string", "families:\n  - key: a\n    value: x\n    field_ttl: {f: 1m}\n", "t.yaml:4:5: families[0].field_ttl: goes with a hash's fields:"},
+		{"groups on a hash", "families:\n  - key: a\n    type: hash\n    fields: {f: x}\n    groups: [{name: g}]\n", "t.yaml:5:5: families[0].groups: goes with a stream"},
+		{"group twice", "families:\n  - key: a\n    type: stream\n    entries: 3\n    fields: {f: x}\n    groups: [{name: g}, {name: g}]\n", `families[0].groups[1].name: group "g" given twice`},
+		{"group share", "families:\n  - key: a\n    type: stream\n    entries: 3\n    fields: {f: x}\n    groups: [{name: g, pending: 2}]\n", "families[0].groups[0].pending: want a share from 0 to 1"},
+		{"group without name", "families:\n  - key: a\n    type: stream\n    entries: 3\n    fields: {f: x}\n    groups: [{consumers: 2}]\n", "families[0].groups[0].name: missing"},
+		{"entries on a hash", "families:\n  - key: a\n    type: hash\n    entries: 3\n    fields: {f: x}\n", "t.yaml:4:5: families[0].entries: goes with a stream"},
 		{"bad db", "families:\n  - key: a\n    db: -1\n    value: x\n", "t.yaml:3:9: families[0].db: db -1 out of range"},
 		{"bad ttl", "families:\n  - key: a\n    ttl: soon\n    value: x\n", `t.yaml:3:10: families[0].ttl: want a duration such as 30s, 15m or 1h30m, got "soon"`},
 		{"zero ttl", "families:\n  - key: a\n    ttl: 0s\n    value: x\n", "families[0].ttl: must be positive"},
@@ -152,6 +166,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("families:\n  - key: \"u:{id}\"\n    count: 3\n    value: {int: {min: 1, max: 9}}\n"))
 	f.Add([]byte("families:\n  - key: a\n    type: zset\n    members: {count: 2-4, value: {uuid: {}}, score: {float: {min: 0, max: 1}}}\n"))
 	f.Add([]byte("x: &a [*a]\nfamilies: *a\n"))
+	f.Add([]byte("families:\n  - key: \"e:{id}\"\n    count: 2\n    type: stream\n    entries: 1-5\n    fields: {a: {sequence: {}}, b: x}\n    groups: [{name: g, consumers: 2, delivered: 0.5, pending: 1}]\n"))
+	f.Add([]byte("families:\n  - key: h\n    type: hash\n    fields: {a: x, b: y}\n    field_ttl: {a: 1m, b: {ttl: 1h, jitter: 1m}}\n"))
 	f.Add([]byte("families:\n  - key: \"{{x}}{uuid}\"\n    count: 3\n    type: set\n    members: {of_family: \"{{x}}{uuid}\"}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		s, err := Parse("f.yaml", src)

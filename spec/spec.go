@@ -113,12 +113,24 @@ type Family struct {
 	keyCol  int
 	// relativeTime is set when a timestamp generator counts from Params.BaseTimeMS.
 	relativeTime bool
+	fieldTTL     bool          // some named field expires (field_ttl)
+	groups       []streamGroup // streams: the consumer groups
 }
 
-// A field is a named hash field with the generator of its value.
+// A field is a named hash field with the generator of its value, and its expiry.
 type field struct {
-	name []byte
-	gen  generator
+	name        []byte
+	gen         generator
+	ttl, jitter time.Duration // field_ttl: the field expires at the base time + ttl ± jitter
+}
+
+// A streamGroup is a consumer group of a stream family: of a stream of n entries, the first
+// ⌊delivered·n⌋ were delivered to the group, and the last ⌊pending·delivered·n⌋ of those are
+// pending, dealt in turn to its consumers name-1 … name-consumers.
+type streamGroup struct {
+	name               string
+	consumers          uint64
+	delivered, pending float64
 }
 
 // members describes the generated members of a collection.

@@ -29,6 +29,7 @@ var valueChecks = map[record.Type]valueCheck{
 	record.List:   listCheck,
 	record.Set:    setCheck,
 	record.ZSet:   zsetCheck,
+	record.Stream: streamCheck{},
 }
 
 // stringCheck reads a string with GET.

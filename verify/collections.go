@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -72,6 +73,7 @@ var hashCheck = collectionCheck{
 	length: func(ctx context.Context, p redis.Pipeliner, key string) *redis.IntCmd { return p.HLen(ctx, key) },
 	all: func(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
 		cmd := p.HGetAll(ctx, string(r.Key))
+		ttls := queueFieldTTLs(ctx, p, r, r.Members)
 		return func() *diff {
 			got, err := cmd.Result()
 			if err != nil {
@@ -84,20 +86,54 @@ var hashCheck = collectionCheck{
 					return d
 				}
 			}
-			return nil
+			return ttls()
 		}
 	},
 	one: func(ctx context.Context, p redis.Pipeliner, r *record.Record, j uint64) func() *diff {
 		m := &r.Members[j]
 		cmd := p.HGet(ctx, string(r.Key), string(m.Name))
+		ttls := queueFieldTTLs(ctx, p, r, r.Members[j:j+1])
 		return func() *diff {
 			v, err := cmd.Result()
 			if err != nil && !errors.Is(err, redis.Nil) {
 				return replyDiff("field "+quote(string(m.Name)), err, quote(string(m.Value)))
 			}
-			return fieldDiff(m, v, err == nil)
+			if d := fieldDiff(m, v, err == nil); d != nil {
+				return d
+			}
+			return ttls()
 		}
 	},
+}
+
+// queueFieldTTLs queues, for a hash some of whose fields expire (Redis 7.4+), the read of
+// the expiries of fields with HPEXPIRETIME; its function compares them. For other hashes it
+// queues nothing, so that servers without HPEXPIRETIME are not asked.
+func queueFieldTTLs(ctx context.Context, p redis.Pipeliner, r *record.Record, fields []record.Member) func() *diff {
+	if !slices.ContainsFunc(r.Members, func(m record.Member) bool { return m.ExpireAtMS != 0 }) {
+		return func() *diff { return nil }
+	}
+	args := []any{"HPEXPIRETIME", string(r.Key), "FIELDS", len(fields)}
+	for _, m := range fields {
+		args = append(args, string(m.Name))
+	}
+	cmd := p.Do(ctx, args...)
+	return func() *diff {
+		got, err := cmd.Int64Slice()
+		if err != nil || len(got) != len(fields) {
+			return replyDiff("field expiries", fmt.Errorf("%v (%d replies)", err, len(got)), "")
+		}
+		for k, m := range fields {
+			want := m.ExpireAtMS
+			if want == 0 {
+				want = -1 // no expiry
+			}
+			if got[k] != want {
+				return &diff{"expiry of field " + quote(string(m.Name)), strconv.FormatInt(got[k], 10), strconv.FormatInt(want, 10)}
+			}
+		}
+		return nil
+	}
 }
 
 // fieldDiff compares a hash field's value, found or not, with the member's.

@@ -33,7 +33,7 @@ func collection(typ record.Type, n uint64, members dataset.Range, random bool) d
 // TestFileCollectionsPass loads collections of every type, small ones read whole and large
 // ones checked by sampled members, in the encodings of RDB 9 and RDB 10.
 func TestFileCollectionsPass(t *testing.T) {
-	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
+	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet, record.Stream} {
 		for _, tc := range []struct {
 			name    string
 			n       uint64
@@ -81,6 +81,21 @@ func TestServerCollectionMismatches(t *testing.T) {
 		{record.ZSet, func(ctx context.Context, c *redis.Client, key string) error {
 			return c.ZAdd(ctx, key, redis.Z{Member: "member1", Score: 0.5}).Err()
 		}, `: score of "member1": got 0.5, want `},
+		{record.Stream, func(ctx context.Context, c *redis.Client, key string) error {
+			return c.XAdd(ctx, &redis.XAddArgs{Stream: key, ID: "*", Values: []any{"value", "x"}}).Err()
+		}, `: entries: got `},
+		{record.Stream, func(ctx context.Context, c *redis.Client, key string) error {
+			ids, err := c.XRange(ctx, key, "-", "+").Result()
+			if err != nil {
+				return err
+			}
+			last := ids[len(ids)-1].ID // ms-0: replaced by ms-1
+			c.XDel(ctx, key, last)
+			return c.XAdd(ctx, &redis.XAddArgs{Stream: key, ID: strings.TrimSuffix(last, "0") + "1", Values: []any{"value", "x"}}).Err()
+		}, `: entry `},
+		{record.Stream, func(ctx context.Context, c *redis.Client, key string) error {
+			return c.XGroupCreate(ctx, key, "g", "0").Err()
+		}, `: groups: got 1, want 0`},
 	}
 	for _, tt := range tests {
 		for _, members := range []dataset.Range{{Min: 10, Max: 10}, {Min: 1200, Max: 1200}} {

@@ -17,7 +17,7 @@ import (
 func builtinDatasetFlags(countUsage, seedUsage string) []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: countUsage},
-		&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set or zset"},
+		&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set, zset or stream"},
 		&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
@@ -89,13 +89,13 @@ func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Spec, error) {
 		}
 		d.Members = members
 	} else if c.IsSet("members") {
-		return nil, errors.New("--members goes with --type hash, list, set or zset")
+		return nil, errors.New("--members goes with --type hash, list, set, zset or stream")
 	}
 	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
 		d.ValueSize = 64
 	}
-	if d.TTL > 0 {
-		d.BaseTimeMS = now.UnixMilli()
+	if d.TTL > 0 || d.Type == dataset.TypeStream {
+		d.BaseTimeMS = now.UnixMilli() // expiries and stream ids count from it
 	}
 	if err := d.Validate(); err != nil {
 		return nil, err

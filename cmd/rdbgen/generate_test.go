@@ -123,6 +123,7 @@ func TestGenerateBadInput(t *testing.T) {
 		{"non-numeric count", []string{"--count", "ten"}, `invalid value "ten" for flag -count`},
 		{"unknown target", []string{"--count", "1", "--target", "redis-9"}, `unknown target "redis-9" (known: redis-5.0`},
 		{"bad rdb version", []string{"--count", "1", "--rdb-version", "42"}, "rdb version 42"},
+		{"rdb version past the target", []string{"--count", "1", "--target", "valkey-8.0", "--rdb-version", "12"}, "rdb version 12 is newer than valkey-8.0 loads (11)"},
 		{"value size too big", []string{"--count", "1", "--value", "random", "--value-size", "600000000"}, "value size 600000000 out of range"},
 		{"value size zero", []string{"--count", "1", "--value", "random", "--value-size", "0"}, "value size 0 out of range"},
 		{"unknown value mode", []string{"--count", "1", "--value", "zeros"}, `value mode "zeros"`},

@@ -25,9 +25,10 @@ func fileFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
 		&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
 		&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
-		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's"},
+		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
+		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs (default: an error)"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		dryRunFlag(),
@@ -63,10 +64,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		return nil, err
 	}
 	j.opts.Encoder = encoder.Options{
-		Target:             c.String("target"),
+		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
 		DisableChecksum:    c.Bool("no-checksum"),
+		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		CreatedAt:          j.now,
 		Thresholds:         thresholdsFrom(c),
 	}

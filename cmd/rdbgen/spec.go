@@ -28,6 +28,7 @@ func specCommand() *cli.Command {
 				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
 				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
 				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
+				&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, estimate hashes whose fields expire without the field TTLs"},
 				&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			}, encodingFlags()...),
 			Action: specCheckAction,
@@ -57,9 +58,10 @@ func specCheckAction(c *cli.Context) error {
 		return err
 	}
 	opts := encoder.Options{
-		Target:             c.String("target"),
+		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
+		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		Thresholds:         thresholdsFrom(c),
 	}
 	w, err := encoder.NewWriter(io.Discard, opts)

@@ -23,6 +23,8 @@ var thresholdFlags = []thresholdFlag{
 	{"zset-max-listpack-entries", func(t *encoder.Thresholds) *int { return &t.ZSetMaxListpackEntries }, "most members of a listpack/ziplist sorted set"},
 	{"zset-max-listpack-value", func(t *encoder.Thresholds) *int { return &t.ZSetMaxListpackValue }, "longest member of a listpack/ziplist sorted set"},
 	{"list-max-listpack-size", func(t *encoder.Thresholds) *int { return &t.ListMaxListpackSize }, "quicklist node limit: -1..-5 for 4..64 KiB, N>0 for N elements"},
+	{"stream-node-max-bytes", func(t *encoder.Thresholds) *int { return &t.StreamNodeMaxBytes }, "most bytes of a stream node (0: 1 GiB)"},
+	{"stream-node-max-entries", func(t *encoder.Thresholds) *int { return &t.StreamNodeMaxEntries }, "most entries of a stream node (0: no limit)"},
 }
 
 // encodingFlags returns the flags of the encoding thresholds, with Redis's defaults.
@@ -42,4 +44,13 @@ func thresholdsFrom(c *cli.Context) *encoder.Thresholds {
 		*f.field(&t) = c.Int(f.name)
 	}
 	return &t
+}
+
+// targetFrom reads --target: "" when it is not given, so that the encoder picks the oldest
+// Redis that loads an --rdb-version given alone.
+func targetFrom(c *cli.Context) string {
+	if !c.IsSet("target") {
+		return ""
+	}
+	return c.String("target")
 }

@@ -46,7 +46,7 @@ func TestGenerateCollectionBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--type", "stream"}, `type "stream" (known: string, hash, list, set, zset)`},
+		{[]string{"--type", "streams"}, `type "streams" (known: string, hash, list, set, zset, stream)`},
 		{[]string{"--type", "set", "--members", "0"}, "at least 1 member"},
 		{[]string{"--type", "set", "--members", "9-3"}, "above the maximum"},
 		{[]string{"--type", "hash", "--members", "ten"}, "want N or MIN-MAX"},
