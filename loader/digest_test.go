@@ -4,17 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/record"
@@ -81,25 +77,6 @@ func writeRESP(t *testing.T, src record.Source, o resp.Options) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// pipe feeds the file at path to the server at addr with redis-cli --pipe.
-func pipe(t *testing.T, addr, path string) {
-	t.Helper()
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	cmd := exec.Command(redistest.RedisCLI(t), "-h", host, "-p", port, "--pipe")
-	cmd.Stdin = in
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "errors: 0,") {
-		t.Fatalf("redis-cli --pipe: %v\n%s", err, out)
-	}
 }
 
 // flush empties the server at addr.
@@ -206,7 +183,7 @@ func TestSameDataThreeWays(t *testing.T) {
 				}
 			}
 			flush(t, online.Addr)
-			pipe(t, online.Addr, writeRESP(t, src, resp.Options{Server: resp.Version{Major: 7, Minor: 0}}))
+			servertest.Pipe(t, online.Addr, writeRESP(t, src, resp.Options{Server: resp.Version{Major: 7, Minor: 0}}))
 			if got := digest(t, online.Addr); got != want {
 				t.Fatalf("redis-cli --pipe: digest %s, the file's %s", got, want)
 			}
@@ -303,7 +280,7 @@ func TestRESPForOlderServers(t *testing.T) {
 			{Expiry: resp.ExpiryRelative},
 		} {
 			flush(t, inst.Addr)
-			pipe(t, inst.Addr, writeRESP(t, src, o))
+			servertest.Pipe(t, inst.Addr, writeRESP(t, src, o))
 			if got := digest(t, inst.Addr); got != want {
 				t.Fatalf("%+v: digest %s, the file's %s", o, got, want)
 			}

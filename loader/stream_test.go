@@ -224,7 +224,7 @@ func TestStreamsOnline(t *testing.T) {
 		check(string(m))
 	}
 	flush(t, online.Addr)
-	pipe(t, online.Addr, writeRESP(t, src, resp.Options{Server: resp.Version{Major: 7, Minor: 0}}))
+	servertest.Pipe(t, online.Addr, writeRESP(t, src, resp.Options{Server: resp.Version{Major: 7, Minor: 0}}))
 	check("redis-cli --pipe")
 }
 

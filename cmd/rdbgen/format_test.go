@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
@@ -53,7 +50,7 @@ func TestFormatRESP(t *testing.T) {
 			}
 			fromFile := servertest.Start(t, rdb, "--enable-debug-command", "yes", "--databases", "16")
 			piped := servertest.StartEmpty(t, "--enable-debug-command", "yes", "--databases", "16")
-			pipeFile(t, piped.Addr, cmds)
+			servertest.Pipe(t, piped.Addr, cmds)
 			want, err := fromFile.Client().Do(context.Background(), "DEBUG", "DIGEST").Text()
 			if err != nil {
 				t.Fatal(err)
@@ -78,24 +75,5 @@ func TestFormatRESPBadFlags(t *testing.T) {
 		{[]string{"--count", "1", "--format", "resp", "--manifest", out + ".m", "-o", out}, "writes no manifest"},
 	} {
 		checkBadInput(t, tt.args, tt.want)
-	}
-}
-
-// pipeFile feeds the file at path to the server at addr with redis-cli --pipe.
-func pipeFile(t *testing.T, addr, path string) {
-	t.Helper()
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	cmd := exec.Command(redistest.RedisCLI(t), "-h", host, "-p", port, "--pipe")
-	cmd.Stdin = in
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "errors: 0,") {
-		t.Fatalf("redis-cli --pipe: %v\n%s", err, out)
 	}
 }

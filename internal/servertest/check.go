@@ -2,6 +2,9 @@ package servertest
 
 import (
 	"context"
+	"net"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
@@ -102,4 +106,24 @@ func UsedMemory(t testing.TB, c *redis.Client) int64 {
 	}
 	t.Fatalf("no used_memory in INFO memory:\n%s", info)
 	return 0
+}
+
+// Pipe feeds the RESP file at path to the server at addr with redis-cli --pipe, and fails
+// the test unless every command succeeded.
+func Pipe(t testing.TB, addr, path string) {
+	t.Helper()
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd := exec.Command(redistest.RedisCLI(t), "-h", host, "-p", port, "--pipe")
+	cmd.Stdin = in
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "errors: 0,") {
+		t.Fatalf("redis-cli --pipe: %v\n%s", err, out)
+	}
 }
