@@ -43,7 +43,7 @@ func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptio
 		return nil, nil, err
 	}
 	stats = &ConvertStats{}
-	return &converted{src: src, version: w.RDBVersion(), target: w.Target().Name, opts: opts, stats: stats}, stats, nil
+	return &converted{src: src, version: w.RDBVersion(), target: w.Target().Name, dropFieldTTL: encOpts.DropFieldTTL, opts: opts, stats: stats}, stats, nil
 }
 
 // Convert writes the records of src (an RDB file's decoder.File, say) that ConvertSource
@@ -60,24 +60,25 @@ func Convert(ctx context.Context, dst io.Writer, src record.Source, opts Options
 
 // converted is the Source that ConvertSource returns.
 type converted struct {
-	src     record.Source
-	version int
-	target  string
-	opts    ConvertOptions
-	stats   *ConvertStats
+	src          record.Source
+	version      int
+	target       string
+	dropFieldTTL bool // the encoder writes hashes with field TTLs without them
+	opts         ConvertOptions
+	stats        *ConvertStats
 }
 
 func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
-	stats, err := convertInto(ctx, sink, c.version, c.target, c.src, c.opts)
+	stats, err := convertInto(ctx, sink, c.version, c.target, c.dropFieldTTL, c.src, c.opts)
 	*c.stats = stats
 	return err
 }
 
 // convertInto writes src through opts's filter and the target check into sink, which writes
 // RDB version for target.
-func convertInto(ctx context.Context, sink record.Sink, version int, target string, src record.Source, opts ConvertOptions) (ConvertStats, error) {
+func convertInto(ctx context.Context, sink record.Sink, version int, target string, dropFieldTTL bool, src record.Source, opts ConvertOptions) (ConvertStats, error) {
 	stats := ConvertStats{DBs: map[int]record.Counts{}}
-	t := &targetSink{w: sink, version: version, target: target, opts: opts, stats: &stats}
+	t := &targetSink{w: sink, version: version, target: target, dropFieldTTL: dropFieldTTL, opts: opts, stats: &stats}
 	var into record.Sink = t
 	var f *filter.Filter
 	if opts.Filter.Active() {
@@ -98,14 +99,17 @@ func convertInto(ctx context.Context, sink record.Sink, version int, target stri
 // targetSink passes records to the Writer, refusing (or skipping) what its version cannot
 // hold, and counts them.
 type targetSink struct {
-	w        record.Sink
-	version  int
-	target   string
-	opts     ConvertOptions
-	stats    *ConvertStats
-	db       int
-	seen     uint64
-	skipping bool
+	w       record.Sink
+	version int
+	target  string
+	// dropFieldTTL: the encoder writes a hash with field TTLs as a plain hash, so any RDB
+	// version holds it.
+	dropFieldTTL bool
+	opts         ConvertOptions
+	stats        *ConvertStats
+	db           int
+	seen         uint64
+	skipping     bool
 }
 
 func (t *targetSink) BeginDB(db int, info encoder.DBInfo) error {
@@ -125,8 +129,12 @@ func (t *targetSink) record(key []byte, exp int64, needs int, what, since string
 			t.stats.Unsupported++
 			return false, nil
 		}
-		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or leave such keys out with --skip-unsupported",
-			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version)
+		way := "leave such keys out with --skip-unsupported"
+		if needs == 12 {
+			way = "keep them without their field TTLs with --drop-field-ttl, or " + way
+		}
+		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
+			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)
 	}
 	c := t.stats.DBs[t.db]
 	c.Keys++
@@ -178,7 +186,11 @@ func (t *targetSink) BeginZSet(key []byte, n uint64, exp int64) error {
 }
 
 func (t *targetSink) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	return t.begin(key, exp, 12, "a hash with field TTLs", "redis-7.4", func() error {
+	needs := 12
+	if t.dropFieldTTL {
+		needs = 0
+	}
+	return t.begin(key, exp, needs, "a hash with field TTLs", "redis-7.4", func() error {
 		return t.w.BeginHashWithFieldTTL(key, n, exp, minField)
 	})
 }

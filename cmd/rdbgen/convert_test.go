@@ -159,7 +159,7 @@ func TestConvertFieldTTLsToOldTarget(t *testing.T) {
 	in := fieldTTLDump(t)
 	out := filepath.Join(t.TempDir(), "out.rdb")
 	_, _, err := run(t, context.Background(), "convert", in, "-o", out, "--target", "valkey-8.0")
-	want := `key "h" (db 0): the target cannot hold it: a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target, or leave such keys out with --skip-unsupported`
+	want := `key "h" (db 0): the target cannot hold it: a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target, or keep them without their field TTLs with --drop-field-ttl, or leave such keys out with --skip-unsupported`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
@@ -169,6 +169,15 @@ func TestConvertFieldTTLsToOldTarget(t *testing.T) {
 	stdout, _, err := run(t, context.Background(), "convert", in, "-o", out, "--target", "valkey-8.0", "--skip-unsupported")
 	if err != nil || !strings.Contains(stdout, "wrote 1 keys") || !strings.Contains(stdout, "left out 1 keys the target cannot hold") {
 		t.Fatalf("got %v, %q", err, stdout)
+	}
+	// --drop-field-ttl keeps the hash, without its field TTLs, and it loads on Redis 7.0.
+	stdout, _, err = run(t, context.Background(), "convert", in, "-o", out, "-f", "--target", "redis-7.0", "--drop-field-ttl")
+	if err != nil || !strings.Contains(stdout, "wrote 2 keys") {
+		t.Fatalf("--drop-field-ttl: got %v, %q", err, stdout)
+	}
+	srv := servertest.Start(t, out)
+	if n, err := srv.Client().HLen(context.Background(), "h").Result(); err != nil || n == 0 {
+		t.Fatalf("HLEN h = %d, %v after --drop-field-ttl", n, err)
 	}
 }
 
