@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/verify"
@@ -181,6 +182,33 @@ func TestVerifyReportsExpired(t *testing.T) {
 			}
 			if stale := strings.Contains(stdout, "the dump is stale"); stale != (tt.name == "stale") {
 				t.Fatalf("stale %v:\n%s", stale, stdout)
+			}
+		})
+	}
+}
+
+// TestEntrypointBadInput: the entrypoint refuses what it cannot run, in one line, before
+// touching the dump.
+func TestEntrypointBadInput(t *testing.T) {
+	dump := generateWith(t, "--count", "10", "--ttl", "1h")
+	sum := redistest.FileSum(t, dump)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", []string{dump}, "want DUMP -- COMMAND [ARGS...]"},
+		{"no --", []string{dump, "redis-server"}, "want DUMP -- COMMAND [ARGS...]"},
+		{"a flag", []string{"--dump", dump}, "flag provided but not defined: -dump"},
+		{"command not found", []string{dump, "--", "no-such-server-rdbgen"}, `command "no-such-server-rdbgen": exec: "no-such-server-rdbgen": executable file not found in $PATH`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := run(t, context.Background(), append([]string{"entrypoint"}, tt.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+			if redistest.FileSum(t, dump) != sum {
+				t.Fatal("the dump changed")
 			}
 		})
 	}
