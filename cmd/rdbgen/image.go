@@ -137,6 +137,9 @@ func printImageSummary(w io.Writer, s imageSummary) error {
 		keys = fmt.Sprintf(", %d keys", *s.Keys)
 	}
 	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
+	if s.ExpiryFromStart {
+		what += ", expiries counted from the container's start"
+	}
 	if s.Context != "" {
 		_, err := fmt.Fprintf(w, "wrote %s and %s %s\nbuild it with: docker build -t TAG %s\n",
 			filepath.Join(s.Context, "Dockerfile"), filepath.Join(s.Context, image.DumpName), what, s.Context)

@@ -40,6 +40,12 @@ func writeELF(t *testing.T, machine elf.Machine, dynamic bool) string {
 	return path
 }
 
+// writeDumpWithCtime writes an empty RDB file of version whose ctime AUX field is set.
+func writeDumpWithCtime(t *testing.T, header string) string {
+	t.Helper()
+	return writeFile(t, header+"\xfa\x05ctime\xc2\x00\x00\x00\x69\xff"+strings.Repeat("\x00", 8))
+}
+
 func TestCheckBinary(t *testing.T) {
 	static := writeELF(t, elf.EM_X86_64, false)
 	script := filepath.Join(t.TempDir(), "rdbgen.sh")
@@ -111,6 +117,10 @@ func TestWriteContextExpiryFromStart(t *testing.T) {
 		t.Fatalf("no binary: %v", err)
 	}
 	opts.Binary = bin
+	if _, err := NewPlan(context.Background(), dump, opts); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), "has no ctime AUX field") {
+		t.Fatalf("no ctime: %v", err)
+	}
+	dump = writeDumpWithCtime(t, "REDIS0010")
 	dir := filepath.Join(t.TempDir(), "ctx")
 	p, err := WriteContext(context.Background(), dump, dir, false, opts)
 	if err != nil {

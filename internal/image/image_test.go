@@ -189,12 +189,13 @@ func TestDockerfileGolden(t *testing.T) {
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
 			opts.DockerHost = "unix:///nonexistent/docker.sock"
-			if opts.ExpiryFromStart {
-				opts.Binary = writeELF(t, elf.EM_X86_64, false)
-			}
 			d := dump
 			if name == "no-labels" {
 				d = writeDump(t, "REDIS0010") // no manifest beside it
+			}
+			if opts.ExpiryFromStart {
+				opts.Binary = writeELF(t, elf.EM_X86_64, false)
+				d = writeDumpWithCtime(t, "REDIS0009") // the entrypoint needs it
 			}
 			p, err := NewPlan(context.Background(), d, opts)
 			if err != nil {

@@ -103,6 +103,11 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 		if err := checkBinary(o.Binary, archOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)); err != nil {
 			return nil, err
 		}
+		if _, ok := rep.File.Aux["ctime"]; !ok {
+			// The image holds no manifest: the entrypoint has the ctime field alone to go by.
+			return nil, fmt.Errorf("%w: %s has no ctime AUX field, so the image cannot tell when it was written to move its expiries; "+
+				"write it again with rdbgen convert (--rebase-expiry reads its manifest's creation time)", ErrInvalidOption, dumpPath)
+		}
 		p.Binary = o.Binary
 	} else if w := staleWarning(rep.File, time.Now()); w != "" {
 		p.Warnings = append(p.Warnings, w)

@@ -2,7 +2,7 @@
 FROM redis:7.4-alpine
 COPY --chown=999:999 dump.rdb /data/dump.rdb
 COPY rdbgen /usr/local/bin/rdbgen
-LABEL io.rdbgen.version="0.1.0" io.rdbgen.rdb-version="9" io.rdbgen.persist="false" io.rdbgen.expiry-from-start="true" io.rdbgen.keys="3" io.rdbgen.checksum="00000000000000ff"
+LABEL io.rdbgen.version="0.1.0" io.rdbgen.rdb-version="9" io.rdbgen.persist="false" io.rdbgen.expiry-from-start="true"
 # No save points and appendonly off: the server never writes the dump back.
 # rdbgen moves the dump's expiries to the container's start, then runs the rest.
 # Arguments after the image name in docker run are added to the server's.
