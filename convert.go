@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -22,6 +23,9 @@ type ConvertOptions struct {
 	// SkipUnsupported leaves out, counting them, the records the target cannot hold instead
 	// of failing; default off.
 	SkipUnsupported bool
+	// Rebase, if not nil, moves every expiry (keys and hash fields) by the shift before the
+	// filter sees them (see package rebase); default nil, expiries as they are.
+	Rebase *rebase.Shift
 }
 
 // ConvertStats count what Convert kept and left out.
@@ -87,6 +91,9 @@ func convertInto(ctx context.Context, sink record.Sink, version int, target stri
 			return stats, err
 		}
 		into = f
+	}
+	if opts.Rebase != nil {
+		src = rebase.Through(src, *opts.Rebase)
 	}
 	err := src.WriteTo(ctx, into)
 	if f != nil {

@@ -49,6 +49,9 @@ type Manifest struct {
 	// Rewrite describes the anonymising rules the records went through on the way
 	// (rewrite.Rules.Describe: the rules file, its hash, the seed and each rule), if any.
 	Rewrite any `json:"rewrite,omitempty"`
+	// Rebase is the move of every expiry the records went through on the way (rebase.Shift:
+	// from the input's creation time, to the new time, and the shift in ms), if any.
+	Rebase any `json:"rebase,omitempty"`
 	// Thresholds are the encoding limits the file was written with (absent before
 	// collections: the defaults).
 	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
@@ -53,6 +54,9 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 		}
 		rep.MaxExpireAtMS = max(rep.MaxExpireAtMS, exp)
 		rep.Expires++
+		if exp <= rep.CheckedAtMS {
+			rep.Expired++
+		}
 	}
 	s.dups.key(s.db, key, s.records)
 	s.records++
@@ -133,6 +137,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	if err != nil {
 		return problem("structure", err.Error())
 	}
+	rep.CheckedAtMS = time.Now().UnixMilli()
 	sink := &countSink{rep: rep, dups: newDupFinder()}
 	err = rd.WriteTo(ctx, sink)
 	sink.flushDB()

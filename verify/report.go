@@ -61,6 +61,11 @@ type FileReport struct {
 	// MinExpireAtMS and MaxExpireAtMS bound the expiries (Unix ms); 0 when no key has one.
 	MinExpireAtMS int64 `json:"min_expire_at_ms,omitempty"`
 	MaxExpireAtMS int64 `json:"max_expire_at_ms,omitempty"`
+	// Expired counts the keys whose expiry is at or before CheckedAtMS, the time the offline
+	// stage began (Unix ms): a server loading the file now drops them, so a stale dump shows
+	// here. MaxExpireAtMS tells when the last key expires.
+	Expired     uint64 `json:"expired"`
+	CheckedAtMS int64  `json:"checked_at_ms"`
 	// Seconds is the time the offline stage took.
 	Seconds float64 `json:"seconds"`
 }

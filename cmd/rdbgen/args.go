@@ -39,7 +39,7 @@ func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
 		out = append(out, rest[0])
 		rest = rest[1:]
 	}
-	if cmd == nil || len(cmd.Subcommands) > 0 {
+	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
 		return args, nil
 	}
 	var flags, positional []string

@@ -17,8 +17,14 @@ func baseTimeFlag() cli.Flag {
 
 // baseTime returns the time --base-time names, or now when it is not set.
 func baseTime(c *cli.Context, now time.Time) (time.Time, error) {
-	s := strings.TrimSpace(c.String("base-time"))
-	if !c.IsSet("base-time") {
+	return timeFlag(c, "base-time", now)
+}
+
+// timeFlag returns the time the flag name names (RFC 3339, Unix seconds, or a duration from
+// now), or now when it is not set.
+func timeFlag(c *cli.Context, name string, now time.Time) (time.Time, error) {
+	s := strings.TrimSpace(c.String(name))
+	if !c.IsSet(name) {
 		return now, nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
@@ -31,5 +37,5 @@ func baseTime(c *cli.Context, now time.Time) (time.Time, error) {
 	if _, err := fmt.Sscanf(s, "%d", &sec); err == nil && fmt.Sprint(sec) == s && sec > 0 {
 		return time.Unix(sec, 0), nil
 	}
-	return time.Time{}, fmt.Errorf("--base-time %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h)", s)
+	return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h)", name, s)
 }

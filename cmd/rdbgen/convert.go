@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -32,6 +34,8 @@ func convertCommand() *cli.Command {
 			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
 			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys whose TTL has passed", Category: "Filters"},
+			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
+			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
 		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
 		Action: convertAction,
@@ -67,7 +71,32 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	f.Now = j.now
-	return convertRDB(c, j, c.Args().First(), nil, rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")})
+	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")}
+	if c.Bool("rebase-expiry") || c.IsSet("rebase-to") {
+		if opts.Rebase, err = rebaseShift(c, j.now); err != nil {
+			return err
+		}
+	}
+	return convertRDB(c, j, c.Args().First(), nil, opts)
+}
+
+// rebaseShift reads --rebase-to and the input's creation time, and returns the move of the
+// expiries from the one to the other.
+func rebaseShift(c *cli.Context, now time.Time) (*rebase.Shift, error) {
+	to, err := timeFlag(c, "rebase-to", now)
+	if err != nil {
+		return nil, err
+	}
+	input := c.Args().First()
+	if input == "-" || isGzip(input) {
+		return nil, fmt.Errorf("--rebase-expiry needs the input's creation time: give an RDB file, not %s", inputName(input))
+	}
+	from, err := rebase.Created(c.Context, input)
+	if err != nil {
+		return nil, fmt.Errorf("--rebase-expiry: %w", err)
+	}
+	s := rebase.NewShift(from, to)
+	return &s, nil
 }
 
 // rdbSource is a record.Source over an RDB file, gzip-compressed or not, or stdin (once).
@@ -118,6 +147,9 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		m.Import = convertManifest(input, *stats)
 		if rules != nil {
 			m.Rewrite = rules
+		}
+		if opts.Rebase != nil {
+			m.Rebase = opts.Rebase
 		}
 	})
 	if err != nil {

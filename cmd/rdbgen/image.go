@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,11 +23,15 @@ func imageCommand() *cli.Command {
 			"command starts the server on it with no save points and appendonly off, so that it\n" +
 			"never writes the dump back (unless --persist). Arguments after -- are added to that\n" +
 			"command, e.g. -- --maxmemory 1gb. A dump whose RDB version the base image's server\n" +
-			"cannot load is refused before building.",
+			"cannot load is refused before building. With --expiry-from-start the image carries\n" +
+			"rdbgen, whose entrypoint moves the dump's expiries to the container's start before the\n" +
+			"server runs; without it, a dump whose expiries pass within a day is warned about.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tag", Aliases: []string{"t"}, Usage: "name and tag of the image, e.g. my/redis-seeded:1"},
 			&cli.StringFlag{Name: "base", Value: image.DefaultBase, Usage: "image to build on"},
 			&cli.BoolFlag{Name: "persist", Usage: "keep Redis's own save points: the server saves the dataset back to /data"},
+			&cli.BoolFlag{Name: "expiry-from-start", Usage: "count the dump's TTLs from the container's start: the image carries rdbgen, whose entrypoint moves the expiries to now, then runs the server"},
+			&cli.StringFlag{Name: "rdbgen-binary", Usage: "with --expiry-from-start, the static Linux rdbgen executable the image carries (default: this one, if it is static)"},
 			&cli.StringFlag{Name: "context", Usage: "write the build context (Dockerfile and dump) into DIR instead of building"},
 			&cli.StringFlag{Name: "owner", Value: image.DefaultOwner, Usage: "uid:gid that owns the dump in the image"},
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "build on a base image whose Redis release cannot be told; replace files in --context DIR"},
@@ -50,7 +55,10 @@ type imageSummary struct {
 	Keys       *int64   `json:"keys,omitempty"`
 	Bytes      int64    `json:"bytes"`
 	Command    []string `json:"command"`
-	Seconds    float64  `json:"seconds,omitempty"`
+	// ExpiryFromStart tells whether the image rebases expiries at start.
+	ExpiryFromStart bool     `json:"expiry_from_start"`
+	Warnings        []string `json:"warnings,omitempty"`
+	Seconds         float64  `json:"seconds,omitempty"`
 }
 
 func imageAction(c *cli.Context) error {
@@ -68,12 +76,24 @@ func imageAction(c *cli.Context) error {
 	}
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	opts := image.Options{
-		Base:       c.String("base"),
-		Persist:    c.Bool("persist"),
-		Owner:      c.String("owner"),
-		Args:       serverArgs,
-		Force:      c.Bool("force"),
-		DockerHost: c.String("docker-host"),
+		Base:            c.String("base"),
+		Persist:         c.Bool("persist"),
+		Owner:           c.String("owner"),
+		Args:            serverArgs,
+		Force:           c.Bool("force"),
+		DockerHost:      c.String("docker-host"),
+		ExpiryFromStart: c.Bool("expiry-from-start"),
+	}
+	if opts.ExpiryFromStart {
+		if opts.Binary = c.String("rdbgen-binary"); opts.Binary == "" {
+			// The running executable, when it is static for the image's platform (NewPlan
+			// checks): no Go toolchain needed, and the image runs the rdbgen that built it.
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("--expiry-from-start: find this executable: %w (name one with --rdbgen-binary)", err)
+			}
+			opts.Binary = exe
+		}
 	}
 	if !quiet && !asJSON && isTerminal(c.App.ErrWriter) {
 		opts.Progress = func(line string) { fmt.Fprintln(c.App.ErrWriter, line) }
@@ -93,6 +113,10 @@ func imageAction(c *cli.Context) error {
 		}
 		p, sum.Tag, sum.ID, sum.Seconds = res.Plan, res.Tag, res.ID, res.Duration.Seconds()
 	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "rdbgen: warning: %s\n", w)
+	}
+	sum.ExpiryFromStart, sum.Warnings = p.Binary != "", p.Warnings
 	sum.Dump, sum.Base, sum.Server, sum.RDBVersion, sum.Bytes, sum.Command = dump, p.Base, p.Server.String(), p.RDBVersion, p.DumpSize, p.Command
 	if p.Keys >= 0 {
 		sum.Keys = &p.Keys
@@ -113,6 +137,9 @@ func printImageSummary(w io.Writer, s imageSummary) error {
 		keys = fmt.Sprintf(", %d keys", *s.Keys)
 	}
 	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
+	if s.ExpiryFromStart {
+		what += ", expiries counted from the container's start"
+	}
 	if s.Context != "" {
 		_, err := fmt.Fprintf(w, "wrote %s and %s %s\nbuild it with: docker build -t TAG %s\n",
 			filepath.Join(s.Context, "Dockerfile"), filepath.Join(s.Context, image.DumpName), what, s.Context)

@@ -52,6 +52,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			loadCommand(),
 			benchCommand(),
 			imageCommand(),
+			entrypointCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError:    usageError,

@@ -51,6 +51,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 			}
 			if f.Expires > 0 {
 				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
+				line("", "%s", expiredNow(f))
 			}
 		}
 	}
@@ -128,4 +129,15 @@ func msTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC33
 // seconds renders a number of seconds as a duration rounded to the millisecond: "2ms", "3.4s".
 func seconds(s float64) string {
 	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+// expiredNow tells how many keys of the file had expired when it was checked, and when the
+// last one expires: a server loading a stale dump drops its expired keys.
+func expiredNow(f *verify.FileReport) string {
+	last := time.UnixMilli(f.MaxExpireAtMS).Sub(time.UnixMilli(f.CheckedAtMS)).Round(time.Second)
+	when := "the last expires in " + last.String()
+	if last <= 0 {
+		when = "the last expired " + (-last).String() + " ago: the dump is stale"
+	}
+	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, msTime(f.CheckedAtMS), when)
 }

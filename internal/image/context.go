@@ -15,7 +15,8 @@ import (
 )
 
 // WriteContext writes the build context of the image for the dump at dumpPath into dir,
-// which is created when missing: the Dockerfile and a copy of the dump. Existing files are
+// which is created when missing: the Dockerfile, a copy of the dump and, with
+// ExpiryFromStart, of the rdbgen binary. Existing files are
 // replaced only with overwrite. Build it with "docker build -t TAG DIR".
 func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opts Options) (*Plan, error) {
 	p, err := NewPlan(ctx, dumpPath, opts)
@@ -46,13 +47,23 @@ func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opt
 	if _, err := df.Write(p.Dockerfile); err != nil {
 		return nil, fmt.Errorf("write %s: %w", df.Name(), err)
 	}
-	if err := atomicfile.CommitAll([]*atomicfile.File{dump, df}); err != nil {
+	files := []*atomicfile.File{dump, df}
+	if p.Binary != "" {
+		bin, err := copyBinary(ctx, p.Binary, filepath.Join(dir, binaryName), overwrite)
+		if err != nil {
+			return nil, err
+		}
+		defer bin.Abort()
+		files = append(files, bin)
+	}
+	if err := atomicfile.CommitAll(files); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// writeTar writes the build context of p as a tar stream: the Dockerfile and the dump.
+// writeTar writes the build context of p as a tar stream: the Dockerfile, the dump and, with
+// ExpiryFromStart, the rdbgen binary.
 func writeTar(ctx context.Context, w io.Writer, p *Plan) error {
 	tw := tar.NewWriter(w)
 	now := time.Now()
@@ -62,22 +73,58 @@ func writeTar(ctx context.Context, w io.Writer, p *Plan) error {
 	if _, err := tw.Write(p.Dockerfile); err != nil {
 		return err
 	}
-	f, err := os.Open(p.DumpPath)
+	if err := tarFile(ctx, tw, p.DumpPath, DumpName, 0o644, p.DumpSize, now); err != nil {
+		return err
+	}
+	if p.Binary != "" {
+		fi, err := os.Stat(p.Binary)
+		if err != nil {
+			return err
+		}
+		if err := tarFile(ctx, tw, p.Binary, binaryName, 0o755, fi.Size(), now); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// tarFile writes the file at path, of size bytes, into tw as name.
+func tarFile(ctx context.Context, tw *tar.Writer, path, name string, mode, size int64, now time.Time) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := tw.WriteHeader(&tar.Header{Name: DumpName, Mode: 0o644, Size: p.DumpSize, ModTime: now}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: size, ModTime: now}); err != nil {
 		return err
 	}
 	n, err := io.Copy(tw, &ctxReader{ctx, f})
-	if err == nil && n != p.DumpSize {
-		err = fmt.Errorf("%s changed size while it was read", p.DumpPath)
+	if err == nil && n != size {
+		err = fmt.Errorf("%s changed size while it was read", path)
 	}
+	return err
+}
+
+// copyBinary copies the executable at src to dst, executable, not yet committed.
+func copyBinary(ctx context.Context, src, dst string, overwrite bool) (*atomicfile.File, error) {
+	in, err := os.Open(src)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("open rdbgen binary: %w", err)
 	}
-	return tw.Close()
+	defer in.Close()
+	out, err := atomicfile.Create(dst, overwrite)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(out, &ctxReader{ctx, in}); err != nil {
+		out.Abort()
+		return nil, fmt.Errorf("copy %s to %s: %w", src, dst, err)
+	}
+	if err := out.Chmod(0o755); err != nil {
+		out.Abort()
+		return nil, fmt.Errorf("copy %s to %s: %w", src, dst, err)
+	}
+	return out, nil
 }
 
 // ctxReader stops reading once ctx is done.

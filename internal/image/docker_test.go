@@ -103,29 +103,10 @@ func dockerBuild(t *testing.T, tag, dir string) {
 	}
 }
 
-// runImage starts a container of tag on the host network and waits until its server
-// answers with the dataset loaded. It returns the container's name and a client.
-// args go after the image name, as "docker run IMAGE ARGS…" passes them.
+// runImage starts a container of tag (see redistest.RunImage), labelled as rdbgen's.
 func runImage(t *testing.T, tag string, port int, args ...string) (string, *redis.Client) {
 	t.Helper()
-	name := strings.NewReplacer("/", "-", ":", "-").Replace(tag) + "-" + strconv.Itoa(port)
-	t.Cleanup(func() { exec.Command("docker", "rm", "--force", name).Run() })
-	docker(t, append([]string{"run", "--detach", "--name", name, "--label", server.Label + "=1", "--network", "host", tag}, args...)...)
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port), MaxRetries: -1})
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for {
-		err := c.Ping(ctx).Err()
-		if err == nil {
-			return name, c
-		}
-		if ctx.Err() != nil {
-			logs, _ := exec.Command("docker", "logs", name).CombinedOutput()
-			t.Fatalf("the container's server does not answer: %v\n%s", err, logs)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return redistest.RunImage(t, tag, port, []string{server.Label + "=1"}, args...)
 }
 
 // checkServes checks that c serves testDataset, and reads the server's save settings.

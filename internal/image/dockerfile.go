@@ -31,10 +31,16 @@ func dockerfile(p *Plan, o Options) []byte {
 		encoder.Version, p.Server.Command(), p.DumpName)
 	fmt.Fprintf(&b, "FROM %s\n", o.Base)
 	fmt.Fprintf(&b, "COPY --chown=%s %s /data/%s\n", o.Owner, DumpName, DumpName)
+	if p.Binary != "" {
+		fmt.Fprintf(&b, "COPY %s %s\n", binaryName, BinaryPath)
+	}
 	labels := []string{
 		"version=" + encoder.Version,
 		"rdb-version=" + strconv.Itoa(p.RDBVersion),
 		"persist=" + strconv.FormatBool(o.Persist),
+	}
+	if p.Binary != "" {
+		labels = append(labels, "expiry-from-start=true")
 	}
 	if p.Keys >= 0 {
 		labels = append(labels, "keys="+strconv.FormatInt(p.Keys, 10))
@@ -53,8 +59,14 @@ func dockerfile(p *Plan, o Options) []byte {
 	} else {
 		b.WriteString("# No save points and appendonly off: the server never writes the dump back.\n")
 	}
+	var entry []string
+	if p.Binary != "" {
+		b.WriteString("# rdbgen moves the dump's expiries to the container's start, then runs the rest.\n")
+		entry = []string{BinaryPath, "entrypoint", "/data/" + DumpName, "--"}
+	}
 	b.WriteString("# Arguments after the image name in docker run are added to the server's.\n")
-	entry, _ := json.Marshal(append(append([]string{}, p.Entrypoint...), p.Command...)) // strings always marshal
-	fmt.Fprintf(&b, "ENTRYPOINT %s\nCMD []\n", entry)
+	entry = append(append(entry, p.Entrypoint...), p.Command...)
+	js, _ := json.Marshal(entry) // strings always marshal
+	fmt.Fprintf(&b, "ENTRYPOINT %s\nCMD []\n", js)
 	return []byte(b.String())
 }

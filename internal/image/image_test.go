@@ -2,6 +2,7 @@ package image
 
 import (
 	"context"
+	"debug/elf"
 	"errors"
 	"flag"
 	"os"
@@ -183,6 +184,7 @@ func TestDockerfileGolden(t *testing.T) {
 		"args":      {Base: "valkey/valkey:8.0", Args: []string{"--port", "7000", "--maxmemory", "1gb", "--requirepass", `a "quoted" pass`}},
 		"forced":    {Base: "mycorp/cache:prod", Force: true},
 		"no-labels": {},
+		"fresh":     {Base: "redis:7.4-alpine", ExpiryFromStart: true, Args: []string{"--maxmemory", "1gb"}},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -190,6 +192,10 @@ func TestDockerfileGolden(t *testing.T) {
 			d := dump
 			if name == "no-labels" {
 				d = writeDump(t, "REDIS0010") // no manifest beside it
+			}
+			if opts.ExpiryFromStart {
+				opts.Binary = writeELF(t, elf.EM_X86_64, false)
+				d = writeDumpWithCtime(t, "REDIS0009") // the entrypoint needs it
 			}
 			p, err := NewPlan(context.Background(), d, opts)
 			if err != nil {

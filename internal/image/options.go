@@ -47,6 +47,16 @@ type Options struct {
 	// "7000" or "--maxmemory", "1gb". "--appendonly yes" is refused: the server would
 	// ignore the dump and start empty. Default none.
 	Args []string
+	// ExpiryFromStart makes the image rebase the dump's expiries to the moment the container
+	// starts: its entrypoint is Binary ("rdbgen entrypoint"), which rewrites /data/dump.rdb
+	// with every expiry moved from the dump's creation time to now, then execs the server.
+	// Default false: the expiries stay as they are, absolute, and keys whose time has passed
+	// when the container starts are dropped by the server (Plan.Warnings says so).
+	ExpiryFromStart bool
+	// Binary is the rdbgen executable the image carries with ExpiryFromStart: a static Linux
+	// executable for the base image's architecture (CGO_ENABLED=0). Required with
+	// ExpiryFromStart; ignored without.
+	Binary string
 	// Force builds on a base image whose server release cannot be told (see ServerOf).
 	// Default false: ErrUnknownBase. A dump too new for a known base is always refused.
 	Force bool
@@ -77,6 +87,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if !ownerPattern.MatchString(o.Owner) {
 		return o, fmt.Errorf("%w: owner %q is not uid:gid", ErrInvalidOption, o.Owner)
+	}
+	if o.ExpiryFromStart && o.Binary == "" {
+		return o, fmt.Errorf("%w: the image needs an rdbgen binary to rebase expiries at start", ErrInvalidOption)
 	}
 	for i, a := range o.Args {
 		if strings.EqualFold(strings.TrimLeft(a, "-"), "appendonly") && i+1 < len(o.Args) && strings.EqualFold(o.Args[i+1], "yes") {

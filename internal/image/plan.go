@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -39,7 +40,19 @@ type Plan struct {
 	Command []string
 	// Dockerfile is the Dockerfile's text.
 	Dockerfile []byte
+	// Binary is the rdbgen executable the image carries, with Options.ExpiryFromStart;
+	// empty otherwise.
+	Binary string
+	// MinExpireAtMS and MaxExpireAtMS bound the dump's expiries (Unix ms), 0 when no key
+	// has one.
+	MinExpireAtMS, MaxExpireAtMS int64
+	// Warnings are what the caller should tell: the dump holds expiries that will have
+	// passed within a day of the build, and the image keeps them as they are.
+	Warnings []string
 }
+
+// staleWithin is how soon after the build an expiry makes NewPlan warn.
+const staleWithin = 24 * time.Hour
 
 // NewPlan checks the dump at dumpPath against the base image and returns the plan of the
 // image. It fails with ErrNotRDB for a file that is not an RDB file, ErrTooNew when the base
@@ -85,6 +98,20 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 	if !rep.Pass {
 		return nil, fmt.Errorf("%w: %s: %s", ErrDamaged, dumpPath, rep.Reason)
 	}
+	p.MinExpireAtMS, p.MaxExpireAtMS = rep.File.MinExpireAtMS, rep.File.MaxExpireAtMS
+	if o.ExpiryFromStart {
+		if err := checkBinary(o.Binary, archOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)); err != nil {
+			return nil, err
+		}
+		if _, ok := rep.File.Aux["ctime"]; !ok {
+			// The image holds no manifest: the entrypoint has the ctime field alone to go by.
+			return nil, fmt.Errorf("%w: %s has no ctime AUX field, so the image cannot tell when it was written to move its expiries; "+
+				"write it again with rdbgen convert (--rebase-expiry reads its manifest's creation time)", ErrInvalidOption, dumpPath)
+		}
+		p.Binary = o.Binary
+	} else if w := staleWarning(rep.File, time.Now()); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	p.Command = startCommand(p, o)
 	p.Dockerfile = dockerfile(p, o)
 	return p, nil
@@ -112,4 +139,22 @@ func readHeader(path string) (int, int64, error) {
 	}
 	v, _ := strconv.Atoi(digits) // four digits: always a number
 	return v, fi.Size(), nil
+}
+
+// staleWarning tells, when some of the dump's expiries pass before a day from now, how many
+// have passed and when the first and last pass; "" when none does.
+func staleWarning(f *verify.FileReport, now time.Time) string {
+	if f == nil || f.Expires == 0 || f.MinExpireAtMS > now.Add(staleWithin).UnixMilli() {
+		return ""
+	}
+	in := func(ms int64) string {
+		d := time.UnixMilli(ms).Sub(now).Round(time.Second)
+		if d <= 0 {
+			return fmt.Sprintf("passed %s ago", -d)
+		}
+		return "passes in " + d.String()
+	}
+	return fmt.Sprintf("%s holds %d keys with a TTL, %d of them expired already; the first expiry %s and the last %s: "+
+		"the server drops expired keys at start-up, so the image starts with fewer (use --expiry-from-start to count TTLs from the container's start)",
+		f.Path, f.Expires, f.Expired, in(f.MinExpireAtMS), in(f.MaxExpireAtMS))
 }

@@ -71,3 +71,37 @@ func freePort(t testing.TB) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// RunImage starts a container of the image tag on the host network, with args after the
+// image's name as "docker run IMAGE ARGS…" passes them (they must make its server listen on
+// port), and waits until the server answers on 127.0.0.1:port, with its dataset loaded. It
+// returns the container's name and a client; both go when the test ends. labels are docker
+// labels ("key=value") put on the container.
+func RunImage(t testing.TB, tag string, port int, labels []string, args ...string) (string, *redis.Client) {
+	t.Helper()
+	name := strings.NewReplacer("/", "-", ":", "-").Replace(tag) + "-" + strconv.Itoa(port)
+	t.Cleanup(func() { exec.Command("docker", "rm", "--force", name).Run() })
+	run := []string{"run", "--detach", "--name", name, "--network", "host"}
+	for _, l := range labels {
+		run = append(run, "--label", l)
+	}
+	run = append(append(run, tag), args...)
+	if out, err := exec.Command("docker", run...).CombinedOutput(); err != nil {
+		t.Fatalf("docker run: %v: %s", err, out)
+	}
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port), MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		err := c.Ping(ctx).Err()
+		if err == nil {
+			return name, c
+		}
+		if ctx.Err() != nil {
+			logs, _ := exec.Command("docker", "logs", name).CombinedOutput()
+			t.Fatalf("the container's server does not answer: %v\n%s", err, logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
