@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -59,32 +60,8 @@ func sampleRecords() []record.Record {
 // writeFile writes recs with opts into a new file.
 func writeFile(t testing.TB, recs []record.Record, opts encoder.Options) string {
 	t.Helper()
-	var buf bytes.Buffer
 	opts.CreatedAt = time.Unix(1, 0)
-	w, err := encoder.NewWriter(&buf, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := -1
-	for i := range recs {
-		if recs[i].DB != db {
-			db = recs[i].DB
-			if err := w.BeginDB(db, encoder.DBInfo{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := recs[i].WriteTo(w); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return servertest.WriteRecords(t, recs, opts)
 }
 
 func TestReadEncoderFiles(t *testing.T) {
@@ -175,8 +152,17 @@ func TestResizeHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rd.ResizeHints(); len(got) != 0 {
-		t.Errorf("hints %v from a file written without counts", got)
+	want := map[int]record.Counts{}
+	for _, r := range sampleRecords() {
+		c := want[r.DB]
+		c.Keys++
+		if r.ExpireAtMS > 0 {
+			c.Expires++
+		}
+		want[r.DB] = c
+	}
+	if got := rd.ResizeHints(); !maps.Equal(got, want) {
+		t.Errorf("hints %v, want the counts the file was written with, %v", got, want)
 	}
 	if rd.Stats().Keys != uint64(len(sampleRecords())) || rd.Stats().Expires != 2 {
 		t.Errorf("stats %+v", rd.Stats())

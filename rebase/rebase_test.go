@@ -1,7 +1,6 @@
 package rebase_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
@@ -76,25 +76,7 @@ func (s *recordsSink) EndCollection() error {
 // writeFile writes records as an RDB file for target created at created, and returns its path.
 func writeFile(t *testing.T, target string, recs []record.Record) string {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: target, CreatedAt: created})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.BeginDB(0, encoder.DBInfo{})
-	for i := range recs {
-		if err := recs[i].WriteTo(w); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return servertest.WriteRecords(t, recs, encoder.Options{Target: target, CreatedAt: created})
 }
 
 // TestSinkMovesEveryExpiry reads a file of every type through the Sink: key expiries and

@@ -55,3 +55,35 @@ func (t *through) WriteTo(ctx context.Context, sink Sink) error {
 	}
 	return t.src.WriteTo(ctx, s)
 }
+
+// Records is a Source of the records it holds, in order: each run of records of one
+// database becomes that database's section, opened with its counts. The records of a
+// database must come together, as in a file.
+type Records []Record
+
+// WriteTo writes the records into sink, stopping with ctx's error when ctx is cancelled.
+func (rs Records) WriteTo(ctx context.Context, sink Sink) error {
+	for i := 0; i < len(rs); {
+		db := rs[i].DB
+		var c Counts
+		j := i
+		for ; j < len(rs) && rs[j].DB == db; j++ {
+			c.Keys++
+			if rs[j].ExpireAtMS > 0 {
+				c.Expires++
+			}
+		}
+		if err := sink.BeginDB(db, c); err != nil {
+			return err
+		}
+		for ; i < j; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := rs[i].WriteTo(sink); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

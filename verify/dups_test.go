@@ -1,14 +1,12 @@
 package verify_test
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -17,31 +15,7 @@ import (
 // its caller about repeats, and returns the file's path.
 func writeRecords(t *testing.T, recs []record.Record) string {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := -1
-	for i := range recs {
-		if recs[i].DB != db {
-			db = recs[i].DB
-			if err := w.BeginDB(db, encoder.DBInfo{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := recs[i].WriteTo(w); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return servertest.WriteRecords(t, recs, encoder.Options{Target: "redis-7.2"})
 }
 
 func strs(prefix string, n int) []record.Record {

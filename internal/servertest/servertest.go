@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -61,4 +62,30 @@ func StartEmpty(t testing.TB, args ...string) *server.Instance {
 	t.Helper()
 	redistest.RedisServer(t)
 	return Start(t, GenerateFile(t, &dataset.Spec{}, encoder.Options{}), args...)
+}
+
+// WriteRecords returns the path of a new RDB file, in a test temporary directory, that holds
+// recs (a database's records together) as the encoder writes them with opts.
+func WriteRecords(t testing.TB, recs []record.Record, opts encoder.Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := encoder.NewWriter(f, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := record.Records(recs).WriteTo(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
