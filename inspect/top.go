@@ -60,18 +60,19 @@ func (t *topKeys) add(k keyInfo, value int64) {
 	if t.n <= 0 {
 		return
 	}
-	c := ranked{k, value}
 	if len(t.keys) < t.n {
+		c := &ranked{k, value}
 		c.key = bytes.Clone(k.key)
-		heap.Push(t, &c)
+		heap.Push(t, c)
 		return
 	}
 	low := t.keys[0]
-	if !less(low, &c) {
+	if c := (ranked{k, value}); !less(low, &c) {
 		return
 	}
+	key := low.key
 	low.keyInfo, low.value = k, value
-	low.key = append(low.key[:0:0], k.key...)
+	low.key = append(key[:0], k.key...)
 	heap.Fix(t, 0)
 }
 
