@@ -19,6 +19,7 @@ type sink struct {
 	dbs     map[int]*DB
 	db      *DB
 	types   map[record.Type]*TypeCount
+	last    *TypeCount // the type of the last record
 	expiry  expirySpread
 	bySize  topKeys
 	byCount topKeys
@@ -74,10 +75,13 @@ func (s *sink) end() {
 		d.Expires++
 		s.expiry.add(s.expire)
 	}
-	t := s.types[s.typ]
-	if t == nil {
-		t = &TypeCount{Type: s.typ}
-		s.types[s.typ] = t
+	t := s.last
+	if t == nil || t.Type != s.typ { // records mostly come in runs of one type
+		if t = s.types[s.typ]; t == nil {
+			t = &TypeCount{Type: s.typ}
+			s.types[s.typ] = t
+		}
+		s.last = t
 	}
 	t.Keys++
 	t.Members += s.members
