@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/internal/mixedfill"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/record"
@@ -48,7 +49,7 @@ func checkFile(t *testing.T, path string) *inspect.Report {
 // type and encoding, big and small collections, streams with a consumer group, TTLs, three
 // databases; its streams alone; and a big stream with 2,100 pending entries.
 func TestInspectServerDump(t *testing.T) {
-	all := redistest.MixedFill()
+	all := mixedfill.Records()
 	var streams []record.Record
 	for _, r := range all {
 		if r.Type == record.Stream {
@@ -58,9 +59,9 @@ func TestInspectServerDump(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		recs []record.Record
-	}{{"mixed", all}, {"streams", streams}, {"big-stream", redistest.BigStream()}} {
+	}{{"mixed", all}, {"streams", streams}, {"big-stream", mixedfill.BigStream()}} {
 		t.Run(c.name, func(t *testing.T) {
-			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return redistest.Send(ctx, cl, c.recs) })
+			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return mixedfill.Send(ctx, cl, c.recs) })
 			rep := checkFile(t, path)
 			// What inspect reads of the dump is what the fill sent.
 			want := map[record.Type]uint64{}

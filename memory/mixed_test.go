@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/mixedfill"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
@@ -74,7 +75,7 @@ func writeStream(s record.Sink, r *record.Record) error {
 // A dump a real redis-server wrote from a mixed fill. The RDB reader is another piece of
 // work, so the estimate comes from the records the fill sent, not from the file.
 func TestEstimateServerDump(t *testing.T) {
-	all := redistest.MixedFill()
+	all := mixedfill.Records()
 	var streams []record.Record
 	for _, r := range all {
 		if r.Type == record.Stream {
@@ -84,9 +85,9 @@ func TestEstimateServerDump(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		recs []record.Record
-	}{{"mixed", all}, {"streams", streams}, {"big-stream", redistest.BigStream()}} {
+	}{{"mixed", all}, {"streams", streams}, {"big-stream", mixedfill.BigStream()}} {
 		t.Run(c.name, func(t *testing.T) {
-			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return redistest.Send(ctx, cl, c.recs) })
+			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return mixedfill.Send(ctx, cl, c.recs) })
 			compare(t, estimateRecords(t, c.recs), measure(t, path))
 		})
 	}

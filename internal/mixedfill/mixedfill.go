@@ -1,4 +1,9 @@
-package redistest
+// Package mixedfill is the mixed fill of the tests that compare rdbgen with what a real
+// redis-server wrote: every type and encoding, big and small collections, streams with
+// consumer groups, expiries, several databases; as records, and sent to a live server
+// through ordinary commands (for redistest.WriteDumpWith). Apart from redistest, which
+// encoder's own tests import, since it imports record.
+package mixedfill
 
 import (
 	"context"
@@ -12,9 +17,9 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// MixedFill builds the records of a mixed fill: every type, small and big collections in
+// Records builds the records of a mixed fill: every type, small and big collections in
 // every encoding, expiries, three databases; and streams (as records with Entries, Groups).
-func MixedFill() []record.Record {
+func Records() []record.Record {
 	rng := rand.New(rand.NewPCG(13, 1))
 	text := func(n int) []byte {
 		const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -143,8 +148,8 @@ func BigStream() []record.Record {
 }
 
 // Send writes recs into a live server with ordinary commands (SET, HSET, RPUSH, SADD, ZADD,
-// XADD, XGROUP CREATE and XREADGROUP for the pending entries, PEXPIREAT), as WriteDumpWith's
-// fill.
+// XADD, XGROUP CREATE and XREADGROUP for the pending entries, PEXPIREAT), as the fill of
+// redistest.WriteDumpWith.
 func Send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 	conn := c.Conn()
 	defer conn.Close()
