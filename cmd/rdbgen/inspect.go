@@ -13,6 +13,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -21,7 +23,7 @@ func inspectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "inspect",
 		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing",
-		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]",
+		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect - < dump.rdb.gz",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
@@ -56,7 +58,7 @@ func inspectAction(c *cli.Context) error {
 	if bar != nil {
 		opts.Decoder.Progress = func(p record.Progress) { _ = bar.Set64(p.Bytes) }
 	}
-	rep, err := inspect.File(c.Context, path, opts)
+	rep, err := inspectInput(c, path, opts)
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -67,6 +69,25 @@ func inspectAction(c *cli.Context) error {
 		return printJSON(c.App.Writer, rep)
 	}
 	return printInspect(c.App.Writer, rep)
+}
+
+// inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
+// convert reads its input.
+func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
+	if path != "-" && !isGzip(path) {
+		return inspect.File(c.Context, path, opts) // the reader may read a long list twice
+	}
+	in, err := importer.Open(path, c.App.Reader)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	rep, err := inspect.Read(c.Context, in, opts)
+	var de *decoder.Error
+	if errors.As(err, &de) {
+		return nil, fmt.Errorf("read %s: %w", inputName(path), err)
+	}
+	return rep, err
 }
 
 // printInspect writes the report as text.

@@ -44,6 +44,31 @@ func TestInspect(t *testing.T) {
 			t.Errorf("report %+v", rep)
 		}
 	})
+	t.Run("gzip and stdin", func(t *testing.T) {
+		raw, err := os.ReadFile(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zipped := gz(t, string(raw))
+		gzPath := filepath.Join(dir, "dump.rdb.gz")
+		if err := os.WriteFile(gzPath, zipped, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for name, args := range map[string][]string{"gzip file": {"inspect", gzPath, "--json"}, "stdin": {"inspect", "-", "--json"}} {
+			stdout, _, err := runStdin(t, zipped, args...)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var rep inspect.Report
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Keys != 1000 {
+				t.Errorf("%s: %d keys (%v)", name, rep.Keys, err)
+			}
+		}
+		_, _, err = runStdin(t, raw[:len(raw)/2], "inspect", "-")
+		if err == nil || !strings.HasPrefix(err.Error(), "read stdin: rdb byte ") {
+			t.Errorf("cut stdin: %v", err)
+		}
+	})
 	t.Run("thresholds", func(t *testing.T) {
 		stdout, _, err := run(t, context.Background(), "inspect", dump, "--json", "--target", "redis-7.0", "--hash-max-listpack-entries", "5")
 		if err != nil {
