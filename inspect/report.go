@@ -28,7 +28,8 @@ type Report struct {
 	Expiry         Expiry          `json:"expiry"`
 	Largest        Largest         `json:"largest"`
 	// Memory is the used_memory the file takes on Memory.Target once loaded, above an empty
-	// server's (package memory).
+	// server's (package memory). Keys already expired at Expiry.NowMS are left out, as a
+	// server (a primary) drops them while it loads: Memory.Keys is the keys it will hold.
 	Memory memory.Result `json:"memory"`
 }
 
