@@ -123,7 +123,7 @@ func defaultTarget(version int, aux map[string]string) string {
 	return FallbackTarget
 }
 
-// estimator returns a memory.Estimator for the file rd reads, whose AUX fields are read.
+// newEstimator returns a memory.Estimator for the file rd reads, whose AUX fields are read.
 func newEstimator(rd *decoder.Reader, opts Options) (*memory.Estimator, error) {
 	target := opts.Target
 	if target == "" {
