@@ -109,6 +109,8 @@ type Reader struct {
 	stats     Stats
 	types     [256]uint64
 	done      bool
+	recStart  int64 // offset of the type byte of the record being read
+	recType   byte  // its type byte
 
 	key, a, b, lzf []byte // scratch: the key, two values, compressed bytes
 	arena          numArena
@@ -174,6 +176,18 @@ func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
 
 // Functions returns the code of the function libraries read so far (Redis 7.0+).
 func (rd *Reader) Functions() []string { return rd.functions }
+
+// Offset returns the bytes of the file read so far. Called from a Sink's WriteString or
+// EndCollection, it is the offset just past that record.
+func (rd *Reader) Offset() int64 { return rd.in.offset() }
+
+// RecordOffset returns the offset of the type byte of the record being read, or of the last
+// one read: with Offset at the record's end, its serialized size (without its expiry).
+func (rd *Reader) RecordOffset() int64 { return rd.recStart }
+
+// RecordType returns the value type byte of the record being read, or of the last one
+// read: its encoding in the file, which TypeName names.
+func (rd *Reader) RecordType() byte { return rd.recType }
 
 // Stats returns what the Reader has read so far.
 func (rd *Reader) Stats() Stats {
@@ -304,6 +318,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 				}
 				dbOpen = true
 			}
+			rd.recStart, rd.recType = off, t
 			if err := rd.readRecord(t, expire, sink); err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
-	"github.com/redis/go-redis/v9"
 )
 
 // tolerance is how far an estimate may be from what the server reports, as a fraction.
@@ -33,61 +31,19 @@ func estimate(t testing.TB, src record.Source, target string) memory.Result {
 	return r
 }
 
-// usedMemory returns the used_memory a server reports.
-func usedMemory(t testing.TB, inst interface{ Client() *redis.Client }) int64 {
-	t.Helper()
-	return servertest.UsedMemory(t, inst.Client())
-}
-
-// keyCount returns the keys of every database of a server, from INFO keyspace.
-func keyCount(t testing.TB, inst interface{ Client() *redis.Client }) uint64 {
-	t.Helper()
-	info, err := inst.Client().Info(context.Background(), "keyspace").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total uint64
-	for line := range strings.SplitSeq(info, "\r\n") {
-		if _, kv, ok := strings.Cut(line, ":keys="); ok && strings.HasPrefix(line, "db") {
-			n, err := strconv.ParseUint(kv[:strings.IndexByte(kv, ',')], 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			total += n
-		}
-	}
-	return total
-}
-
-// A measurement is what a real server holds once it has loaded a file.
-type measurement struct {
-	bytes int64  // used_memory minus an empty server's
-	keys  uint64 // keys in all databases
-}
-
 // measure loads the file at path into a real redis-server started with args.
-func measure(t testing.TB, path string, args ...string) measurement {
+func measure(t testing.TB, path string, args ...string) servertest.Loaded {
 	t.Helper()
-	empty := servertest.StartEmpty(t, args...)
-	base := usedMemory(t, empty)
-	if err := empty.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	inst := servertest.Start(t, path, args...)
-	m := measurement{bytes: usedMemory(t, inst) - base, keys: keyCount(t, inst)}
-	if err := inst.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return servertest.Measure(t, path, args...)
 }
 
 // compare fails t when est is more than tolerance away from measured.
-func compare(t testing.TB, est memory.Result, m measurement) {
+func compare(t testing.TB, est memory.Result, m servertest.Loaded) {
 	t.Helper()
-	if est.Keys != m.keys {
-		t.Errorf("estimate counts %d keys, the server holds %d", est.Keys, m.keys)
+	if est.Keys != m.Keys {
+		t.Errorf("estimate counts %d keys, the server holds %d", est.Keys, m.Keys)
 	}
-	measured := m.bytes
+	measured := m.Bytes
 	off := float64(est.Bytes-measured) / float64(measured)
 	t.Logf("keys %d: estimate %d, measured %d (%+.1f%%)", est.Keys, est.Bytes, measured, 100*off)
 	if est.Rehashing > 0 {
@@ -266,9 +222,9 @@ func TestEstimateNoResizeDB(t *testing.T) {
 			est, m := estimate(t, src, ""), measure(t, path)
 			compare(t, est, m)
 			// The old bucket array is either still there or freed: one of the two is close.
-			near := func(want int64) bool { return math.Abs(float64(m.bytes-want)) < 0.01*float64(want) }
+			near := func(want int64) bool { return math.Abs(float64(m.Bytes-want)) < 0.01*float64(want) }
 			if est.Rehashing == 0 || !near(est.Bytes) && !near(est.Bytes+est.Rehashing) {
-				t.Errorf("measured %d is neither the rehashed %d nor the rehashing %d", m.bytes, est.Bytes, est.Bytes+est.Rehashing)
+				t.Errorf("measured %d is neither the rehashed %d nor the rehashing %d", m.Bytes, est.Bytes, est.Bytes+est.Rehashing)
 			}
 		})
 	}

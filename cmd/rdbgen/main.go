@@ -48,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			specCommand(),
 			importCommand(),
 			convertCommand(),
+			inspectCommand(),
 			verifyCommand(),
 			loadCommand(),
 			benchCommand(),

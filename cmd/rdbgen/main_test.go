@@ -58,6 +58,7 @@ func TestQuietJSON(t *testing.T) {
 		{"generate --cluster-shards", []string{"--count", "10", "--cluster-shards", "2", "-o", filepath.Join(dir, "g")}},
 		{"import", []string{"import", csv, "-o", filepath.Join(dir, "i.rdb")}},
 		{"verify", []string{"verify", dump, "--backend", "offline"}},
+		{"inspect", []string{"inspect", dump}},
 		{"verify --cluster", []string{"verify", "--cluster", shards, "--backend", "offline"}},
 		{"image --context", []string{"image", dump, "--context", filepath.Join(dir, "ctx")}},
 	}

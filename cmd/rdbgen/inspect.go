@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+func inspectCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "inspect",
+		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing",
+		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect - < dump.rdb.gz",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
+			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress"},
+		}, encodingFlags()...),
+		Action: inspectAction,
+	}
+}
+
+func inspectAction(c *cli.Context) error {
+	args := c.Args().Slice()
+	switch {
+	case len(args) == 0:
+		return errors.New("no file to inspect (rdbgen inspect dump.rdb)")
+	case len(args) > 1:
+		return fmt.Errorf("unexpected argument %q: inspect takes one file", args[1])
+	}
+	path := args[0]
+	top := c.Int("top")
+	if top < 0 {
+		return fmt.Errorf("--top %d: want 0 or more", top)
+	}
+	if top == 0 {
+		top = -1 // none
+	}
+	opts := inspect.Options{Target: c.String("target"), Top: top, Thresholds: thresholdsFrom(c)}
+	var bar *progressbar.ProgressBar
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		bar = newBar(c.App.ErrWriter, fi.Size(), "bytes", c.Bool("quiet") || c.Bool("json"))
+	}
+	if bar != nil {
+		opts.Decoder.Progress = func(p record.Progress) { _ = bar.Set64(p.Bytes) }
+	}
+	rep, err := inspectInput(c, path, opts)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return errInterrupted(err)
+	}
+	if c.Bool("json") {
+		return printJSON(c.App.Writer, rep)
+	}
+	return printInspect(c.App.Writer, rep)
+}
+
+// inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
+// convert reads its input.
+func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
+	if path != "-" && !isGzip(path) {
+		return inspect.File(c.Context, path, opts) // the reader may read a long list twice
+	}
+	in, err := importer.Open(path, c.App.Reader)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	rep, err := inspect.Read(c.Context, in, opts)
+	var de *decoder.Error
+	if errors.As(err, &de) {
+		return nil, fmt.Errorf("read %s: %w", inputName(path), err)
+	}
+	return rep, err
+}
+
+// printInspect writes the report as text.
+func printInspect(w io.Writer, r *inspect.Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "RDB %d, %s, %d keys (%d with TTL), %d members\n", r.RDBVersion, humanBytes(r.Bytes), r.Keys, r.Expires, r.Members)
+	for _, k := range slices.Sorted(maps.Keys(r.Aux)) {
+		fmt.Fprintf(&b, "  aux %s = %s\n", k, r.Aux[k])
+	}
+	if r.Functions > 0 {
+		fmt.Fprintf(&b, "  %d function libraries\n", r.Functions)
+	}
+	if r.SkippedModules > 0 {
+		fmt.Fprintf(&b, "  %d module values skipped\n", r.SkippedModules)
+	}
+	fmt.Fprintf(&b, "used_memory on %s once loaded: %s (%d bytes above an empty server)\n", r.Memory.Target, humanBytes(r.Memory.Bytes), r.Memory.Bytes)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "db\tkeys\texpires\tfile bytes\t")
+	for _, d := range r.DBs {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t\n", d.DB, d.Keys, d.Expires, d.Bytes)
+	}
+	fmt.Fprintln(tw, "type\tkeys\tmembers\tfile bytes\t")
+	for _, t := range r.Types {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", t.Type, t.Keys, t.Members, t.Bytes)
+	}
+	fmt.Fprintln(tw, "file encoding\tkeys\t\t\t")
+	for _, e := range r.Encodings {
+		fmt.Fprintf(tw, "%s\t%d\t\t\t\n", e.Encoding, e.Keys)
+	}
+	fmt.Fprintln(tw, "server encoding\tkeys\tused_memory\t\t")
+	for _, e := range r.Memory.Encodings {
+		fmt.Fprintf(tw, "%s %s\t%d\t%d\t\t\n", e.Type, e.Encoding, e.Keys, e.Bytes)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	x := r.Expiry
+	if x.Keys > 0 {
+		fmt.Fprintf(&b, "expiries: %d keys, %d already expired at %s; earliest %s, last %s\n  ", x.Keys, x.Expired,
+			msTime(x.NowMS), msTime(x.EarliestMS), msTime(x.LatestMS))
+		for i, h := range x.Histogram {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %d", h.Within, h.Keys)
+		}
+		b.WriteString("\n")
+	}
+	for _, l := range []struct {
+		what string
+		keys []inspect.Key
+	}{{"largest by size in the file", r.Largest.BySize}, {"largest by members", r.Largest.ByMembers}} {
+		if len(l.keys) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s:\n", l.what)
+		for _, k := range l.keys {
+			fmt.Fprintf(&b, "  db %d %q %s (%s): %d bytes, %d members\n", k.DB, k.Key, k.Type, k.Encoding, k.Bytes, k.Members)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

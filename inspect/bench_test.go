@@ -1,0 +1,48 @@
+package inspect_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/inspect"
+)
+
+// BenchmarkInspect inspects files of the default dataset (1M strings) and of 200k hashes of
+// 10 fields (redis-7.0 listpacks), reporting keys/s.
+func BenchmarkInspect(b *testing.B) {
+	hashes := dataset.Spec{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 10, Max: 10}}
+	for _, c := range []struct {
+		name   string
+		d      dataset.Spec
+		target string
+	}{
+		{"default-1M", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}, ""},
+		{"hash-200k-10-fields", hashes, "redis-7.0"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "dump.rdb")
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := rdbgen.Write(context.Background(), f, &c.d, rdbgen.Options{Encoder: encoder.Options{Target: c.target}}); err != nil {
+				b.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := inspect.File(context.Background(), path, inspect.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.d.Count)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}

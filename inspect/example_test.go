@@ -1,0 +1,36 @@
+package inspect_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+func ExampleRead() {
+	// A file of two strings, one of which expires in an hour.
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var file bytes.Buffer
+	w, _ := encoder.NewWriter(&file, encoder.Options{Target: "redis-7.0", CreatedAt: now})
+	_ = w.BeginDB(0, record.Counts{Keys: 2, Expires: 1})
+	_ = w.WriteString([]byte("greeting"), []byte("hello"), 0)
+	_ = w.WriteString([]byte("session"), []byte("abc"), now.Add(time.Hour).UnixMilli())
+	_ = w.Close()
+
+	rep, err := inspect.Read(context.Background(), &file, inspect.Options{Now: now})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("RDB %d from redis %s: %d keys, %d expiring\n", rep.RDBVersion, rep.Aux["redis-ver"], rep.Keys, rep.Expires)
+	fmt.Printf("largest: %s (%d bytes in the file)\n", rep.Largest.BySize[0].Key, rep.Largest.BySize[0].Bytes)
+	fmt.Printf("used_memory on %s: %d bytes\n", rep.Memory.Target, rep.Memory.Bytes)
+	// Output:
+	// RDB 10 from redis 7.0.0: 2 keys, 1 expiring
+	// largest: greeting (16 bytes in the file)
+	// used_memory on redis-7.0: 256 bytes
+}

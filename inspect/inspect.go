@@ -1,0 +1,135 @@
+// Package inspect reports what an RDB file holds before it is restored: its version and AUX
+// fields, its keys per database, type and encoding, the spread of its expiries, its largest
+// keys, and the used_memory it will take on a named server (package memory's estimate).
+//
+// One pass over the file with rdbgen's reader (package decoder) and a few counters: memory
+// is bounded by the number of databases, types and encodings and by Options.Top, not by the
+// size of the file or of its collections. The package never prints; a caller gets progress
+// through Options.Progress and the Report at the end.
+package inspect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// DefaultTop is the number of largest keys a Report lists by default.
+const DefaultTop = 10
+
+// FallbackTarget is the target of the memory estimate when the file names no server
+// release rdbgen knows and no known Redis target writes its RDB version.
+const FallbackTarget = "redis-7.4"
+
+// ErrBadOption is returned by Read and File for options that are wrong.
+var ErrBadOption = errors.New("inspect: invalid option")
+
+// Options configure an inspection. The zero value works.
+type Options struct {
+	// Target names the server release of the memory estimate (see encoder.Targets);
+	// default: the release the file's redis-ver or valkey-ver AUX field names when it is a
+	// target, else the oldest Redis target that writes the file's RDB version, else
+	// FallbackTarget.
+	Target string
+	// Thresholds are the server's encoding settings for the estimate; nil means Redis's
+	// defaults (encoder.DefaultThresholds).
+	Thresholds *encoder.Thresholds
+	// Top is the number of largest keys listed by size and by members; default DefaultTop,
+	// negative for none.
+	Top int
+	// Now is the time expiries are compared with; default time.Now().
+	Now time.Time
+	// Decoder configures the reader; its Progress, if set, is called every few thousand
+	// records and at the end.
+	Decoder decoder.Options
+}
+
+// File inspects the RDB file at path. Damage in the file is an error naming the path and
+// the byte offset (a *decoder.Error).
+func File(ctx context.Context, path string, opts Options) (*Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("inspect: %w", err)
+	}
+	defer f.Close()
+	rep, err := Read(ctx, f, opts)
+	if err != nil {
+		var de *decoder.Error
+		if errors.As(err, &de) {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		return nil, err
+	}
+	return rep, nil
+}
+
+// Read inspects the RDB file that r holds. An *os.File at its start lets the reader read
+// long quicklists twice rather than hold them (decoder.Options.MaxHeldBytes).
+func Read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
+	if opts.Top == 0 {
+		opts.Top = DefaultTop
+	}
+	if opts.Top < 0 {
+		opts.Top = 0
+	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	if opts.Target != "" {
+		if _, err := encoder.LookupTarget(opts.Target); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
+		}
+	}
+	rd, err := decoder.NewReader(r, opts.Decoder)
+	if err != nil {
+		return nil, err
+	}
+	s := newSink(rd, opts)
+	if err := rd.WriteTo(ctx, s); err != nil {
+		return nil, err
+	}
+	return s.report()
+}
+
+// defaultTarget chooses the memory estimate's target for a file of RDB version version
+// with the AUX fields aux (see Options.Target).
+func defaultTarget(version int, aux map[string]string) string {
+	for _, f := range []struct{ field, prefix string }{{"valkey-ver", "valkey-"}, {"redis-ver", "redis-"}} {
+		v, ok := aux[f.field]
+		if !ok {
+			continue
+		}
+		if major, rest, ok := strings.Cut(v, "."); ok {
+			minor, _, _ := strings.Cut(rest, ".")
+			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && t.RDBVersion >= version {
+				return t.Name
+			}
+		}
+	}
+	for _, t := range encoder.Targets() {
+		if strings.HasPrefix(t.Name, "redis-") && t.RDBVersion == version {
+			return t.Name
+		}
+	}
+	return FallbackTarget
+}
+
+// newEstimator returns a memory.Estimator for the file rd reads, whose AUX fields are read.
+func newEstimator(rd *decoder.Reader, opts Options) (*memory.Estimator, error) {
+	target := opts.Target
+	if target == "" {
+		target = defaultTarget(rd.Version(), rd.Aux())
+	}
+	return memory.New(memory.Options{Target: target, Thresholds: opts.Thresholds})
+}
+
+var _ record.Sink = (*sink)(nil)

@@ -1,0 +1,126 @@
+package inspect
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// A Report is what an RDB file holds. Its JSON form is stable: fields are added, never
+// renamed or removed (the README documents it; a golden test pins it).
+type Report struct {
+	RDBVersion int               `json:"rdb_version"`
+	Aux        map[string]string `json:"aux"`       // the AUX fields: redis-ver, ctime, used-mem…
+	Functions  int               `json:"functions"` // function libraries (Redis 7.0+)
+	Bytes      int64             `json:"bytes"`     // the file's size
+	Checksum   string            `json:"checksum"`  // the CRC-64 trailer in hex, "" when zero or absent
+	Keys       uint64            `json:"keys"`
+	Expires    uint64            `json:"expires"` // keys with an expiry
+	Members    uint64            `json:"members"` // collection members and stream entries
+	// SkippedModules counts module values skipped (decoder.Options.SkipModules).
+	SkippedModules uint64          `json:"skipped_modules"`
+	DBs            []DB            `json:"dbs"`       // ascending
+	Types          []TypeCount     `json:"types"`     // in record.Types order
+	Encodings      []EncodingCount `json:"encodings"` // the file's encodings, by name
+	Expiry         Expiry          `json:"expiry"`
+	Largest        Largest         `json:"largest"`
+	// Memory is the used_memory the file takes on Memory.Target once loaded, above an empty
+	// server's (package memory). Keys already expired at Expiry.NowMS are left out, as a
+	// server (a primary) drops them while it loads: Memory.Keys is the keys it will hold.
+	Memory memory.Result `json:"memory"`
+}
+
+// DB is one database of the file.
+type DB struct {
+	DB      int    `json:"db"`
+	Keys    uint64 `json:"keys"`
+	Expires uint64 `json:"expires"`
+	Bytes   int64  `json:"bytes"` // its records' serialized size
+	// ResizeKeys and ResizeExpires are the file's RESIZEDB hints, 0 without them.
+	ResizeKeys    uint64 `json:"resize_keys"`
+	ResizeExpires uint64 `json:"resize_expires"`
+}
+
+// TypeCount counts the keys of one type.
+type TypeCount struct {
+	Type    record.Type `json:"type"`
+	Keys    uint64      `json:"keys"`
+	Members uint64      `json:"members"` // of collections; stream entries
+	Bytes   int64       `json:"bytes"`   // serialized size
+}
+
+// EncodingCount counts the records of one encoding in the file: the RDB value type, as
+// decoder.TypeName names it (string, hash-listpack, list-quicklist2, stream3…).
+type EncodingCount struct {
+	Encoding string `json:"encoding"`
+	Keys     uint64 `json:"keys"`
+}
+
+// Largest lists the largest keys, largest first (ties by db, then key).
+type Largest struct {
+	BySize    []Key `json:"by_size"`    // serialized size in the file
+	ByMembers []Key `json:"by_members"` // members or entries; collections and streams only
+}
+
+// Key describes one key. Key is its name; bytes that are not UTF-8 are shown as U+FFFD.
+type Key struct {
+	DB         int         `json:"db"`
+	Key        string      `json:"key"`
+	Type       record.Type `json:"type"`
+	Encoding   string      `json:"encoding"` // as in Encodings
+	Bytes      int64       `json:"bytes"`    // serialized size: from its type byte to its end
+	Members    uint64      `json:"members"`
+	ExpireAtMS int64       `json:"expire_at_ms,omitempty"`
+}
+
+// report builds the Report once the reader has read the whole file.
+func (s *sink) report() (*Report, error) {
+	if s.est == nil { // a file without keys
+		est, err := newEstimator(s.rd, s.opts)
+		if err != nil {
+			return nil, err
+		}
+		s.est = est
+	}
+	mem, err := s.est.Result()
+	if err != nil {
+		return nil, err
+	}
+	st := s.rd.Stats()
+	r := &Report{
+		RDBVersion:     s.rd.Version(),
+		Aux:            s.rd.Aux(),
+		Functions:      len(s.rd.Functions()),
+		Bytes:          st.Bytes,
+		SkippedModules: st.SkippedModules,
+		Expiry:         s.expiry.result(),
+		Largest:        Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
+		Memory:         mem,
+		DBs:            []DB{},
+		Types:          []TypeCount{},
+		Encodings:      []EncodingCount{},
+	}
+	if st.Checksum != 0 {
+		r.Checksum = fmt.Sprintf("%016x", st.Checksum)
+	}
+	for _, d := range s.dbs {
+		r.DBs = append(r.DBs, *d)
+		r.Keys += d.Keys
+		r.Expires += d.Expires
+	}
+	slices.SortFunc(r.DBs, func(a, b DB) int { return cmp.Compare(a.DB, b.DB) })
+	for _, t := range record.Types {
+		if c := s.types[t]; c != nil {
+			r.Types = append(r.Types, *c)
+			r.Members += c.Members
+		}
+	}
+	for name, n := range st.Types {
+		r.Encodings = append(r.Encodings, EncodingCount{name, n})
+	}
+	slices.SortFunc(r.Encodings, func(a, b EncodingCount) int { return cmp.Compare(a.Encoding, b.Encoding) })
+	return r, nil
+}

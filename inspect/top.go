@@ -1,0 +1,96 @@
+package inspect
+
+import (
+	"bytes"
+	"container/heap"
+	"slices"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// keyInfo is a key the sink has read; key is the sink's scratch until it is kept.
+type keyInfo struct {
+	db      int
+	key     []byte
+	typ     record.Type
+	enc     byte
+	size    int64
+	members uint64
+	expire  int64
+}
+
+// ranked is a key kept by a topKeys, with the value it is ranked by.
+type ranked struct {
+	keyInfo
+	value int64
+}
+
+// less orders ranked keys from smallest to largest: by value, then by db and key, the
+// larger db and key counting as smaller, so that ties list in db and key order.
+func less(a, b *ranked) bool {
+	if a.value != b.value {
+		return a.value < b.value
+	}
+	if a.db != b.db {
+		return a.db > b.db
+	}
+	return bytes.Compare(a.key, b.key) > 0
+}
+
+// topKeys keeps the n largest keys it is given: a min-heap of n, so memory is bounded by n
+// and a key is copied only when it enters.
+type topKeys struct {
+	n    int
+	keys []*ranked
+}
+
+func (t *topKeys) Len() int           { return len(t.keys) }
+func (t *topKeys) Less(i, j int) bool { return less(t.keys[i], t.keys[j]) }
+func (t *topKeys) Swap(i, j int)      { t.keys[i], t.keys[j] = t.keys[j], t.keys[i] }
+func (t *topKeys) Push(x any)         { t.keys = append(t.keys, x.(*ranked)) }
+func (t *topKeys) Pop() any {
+	x := t.keys[len(t.keys)-1]
+	t.keys = t.keys[:len(t.keys)-1]
+	return x
+}
+
+// add offers k, ranked by value.
+func (t *topKeys) add(k keyInfo, value int64) {
+	if t.n <= 0 {
+		return
+	}
+	if len(t.keys) < t.n {
+		c := &ranked{k, value}
+		c.key = bytes.Clone(k.key)
+		heap.Push(t, c)
+		return
+	}
+	low := t.keys[0]
+	if c := (ranked{k, value}); !less(low, &c) {
+		return
+	}
+	key := low.key
+	low.keyInfo, low.value = k, value
+	low.key = append(key[:0], k.key...)
+	heap.Fix(t, 0)
+}
+
+// sorted returns the keys kept, largest first.
+func (t *topKeys) sorted() []Key {
+	ks := slices.Clone(t.keys)
+	slices.SortFunc(ks, func(a, b *ranked) int {
+		if less(a, b) {
+			return 1
+		}
+		if less(b, a) {
+			return -1
+		}
+		return 0
+	})
+	out := make([]Key, len(ks))
+	for i, k := range ks {
+		out[i] = Key{DB: k.db, Key: string(k.key), Type: k.typ, Encoding: decoder.TypeName(k.enc), Bytes: k.size, Members: k.members, ExpireAtMS: k.expire}
+	}
+	return out
+}
