@@ -16,11 +16,17 @@ type flushResult struct {
 	err error
 }
 
-// maybeFlush starts a background write of the buffer once it is full.
+// maybeFlush starts a background write of the buffer once it is full; the test is inlined
+// into every record.
 func (w *Writer) maybeFlush() error {
 	if len(w.buf) < w.bufLimit {
 		return nil
 	}
+	return w.flushFull()
+}
+
+// flushFull hands the full buffer to a background write and goes on in the other one.
+func (w *Writer) flushFull() error {
 	if err := w.wait(); err != nil {
 		return err
 	}
