@@ -144,6 +144,8 @@ type Writer struct {
 	spare     []byte // the other buffer, when it is not being written
 	inflight  []byte // the buffer a background write holds, or nil
 	done      chan flushResult
+	result    flushResult // the report of the write in flight, once finished has taken it
+	reported  bool        // result holds the report
 	bufLimit  int
 	crc       uint64
 	checksum  bool
