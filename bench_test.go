@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,6 +119,20 @@ func BenchmarkDefaultDataset(b *testing.B) {
 		b.ReportMetric(o.Seconds()/dd.Seconds(), "over-dd")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkDefaultDatasetCPU writes the 10,000,000-key default dataset to io.Discard: the
+// generator's own cost, without the disk. Compare GOMAXPROCS 1 and 2 with -cpu 1,2 (two cores
+// must never be slower than one). Run with: go test -run '^$' -bench DatasetCPU -cpu 1,2 .
+func BenchmarkDefaultDatasetCPU(b *testing.B) {
+	const n = 10_000_000
+	d := classic(n)
+	for b.Loop() {
+		if _, err := rdbgen.Write(context.Background(), io.Discard, d, rdbgen.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
 }
 
 // BenchmarkPeakRSS runs the rdbgen binary on the default dataset and reports its peak resident
