@@ -78,7 +78,7 @@ func writeDD(b *testing.B, dir string, size int64) time.Duration {
 	}
 	const mib = 1 << 20
 	cmd := exec.Command(dd, "if=/dev/zero", "of="+filepath.Join(dir, "dd.out"), "bs=1M",
-		fmt.Sprint((size+mib-1)/mib), "conv=fsync", "status=none")
+		fmt.Sprintf("count=%d", (size+mib-1)/mib), "conv=fsync", "status=none")
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("dd: %v\n%s", err, out)
