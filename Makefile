@@ -39,7 +39,8 @@ redis-image:
 	scripts/redis-image.sh
 
 # Micro-benchmarks, then the whole-dataset ones: 10M keys side by side with
-# github.com/hdt3213/rdb's encoder (median of 3), and the binary's peak RSS at 10M and 100M keys;
+# github.com/hdt3213/rdb's encoder and with dd writing as many bytes (medians), and the
+# binary's peak RSS at 10M and 100M keys;
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS);
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set.
 bench:

@@ -11,6 +11,34 @@ func TestCRC16CheckValue(t *testing.T) {
 	}
 }
 
+// TestCRC16Lengths checks the sliced crc16 against the checksum computed bit by bit, for every
+// length around the 8- and 2-byte steps.
+func TestCRC16Lengths(t *testing.T) {
+	bitwise := func(b []byte) uint16 {
+		var crc uint16
+		for _, c := range b {
+			crc ^= uint16(c) << 8
+			for range 8 {
+				if crc&0x8000 != 0 {
+					crc = crc<<1 ^ 0x1021
+				} else {
+					crc <<= 1
+				}
+			}
+		}
+		return crc
+	}
+	b := make([]byte, 40)
+	for i := range b {
+		b[i] = byte(i*37 + 11)
+	}
+	for n := range len(b) + 1 {
+		if got, want := crc16(b[:n]), bitwise(b[:n]); got != want {
+			t.Errorf("len %d: crc16 = %#04x, bit by bit %#04x", n, got, want)
+		}
+	}
+}
+
 // TestSlot checks slots that Redis's own CLUSTER KEYSLOT gives (redis-server 7.0.15), and the
 // hash tag rules of the cluster specification.
 func TestSlot(t *testing.T) {

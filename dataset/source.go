@@ -33,13 +33,14 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		return err
 	}
 	g := writer{ctx: ctx, d: d, sink: sink}
+	if d.Type.IsString() {
+		return g.strings()
+	}
 	c := d.Cursor()
 	for c.Next() {
 		// The sink names the key in its errors: they are returned as they are.
 		var err error
-		if d.Type.IsString() {
-			err = sink.WriteString(c.Key(), c.Value(), c.ExpireAtMS())
-		} else if d.Type == TypeStream {
+		if d.Type == TypeStream {
 			err = g.stream(c.Index(), c.Key(), c.ExpireAtMS())
 		} else {
 			err = g.collection(c.Index(), c.Key(), c.ExpireAtMS())
@@ -52,6 +53,27 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// strings writes the records of a string dataset: the loop of WriteTo with the record type,
+// whether keys expire and the cancellation count decided outside it, the generator's hot path.
+func (g *writer) strings() error {
+	c, expires := g.d.Cursor(), g.d.TTL > 0
+	for c.Next() {
+		var at int64
+		if expires {
+			at = c.ExpireAtMS()
+		}
+		if err := g.sink.WriteString(c.Key(), c.Value(), at); err != nil {
+			return err
+		}
+		if c.Index()%checkEvery == checkEvery-1 {
+			if err := g.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return g.ctx.Err()
 }
 
 // ListKeys calls fn with every key, without computing values.

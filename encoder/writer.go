@@ -144,6 +144,8 @@ type Writer struct {
 	spare     []byte // the other buffer, when it is not being written
 	inflight  []byte // the buffer a background write holds, or nil
 	done      chan flushResult
+	result    flushResult // the report of the write in flight, once finished has taken it
+	reported  bool        // result holds the report
 	bufLimit  int
 	crc       uint64
 	checksum  bool
@@ -313,8 +315,15 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
-	w.appendRecordHeader(key, expireAtMS, typeString)
-	w.buf = w.appendString(w.buf, value)
+	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
+	b := w.buf
+	if expireAtMS > 0 {
+		b = appendExpiry(b, expireAtMS)
+		w.stats.Expires++
+	}
+	b = w.appendString(append(b, typeString), key)
+	w.buf = w.appendString(b, value)
+	w.stats.Keys++
 	return w.maybeFlush()
 }
 
@@ -341,14 +350,19 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 // appendRecordHeader appends the expiry, type byte and key of a record and counts it.
 func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
 	if expireAtMS > 0 {
-		w.buf = append(w.buf, opExpireTimeMS,
-			byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
-			byte(expireAtMS>>32), byte(expireAtMS>>40), byte(expireAtMS>>48), byte(expireAtMS>>56))
+		w.buf = appendExpiry(w.buf, expireAtMS)
 		w.stats.Expires++
 	}
 	w.buf = append(w.buf, typ)
 	w.buf = w.appendString(w.buf, key)
 	w.stats.Keys++
+}
+
+// appendExpiry appends the EXPIRETIME_MS opcode and the expiry, little-endian.
+func appendExpiry(b []byte, expireAtMS int64) []byte {
+	return append(b, opExpireTimeMS,
+		byte(expireAtMS), byte(expireAtMS>>8), byte(expireAtMS>>16), byte(expireAtMS>>24),
+		byte(expireAtMS>>32), byte(expireAtMS>>40), byte(expireAtMS>>48), byte(expireAtMS>>56))
 }
 
 // Close ends the open database, writes the EOF marker and the checksum, and flushes. It does

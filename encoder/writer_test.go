@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -362,6 +363,59 @@ func TestCloseWaitsForTheWriteInFlight(t *testing.T) {
 			got := w.Stats().Bytes
 			if n := <-dst.finished; got != int64(n) {
 				t.Fatalf("Close returned with Stats().Bytes = %d; the write in flight had %d bytes", got, n)
+			}
+		})
+	}
+}
+
+// slowWriter makes each write wait for a token, so that buffers fill while the previous
+// write is still in flight.
+type slowWriter struct {
+	bytes.Buffer
+	token chan struct{}
+}
+
+func (s *slowWriter) Write(p []byte) (int, error) {
+	<-s.token
+	return s.Buffer.Write(p)
+}
+
+// TestChecksumOnEitherSide writes many buffers, with each write finished before the next
+// buffer fills (the background goroutine checksums them) and with writes held up (the
+// encoding goroutine checksums the buffers that fill meanwhile); the trailer is the checksum
+// of the file either way.
+func TestChecksumOnEitherSide(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		t.Run(fmt.Sprintf("held=%v", held), func(t *testing.T) {
+			dst := &slowWriter{token: make(chan struct{})}
+			stop := make(chan struct{})
+			go func() { // tokens, one at a time: a held write waits for this goroutine's turn
+				for {
+					select {
+					case dst.token <- struct{}{}:
+						runtime.Gosched()
+					case <-stop:
+						return
+					}
+				}
+			}()
+			defer close(stop)
+			w, err := NewWriter(dst, Options{BufferSize: 4096, CreatedAt: fixedTime})
+			if err != nil {
+				t.Fatal(err)
+			}
+			must(t, w.BeginDB(0, DBInfo{}))
+			for i := range 20000 {
+				must(t, w.WriteString(fmt.Appendf(nil, "key%d", i), bytes.Repeat([]byte{byte(i)}, i%90), 0))
+				if !held {
+					must(t, w.wait()) // the next buffer goes to a finished background write
+				}
+			}
+			must(t, w.Close())
+			file := dst.Bytes()
+			want := Checksum(file[:len(file)-8])
+			if got := binary.LittleEndian.Uint64(file[len(file)-8:]); got != want || w.Stats().Checksum != want {
+				t.Fatalf("trailer %#x, Stats %#x, want %#x", got, w.Stats().Checksum, want)
 			}
 		})
 	}
