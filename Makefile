@@ -44,7 +44,7 @@ redis-image:
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS);
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify
+	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 
