@@ -19,7 +19,6 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/spec"
 )
 
 // tolerance is how far inspect's estimate may be from what the server reports.
@@ -134,27 +133,8 @@ func TestInspectDatasets(t *testing.T) {
 
 // Each example spec, scaled down where big, written for redis-7.0.
 func TestInspectExamples(t *testing.T) {
-	scales := map[string]float64{"mass-insert.yaml": 0.01, "sessions.yaml": 0.1}
-	files, err := filepath.Glob("../examples/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
-	for _, file := range files {
-		name := filepath.Base(file)
+	for name, s := range servertest.ExampleSpecs(t, "../examples") {
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := spec.Parse(name, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := s.Params
-			p.CountScale, p.BaseTimeMS = scales[name], time.Now().UnixMilli()
-			if err := s.SetParams(p); err != nil {
-				t.Fatal(err)
-			}
 			path := filepath.Join(t.TempDir(), "dump.rdb")
 			if _, err := rdbgen.WriteFile(context.Background(), path, s, rdbgen.FileOptions{Options: rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}, NoManifest: true}); err != nil {
 				t.Fatal(err)

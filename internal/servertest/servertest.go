@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
+	"github.com/rdbgen/rdbgen/spec"
 )
 
 // GenerateFile writes d with opts into a new file in a test temporary
@@ -88,4 +89,35 @@ func WriteRecords(t testing.TB, recs []record.Record, opts encoder.Options) stri
 		t.Fatal(err)
 	}
 	return path
+}
+
+// ExampleSpecs returns the spec files of the examples directory (a path from the test's
+// package), by file name, each with its base time now and scaled down to what a test loads
+// quickly: mass-insert.yaml to 1%, sessions.yaml to 10%, the others whole.
+func ExampleSpecs(t testing.TB, examples string) map[string]*spec.Spec {
+	t.Helper()
+	scales := map[string]float64{"mass-insert.yaml": 0.01, "sessions.yaml": 0.1}
+	files, err := filepath.Glob(filepath.Join(examples, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples in %s: %v", examples, err)
+	}
+	specs := map[string]*spec.Spec{}
+	for _, file := range files {
+		name := filepath.Base(file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := spec.Parse(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.Params
+		p.CountScale, p.BaseTimeMS = scales[name], time.Now().UnixMilli()
+		if err := s.SetParams(p); err != nil {
+			t.Fatal(err)
+		}
+		specs[name] = s
+	}
+	return specs
 }
