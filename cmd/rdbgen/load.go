@@ -23,7 +23,7 @@ import (
 func loadCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "load",
-		Usage: "put records into a running Redis or Redis Cluster through a client: the dataset, a spec file or a JSON/CSV file",
+		Usage: "put records into a running Redis or Redis Cluster through a client: the dataset, a spec file, a JSON/CSV file or a dump",
 		UsageText: "rdbgen load --addr 127.0.0.1:6379 --count N [--type hash] [--method pipeline --batch 1000] [options]\n" +
 			"rdbgen load --addr 127.0.0.1:6379 --spec dataset.yaml --manifest m.json\n" +
 			"rdbgen load --addr 127.0.0.1:6379 data.jsonl (or - for stdin)\n" +
@@ -74,7 +74,7 @@ func loadAction(c *cli.Context) error {
 	}
 	defer in.cleanup()
 	if c.IsSet("rewrite") {
-		if in.imp == nil {
+		if in.imp == nil && in.dump == nil {
 			return errors.New("--rewrite applies to the records of an input file, not to generated ones")
 		}
 		if in.src, in.rewrite, err = rewriteSource(c, in.src); err != nil {

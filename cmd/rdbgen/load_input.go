@@ -3,11 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/importer"
@@ -22,7 +25,7 @@ import (
 // argument.
 func onlineInputFlags() []cli.Flag {
 	return append(specInputFlags(), []cli.Flag{
-		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, or auto (by the name, else by the first byte)", Category: "Input"},
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: "Input"},
 		&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "with an input file: a key that comes again: error, first or last", Category: "Input"},
 		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
 		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
@@ -52,6 +55,7 @@ type input struct {
 	dataset *dataset.Spec // the built-in dataset, or nil
 	spec    *spec.Spec    // a spec file, or nil
 	imp     *importer.Source
+	dump    *rdbgen.ConvertStats // an RDB file's counts, once read; nil for other inputs
 	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
 	name    string               // the import's argument: a file, or - for stdin
 	format  string               // the import's format, known once it has been read
@@ -115,6 +119,10 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 	return in, nil
 }
 
+// newestTarget is a target whose RDB version holds every record a dump may hold: load
+// reads a dump through its target check only to count the records per database.
+const newestTarget = "redis-8.4"
+
 // openImport makes the input an import of the argument, as rdbgen import reads it.
 func (in *input) openImport(c *cli.Context, now time.Time) error {
 	in.name = c.Args().First()
@@ -126,9 +134,31 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 	}
 	in.format = c.String("input-format")
 	switch in.format {
-	case "auto", importer.FormatJSON, importer.FormatCSV:
+	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
 	default:
-		return fmt.Errorf("--input-format %q (known: auto, json, csv)", in.format)
+		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", in.format)
+	}
+	if in.format == "auto" || in.format == formatRDB {
+		isRDB, stdin, err := sniffRDB(in.name, c.App.Reader)
+		if err != nil {
+			return err
+		}
+		var r io.Reader = c.App.Reader
+		if stdin != nil {
+			in.cleanup = func() { stdin.Close() }
+			r = stdin
+		}
+		if isRDB || in.format == formatRDB {
+			// A dump: its records as the reader gives them, counted for the manifest.
+			in.format = formatRDB
+			src := rdbSource{path: in.name, stdin: r}
+			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{})
+			if err != nil {
+				return err
+			}
+			in.src, in.dump = conv, stats
+			return nil
+		}
 	}
 	csvOpts, err := csvOptions(c, in.name)
 	if err != nil {
@@ -212,6 +242,9 @@ func (in *input) manifest(c *cli.Context, now time.Time) *manifest.Manifest {
 				m.DBs[db] = n
 			}
 		}
+	case in.dump != nil:
+		m.Import = convertManifest(in.name, *in.dump)
+		maps.Copy(m.DBs, in.dump.DBs)
 	case in.imp != nil:
 		stats := in.imp.Stats
 		m.Import = importManifest(in.name, in.format, stats, in.imp.Options)
