@@ -138,15 +138,17 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 	default:
 		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", in.format)
 	}
+	// stdin is read from r: once its first bytes have been looked at, from the reader that
+	// keeps them.
+	var r io.Reader = c.App.Reader
 	if in.format == "auto" || in.format == formatRDB {
-		isRDB, stdin, err := sniffRDB(in.name, c.App.Reader)
+		isRDB, sniffed, err := sniffRDB(in.name, c.App.Reader)
 		if err != nil {
 			return err
 		}
-		var r io.Reader = c.App.Reader
-		if stdin != nil {
-			in.cleanup = func() { stdin.Close() }
-			r = stdin
+		if sniffed != nil {
+			in.cleanup = func() { sniffed.Close() }
+			r = sniffed
 		}
 		if isRDB || in.format == formatRDB {
 			// A dump: its records as the reader gives them, counted for the manifest.
@@ -167,10 +169,11 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 	csvOpts.BaseTime = now
 	path := in.name
 	if path == "-" && opts.OnDuplicate == importer.DupLast { // read twice: keep stdin
-		if path, err = importer.Spool(c.App.Reader, ""); err != nil {
+		if path, err = importer.Spool(r, ""); err != nil {
 			return fmt.Errorf("keep stdin for a second reading: %w", err)
 		}
-		in.cleanup = func() { os.Remove(path) }
+		closeStdin := in.cleanup
+		in.cleanup = func() { os.Remove(path); closeStdin() }
 	}
 	var opened []*importer.Input
 	done := in.cleanup
@@ -181,7 +184,7 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 		done()
 	}
 	in.imp = &importer.Source{Options: opts, Open: func() (importer.Reader, error) {
-		f, err := importer.Open(path, c.App.Reader)
+		f, err := importer.Open(path, r)
 		if err != nil {
 			return nil, err
 		}
