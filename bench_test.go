@@ -149,6 +149,20 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
+// reportSideBySide reports the median keys/s of n keys written by rdbgen (ours) and by
+// hdt3213's encoder (theirs), their ratio (speedup), and rdbgen's time over dd's (over-dd)
+// when dd ran.
+func reportSideBySide(b *testing.B, n float64, ours, theirs, dds []time.Duration) {
+	o, t := median(ours), median(theirs)
+	b.ReportMetric(n/o.Seconds(), "rdbgen-keys/s")
+	b.ReportMetric(n/t.Seconds(), "hdt3213-keys/s")
+	b.ReportMetric(t.Seconds()/o.Seconds(), "speedup")
+	if dd := median(dds); dd > 0 {
+		b.ReportMetric(o.Seconds()/dd.Seconds(), "over-dd")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
 // BenchmarkDefaultDataset writes the 10,000,000-key default dataset with rdbgen, with
 // github.com/hdt3213/rdb's encoder, and as many bytes with dd (conv=fsync), side by side in
 // each iteration, all synced to the same disk. It reports the median keys/s of both encoders,
@@ -168,14 +182,7 @@ func BenchmarkDefaultDataset(b *testing.B) {
 		}
 		dds = append(dds, writeDD(b, dir, st.Size()))
 	}
-	o, t := median(ours), median(theirs)
-	b.ReportMetric(n/o.Seconds(), "rdbgen-keys/s")
-	b.ReportMetric(n/t.Seconds(), "hdt3213-keys/s")
-	b.ReportMetric(t.Seconds()/o.Seconds(), "speedup")
-	if dd := median(dds); dd > 0 {
-		b.ReportMetric(o.Seconds()/dd.Seconds(), "over-dd")
-	}
-	b.ReportMetric(0, "ns/op")
+	reportSideBySide(b, n, ours, theirs, dds)
 }
 
 // BenchmarkDefaultDatasetPipe writes the 10,000,000-key default dataset into a pipe with
@@ -194,14 +201,7 @@ func BenchmarkDefaultDatasetPipe(b *testing.B) {
 		theirs = append(theirs, toPipe(b, func(w io.Writer) { encodeBaseline(b, w, d) }))
 		dds = append(dds, readDD(b, filepath.Join(dir, "rdbgen.rdb")))
 	}
-	o, t := median(ours), median(theirs)
-	b.ReportMetric(n/o.Seconds(), "rdbgen-keys/s")
-	b.ReportMetric(n/t.Seconds(), "hdt3213-keys/s")
-	b.ReportMetric(t.Seconds()/o.Seconds(), "speedup")
-	if dd := median(dds); dd > 0 {
-		b.ReportMetric(o.Seconds()/dd.Seconds(), "over-dd")
-	}
-	b.ReportMetric(0, "ns/op")
+	reportSideBySide(b, n, ours, theirs, dds)
 }
 
 // BenchmarkDefaultDatasetCPU writes the 10,000,000-key default dataset to io.Discard: the

@@ -49,24 +49,14 @@ func checkFile(t *testing.T, path string) *inspect.Report {
 // type and encoding, big and small collections, streams with a consumer group, TTLs, three
 // databases; its streams alone; and a big stream with 2,100 pending entries.
 func TestInspectServerDump(t *testing.T) {
-	all := mixedfill.Records()
-	var streams []record.Record
-	for _, r := range all {
-		if r.Type == record.Stream {
-			streams = append(streams, r)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		recs []record.Record
-	}{{"mixed", all}, {"streams", streams}, {"big-stream", mixedfill.BigStream()}} {
-		t.Run(c.name, func(t *testing.T) {
-			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return mixedfill.Send(ctx, cl, c.recs) })
+	for _, c := range mixedfill.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, cl *redis.Client) error { return mixedfill.Send(ctx, cl, c.Recs) })
 			rep := checkFile(t, path)
 			// What inspect reads of the dump is what the fill sent.
 			want := map[record.Type]uint64{}
 			var expires uint64
-			for _, r := range c.recs {
+			for _, r := range c.Recs {
 				want[r.Type]++
 				if r.ExpireAtMS != 0 {
 					expires++

@@ -12,44 +12,16 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
-	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/server"
 )
-
-// startCluster starts an empty cluster of three primaries on local redis-servers.
-func startCluster(t *testing.T) (*localcluster.Cluster, *cluster.Layout) {
-	t.Helper()
-	layout, err := cluster.Even(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for range 3 {
-		files = append(files, servertest.GenerateFile(t, &dataset.Spec{}, encoder.Options{Target: "redis-7.0"}))
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	c, err := localcluster.Start(ctx, files, layout, localcluster.Options{
-		Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := c.Close(context.Background()); err != nil {
-			t.Error(err)
-		}
-	})
-	return c, layout
-}
 
 // TestLoadIntoCluster loads datasets into a running cluster of three primaries through a
 // seed, by every method: every key lands on its slot's primary, and the nodes' counts,
 // as the load reports them and as the nodes tell, add up to the dataset's.
 func TestLoadIntoCluster(t *testing.T) {
-	c, layout := startCluster(t)
+	c, layout := servertest.StartCluster(t)
 	sets := []*dataset.Spec{
 		{Count: 3000, KeyPrefix: "key", KeyStart: 1, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
 		{Count: 500, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:"},
@@ -127,7 +99,7 @@ func (s *movingSource) WriteTo(ctx context.Context, sink record.Sink) error {
 // TestClusterMovedMidLoad: a slot that moves to another primary mid-load makes the load
 // fail with an error that names the key and the node that answered MOVED.
 func TestClusterMovedMidLoad(t *testing.T) {
-	c, layout := startCluster(t)
+	c, layout := servertest.StartCluster(t)
 	for _, m := range []loader.Method{loader.Mass, loader.Pipeline} {
 		t.Run(string(m), func(t *testing.T) {
 			key := []byte("moved:" + string(m))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
@@ -57,23 +58,11 @@ func writeRDB(t *testing.T, src record.Source) string {
 	return path
 }
 
-// writeRESP writes src's commands for server version v into a file and returns its path.
+// writeRESP writes src's commands for o's server into a file and returns its path.
 func writeRESP(t *testing.T, src record.Source, o resp.Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "data.resp")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := resp.NewWriter(f, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := src.WriteTo(t.Context(), w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
+	if _, err := rdbgen.WriteRESPFile(t.Context(), path, src, rdbgen.RESPOptions{Commands: o}); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -10,14 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/localcluster"
-	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/server"
 )
 
 // writeJSONL writes a JSON Lines import of every type, some keys expiring, in two
@@ -103,22 +97,7 @@ func TestLoadStdin(t *testing.T) {
 // TestLoadCluster loads a spec file into a running cluster of three primaries through one
 // of them, then checks the nodes' counts; a database other than 0 is refused.
 func TestLoadCluster(t *testing.T) {
-	layout, err := cluster.Even(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for range 3 {
-		files = append(files, servertest.GenerateFile(t, &dataset.Spec{}, encoder.Options{Target: "redis-7.0"}))
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	c, err := localcluster.Start(ctx, files, layout, localcluster.Options{
-		Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
+	c, _ := servertest.StartCluster(t)
 	stdout, _, err := run(t, t.Context(), "load", "--cluster", "--addr", c.Nodes[2].Addr, "--type", "hash", "--count", "3000", "--method", "mass")
 	want := fmt.Sprintf("loaded 3000 keys (0 with TTL) into the cluster of %s (3 primaries) by mass", c.Nodes[2].Addr)
 	if err != nil || !strings.HasPrefix(stdout, want) {

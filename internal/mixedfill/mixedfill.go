@@ -212,3 +212,22 @@ func Send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 	}
 	return nil
 }
+
+// A Case is a named set of records a test sends to a server and compares.
+type Case struct {
+	Name string
+	Recs []record.Record
+}
+
+// Cases returns the fills the tests compare: the whole mixed fill, its streams alone, and
+// the big stream.
+func Cases() []Case {
+	all := Records()
+	var streams []record.Record
+	for _, r := range all {
+		if r.Type == record.Stream {
+			streams = append(streams, r)
+		}
+	}
+	return []Case{{"mixed", all}, {"streams", streams}, {"big-stream", BigStream()}}
+}

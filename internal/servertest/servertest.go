@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
@@ -120,4 +122,32 @@ func ExampleSpecs(t testing.TB, examples string) map[string]*spec.Spec {
 		specs[name] = s
 	}
 	return specs
+}
+
+// StartCluster starts an empty Redis Cluster of three primaries on local redis-servers,
+// joined and ready, with the slots split as cluster.Even(3) splits them, and stops it when
+// the test ends.
+func StartCluster(t testing.TB) (*localcluster.Cluster, *cluster.Layout) {
+	t.Helper()
+	layout, err := cluster.Even(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for range 3 {
+		files = append(files, GenerateFile(t, &dataset.Spec{}, encoder.Options{Target: "redis-7.0"}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := localcluster.Start(ctx, files, layout, localcluster.Options{
+		Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	return c, layout
 }
