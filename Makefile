@@ -1,6 +1,7 @@
 # rdbgen: test, benchmark and check.
 #
-#   make test         every test, against a real redis-server and docker
+#   make test         every test, against a real redis-server and docker (and the encoder
+#                     again with -tags purego: its checksum without assembly)
 #   make redis-image  the local test image rdbgen-test/redis:7.0
 #   make bench        the benchmarks
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
@@ -24,6 +25,7 @@ test: redis-server
 		echo "make test: docker does not answer: the docker tests will skip (in CI they fail)" >&2; \
 	fi
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -count=1 -tags purego ./encoder
 
 # redis-server from Debian's package, installed when missing and we are root.
 redis-server:

@@ -19,8 +19,9 @@ import (
 type Options struct {
 	// Encoder configures the encoder.Writer of the file, or of every shard file.
 	Encoder encoder.Options
-	// Progress, if not nil, is called every few thousand records and members, and once at
-	// the end, with the counts so far. Default nil: no reports.
+	// Progress, if not nil, is called with the counts so far each time the encoder writes
+	// its buffer to the destination (every MiB by default), and once at the end. Default
+	// nil: no reports.
 	Progress func(record.Progress)
 }
 

@@ -3,6 +3,7 @@ package rdbgen
 import (
 	"context"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/rdbgen/rdbgen/cluster"
@@ -15,18 +16,21 @@ import (
 // the encoder's as they are (the encoder's name the key).
 func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) (Result, error) {
 	start := time.Now()
-	w, err := encoder.NewWriter(dst, opts.Encoder)
+	p := newProgress(src, opts.Progress)
+	w, err := encoder.NewWriter(p.writer(dst), opts.Encoder)
 	if err != nil {
 		return Result{}, err
 	}
-	sink, done := withProgress(w, src, w.Stats, opts.Progress)
-	if err := src.WriteTo(ctx, sink); err != nil {
+	if p != nil {
+		p.stats = w.Stats
+	}
+	if err := src.WriteTo(ctx, w); err != nil {
 		return Result{}, err
 	}
 	if err := w.Close(); err != nil {
 		return Result{}, err
 	}
-	done()
+	p.send()
 	return Result{
 		Stats:      w.Stats(),
 		DBs:        w.DBs(),
@@ -57,18 +61,27 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 		}
 		countTime = time.Since(start)
 	}
+	p := newProgress(src, opts.Progress)
+	if p != nil {
+		dsts = slices.Clone(dsts)
+		for i, dst := range dsts {
+			dsts[i] = p.writer(dst)
+		}
+	}
 	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts})
 	if err != nil {
 		return ClusterResult{}, err
 	}
-	sink, done := withProgress(w, src, w.Total, opts.Progress)
-	if err := src.WriteTo(ctx, sink); err != nil {
+	if p != nil {
+		p.stats = w.Total
+	}
+	if err := src.WriteTo(ctx, w); err != nil {
 		return ClusterResult{}, err
 	}
 	if err := w.Close(); err != nil {
 		return ClusterResult{}, err
 	}
-	done()
+	p.send()
 	return ClusterResult{
 		Shards:        w.Stats(),
 		Total:         w.Total(),

@@ -40,11 +40,3 @@ func TestChecksumMatchesHashCRC64(t *testing.T) {
 		}
 	}
 }
-
-func BenchmarkChecksum(b *testing.B) {
-	p := make([]byte, 1<<20)
-	b.SetBytes(int64(len(p)))
-	for b.Loop() {
-		Checksum(p)
-	}
-}

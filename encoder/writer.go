@@ -140,12 +140,7 @@ type Stats struct {
 // A Writer writes an RDB file to an io.Writer.
 type Writer struct {
 	dst       io.Writer
-	buf       []byte // the buffer being encoded into
-	spare     []byte // the other buffer, when it is not being written
-	inflight  []byte // the buffer a background write holds, or nil
-	done      chan flushResult
-	result    flushResult // the report of the write in flight, once finished has taken it
-	reported  bool        // result holds the report
+	buf       []byte // encoded bytes not yet written, flushed once bufLimit is reached
 	bufLimit  int
 	crc       uint64
 	checksum  bool
@@ -206,7 +201,6 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	w := &Writer{
 		dst:       dst,
 		buf:       make([]byte, 0, size+size/4),
-		done:      make(chan flushResult, 1),
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
 		target:    t,
@@ -376,11 +370,6 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.endDB()
 	}
-	// Wait for the write in flight even after an error: once Close returns, the caller may
-	// close or remove the destination.
-	if werr := w.wait(); err == nil {
-		err = werr
-	}
 	w.closed = true
 	if err != nil {
 		return err
@@ -392,7 +381,6 @@ func (w *Writer) Close() error {
 	}
 	c := w.stats.Checksum
 	w.buf = append(w.buf, byte(c), byte(c>>8), byte(c>>16), byte(c>>24), byte(c>>32), byte(c>>40), byte(c>>48), byte(c>>56))
-	w.closed = true
 	return w.writeBuf()
 }
 
