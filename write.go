@@ -8,14 +8,25 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/record"
 )
 
+// bufferSize is the size of the writes of an encoder with opts.
+func bufferSize(opts encoder.Options) int {
+	if opts.BufferSize == 0 {
+		return encoder.DefaultBufferSize
+	}
+	return opts.BufferSize
+}
+
 // Write writes every record of src as one RDB file to dst and closes the file's encoder
 // (not dst). It stops with ctx's error when ctx is cancelled; errors are the source's or
-// the encoder's as they are (the encoder's name the key).
+// the encoder's as they are (the encoder's name the key). A dst that is a pipe is made to
+// hold a whole buffer of the encoder where the system allows (see internal/pipe).
 func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) (Result, error) {
 	start := time.Now()
+	pipe.Grow(dst, bufferSize(opts.Encoder))
 	p := newProgress(src, opts.Progress)
 	w, err := encoder.NewWriter(p.writer(dst), opts.Encoder)
 	if err != nil {
@@ -60,6 +71,9 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 			return ClusterResult{}, err
 		}
 		countTime = time.Since(start)
+	}
+	for _, dst := range dsts {
+		pipe.Grow(dst, bufferSize(opts.Encoder))
 	}
 	p := newProgress(src, opts.Progress)
 	if p != nil {

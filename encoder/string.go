@@ -11,11 +11,24 @@ const (
 // minCompressLen is the shortest string Redis tries to compress (rdbSaveRawString: len > 20).
 const minCompressLen = 21
 
+// maxIntLen is the longest string that can be an int32's canonical form: "-2147483648".
+const maxIntLen = 11
+
 // appendString appends s the way Redis's rdbSaveRawString does: as an 8, 16 or 32-bit integer
 // when s is the canonical form of one, LZF-compressed when compression is on, s is longer than
 // 20 bytes and compression saves at least 4 bytes, and as a length-prefixed string otherwise.
+// Its common case, a string too long to be an integer and too short to compress (12 to 20
+// bytes: a 1-byte length and the bytes), is inlined into the caller.
 func (w *Writer) appendString(b, s []byte) []byte {
-	if len(s) <= 11 {
+	if uint(len(s)-maxIntLen-1) < minCompressLen-maxIntLen-1 { // maxIntLen < len(s) < minCompressLen
+		return append(append(b, byte(len(s))), s...)
+	}
+	return w.appendStringSlow(b, s)
+}
+
+// appendStringSlow is appendString for every length.
+func (w *Writer) appendStringSlow(b, s []byte) []byte {
+	if len(s) <= maxIntLen {
 		if v, ok := parseInt32(s); ok {
 			return appendInt(b, v)
 		}
@@ -66,7 +79,7 @@ func appendInt(b []byte, v int64) []byte {
 // parseInt32 reports whether s is the canonical decimal form of an int32 (no sign other than a
 // leading '-', no leading zeros, not "-0"), the strings Redis stores as integers.
 func parseInt32(s []byte) (int64, bool) {
-	if len(s) == 0 || len(s) > 11 {
+	if len(s) == 0 || len(s) > maxIntLen {
 		return 0, false
 	}
 	neg := s[0] == '-'

@@ -64,14 +64,16 @@ const Version = "0.1.0"
 
 // Record type bytes and opcodes.
 const (
-	typeString       = 0
-	opExpireTimeMS   = 0xfc
-	opResizeDB       = 0xfb
-	opSelectDB       = 0xfe
-	opAux            = 0xfa
-	opEOF            = 0xff
-	defaultBufferLen = 1 << 20
+	typeString     = 0
+	opExpireTimeMS = 0xfc
+	opResizeDB     = 0xfb
+	opSelectDB     = 0xfe
+	opAux          = 0xfa
+	opEOF          = 0xff
 )
+
+// DefaultBufferSize is the size of the writes a Writer makes when Options.BufferSize is 0.
+const DefaultBufferSize = 1 << 20
 
 // Errors callers can test for with errors.Is.
 var (
@@ -106,7 +108,8 @@ type Options struct {
 	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
 	// ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
-	// BufferSize is the size of the writes made to the destination; default 1 MiB.
+	// BufferSize is the size of the writes made to the destination; default
+	// DefaultBufferSize, 1 MiB.
 	BufferSize int
 	// Thresholds choose the encodings of collections, as the Redis settings of the same
 	// names do on a server; nil means DefaultThresholds.
@@ -182,7 +185,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	}
 	size := opts.BufferSize
 	if size == 0 {
-		size = defaultBufferLen
+		size = DefaultBufferSize
 	}
 	if size < 4096 {
 		return nil, fmt.Errorf("%w: buffer size %d (at least 4096)", ErrInvalidOption, size)
