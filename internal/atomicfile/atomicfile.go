@@ -36,6 +36,7 @@ type File struct {
 	stream    bool
 	done      bool
 	removed   []string
+	wb        *writeback // nil for a stream, or where writeback cannot be started early
 }
 
 // Create starts a file for path. Unless overwrite is set, an existing path is an error
@@ -74,7 +75,7 @@ func Create(path string, overwrite bool) (*File, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
-	return &File{File: f, path: path, overwrite: overwrite, removed: removed}, nil
+	return &File{File: f, path: path, overwrite: overwrite, removed: removed, wb: startWriteback(f)}, nil
 }
 
 // Removed returns the paths of the temporary files of killed runs that Create removed.
@@ -151,6 +152,7 @@ func (f *File) finish() error {
 	if f.stream {
 		return nil // pipes and most devices cannot be synced: place closes them
 	}
+	f.wb.stop()
 	if err := f.Sync(); err != nil {
 		f.Close()
 		os.Remove(f.Name())
@@ -263,6 +265,7 @@ func (f *File) Abort() error {
 		return nil
 	}
 	f.done = true
+	f.wb.stop()
 	f.Close()
 	if f.stream {
 		return nil
