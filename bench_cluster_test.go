@@ -3,8 +3,6 @@ package rdbgen_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -15,28 +13,14 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 )
 
-// writeShards splits d by layout into files in dir and returns the time taken, fsyncs
-// included, and the time of the counting pass.
-func writeShards(b *testing.B, dir string, layout *cluster.Layout) (time.Duration, time.Duration) {
-	files := make([]*os.File, layout.Len())
-	dsts := make([]io.Writer, layout.Len())
-	for i := range files {
-		f, err := os.Create(filepath.Join(dir, cluster.ShardFile(i)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer f.Close()
-		files[i], dsts[i] = f, f
-	}
+// writeShards splits the default dataset by layout into shard files in dir/shards as the CLI
+// does (temporary files, synced, renamed over those of the previous iteration, with their
+// manifests) and returns the time taken and the time of the counting pass.
+func writeShards(b *testing.B, dir string, n uint64, layout *cluster.Layout) (time.Duration, time.Duration) {
 	start := time.Now()
-	res, err := rdbgen.WriteShards(context.Background(), dsts, classic(10_000_000), layout, rdbgen.Options{})
+	res, err := rdbgen.WriteShardFiles(context.Background(), filepath.Join(dir, "shards"), classic(n), layout, rdbgen.FileOptions{Force: true})
 	if err != nil {
 		b.Fatal(err)
-	}
-	for _, f := range files {
-		if err := f.Sync(); err != nil {
-			b.Fatal(err)
-		}
 	}
 	return time.Since(start), res.CountDuration
 }
@@ -52,7 +36,7 @@ func BenchmarkClusterSplit(b *testing.B) {
 	var single, split, counting []time.Duration
 	for b.Loop() {
 		single = append(single, writeRdbgen(b, dir, classic(n)))
-		s, c := writeShards(b, dir, layout)
+		s, c := writeShards(b, dir, n, layout)
 		split, counting = append(split, s), append(counting, c)
 	}
 	b.ReportMetric(n/median(single).Seconds(), "single-keys/s")

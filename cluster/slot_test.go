@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -92,4 +93,39 @@ func ExampleSlot() {
 	// Output:
 	// 12182
 	// true
+}
+
+// TestIndexBrace puts a '{' at every position of keys of every length up to 24, where the
+// 8-byte steps and the byte loop meet, with bytes that differ from '{' by one bit around it.
+func TestIndexBrace(t *testing.T) {
+	for n := range 25 {
+		key := make([]byte, n)
+		for i := range key {
+			key[i] = '{' ^ byte(1<<(i%8)) // never '{', one bit away
+		}
+		if got := indexBrace(key); got != -1 {
+			t.Fatalf("len %d without '{': %d", n, got)
+		}
+		for at := range n {
+			k := bytes.Clone(key)
+			k[at] = '{'
+			if at+1 < n {
+				k[n-1] = '{' // a later one must not win
+			}
+			if got := indexBrace(k); got != at {
+				t.Fatalf("indexBrace(%q) = %d, want %d", k, got, at)
+			}
+		}
+	}
+}
+
+// FuzzIndexBrace checks indexBrace against bytes.IndexByte on any key.
+func FuzzIndexBrace(f *testing.F) {
+	f.Add([]byte("{user1000}.following"))
+	f.Add([]byte("key100000001"))
+	f.Fuzz(func(t *testing.T, key []byte) {
+		if got, want := indexBrace(key), bytes.IndexByte(key, '{'); got != want {
+			t.Fatalf("indexBrace(%q) = %d, bytes.IndexByte %d", key, got, want)
+		}
+	})
 }
