@@ -147,16 +147,28 @@ func median(ds []time.Duration) time.Duration {
 
 // reportSideBySide reports the median keys/s of n keys written by rdbgen (ours) and by
 // hdt3213's encoder (theirs), their ratio (speedup), and rdbgen's time over dd's (over-dd)
-// when dd ran.
+// when dd ran, and logs them as a table.
 func reportSideBySide(b *testing.B, n float64, ours, theirs, dds []time.Duration) {
-	o, t := median(ours), median(theirs)
+	o, t, dd := median(ours), median(theirs), median(dds)
 	b.ReportMetric(n/o.Seconds(), "rdbgen-keys/s")
 	b.ReportMetric(n/t.Seconds(), "hdt3213-keys/s")
 	b.ReportMetric(t.Seconds()/o.Seconds(), "speedup")
-	if dd := median(dds); dd > 0 {
+	if dd > 0 {
 		b.ReportMetric(o.Seconds()/dd.Seconds(), "over-dd")
 	}
 	b.ReportMetric(0, "ns/op")
+	row := func(name string, d time.Duration) string {
+		line := fmt.Sprintf("\n%-16s %8.3f s %8.1f M keys/s", name, d.Seconds(), n/d.Seconds()/1e6)
+		if name != "rdbgen" {
+			line += fmt.Sprintf("   rdbgen %.2fx as fast", d.Seconds()/o.Seconds())
+		}
+		return line
+	}
+	table := fmt.Sprintf("medians of %d interleaved runs:", len(ours)) + row("rdbgen", o) + row("hdt3213 encoder", t)
+	if dd > 0 {
+		table += fmt.Sprintf("\n%-16s %8.3f s (the same bytes)   rdbgen takes %.2fx its time", "dd", dd.Seconds(), o.Seconds()/dd.Seconds())
+	}
+	b.Log(table)
 }
 
 // BenchmarkDefaultDataset writes the 10,000,000-key default dataset with rdbgen, with
