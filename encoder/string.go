@@ -1,5 +1,7 @@
 package encoder
 
+import "encoding/binary"
+
 // Special string encodings (the 11xxxxxx length forms of rdbSaveLen).
 const (
 	encInt8  = 0xc0
@@ -24,6 +26,22 @@ func (w *Writer) appendString(b, s []byte) []byte {
 		return append(append(b, byte(len(s))), s...)
 	}
 	return w.appendStringSlow(b, s)
+}
+
+// isShort reports whether s is 12 to 16 bytes long: too long to be an integer, too short to
+// compress, and as long as the keys of the default dataset.
+func isShort(s []byte) bool { return uint(len(s)-maxIntLen-1) < 16-maxIntLen }
+
+// appendShort appends a short string (isShort) to b, which has room for it: a 1-byte length
+// and the bytes, copied as two overlapping 8-byte words rather than by a call to memmove,
+// which cost a tenth of the default dataset's time (BenchmarkDefaultDatasetCPU).
+func appendShort(b, s []byte) []byte {
+	n := len(b)
+	b = b[:n+1+len(s)]
+	b[n] = byte(len(s))
+	binary.LittleEndian.PutUint64(b[n+1:], binary.LittleEndian.Uint64(s))
+	binary.LittleEndian.PutUint64(b[len(b)-8:], binary.LittleEndian.Uint64(s[len(s)-8:]))
+	return b
 }
 
 // appendStringSlow is appendString for every length.

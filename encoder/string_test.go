@@ -232,3 +232,29 @@ func BenchmarkAppendString(b *testing.B) {
 		})
 	}
 }
+
+// TestWriteStringShortPath writes records of every key and value length from 0 to 40 (the
+// short path takes 12 to 16), of letters and of digits, into a buffer with exactly enough
+// room, one byte too little and none: each record is the bytes appendString gives, with or
+// without compression.
+func TestWriteStringShortPath(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		w := newTestWriter(t, Options{DisableCompression: !compress})
+		must(t, w.BeginDB(0, DBInfo{}))
+		for kn := 0; kn <= 40; kn++ {
+			for vn := 0; vn <= 40; vn++ {
+				key := []byte(strings.Repeat("k1", 20)[:kn])
+				value := []byte(strings.Repeat("9876543210", 4)[:vn])
+				want := w.appendString(w.appendString([]byte{typeString}, key), value)
+				need := 3 + kn + vn // the type byte, two 1-byte lengths, the bytes
+				for _, room := range []int{need, need - 1, 0} {
+					w.buf = make([]byte, 10, 10+room)
+					must(t, w.WriteString(key, value, 0))
+					if got := w.buf[10:]; !bytes.Equal(got, want) {
+						t.Fatalf("compress=%v key %d bytes, value %d, room %d: wrote %x, want %x", compress, kn, vn, room, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -318,8 +318,13 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 		b = appendExpiry(b, expireAtMS)
 		w.stats.Expires++
 	}
-	b = w.appendString(append(b, typeString), key)
-	w.buf = w.appendString(b, value)
+	b = append(b, typeString)
+	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
+		b = appendShort(appendShort(b, key), value)
+	} else {
+		b = w.appendString(w.appendString(b, key), value)
+	}
+	w.buf = b
 	w.stats.Keys++
 	return w.maybeFlush()
 }
