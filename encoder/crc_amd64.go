@@ -6,8 +6,6 @@ package encoder
 var useCLMUL = hasPCLMULQDQ()
 
 // hasPCLMULQDQ reports whether the CPU has the carry-less multiplication instruction.
-//
-//go:noescape
 func hasPCLMULQDQ() bool
 
 // foldCLMUL folds p, whose length is a non-zero multiple of 16, with crc added to its first

@@ -12,7 +12,7 @@ TEXT ·hasPCLMULQDQ(SB), NOSPLIT, $0-1
 	MOVB CX, ret+0(FP)
 	RET
 
-// fold16 moves the block in X1 forward by the distance whose constants are in X0 (x^(8d+63)
+// FOLD moves the block in X1 forward by the distance whose constants are in X0 (x^(8d+63)
 // in the low word, x^(8d-1) in the high) and adds the block in add: X1 = lo·k0 ⊕ hi·k1 ⊕ add.
 #define FOLD(add) \
 	MOVO      X1, X5    \
