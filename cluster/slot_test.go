@@ -12,32 +12,45 @@ func TestCRC16CheckValue(t *testing.T) {
 	}
 }
 
-// TestCRC16Lengths checks the sliced crc16 against the checksum computed bit by bit, for every
-// length around the 8- and 2-byte steps.
-func TestCRC16Lengths(t *testing.T) {
-	bitwise := func(b []byte) uint16 {
-		var crc uint16
-		for _, c := range b {
-			crc ^= uint16(c) << 8
-			for range 8 {
-				if crc&0x8000 != 0 {
-					crc = crc<<1 ^ 0x1021
-				} else {
-					crc <<= 1
-				}
+// crc16Bitwise is CRC16/XMODEM computed bit by bit, as the specification defines it.
+func crc16Bitwise(b []byte) uint16 {
+	var crc uint16
+	for _, c := range b {
+		crc ^= uint16(c) << 8
+		for range 8 {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
 			}
 		}
-		return crc
 	}
+	return crc
+}
+
+// TestCRC16Lengths checks the sliced crc16 against the checksum computed bit by bit, for every
+// length around the leading partial block and the 8- and 2-byte steps.
+func TestCRC16Lengths(t *testing.T) {
 	b := make([]byte, 40)
 	for i := range b {
 		b[i] = byte(i*37 + 11)
 	}
 	for n := range len(b) + 1 {
-		if got, want := crc16(b[:n]), bitwise(b[:n]); got != want {
+		if got, want := crc16(b[:n]), crc16Bitwise(b[:n]); got != want {
 			t.Errorf("len %d: crc16 = %#04x, bit by bit %#04x", n, got, want)
 		}
 	}
+}
+
+// FuzzCRC16 checks the sliced crc16 against the checksum computed bit by bit, on any key.
+func FuzzCRC16(f *testing.F) {
+	f.Add([]byte("key100000001"))
+	f.Add([]byte("{user1000}.following"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := crc16(b), crc16Bitwise(b); got != want {
+			t.Fatalf("crc16(%q) = %#04x, bit by bit %#04x", b, got, want)
+		}
+	})
 }
 
 // TestSlot checks slots that Redis's own CLUSTER KEYSLOT gives (redis-server 7.0.15), and the
