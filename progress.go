@@ -3,6 +3,7 @@ package rdbgen
 import (
 	"io"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -43,10 +44,14 @@ func (p *progress) send() {
 	p.report(record.Progress{Keys: s.Keys, Total: p.total, Members: s.Members, Bytes: s.Bytes})
 }
 
-// writer returns dst, wrapped to report after every write when p is not nil.
+// writer returns dst, wrapped to report after every write when p is not nil. A
+// cluster.File stays one, so that a split can fill in its headers.
 func (p *progress) writer(dst io.Writer) io.Writer {
 	if p == nil {
 		return dst
+	}
+	if f, ok := dst.(cluster.File); ok {
+		return &progressFile{File: f, p: p}
 	}
 	return &progressWriter{Writer: dst, p: p}
 }
@@ -62,6 +67,19 @@ type progressWriter struct {
 func (w *progressWriter) Write(b []byte) (int, error) {
 	n, err := w.Writer.Write(b)
 	w.p.send()
+	return n, err
+}
+
+// A progressFile is a progressWriter of a cluster.File.
+type progressFile struct {
+	cluster.File
+	p *progress
+}
+
+// Write writes b and reports.
+func (f *progressFile) Write(b []byte) (int, error) {
+	n, err := f.File.Write(b)
+	f.p.send()
 	return n, err
 }
 

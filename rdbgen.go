@@ -44,6 +44,7 @@ type ClusterResult struct {
 	RDBVersion int
 	Target     string
 	// Duration is the whole write's time; CountDuration the part of it spent on the first
-	// pass that counts each shard's keys (0 when the source cannot list its keys).
+	// pass that counts each shard's keys (0 when there was none: into files, whose headers
+	// are filled in last, or from a source that cannot list its keys).
 	Duration, CountDuration time.Duration
 }

@@ -56,8 +56,10 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 // record of another db is an error wrapping cluster.ErrDB). All files are written in one
 // pass, in memory bounded by the number of shards.
 //
-// When src is a record.KeyLister, a first pass over its keys alone counts each shard's keys,
-// so that every file declares its exact RESIZEDB counts; a source that can also list its
+// When src is a record.KeyLister, every file declares its exact RESIZEDB counts. Into files
+// (see cluster.CanFill), src is read once: each file's header is written last, with the
+// counts its shard got (cluster.WriterOptions.FillCounts). Into other destinations, a
+// first pass over the keys alone counts each shard's keys; a source that can also list its
 // keys in parts (a PartLister, as generated datasets and spec files are) is counted on
 // every CPU at once. Other sources are read once, and their files have no RESIZEDB hint.
 // The destinations are not closed.
@@ -65,7 +67,9 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 	start := time.Now()
 	var counts []encoder.DBInfo
 	var countTime time.Duration
-	if l, ok := src.(record.KeyLister); ok {
+	l, exact := src.(record.KeyLister)
+	fill := exact && cluster.CanFill(dsts)
+	if exact && !fill {
 		var err error
 		if counts, err = countShards(ctx, l, layout); err != nil {
 			return ClusterResult{}, err
@@ -82,7 +86,7 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 			dsts[i] = p.writer(dst)
 		}
 	}
-	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts})
+	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts, FillCounts: fill})
 	if err != nil {
 		return ClusterResult{}, err
 	}

@@ -10,7 +10,8 @@ import (
 
 // BeginDB accepts database 0 only, once: the shards' files hold it from the start, and each
 // shard's counts come from WriterOptions.Counts, not from info (which counts the whole
-// database). Other databases fail with ErrDB.
+// database). With WriterOptions.FillCounts, info predicts each shard's counts, in
+// proportion to its slots, for the room its header needs. Other databases fail with ErrDB.
 func (w *Writer) BeginDB(db int, info encoder.DBInfo) error {
 	switch {
 	case w.closed:
@@ -20,7 +21,7 @@ func (w *Writer) BeginDB(db int, info encoder.DBInfo) error {
 	case w.began:
 		return fmt.Errorf("%w: db 0", encoder.ErrDBReopened)
 	}
-	w.began = true
+	w.began, w.declared = true, info
 	return nil
 }
 

@@ -72,11 +72,9 @@ func HashTag(key []byte) []byte {
 // v has a zero byte): keys are short, and calling bytes.IndexByte cost twice the search
 // (10M default keys counted and split into 3 shards: 0.11 s of CPU in IndexByte, 0.05 s here).
 func indexBrace(key []byte) int {
-	const ones, highs, braces = 0x0101010101010101, 0x8080808080808080, 0x7b7b7b7b7b7b7b7b
 	i := 0
 	for ; i+8 <= len(key); i += 8 {
-		v := binary.LittleEndian.Uint64(key[i:]) ^ braces
-		if (v-ones)&^v&highs != 0 {
+		if hasBrace(binary.LittleEndian.Uint64(key[i:])) {
 			break
 		}
 	}
@@ -86,6 +84,13 @@ func indexBrace(key []byte) int {
 		}
 	}
 	return -1
+}
+
+// hasBrace reports whether one of the 8 bytes of w is '{'.
+func hasBrace(w uint64) bool {
+	const ones, highs, braces = 0x0101010101010101, 0x8080808080808080, 0x7b7b7b7b7b7b7b7b
+	v := w ^ braces
+	return (v-ones)&^v&highs != 0
 }
 
 // Slot returns the hash slot of key, 0 to Slots-1, as CLUSTER KEYSLOT computes it.

@@ -27,8 +27,16 @@ type WriterOptions struct {
 	Encoder encoder.Options
 	// Counts gives, for each shard, the keys and keys with an expiry it will hold, when they
 	// are known up front (see Counter). They become each file's RESIZEDB hint and are
-	// checked on Close. Default nil: unknown, no hint.
+	// checked on Close. Default nil: unknown, no hint, unless FillCounts is set.
 	Counts []encoder.DBInfo
+	// FillCounts gives each file the RESIZEDB hint of the keys it got without counting them
+	// up front: every destination must be a File standing where its shard file is to start
+	// (see CanFill); the Writer leaves room there for the header, writes the records after
+	// it and fills it in on Close. The files are the same as with exact Counts. It costs
+	// nothing unless the room, predicted from the counts BeginDB declares for the whole
+	// database, misses the header's length (see Writer.BeginDB); then the shard's records
+	// are moved on Close. Ignored when Counts is set. Default false.
+	FillCounts bool
 }
 
 // A Writer splits one stream of records into a file per shard: each record goes to the
@@ -40,11 +48,14 @@ type WriterOptions struct {
 // Begin call picks the shard of its key, and its members and EndCollection go there. Keys
 // must be unique, as in a single file. Shard gives direct access to a key's encoder.Writer.
 type Writer struct {
-	layout *Layout
-	shards []*encoder.Writer
-	cur    *encoder.Writer // the shard of the open collection
-	began  bool            // BeginDB was called
-	closed bool
+	layout   *Layout
+	shards   []*encoder.Writer
+	files    []*shardFile   // with FillCounts, the shards' destinations
+	declared encoder.DBInfo // the counts BeginDB declared for the whole database
+	slots    slotter
+	cur      *encoder.Writer // the shard of the open collection
+	began    bool            // BeginDB was called
+	closed   bool
 }
 
 // NewWriter returns a Writer that writes shard i of layout to dsts[i]. Like encoder.Writer,
@@ -65,7 +76,21 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 		eo.BufferSize = min(max(totalBuffer/n, minBuffer), maxBuffer)
 	}
 	w := &Writer{layout: layout, shards: make([]*encoder.Writer, n)}
+	if opts.FillCounts && opts.Counts == nil {
+		if !CanFill(dsts) {
+			return nil, fmt.Errorf("%w: counts filled in need seekable files as destinations", encoder.ErrInvalidOption)
+		}
+		eo.HeaderLast = true
+		w.files = make([]*shardFile, n)
+	}
 	for i, dst := range dsts {
+		if w.files != nil {
+			f, err := newShardFile(dst.(File), func() int { return w.headerRoom(i) })
+			if err != nil {
+				return nil, fmt.Errorf("shard %d: %w", i, err)
+			}
+			w.files[i], dst = f, f
+		}
 		sw, err := encoder.NewWriter(dst, eo)
 		if err != nil {
 			return nil, err
@@ -93,16 +118,19 @@ func (w *Writer) Layout() *Layout { return w.layout }
 
 // Shard returns the encoder.Writer of the shard that owns key's slot.
 func (w *Writer) Shard(key []byte) *encoder.Writer {
-	return w.shards[w.layout.ShardOf(key)]
+	return w.shards[w.layout.owner[w.slots.slot(key)]]
 }
 
 // WriteString writes a string record to the shard of its key. expireAtMS is the absolute
 // expiry in Unix ms, or 0 for none.
 func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if w.closed {
-		return encoder.ErrClosed
+	if w.closed || w.cur != nil {
+		if w.closed {
+			return encoder.ErrClosed
+		}
+		return w.cur.WriteString(key, value, expireAtMS) // which refuses it
 	}
-	return w.shardFor(key).WriteString(key, value, expireAtMS)
+	return w.shards[w.layout.owner[w.slots.slot(key)]].WriteString(key, value, expireAtMS)
 }
 
 // shardFor returns the shard a record of key goes to: the shard of key, except while a
@@ -143,7 +171,11 @@ func (w *Writer) Close() error {
 	w.closed = true
 	var first error
 	for i, sw := range w.shards {
-		if err := sw.Close(); err != nil && first == nil {
+		err := sw.Close()
+		if err == nil && w.files != nil {
+			err = w.files[i].writeHeader(sw.Header())
+		}
+		if err != nil && first == nil {
 			first = fmt.Errorf("shard %d: %w", i, err)
 		}
 	}

@@ -55,6 +55,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -121,6 +122,13 @@ type Options struct {
 	// TempDir is where records whose count precedes their parts (streams, long lists) spool
 	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
 	TempDir string
+	// HeaderLast leaves the header out of what the Writer writes: the destination gets the
+	// file from its first record on, and Close computes the header, with the first
+	// database's SELECTDB and a RESIZEDB hint of the keys that database got, for the caller
+	// to put in front (see Header). The trailer's checksum covers the header. It is for a
+	// caller that leaves room for the header in a file and fills it in once the counts are
+	// known, as cluster.Writer does with the shards of a split. Default off.
+	HeaderLast bool
 }
 
 // DBInfo describes a database section to BeginDB.
@@ -136,7 +144,7 @@ type DBInfo struct {
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
 	Members       uint64 // members added to collections (a hash field and its value count once; a stream entry once)
-	Bytes         int64  // bytes passed to the destination, trailer included once closed
+	Bytes         int64  // bytes of the file passed to the destination, trailer included once closed (and with Options.HeaderLast the header, which the caller writes)
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 }
 
@@ -167,6 +175,7 @@ type Writer struct {
 	strm      streamState
 	spool     spool // the parts of the open stream or list
 	dropTTL   bool
+	head      header
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -226,6 +235,10 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		w.appendAux("aof-base", "0")
 	}
 	w.appendAux("rdbgen-ver", Version)
+	w.head = header{last: opts.HeaderLast, fixed: slices.Clone(w.buf), firstDB: -1}
+	if w.head.last {
+		w.buf = w.buf[:0]
+	}
 	return w, nil
 }
 
@@ -264,12 +277,23 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if w.checkDups {
 		w.seen = make(map[string]struct{})
 	}
-	w.buf = appendLength(append(w.buf, opSelectDB), uint64(db))
-	if info.Keys > 0 {
-		w.buf = appendLength(append(w.buf, opResizeDB), info.Keys)
-		w.buf = appendLength(w.buf, info.Expires)
+	if w.head.last && w.head.firstDB < 0 {
+		w.head.firstDB = db // its SELECTDB and RESIZEDB are the header's, written on Close
+		return nil
 	}
+	w.buf = appendDB(w.buf, db, info)
 	return w.maybeFlush()
+}
+
+// appendDB appends the opening of database db's section: SELECTDB, and a RESIZEDB hint of
+// info's counts when it gives keys.
+func appendDB(b []byte, db int, info DBInfo) []byte {
+	b = appendLength(append(b, opSelectDB), uint64(db))
+	if info.Keys > 0 {
+		b = appendLength(append(b, opResizeDB), info.Keys)
+		b = appendLength(b, info.Expires)
+	}
+	return b
 }
 
 // DBs returns the keys, and keys with an expiry, written so far in each database that holds
@@ -383,13 +407,21 @@ func (w *Writer) Close() error {
 		return err
 	}
 	w.buf = append(w.buf, opEOF)
+	if w.head.last {
+		w.head.finish(w.DBs())
+	}
 	if w.checksum {
 		w.crc = crc64Jones(w.crc, w.buf)
+		if w.head.last { // the header goes in front of what was checksummed
+			w.crc = combineCRC(crc64Jones(0, w.head.done), w.crc, uint64(w.stats.Bytes)+uint64(len(w.buf)))
+		}
 		w.stats.Checksum = w.crc
 	}
 	c := w.stats.Checksum
 	w.buf = append(w.buf, byte(c), byte(c>>8), byte(c>>16), byte(c>>24), byte(c>>32), byte(c>>40), byte(c>>48), byte(c>>56))
-	return w.writeBuf()
+	err = w.writeBuf()
+	w.stats.Bytes += int64(len(w.head.done)) // the header's bytes count, for the caller writes them
+	return err
 }
 
 // usable reports whether a record or section may start: no error, not closed, and no
