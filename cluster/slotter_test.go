@@ -30,7 +30,7 @@ func TestSlotter(t *testing.T) {
 		{"binary", []string{"\x00\x00\x00\x00\x00\x00\x00\x00", "\x00\x00\x00\x00\x00\x00\x00\x01", "\xff\xff\xff\xff\xff\xff\xff\xff", "\x7b\x7d\x00\x00\x00\x00\x00\x01"}},
 	}
 	for _, tt := range tests {
-		var s slotter
+		s := newSlotter()
 		for _, k := range tt.keys {
 			if got, want := s.slot([]byte(k)), KeySlot(k); got != want {
 				t.Errorf("%s: slot of %q = %d, want %d", tt.name, k, got, want)
@@ -45,7 +45,7 @@ func FuzzSlotter(f *testing.F) {
 	f.Add([]byte("key100000001\nkey100000002\n{user1000}.following\nuser:{12345678"))
 	f.Add([]byte("abcdefgh\nabcdefg{\nabcdefgh}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var s slotter
+		s := newSlotter()
 		for line := range bytes.SplitSeq(data, []byte("\n")) {
 			for i := range 12 {
 				k := line
@@ -64,7 +64,7 @@ func FuzzSlotter(f *testing.F) {
 // dataset does. Compare BenchmarkSlot.
 func BenchmarkSlotter(b *testing.B) {
 	key := []byte("key100000001")
-	var s slotter
+	s := newSlotter()
 	i := 0
 	for b.Loop() {
 		key[11] = '0' + byte(i%10)

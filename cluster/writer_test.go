@@ -79,8 +79,9 @@ func TestWriterSplitsBySlot(t *testing.T) {
 	}
 	even3, _ := cluster.Even(3)
 	one, _ := cluster.Even(1)
+	many, _ := cluster.Even(300) // more than a byte's worth of shards
 	records := testRecords(3000)
-	for name, layout := range map[string]*cluster.Layout{"even3": even3, "uneven": uneven, "one": one} {
+	for name, layout := range map[string]*cluster.Layout{"even3": even3, "uneven": uneven, "one": one, "300": many} {
 		t.Run(name, func(t *testing.T) {
 			counter := cluster.NewCounter(layout)
 			for _, r := range records {
