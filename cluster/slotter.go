@@ -12,7 +12,7 @@ import "encoding/binary"
 type slotter struct {
 	prev  []byte // the previous key
 	crc   uint16 // its CRC16
-	ok    bool   // it has 8 bytes or more and no '{': crc is its slot's
+	ok    bool   // it has 8 bytes or more, and no '{' but perhaps its last byte: crc is its slot's
 	quick int    // len(prev) when ok and it has 9 to 16 bytes, else -1: a key as long may take last
 }
 
@@ -30,14 +30,14 @@ func (s *slotter) slot(key []byte) int {
 // last is slot's quick path, small enough to be inlined: a key of 9 to 16 bytes whose last
 // byte alone differs from the previous key's costs two words compared and one lookup. It
 // loads that last byte alone, so that it waits for no wider store of a key just counted up
-// byte by byte.
+// byte by byte. The last byte may be '{': nothing follows it, so it opens no hash tag.
 func (s *slotter) last(key []byte) (int, bool) {
 	prev := s.prev // as long as key, when s.quick says so
 	if len(key) != s.quick {
 		return 0, false
 	}
 	end := len(key) - 1 // the words key[:8] and key[end-8:end] cover all but the last byte
-	if [8]byte(key) != [8]byte(prev) || [8]byte(key[end-8:]) != [8]byte(prev[end-8:]) || key[end] == '{' {
+	if [8]byte(key) != [8]byte(prev) || [8]byte(key[end-8:]) != [8]byte(prev[end-8:]) {
 		return 0, false
 	}
 	s.crc ^= crc16Tables[0][key[end]^prev[end]]

@@ -22,6 +22,10 @@ func TestSlotter(t *testing.T) {
 		keys []string
 	}{
 		{"counting", counting},
+		{"last byte only", []string{"abcdefgh1", "abcdefgh2", "abcdefgh{", "abcdefgh}", "abcdefgh3", "{bcdefgh3", "abcdefgh4",
+			"abcdefgh{", "abcdefg{}", "abcdefgh{", "abcdefg{x", "abcdefg{}", "abcdefg{{", "abcdefgh{", "abcdefgx}",
+			"0123456789abcdeA", "0123456789abcdeB", "0123456789abcdfB", "0123456789abcdfC", "x123456789abcdfC", "x123456789abcdfD",
+			"01234567890abcdeA", "01234567890abcdeB", "01234567891abcdeB", "01234567891abcdeC"}},
 		{"braces in the tail", []string{"user:00000001", "user:0000{001", "user:0000{0}1", "user:0000{x}1", "user:00000002", "user:{0000003", "user:}0000003", "user:{0000}03"}},
 		{"brace in the head", []string{"{user}:00000001", "{user}:00000002", "{user:00000003", "{user:00000004", "x{user}:00000005"}},
 		{"short keys", []string{"a", "ab", "abcdefg", "abcdefgh", "abcdefgi", "b", "abcdefgj", ""}},
