@@ -10,3 +10,12 @@ const writebackWorks = true
 func startWrite(fd uintptr, off, n int64) {
 	unix.SyncFileRange(int(fd), off, n, unix.SYNC_FILE_RANGE_WRITE)
 }
+
+// dropWritten waits for the pages of n bytes from off of the file fd to be written, and
+// drops them from the page cache.
+func dropWritten(fd uintptr, off, n int64) {
+	flags := unix.SYNC_FILE_RANGE_WAIT_BEFORE | unix.SYNC_FILE_RANGE_WRITE | unix.SYNC_FILE_RANGE_WAIT_AFTER
+	if unix.SyncFileRange(int(fd), off, n, flags) == nil {
+		unix.Fadvise(int(fd), off, n, unix.FADV_DONTNEED)
+	}
+}

@@ -6,3 +6,5 @@ package atomicfile
 const writebackWorks = false
 
 func startWrite(uintptr, int64, int64) {}
+
+func dropWritten(uintptr, int64, int64) {}
