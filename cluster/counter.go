@@ -4,7 +4,8 @@ import "github.com/rdbgen/rdbgen/encoder"
 
 // A Counter counts the keys each shard of a layout will hold, for WriterOptions.Counts: a
 // first pass over the keys alone, before the records are written, lets every file declare
-// its exact RESIZEDB counts.
+// its exact RESIZEDB counts where the Writer cannot fill them in last (destinations that are
+// not files: see WriterOptions.FillCounts).
 //
 // It counts by slot, in arrays of its own (256 KiB), and adds the slots up by shard in
 // Counts: a key costs its hash and one increment, and the Counters of parts counted side by
