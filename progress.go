@@ -51,7 +51,7 @@ func (p *progress) writer(dst io.Writer) io.Writer {
 		return dst
 	}
 	if f, ok := dst.(cluster.File); ok {
-		return &progressFile{File: f, p: p}
+		return &progressFile{File: f, w: progressWriter{Writer: f, p: p}}
 	}
 	return &progressWriter{Writer: dst, p: p}
 }
@@ -70,18 +70,14 @@ func (w *progressWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// A progressFile is a progressWriter of a cluster.File.
+// A progressFile is a cluster.File whose writes go through a progressWriter.
 type progressFile struct {
 	cluster.File
-	p *progress
+	w progressWriter
 }
 
 // Write writes b and reports.
-func (f *progressFile) Write(b []byte) (int, error) {
-	n, err := f.File.Write(b)
-	f.p.send()
-	return n, err
-}
+func (f *progressFile) Write(b []byte) (int, error) { return f.w.Write(b) }
 
 // A progressSink passes every call to its Sink and, every progressEvery records and
 // members, reports. It costs one counter increment per call.

@@ -14,7 +14,6 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/spec"
 )
 
 // TestWriteShardsIntoFiles splits sources into files, whose headers are written last with
@@ -32,14 +31,7 @@ func TestWriteShardsIntoFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	example, err := os.ReadFile("examples/spring-data-redis.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	springs, err := spec.Parse("spring-data-redis.yaml", example)
-	if err != nil {
-		t.Fatal(err)
-	}
+	springs := loadExample(t, "spring-data-redis.yaml")
 	p := springs.Params
 	p.BaseTimeMS, p.CountScale = base, 0.05
 	if err := springs.SetParams(p); err != nil {
