@@ -24,7 +24,14 @@ func newBar(w io.Writer, total int64, what string, quiet bool) *progressbar.Prog
 	if quiet || !isTerminal(w) {
 		return nil
 	}
-	return progressbar.NewOptions64(total,
+	return startBar(w, total, what)
+}
+
+// startBar returns a progress bar on w for total items, its clock started: a bar starts it
+// at its first update otherwise, and showed the rate of the first update over the
+// microseconds since (10M keys: "116373/10000000, 5369739756 keys/s").
+func startBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
+	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
@@ -34,6 +41,8 @@ func newBar(w io.Writer, total int64, what string, quiet bool) *progressbar.Prog
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionFullWidth(),
 	)
+	bar.StartWithoutRender()
+	return bar
 }
 
 // printJSON writes v as indented JSON.
