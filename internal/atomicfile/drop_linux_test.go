@@ -36,12 +36,12 @@ func resident(t *testing.T, path string, n int) float64 {
 	return float64(in) / float64(len(vec))
 }
 
-// TestWritebackDrops writes a file past dropFrom: the pages written are dropped from the page
-// cache (but on tmpfs, where the pages are the file), the last chunks stay, and the file
-// reads back whole.
+// TestWritebackDrops writes a file past dropFrom, the bytes the process writes before pages
+// are dropped: the pages written are dropped from the page cache (but on tmpfs, where the
+// pages are the file), the last chunks stay, and the file reads back whole.
 func TestWritebackDrops(t *testing.T) {
 	old := dropFrom
-	dropFrom = 2 * writebackChunk
+	dropFrom = writtenAll.Load() + 2*writebackChunk // two chunks into this file
 	defer func() { dropFrom = old }()
 	dir := t.TempDir()
 	var fs unix.Statfs_t
