@@ -143,10 +143,10 @@ func (w *Writer) shardOf(slot int) int {
 // WriteString writes a string record to the shard of its key. expireAtMS is the absolute
 // expiry in Unix ms, or 0 for none.
 func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if w.closed || w.cur != nil {
-		if w.closed {
-			return encoder.ErrClosed
-		}
+	if w.closed {
+		return encoder.ErrClosed
+	}
+	if w.cur != nil {
 		return w.cur.WriteString(key, value, expireAtMS) // which refuses it
 	}
 	slot, ok := w.slots.last(key) // inlined: the call to slot costs more than the rest
