@@ -8,6 +8,10 @@ import (
 // writebackChunk is how many bytes are written between two starts of writeback.
 const writebackChunk = 8 << 20
 
+// syncEvery is how many bytes of a file are written between two syncs of its data while it
+// is being written (see writeback).
+const syncEvery = 32 << 20
+
 // dropFrom is how many bytes the files of the process write, all together, before the pages
 // they write are dropped from the page cache once on disk (see writeback). Tests lower it.
 var dropFrom int64 = 512 << 20
@@ -20,6 +24,15 @@ var writtenAll atomic.Int64
 // the dirty pages of a large file never pile up. Whole process, interleaved: 100M default
 // keys, each into a fresh path, 4.2 s against 4.5 s without (medians of 3); at 10M, within
 // the noise (0.465 s against 0.495 s in one set of 7, 0.497 s against 0.498 s in another).
+//
+// Every syncEvery bytes, the goroutine also syncs the file's data (fdatasync): where the
+// disk's write cache is slow to flush, as on a VM whose host writes the guest's disk back on
+// a flush, the flush is then spread over the writing instead of waiting whole in Commit's
+// fsync. 10M default keys to a file, whole process, interleaved (medians of 9): 0.41-0.42 s
+// against 0.50-0.57 s with writeback alone, where dd conv=fsync of the same bytes took
+// 0.34-0.37 s; 100M keys 3.0 s against 3.5 s; split into 3 shards, 3.9-4.0 s against 4.5 s.
+// A sync that fails is reported by stop, so that Commit fails too: the kernel reports a
+// write error to one sync of a file descriptor only.
 //
 // Once the process has written dropFrom bytes, the pages of every chunk on disk, a chunk
 // after its writeback started, are dropped from the page cache: a dataset of gigabytes no
@@ -38,6 +51,8 @@ type writeback struct {
 	ranges           chan [2]int64 // offset and length of each chunk to start
 	done             chan struct{}
 	stopped          bool
+	synced           int64 // the bytes the last sync of the data covered; the goroutine's until stop
+	err              error // the first sync's error; the goroutine's until stop
 }
 
 // startWriteback returns the writeback of f, a regular file written from offset 0, or nil
@@ -47,24 +62,29 @@ func startWriteback(f *os.File) *writeback {
 	if err != nil || !writebackWorks {
 		return nil
 	}
-	ranges, done := make(chan [2]int64, 16), make(chan struct{})
+	wb := &writeback{ranges: make(chan [2]int64, 16), done: make(chan struct{})}
 	dropFrom := dropFrom
 	go func() {
-		defer close(done)
+		defer close(wb.done)
 		var behind, dropped int64 // where the chunk before r ends; the bytes dropped
-		for r := range ranges {
+		for r := range wb.ranges {
+			end := r[0] + r[1]
 			// Hints: what they cannot do, Commit's fsync writes, and reports.
 			rc.Control(func(fd uintptr) {
 				startWrite(fd, r[0], r[1])
+				if end-wb.synced >= syncEvery && wb.err == nil {
+					wb.err = syncData(fd)
+					wb.synced = end
+				}
 				if behind > dropped && writtenAll.Load() >= dropFrom {
 					dropWritten(fd, dropped, behind-dropped)
 					dropped = behind
 				}
 			})
-			behind = r[0] + r[1]
+			behind = end
 		}
 	}()
-	return &writeback{ranges: ranges, done: done}
+	return wb
 }
 
 // add counts n more bytes written, and starts the writeback of a full chunk. It never
@@ -85,14 +105,16 @@ func (wb *writeback) add(n int) {
 	}
 }
 
-// stop waits for the writeback goroutine; the file may be synced or closed then.
-func (wb *writeback) stop() {
+// stop waits for the writeback goroutine, and returns the error of a sync of the data that
+// failed; the file may be synced or closed then.
+func (wb *writeback) stop() error {
 	if wb == nil || wb.stopped {
-		return
+		return nil
 	}
 	wb.stopped = true
 	close(wb.ranges)
 	<-wb.done
+	return wb.err
 }
 
 // Write writes p to the file.

@@ -19,3 +19,9 @@ func dropWritten(fd uintptr, off, n int64) {
 		unix.Fadvise(int(fd), off, n, unix.FADV_DONTNEED)
 	}
 }
+
+// syncData syncs the data of the file fd, and the metadata needed to read it back
+// (fdatasync). Tests replace it.
+var syncData = func(fd uintptr) error {
+	return unix.Fdatasync(int(fd))
+}

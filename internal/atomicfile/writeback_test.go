@@ -8,12 +8,13 @@ import (
 )
 
 // TestWriteback writes a file of several chunks in buffer-sized writes: writeback is started
-// chunk by chunk where the system can (Linux), the file reads back whole after Commit, and
-// Abort of a file whose writeback is running stops it and removes the file.
+// chunk by chunk where the system can (Linux), and the data synced past syncEvery bytes; the
+// file reads back whole after Commit, and Abort of a file whose writeback is running stops it
+// and removes the file.
 func TestWriteback(t *testing.T) {
 	dir := t.TempDir()
 	chunk := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
-	const writes = 5*writebackChunk/(1<<20) + 3
+	const writes = (syncEvery+3*writebackChunk)/(1<<20) + 3
 	for _, commit := range []bool{true, false} {
 		path := filepath.Join(dir, "out")
 		f, err := Create(path, true)
@@ -27,6 +28,14 @@ func TestWriteback(t *testing.T) {
 		}
 		if writebackWorks && f.wb.started < 4*writebackChunk {
 			t.Errorf("writeback started for %d bytes of %d", f.wb.started, writes*len(chunk))
+		}
+		if writebackWorks && commit {
+			if err := f.wb.stop(); err != nil { // Commit stops it too
+				t.Fatal(err)
+			}
+			if f.wb.synced < syncEvery {
+				t.Errorf("data synced up to %d bytes of %d", f.wb.synced, writes*len(chunk))
+			}
 		}
 		if !commit {
 			if err := f.Abort(); err != nil {
