@@ -132,10 +132,11 @@ func (w *Writer) Shard(key []byte) *encoder.Writer {
 	return w.shards[w.shardOf(w.slots.slot(key))]
 }
 
-// shardOf returns the shard that owns slot.
+// shardOf returns the shard that owns slot, or the slot of a CRC16: its low 14 bits.
 func (w *Writer) shardOf(slot int) int {
+	slot &= Slots - 1
 	if w.owner8 != nil {
-		return int(w.owner8[slot&(Slots-1)])
+		return int(w.owner8[slot])
 	}
 	return w.layout.Owner(slot)
 }
@@ -149,8 +150,8 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 	if w.cur != nil {
 		return w.cur.WriteString(key, value, expireAtMS) // which refuses it
 	}
-	slot, ok := w.slots.last(key) // inlined: the call to slot costs more than the rest
-	if !ok {
+	slot := w.slots.last(key) // inlined: the call to slot costs more than the rest
+	if slot < 0 {
 		slot = w.slots.next(key)
 	}
 	return w.shards[w.shardOf(slot)].WriteString(key, value, expireAtMS)
