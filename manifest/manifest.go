@@ -107,19 +107,29 @@ func FormatChecksum(crc uint64) string { return fmt.Sprintf("%016x", crc) }
 
 // Write stores m at path atomically, replacing an existing manifest.
 func Write(path string, m *Manifest) error {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode manifest: %w", err)
-	}
-	f, err := atomicfile.Create(path, true)
+	f, err := create(path, m)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return f.Commit()
+}
+
+// create writes m into the temporary file of a manifest at path, which Commit puts in place.
+func create(path string, m *Manifest) (*atomicfile.File, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	f, err := atomicfile.Create(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // Read loads the manifest at path.

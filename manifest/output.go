@@ -194,10 +194,8 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 		}
 		return nil, err
 	}
-	for i, m := range manifests {
-		if err := Write(PathFor(s.Paths[i]), m); err != nil {
-			return nil, fmt.Errorf("wrote the shard files in %s but not the manifest of %s: %w", s.Dir, cluster.ShardFile(i), err)
-		}
+	if err := writeAll(s.Paths, manifests); err != nil {
+		return nil, fmt.Errorf("wrote the shard files in %s but not their manifests: %w", s.Dir, err)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.existing)) {
 		if i < len(s.files) {
@@ -213,6 +211,24 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 	}
 	slices.Sort(removed)
 	return removed, nil
+}
+
+// writeAll writes manifests[i] beside paths[i], all put in place together (atomicfile.CommitAll)
+// so that their syncs are committed together: 100 shards' manifests took 0.12-0.15 s one after
+// the other.
+func writeAll(paths []string, manifests []*Manifest) error {
+	files := make([]*atomicfile.File, 0, len(manifests))
+	for i, m := range manifests {
+		f, err := create(PathFor(paths[i]), m)
+		if err != nil {
+			for _, f := range files {
+				f.Abort()
+			}
+			return err
+		}
+		files = append(files, f)
+	}
+	return atomicfile.CommitAll(files)
 }
 
 // makeDir creates dir when it does not exist, and reports whether it did.
