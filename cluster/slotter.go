@@ -34,11 +34,10 @@ func (s *slotter) slot(key []byte) int {
 
 // last is slot's quick path, small enough to be inlined: a key of 10 to 18 bytes whose last
 // two bytes alone differ from the previous key's (99 keys in 100 that count up) costs two
-// words compared and two lookups.
-// It returns the key's CRC16, whose low 14 bits are its slot, or -1 for any other key. It
-// loads the last two bytes one by one, so that it waits for no wider store of a key just
-// counted up byte by byte. A '{' there opens no hash tag: a tag needs a '}' after it, and
-// something between.
+// words compared and two lookups. It returns the key's CRC16, whose low 14 bits are its
+// slot, or -1 for any other key. It loads the last two bytes one by one, so that it waits
+// for no wider store of a key just counted up byte by byte. A '{' there opens no hash tag:
+// a tag needs a '}' after it, and something between.
 func (s *slotter) last(key []byte) int {
 	n := len(key)
 	if n != s.quick || binary.LittleEndian.Uint64(key) != s.head || binary.LittleEndian.Uint64(key[n-10:]) != s.mid {
