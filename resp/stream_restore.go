@@ -143,11 +143,17 @@ func (c *Commands) restoreStream() error {
 			payload, err = c.payload.Payload()
 		}
 	}
-	if errors.Is(err, encoder.ErrPayloadTooLarge) {
-		return c.fail(fmt.Errorf("write key %q: its stream holds %s, which only RESTORE carries, and %v (the server's proto-max-bulk-len): %w; --drop-lost-pending loads it without them",
-			c.key, s.lostWhat(), err, ErrLostPending))
-	}
 	if err != nil {
+		// The entries sent so far go: nothing of the key is left half built.
+		c.stream = nil
+		c.start("DEL", c.key)
+		if sendErr := c.send(c.key, false); sendErr != nil {
+			return sendErr
+		}
+		if errors.Is(err, encoder.ErrPayloadTooLarge) {
+			return c.fail(fmt.Errorf("write key %q: its stream holds %s, which only RESTORE carries, but its payload is too large for the server (%v, its proto-max-bulk-len): %w; --drop-lost-pending loads it without them",
+				c.key, s.lostWhat(), err, ErrLostPending))
+		}
 		return c.fail(fmt.Errorf("write key %q: restore the stream: %w", c.key, err))
 	}
 	if s.haveHeld {
