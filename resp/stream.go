@@ -95,6 +95,7 @@ type streamState struct {
 	payloadErr                 error // the payload writer's failure
 	restore                    bool  // the stream goes as RESTORE
 	lostPending, lostConsumers uint64
+	consumers                  uint64 // consumers made by commands
 }
 
 // BeginStream opens a stream: it sends DEL key.
@@ -278,7 +279,7 @@ func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
 			})
 		}
 		if len(k.Pending) > 0 || c.o.Server.AtLeast(6, 2) {
-			c.streams.Consumers++
+			s.consumers++
 		}
 		for i := 0; i < len(k.Pending); {
 			p, ok := pending[k.Pending[i]]
@@ -319,6 +320,7 @@ func (c *Commands) endStream() error {
 	if c.payload != nil {
 		c.payload.Abandon()
 	}
+	c.streams.Consumers += s.consumers
 	if !s.idSet {
 		if err := c.setID(); err != nil {
 			return err
