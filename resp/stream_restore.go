@@ -113,7 +113,8 @@ func (c *Commands) payloadStep(step func(*encoder.PayloadWriter) error) {
 }
 
 // lostInGroup returns the pending ids of g whose entries the stream lacks, sorted, and
-// the number of g's consumers that commands cannot make.
+// the number of g's consumers that commands cannot make: before 6.2, those left without
+// pending entries.
 func (c *Commands) lostInGroup(g *record.StreamGroup) ([]record.StreamID, uint64) {
 	ids := make([]record.StreamID, len(g.Pending))
 	for i, p := range g.Pending {
@@ -124,7 +125,10 @@ func (c *Commands) lostInGroup(g *record.StreamGroup) ([]record.StreamID, uint64
 	consumers := uint64(0)
 	if !c.o.Server.AtLeast(6, 2) {
 		for _, k := range g.Consumers {
-			if len(k.Pending) == 0 {
+			if !slices.ContainsFunc(k.Pending, func(id record.StreamID) bool {
+				_, gone := slices.BinarySearchFunc(lost, id, compareIDs)
+				return !gone
+			}) {
 				consumers++
 			}
 		}

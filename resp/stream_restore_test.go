@@ -82,6 +82,9 @@ func TestStreamRestore(t *testing.T) {
 	clean := lostStream(0)
 	clean.Groups[0].Pending = clean.Groups[0].Pending[1:]
 	clean.Groups[0].Consumers[0].Pending = clean.Groups[0].Consumers[0].Pending[1:]
+	lostOnly := lostStream(0) // consumer a owns only the entry deleted
+	lostOnly.Groups[0].Consumers = []record.StreamConsumer{{Name: []byte("a"), Pending: []record.StreamID{{Ms: 1}}},
+		{Name: []byte("b"), Pending: []record.StreamID{{Ms: 2}}}, {Name: []byte("idle")}}
 	twoGroups := lostStream(0) // a group commands rebuild, then one they cannot
 	twoGroups.Groups = append([]record.StreamGroup{clean.Groups[0]}, twoGroups.Groups...)
 	twoGroups.Groups[0].Name = []byte("first")
@@ -100,6 +103,7 @@ func TestStreamRestore(t *testing.T) {
 		{"idle consumer on 6.0", Options{Server: Version{6, 0}}, clean, "RESTORE s 0 * REPLACE .", StreamCounts{Restored: 1}, nil},
 		{"dropped", Options{Server: Version{7, 0}, DropLostPending: true}, lostStream(0), "XGROUP CREATECONSUMER s g idle .", StreamCounts{LostPending: 1, Consumers: 2}, nil},
 		{"dropped on 5.0", Options{Server: Version{5, 0}, DropLostPending: true}, lostStream(0), "XCLAIM s g a 0 2-0 TIME 20 RETRYCOUNT 3 FORCE JUSTID .", StreamCounts{LostPending: 1, LostConsumers: 1, Consumers: 1}, nil},
+		{"all of a consumer's lost on 5.0", Options{Server: Version{5, 0}, DropLostPending: true}, lostOnly, "XCLAIM s g b 0 2-0 TIME 20 RETRYCOUNT 3 FORCE JUSTID .", StreamCounts{LostPending: 1, LostConsumers: 2, Consumers: 1}, nil},
 		{"a later group lost", Options{Server: Version{7, 0}}, twoGroups, "RESTORE s 0 * REPLACE .", StreamCounts{Restored: 1}, nil},
 		{"too large", Options{Server: Version{7, 0}, MaxPayload: 40}, lostStream(0), "DEL s", StreamCounts{}, ErrLostPending},
 	} {
