@@ -27,7 +27,7 @@ func TestIDLogMissing(t *testing.T) {
 		{"nothing looked up", many, nil, nil},
 		{"all there", many, []record.StreamID{many[0], many[255], many[256], many[257], many[999]}, nil},
 		{"before the first", many, []record.StreamID{id(0, 5), many[0]}, []record.StreamID{id(0, 5)}},
-		{"after the last", many, []record.StreamID{many[999], id(1 << 40, 0)}, []record.StreamID{id(1 << 40, 0)}},
+		{"after the last", many, []record.StreamID{many[999], id(1<<40, 0)}, []record.StreamID{id(1<<40, 0)}},
 		{"skipped ms", many, []record.StreamID{id(3, 3), many[10], id(6, 1), id(600, 0)}, []record.StreamID{id(3, 3), id(6, 1), id(600, 0)}},
 		{"between seqs", many, []record.StreamID{id(1, 2), id(2, 3)}, []record.StreamID{id(1, 2), id(2, 3)}},
 		{"at a mark's edge", many, []record.StreamID{many[255], id(many[255].Ms, many[255].Seq+1), many[256]}, []record.StreamID{id(many[255].Ms, many[255].Seq+1)}},
