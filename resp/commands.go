@@ -10,7 +10,9 @@
 // same data, then filled with HSET (HMSET before 4.0), RPUSH, SADD or ZADD commands of
 // bounded size, then given its expiry with PEXPIREAT. A stream is rebuilt with XADD of
 // each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
-// FORCE JUSTID for the pending entries. Hash field TTLs are set with HPEXPIREAT (7.4+).
+// FORCE JUSTID for the pending entries; a stream these cannot rebuild (a pending entry
+// whose entry was deleted; before 6.2, a consumer without pending entries) is sent as
+// RESTORE of a DUMP payload instead. Hash field TTLs are set with HPEXPIREAT (7.4+).
 // Each database starts with SELECT.
 package resp
 
