@@ -32,6 +32,9 @@ type RESPResult struct {
 	// Commands is the number of commands written.
 	Commands uint64
 	Duration time.Duration
+	// Streams counts the streams written as RESTORE, since commands could not rebuild
+	// them, and what resp.Options.DropLostPending left out.
+	Streams resp.StreamCounts
 }
 
 // WriteRESP writes every record of src to dst as the Redis commands that make it, a RESP
@@ -53,7 +56,7 @@ func WriteRESP(ctx context.Context, dst io.Writer, src record.Source, opts RESPO
 		return RESPResult{}, err
 	}
 	done()
-	return RESPResult{Stats: t.stats(), DBs: t.dbs, Commands: w.Count(), Duration: time.Since(start)}, nil
+	return RESPResult{Stats: t.stats(), DBs: t.dbs, Commands: w.Count(), Duration: time.Since(start), Streams: w.StreamCounts()}, nil
 }
 
 // WriteRESPFile writes the RESP stream of src (see WriteRESP) to the file at path, which

@@ -114,9 +114,18 @@ func parseID(t *testing.T, s string) StreamID {
 	return StreamID{a, b}
 }
 
+// streamSink takes a stream: a Writer or a PayloadWriter.
+type streamSink interface {
+	BeginStream(key []byte, expireAtMS int64) error
+	AddStreamEntry(id StreamID, fields [][]byte) error
+	SetStreamMeta(meta StreamMeta) error
+	AddStreamGroup(g *StreamGroup) error
+	EndCollection() error
+}
+
 // copyStream writes key as the server r holds it, read with XRANGE, XINFO STREAM FULL and
 // PEXPIRETIME.
-func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w *Writer, key string) error {
+func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w streamSink, key string) error {
 	t.Helper()
 	exp, err := r.PExpireTime(ctx, key).Result()
 	must(t, err)

@@ -176,6 +176,7 @@ type Writer struct {
 	spool     spool // the parts of the open stream or list
 	dropTTL   bool
 	head      header
+	payload   bool // records without key or expiry, as DUMP payloads hold them (payload.go)
 }
 
 // NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
@@ -336,6 +337,11 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
+	if w.payload {
+		w.appendRecordHeader(key, expireAtMS, typeString)
+		w.buf = w.appendString(w.buf, value)
+		return w.maybeFlush()
+	}
 	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
 	b := w.buf
 	if expireAtMS > 0 {
@@ -373,8 +379,14 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 	return nil
 }
 
-// appendRecordHeader appends the expiry, type byte and key of a record and counts it.
+// appendRecordHeader appends the expiry, type byte and key of a record and counts it; a
+// payload's record is its type byte alone.
 func (w *Writer) appendRecordHeader(key []byte, expireAtMS int64, typ byte) {
+	if w.payload {
+		w.buf = append(w.buf, typ)
+		w.stats.Keys++
+		return
+	}
 	if expireAtMS > 0 {
 		w.buf = appendExpiry(w.buf, expireAtMS)
 		w.stats.Expires++

@@ -41,10 +41,11 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
 		}
 		conduits = append(conduits, c)
-		cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: l.o.Expiry})
+		cmds, err := resp.NewCommands(c.emit, l.commandOptions(ctx, s.Addr, version))
 		if err != nil {
 			return 0, nil, err
 		}
+		defer l.addStreams(cmds)
 		r.nodes = append(r.nodes, cmds)
 	}
 	start := time.Now()

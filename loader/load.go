@@ -39,6 +39,9 @@ type Result struct {
 	Duration time.Duration
 	// Nodes holds, for a cluster load, the counts of each primary by address.
 	Nodes map[string]record.Counts
+	// Streams counts the streams sent as RESTORE, since commands could not rebuild them,
+	// what Options.DropLostPending left out, and the consumers made by commands.
+	Streams resp.StreamCounts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -94,7 +97,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}}
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Streams: l.streams}
 	if err == nil && sized && res.Keys != l.total {
 		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
 	}
@@ -114,6 +117,9 @@ type load struct {
 	total uint64
 	// confirmed and expires count the keys confirmed, over all connections and nodes.
 	confirmed, expires atomic.Uint64
+	// streams counts what the streams needed, over all nodes.
+	streams   resp.StreamCounts
+	streamsMu sync.Mutex
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -138,10 +144,11 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	defer c.close()
-	cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: resp.Expiry(l.o.Expiry)})
+	cmds, err := resp.NewCommands(c.emit, l.commandOptions(ctx, l.o.Addr, version))
 	if err != nil {
 		return 0, err
 	}
+	defer l.addStreams(cmds)
 	start := time.Now()
 	err = l.src.WriteTo(ctx, cmds)
 	return time.Since(start), l.end(c.finish(), err)

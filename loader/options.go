@@ -91,6 +91,12 @@ type Options struct {
 	// Expiry chooses PXAT or PX for records with an expiry.
 	// Default: ExpiryAbsolute.
 	Expiry Expiry
+	// DropLostPending rebuilds every stream with commands, without the pending entries
+	// whose entry was deleted (and, before Redis 6.2, the consumers without pending
+	// entries), counted in Result.Streams. Default: false, such a stream is sent as
+	// RESTORE, and one whose payload passes the server's proto-max-bulk-len stops the load
+	// with an error wrapping resp.ErrLostPending.
+	DropLostPending bool
 
 	// DialTimeout bounds connecting and authenticating. Default: 5 s.
 	DialTimeout time.Duration

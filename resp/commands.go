@@ -10,7 +10,9 @@
 // same data, then filled with HSET (HMSET before 4.0), RPUSH, SADD or ZADD commands of
 // bounded size, then given its expiry with PEXPIREAT. A stream is rebuilt with XADD of
 // each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
-// FORCE JUSTID for the pending entries. Hash field TTLs are set with HPEXPIREAT (7.4+).
+// FORCE JUSTID for the pending entries; a stream these cannot rebuild (a pending entry
+// whose entry was deleted; before 6.2, a consumer without pending entries) is sent as
+// RESTORE of a DUMP payload instead. Hash field TTLs are set with HPEXPIREAT (7.4+).
 // Each database starts with SELECT.
 package resp
 
@@ -73,6 +75,18 @@ type Options struct {
 	MaxBytes int
 	// Now, if not nil, gives the time relative expiries count from. Default: time.Now.
 	Now func() time.Time
+	// RDBVersion is the version of the RESTORE payloads of the streams that commands cannot
+	// rebuild (stream_restore.go). Default: Server's (Version.RDBVersion).
+	RDBVersion int
+	// MaxPayload bounds a RESTORE payload, as the server's proto-max-bulk-len bounds an
+	// argument; a stream that needs a larger one is an error wrapping ErrLostPending.
+	// Default: DefaultMaxPayload.
+	MaxPayload int64
+	// DropLostPending rebuilds every stream with commands, without what they cannot
+	// rebuild (pending entries whose entry was deleted; before 6.2, consumers without
+	// pending entries), counted in StreamCounts. Default: false, such streams go as
+	// RESTORE.
+	DropLostPending bool
 }
 
 // withDefaults returns o with its defaults, or an error naming the bad field.
@@ -94,6 +108,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.MaxPayload < 0 || o.RDBVersion < 0 {
+		return o, fmt.Errorf("%w: max payload %d and RDB version %d must not be negative", ErrInvalidOption, o.MaxPayload, o.RDBVersion)
+	}
+	if o.MaxPayload == 0 {
+		o.MaxPayload = DefaultMaxPayload
 	}
 	return o, nil
 }
@@ -133,6 +153,9 @@ type Commands struct {
 	fieldTTL bool    // the open hash has field TTLs
 	ttls     []int64 // the field TTLs of the command being built, one per member
 	stream   *streamState
+
+	payload *encoder.PayloadWriter // the open stream's payload, for RESTORE
+	streams StreamCounts
 }
 
 var _ record.Sink = (*Commands)(nil)

@@ -2,7 +2,9 @@ package resp
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -87,6 +89,13 @@ type streamState struct {
 	held     [][]byte // the last command made, not yet sent: the record's last one is marked
 	heldBuf  []byte
 	haveHeld bool
+
+	// What commands cannot rebuild (stream_restore.go).
+	ids                        idLog // the entries' ids
+	payloadErr                 error // the payload writer's failure
+	restore                    bool  // the stream goes as RESTORE
+	lostPending, lostConsumers uint64
+	consumers                  uint64 // consumers made by commands
 }
 
 // BeginStream opens a stream: it sends DEL key.
@@ -96,6 +105,10 @@ func (c *Commands) BeginStream(key []byte, expireAtMS int64) error {
 	}
 	c.verb = ""
 	c.stream = &streamState{}
+	c.payloadStep(func(p *encoder.PayloadWriter) error {
+		p.Abandon()
+		return p.BeginStream(key, expireAtMS)
+	})
 	return nil
 }
 
@@ -157,6 +170,8 @@ func (c *Commands) AddStreamEntry(id record.StreamID, fields [][]byte) error {
 	}
 	s.entries++
 	s.last = id
+	s.ids.add(id)
+	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.AddStreamEntry(id, fields) })
 	return c.sendStream()
 }
 
@@ -167,6 +182,7 @@ func (c *Commands) SetStreamMeta(meta record.StreamMeta) error {
 		return err
 	}
 	s.meta = meta
+	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.SetStreamMeta(meta) })
 	return nil
 }
 
@@ -206,11 +222,28 @@ func (c *Commands) setID() error {
 
 // AddStreamGroup sends XGROUP CREATE, XGROUP CREATECONSUMER for each consumer (6.2+),
 // and XCLAIM … FORCE JUSTID for each consumer's pending entries, with their delivery
-// time and count.
+// time and count. A group that these cannot rebuild (see stream_restore.go) makes the
+// stream go as RESTORE; with Options.DropLostPending, the group goes without what they
+// cannot rebuild, counted.
 func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
 	s, err := c.openStream("add stream group")
 	if err != nil {
 		return err
+	}
+	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.AddStreamGroup(g) })
+	lost, lostConsumers := c.lostInGroup(g)
+	s.lostPending += uint64(len(lost))
+	s.lostConsumers += lostConsumers
+	if len(lost) > 0 || lostConsumers > 0 {
+		if !c.o.DropLostPending {
+			s.restore = true
+		} else {
+			c.streams.LostPending += uint64(len(lost))
+			c.streams.LostConsumers += lostConsumers
+		}
+	}
+	if s.restore {
+		return nil // RESTORE replaces the commands
 	}
 	if !s.idSet {
 		if err := c.setID(); err != nil {
@@ -229,12 +262,24 @@ func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
 	for _, p := range g.Pending {
 		pending[p.ID] = p
 	}
+	for _, id := range lost {
+		delete(pending, id)
+	}
 	for _, k := range g.Consumers {
 		if c.o.Server.AtLeast(6, 2) {
 			c.start("XGROUP", []byte("CREATECONSUMER"), c.key, g.Name, k.Name)
 			if err := c.sendStream(); err != nil {
 				return err
 			}
+		}
+		if len(lost) > 0 {
+			k.Pending = slices.DeleteFunc(slices.Clone(k.Pending), func(id record.StreamID) bool {
+				_, found := slices.BinarySearchFunc(lost, id, compareIDs)
+				return found
+			})
+		}
+		if len(k.Pending) > 0 || c.o.Server.AtLeast(6, 2) {
+			s.consumers++
 		}
 		for i := 0; i < len(k.Pending); {
 			p, ok := pending[k.Pending[i]]
@@ -269,6 +314,13 @@ func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
 // endStream sends XSETID if no group did, the last command held, and the expiry.
 func (c *Commands) endStream() error {
 	s := c.stream
+	if s.restore {
+		return c.restoreStream()
+	}
+	if c.payload != nil {
+		c.payload.Abandon()
+	}
+	c.streams.Consumers += s.consumers
 	if !s.idSet {
 		if err := c.setID(); err != nil {
 			return err

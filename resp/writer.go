@@ -74,6 +74,7 @@ func (w *Writer) Count() uint64 { return w.count }
 // Close flushes the buffer and returns the first error. It does not close the
 // io.Writer.
 func (w *Writer) Close() error {
+	defer w.Commands.Close()
 	if err := w.Err(); err != nil {
 		return err
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -26,23 +28,31 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v}, Force: j.opts.Force}
+	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
+	// RDB version (or --rdb-version).
+	w, err := encoder.NewWriter(io.Discard, j.opts.Encoder)
+	if err != nil {
+		return err
+	}
+	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v, RDBVersion: w.RDBVersion(),
+		DropLostPending: c.Bool("drop-lost-pending")}, Force: j.opts.Force}
 	return nil
 }
 
 // respSummary is what a command that writes a RESP stream reports.
 type respSummary struct {
-	Output        string  `json:"output"`
-	Format        string  `json:"format"`
-	Keys          uint64  `json:"keys"`
-	Expires       uint64  `json:"expires"`
-	Members       uint64  `json:"members,omitempty"`
-	Commands      uint64  `json:"commands"`
-	Bytes         int64   `json:"bytes"`
-	Seconds       float64 `json:"seconds"`
-	KeysPerSecond float64 `json:"keys_per_second"`
-	Target        string  `json:"target"`
-	importCounts          // imports only
+	Output        string            `json:"output"`
+	Format        string            `json:"format"`
+	Keys          uint64            `json:"keys"`
+	Expires       uint64            `json:"expires"`
+	Members       uint64            `json:"members,omitempty"`
+	Commands      uint64            `json:"commands"`
+	Bytes         int64             `json:"bytes"`
+	Seconds       float64           `json:"seconds"`
+	KeysPerSecond float64           `json:"keys_per_second"`
+	Target        string            `json:"target"`
+	Streams       resp.StreamCounts `json:"streams,omitzero"`
+	importCounts                    // imports only
 }
 
 // writeRESP writes the commands of src to the output, and returns the function that reports
@@ -66,6 +76,7 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 			Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
 			Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
 			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: j.opts.Encoder.Target, importCounts: ic,
+			Streams: res.Streams,
 		}
 		switch {
 		case j.asJSON:
@@ -75,6 +86,9 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 		}
 		_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL) as %d commands to %s: %s in %.2fs, %.0f keys/s (RESP for %s)%s\n",
 			sum.Keys, sum.Expires, sum.Commands, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
+		if note := streamsNote(sum.Streams); note != "" && err == nil {
+			_, err = fmt.Fprint(j.results, note)
+		}
 		return err
 	}, nil
 }

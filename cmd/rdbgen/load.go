@@ -18,6 +18,7 @@ import (
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 )
 
 func loadCommand() *cli.Command {
@@ -43,6 +44,7 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "expiry", Value: string(loader.ExpiryAbsolute), Usage: "send expiries as pxat (exact) or px (time left)"},
 				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded records here, for rdbgen verify --addr"},
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
+				dropLostPendingFlag(),
 			},
 			summaryFlags(),
 			rewriteFlags(),
@@ -64,6 +66,7 @@ type loadSummary struct {
 	Seconds       float64                    `json:"seconds"`
 	KeysPerSecond float64                    `json:"keys_per_second"`
 	Manifest      string                     `json:"manifest,omitempty"`
+	Streams       resp.StreamCounts          `json:"streams,omitzero"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -96,6 +99,7 @@ func loadAction(c *cli.Context) error {
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
 	opts.Expiry = loader.Expiry(c.String("expiry"))
+	opts.DropLostPending = c.Bool("drop-lost-pending")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
@@ -128,6 +132,7 @@ func loadAction(c *cli.Context) error {
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
+		Streams:       res.Streams,
 	}
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
@@ -158,6 +163,9 @@ func loadAction(c *cli.Context) error {
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s\n",
 		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond)
+	if note := streamsNote(sum.Streams); note != "" && err == nil {
+		_, err = fmt.Fprint(c.App.Writer, note)
+	}
 	return err
 }
 

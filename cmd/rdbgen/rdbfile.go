@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -33,6 +34,7 @@ func fileFlags() []cli.Flag {
 		baseTimeFlag(),
 		dryRunFlag(),
 		&cli.StringFlag{Name: "format", Value: "rdb", Usage: "rdb: an RDB file; resp: the Redis commands that make the same data, for redis-cli --pipe"},
+		dropLostPendingFlag(),
 	}, summaryFlags(), encodingFlags())
 }
 
@@ -80,6 +82,8 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		if err := j.respFormat(c); err != nil {
 			return nil, err
 		}
+	} else if c.Bool("drop-lost-pending") {
+		return nil, errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
 	}
 	if isCluster(c) {
 		var err error
