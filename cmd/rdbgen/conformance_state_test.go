@@ -292,9 +292,9 @@ func diffValue(path string, got, want any) []string {
 			wv, wok := w[k]
 			switch {
 			case !gok:
-				d = append(d, fmt.Sprintf("%s.%s missing, want %v", path, k, wv))
+				d = append(d, fmt.Sprintf("%s.%s missing, want %s", path, k, short(wv)))
 			case !wok:
-				d = append(d, fmt.Sprintf("%s.%s = %v, want none", path, k, gv))
+				d = append(d, fmt.Sprintf("%s.%s = %s, want none", path, k, short(gv)))
 			default:
 				d = append(d, diffValue(path+"."+k, gv, wv)...)
 			}
@@ -310,9 +310,9 @@ func diffValue(path string, got, want any) []string {
 			p := fmt.Sprintf("%s[%d]", path, i)
 			switch {
 			case i >= len(g):
-				d = append(d, fmt.Sprintf("%s missing, want %v", p, w[i]))
+				d = append(d, fmt.Sprintf("%s missing, want %s", p, short(w[i])))
 			case i >= len(w):
-				d = append(d, fmt.Sprintf("%s = %v, want none", p, g[i]))
+				d = append(d, fmt.Sprintf("%s = %s, want none", p, short(g[i])))
 			default:
 				d = append(d, diffValue(p, g[i], w[i])...)
 			}
@@ -322,7 +322,16 @@ func diffValue(path string, got, want any) []string {
 	if reflect.DeepEqual(got, want) {
 		return nil
 	}
-	return []string{fmt.Sprintf("%s = %v, want %v", path, got, want)}
+	return []string{fmt.Sprintf("%s = %s, want %s", path, short(got), short(want))}
+}
+
+// short shows v on one line of at most 100 characters.
+func short(v any) string {
+	s := strings.ReplaceAll(fmt.Sprint(v), "\n", `\n`)
+	if len(s) > 100 {
+		s = s[:97] + "..."
+	}
+	return s
 }
 
 // drop returns a copy of m without the names.
