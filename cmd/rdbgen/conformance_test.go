@@ -59,6 +59,8 @@ var conformanceRows = []conformanceRow{
 	{name: "convert --format resp --target redis-7.0", kind: toRESP, args: []string{"convert", "--format", "resp", "--target", "redis-7.0"}},
 	{name: "import --format resp --target redis-7.0", kind: toRESP, args: []string{"import", "--format", "resp", "--target", "redis-7.0"}},
 	{name: "convert --format resp --target redis-6.2", kind: toRESP, args: []string{"convert", "--format", "resp", "--target", "redis-6.2"}, rdb9: true},
+	// Redis 5.0 has no XGROUP CREATECONSUMER: the consumer with no pending entries too.
+	{name: "convert --format resp --target redis-5.0", kind: toRESP, args: []string{"convert", "--format", "resp", "--target", "redis-5.0"}, rdb9: true},
 }
 
 // TestConformance puts dumps that a real redis-server wrote through every reading path of
