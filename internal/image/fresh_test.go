@@ -56,14 +56,14 @@ func TestCheckBinary(t *testing.T) {
 		{"static for the base's platform", static, "amd64", ""},
 		{"static, platform unknown", static, "", ""},
 		{"static, an architecture this table lacks", static, "mips64", ""},
-		{"dynamic", writeELF(t, elf.EM_X86_64, true), "amd64", "is linked dynamically, and the image may lack its libraries; build one with CGO_ENABLED=0 GOOS=linux go build"},
+		{"dynamic", writeELF(t, elf.EM_X86_64, true), "amd64", `is linked dynamically, and its interpreter "" is not an absolute path; build one with CGO_ENABLED=0 GOOS=linux go build`},
 		{"another platform", writeELF(t, elf.EM_AARCH64, false), "amd64", "is for AARCH64, and the base image for amd64; build one with CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build"},
 		{"not ELF", script, "amd64", "is not a Linux executable"},
 		{"missing", filepath.Join(t.TempDir(), "none"), "amd64", "is not a Linux executable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkBinary(tt.path, tt.arch)
+			_, err := checkBinary(tt.path, tt.arch)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatal(err)
