@@ -90,8 +90,8 @@ func TestImageExpiryFromStart(t *testing.T) {
 	}
 }
 
-// TestImageExpiryFromStartNeedsStatic: a dynamically linked rdbgen is refused, naming the way
-// to build a static one, before anything is built.
+// TestImageExpiryFromStartNeedsStatic: a binary that is no Linux executable is refused,
+// naming the way to build a static one, before anything is built.
 func TestImageExpiryFromStartNeedsStatic(t *testing.T) {
 	dump := writeTestDump(t, "--target", "redis-7.0")
 	notELF := filepath.Join(t.TempDir(), "rdbgen")
