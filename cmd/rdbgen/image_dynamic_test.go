@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"debug/elf"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -17,26 +16,6 @@ import (
 	"github.com/rdbgen/rdbgen/server"
 )
 
-// interpreterOf returns the PT_INTERP of the ELF file at p, "" for a static one.
-func interpreterOf(t *testing.T, p string) string {
-	t.Helper()
-	f, err := elf.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, prog := range f.Progs {
-		if prog.Type == elf.PT_INTERP {
-			b := make([]byte, prog.Filesz)
-			if _, err := prog.ReadAt(b, 0); err != nil {
-				t.Fatal(err)
-			}
-			return strings.TrimRight(string(b), "\x00")
-		}
-	}
-	return ""
-}
-
 // dynamicRdbgen builds this command as "go build" and "go install" do by default where cgo
 // is on (a C compiler at hand): linked dynamically, since rdbgen links net (go-redis),
 // whose resolver cgo builds on the C library. Should a build ever come out static, it is
@@ -45,12 +24,7 @@ func dynamicRdbgen(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "rdbgen")
 	for _, flags := range [][]string{nil, {"-ldflags=-linkmode=external"}} {
-		build := exec.Command("go", append(append([]string{"build", "-o", bin}, flags...), ".")...)
-		build.Env = append(os.Environ(), "CGO_ENABLED=1")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-		if interpreterOf(t, bin) != "" {
+		if redistest.Interpreter(t, goBuild(t, bin, []string{"CGO_ENABLED=1"}, flags...)) != "" {
 			return bin
 		}
 	}
@@ -72,7 +46,7 @@ func otherLibcBase(t *testing.T) string {
 	if src, err = filepath.EvalSymlinks(src); err != nil {
 		t.Fatal(err)
 	}
-	interp := interpreterOf(t, src)
+	interp := redistest.Interpreter(t, src)
 	if interp == "" {
 		t.Fatalf("%s is static", src)
 	}
@@ -89,28 +63,16 @@ func otherLibcBase(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := []byte(interp + "\x00")
-	b = []byte(strings.Replace(string(b), string(old), path.Join(libDir, path.Base(interp))+"\x00", 1))
+	if strings.Count(string(b), interp+"\x00") != 1 {
+		t.Fatalf("%s holds its loader's path %s %d times", src, interp, strings.Count(string(b), interp+"\x00"))
+	}
+	b = []byte(strings.Replace(string(b), interp+"\x00", path.Join(libDir, path.Base(interp))+"\x00", 1))
 	if err := os.WriteFile(filepath.Join(root, "usr/local/bin/redis-server"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The server's libraries as scripts/redis-image.sh finds them (ldd runs the loader).
 	fakes := []string{interp, "/lib/libc.so.6"}
-	out, err := exec.Command("ldd", src).Output()
-	if err != nil {
-		t.Fatalf("ldd %s: %v", src, err)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		lib := ""
-		switch {
-		case len(f) >= 3 && f[1] == "=>" && strings.HasPrefix(f[2], "/"):
-			lib = f[2]
-		case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
-			lib = f[0]
-		default:
-			continue
-		}
+	// The server's libraries as scripts/redis-image.sh finds them.
+	for _, lib := range redistest.Libraries(t, src) {
 		if path.Base(lib) == "libc.so.6" {
 			fakes = append(fakes, lib)
 		}
@@ -152,7 +114,7 @@ func TestImageExpiryFromStartDynamic(t *testing.T) {
 	bases := []string{redistest.Image(t), otherLibcBase(t)}
 	dump := generateWith(t, "--count", "1000", "--ttl", "1h", "--base-time", "-48h", "--target", "redis-7.0")
 	bin := dynamicRdbgen(t)
-	interp := interpreterOf(t, bin)
+	interp := redistest.Interpreter(t, bin)
 	ctx := context.Background()
 	for i, base := range bases {
 		t.Run(base, func(t *testing.T) {

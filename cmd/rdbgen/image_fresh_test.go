@@ -18,9 +18,15 @@ import (
 // --rdbgen-binary: the test binary running the command is not rdbgen.
 func staticRdbgen(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rdbgen")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	return goBuild(t, filepath.Join(t.TempDir(), "rdbgen"), []string{"CGO_ENABLED=0", "GOOS=linux"})
+}
+
+// goBuild builds this command into bin with go build, the environment variables env
+// and the flags, and returns bin.
+func goBuild(t *testing.T, bin string, env []string, flags ...string) string {
+	t.Helper()
+	build := exec.Command("go", append(append([]string{"build", "-o", bin}, flags...), ".")...)
+	build.Env = append(os.Environ(), env...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 
 // dynamicSelf returns the path of this test binary and its interpreter: it links
@@ -57,22 +58,8 @@ func TestCheckBinaryOfTestBinary(t *testing.T) {
 		}
 		got = append(got, real)
 	}
-	out, err := exec.Command("ldd", exe).Output()
-	if err != nil {
-		t.Fatalf("ldd %s: %v", exe, err)
-	}
 	var want []string
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		p := ""
-		switch {
-		case len(f) >= 3 && f[1] == "=>" && strings.HasPrefix(f[2], "/"):
-			p = f[2]
-		case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
-			p = f[0]
-		default:
-			continue
-		}
+	for _, p := range redistest.Libraries(t, exe) {
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			t.Fatal(err)
