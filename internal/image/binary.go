@@ -3,6 +3,7 @@ package image
 import (
 	"context"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -55,6 +56,10 @@ func (r *resolver) checkBinary(path, arch string) ([]Library, error) {
 		}
 	}
 	if err != nil {
+		var missing *missingLibraryError
+		if errors.As(err, &missing) {
+			hint = "install it, or " + hint
+		}
 		return nil, fmt.Errorf("%w: rdbgen binary %s is linked dynamically, and %v; %s", ErrInvalidOption, path, err, hint)
 	}
 	return nil, nil

@@ -145,13 +145,22 @@ func (r *resolver) libraries(bin string, f *elf.File, interp string) ([]Library,
 				break
 			}
 			if !found {
-				return nil, fmt.Errorf("%s needs the library %s, which is not on this machine for %s (not in its ld.so cache, LD_LIBRARY_PATH or %s)",
-					obj.path, name, strings.TrimPrefix(f.Machine.String(), "EM_"), strings.Join(defaults, ", "))
+				who := obj.path
+				if who == bin {
+					who = "it"
+				}
+				return nil, &missingLibraryError{fmt.Sprintf("%s needs the library %s, which is not on this machine for %s (not in its ld.so cache, LD_LIBRARY_PATH or %s)",
+					who, name, strings.TrimPrefix(f.Machine.String(), "EM_"), strings.Join(defaults, ", "))}
 			}
 		}
 	}
 	return libs, nil
 }
+
+// A missingLibraryError names a library the binary needs that is not on this machine.
+type missingLibraryError struct{ msg string }
+
+func (e *missingLibraryError) Error() string { return e.msg }
 
 // open opens the ELF file at p when it is a shared object or executable of exe's class and
 // machine, the ones exe's loader can load.

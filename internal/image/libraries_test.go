@@ -182,7 +182,11 @@ func TestResolverInTree(t *testing.T) {
 		}, nil, "", "is linked dynamically, and its interpreter " + interp + " is not on this machine ("},
 		{"libc missing", func(root string) {
 			copyTo(t, interp, root, interp)
-		}, nil, "", "needs the library libc.so.6, which is not on this machine for X86_64 (not in its ld.so cache, LD_LIBRARY_PATH or "},
+		}, nil, "", "is linked dynamically, and it needs the library libc.so.6, which is not on this machine for "},
+		{"libc missing: where the loader looked, the way out", func(root string) {
+			copyTo(t, interp, root, interp)
+		}, nil, "", "(not in its ld.so cache, LD_LIBRARY_PATH or /lib/" + multiarch[libsMachine(t, exe)] + ", /usr/lib/" + multiarch[libsMachine(t, exe)] +
+			", /lib64, /usr/lib64, /lib, /usr/lib); install it, or build one with CGO_ENABLED=0 GOOS=linux go build ./cmd/rdbgen and name it with --rdbgen-binary"},
 		{"libc of another machine only", func(root string) {
 			copyTo(t, interp, root, interp)
 			copyTo(t, other, root, "/usr/lib/libc.so.6")
