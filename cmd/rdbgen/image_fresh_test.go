@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,13 +48,17 @@ func TestImageExpiryFromStart(t *testing.T) {
 		tag := "rdbgen-test/cli-fresh-" + strconv.FormatBool(fresh) + "-" + strconv.Itoa(os.Getpid()) + ":1"
 		tags[fresh] = tag
 		t.Cleanup(func() { exec.Command("docker", "rmi", "--force", tag).Run() })
-		args := []string{"image", dump, "-t", tag, "--base", base, "-q"}
+		args := []string{"image", dump, "-t", tag, "--base", base, "--json"}
 		if fresh {
 			args = append(args, "--expiry-from-start", "--rdbgen-binary", bin)
 		}
-		_, stderr, err := run(t, ctx, args...)
+		stdout, stderr, err := run(t, ctx, args...)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var sum imageSummary
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.ExpiryFromStart != fresh || sum.Libraries != nil {
+			t.Fatalf("summary %s (%v): a static rdbgen goes alone", stdout, err)
 		}
 		warned := strings.Contains(stderr, "rdbgen: warning: "+dump+" holds 1000 keys with a TTL, 1000 of them expired already; the first expiry passed ")
 		if warned == fresh || strings.Count(stderr, "\n") > 1 {
