@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -241,4 +242,81 @@ func libsMachine(t *testing.T, p string) elf.Machine {
 	}
 	defer f.Close()
 	return f.Machine
+}
+
+func TestResolverExpand(t *testing.T) {
+	root := t.TempDir()
+	copyTo(t, "/dev/null", root, "/opt/app/bin/rdbgen")
+	if err := os.Symlink("opt/app/bin/rdbgen", filepath.Join(root, "rdbgen-link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		root    string
+		entries []string
+		obj     string
+		want    []string
+	}{
+		{"none", "", nil, "/usr/bin/x", nil},
+		{"plain and empty entries", "", []string{"/a:/b", "", "::/c"}, "/usr/bin/x", []string{"/a", "/b", "/c"}},
+		{"$ORIGIN", "", []string{"$ORIGIN/../lib:${ORIGIN}"}, "/usr/bin/x", []string{"/usr/bin/../lib", "/usr/bin"}},
+		{"$ORIGIN in a tree", root, []string{"$ORIGIN/../lib"}, filepath.Join(root, "opt/app/bin/rdbgen"), []string{"/opt/app/bin/../lib"}},
+		{"$ORIGIN of a link is its target's directory", root, []string{"$ORIGIN"}, filepath.Join(root, "rdbgen-link"), []string{"/opt/app/bin"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &resolver{root: tt.root}
+			if got := r.expand(tt.entries, tt.obj); !slices.Equal(got, tt.want) {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestResolverRunpath: a binary's DT_RUNPATH ($ORIGIN/../lib, as go build -ldflags=-r sets
+// it) comes after LD_LIBRARY_PATH and before the default directories, as for the loader.
+func TestResolverRunpath(t *testing.T) {
+	exe, interp := dynamicSelf(t)
+	host, err := checkBinary(exe, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	os.WriteFile(filepath.Join(src, "go.mod"), []byte("module runpath\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n\n// #include <stdlib.h>\nimport \"C\"\n\nfunc main() { C.abs(1) }\n"), 0o644)
+	bin := filepath.Join(src, "runpath")
+	build := exec.Command("go", "build", "-ldflags=-r=$ORIGIN/../lib", "-o", bin, ".")
+	build.Dir, build.Env = src, append(os.Environ(), "CGO_ENABLED=1", "GOWORK=off", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tests := []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"runpath before the defaults", nil, "/opt/app/lib/libc.so.6"},
+		{"LD_LIBRARY_PATH before runpath", []string{"/opt/glibc"}, "/opt/glibc/libc.so.6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			copyTo(t, interp, root, interp)
+			copyTo(t, bin, root, "/opt/app/bin/runpath")
+			for _, l := range host[1:] {
+				for _, dir := range []string{"/usr/lib", "/opt/app/lib", "/opt/glibc"} {
+					copyTo(t, l.Path, root, dir+"/"+l.Name)
+				}
+			}
+			r := &resolver{root: root, env: tt.env}
+			libs, err := r.checkBinary(filepath.Join(root, "/opt/app/bin/runpath"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(libs, func(l Library) bool { return l.Name == "libc.so.6" })
+			if i < 0 || libs[i].Path != filepath.Join(root, tt.want) {
+				t.Fatalf("libraries %+v, want libc.so.6 at %s", libs, tt.want)
+			}
+		})
+	}
 }
