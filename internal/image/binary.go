@@ -49,11 +49,12 @@ func (r *resolver) checkBinary(path, arch string) ([]Library, error) {
 			strings.TrimPrefix(f.Machine.String(), "EM_"), arch, strings.Replace(hint, "GOOS=linux", "GOOS=linux GOARCH="+arch, 1))
 	}
 	interp, dynamic, err := interpreterOf(f)
-	if err == nil && dynamic {
-		var libs []Library
-		if libs, err = r.libraries(path, f, interp); err == nil {
-			return libs, nil
-		}
+	if err == nil && !dynamic {
+		return nil, nil // static: it goes alone
+	}
+	var libs []Library
+	if err == nil {
+		libs, err = r.libraries(path, f, interp)
 	}
 	if err != nil {
 		var missing *missingLibraryError
@@ -62,7 +63,7 @@ func (r *resolver) checkBinary(path, arch string) ([]Library, error) {
 		}
 		return nil, fmt.Errorf("%w: rdbgen binary %s is linked dynamically, and %v; %s", ErrInvalidOption, path, err, hint)
 	}
-	return nil, nil
+	return libs, nil
 }
 
 // archOf returns the architecture of the base image ref as docker reports it ("amd64"), or
