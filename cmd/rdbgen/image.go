@@ -31,7 +31,7 @@ func imageCommand() *cli.Command {
 			&cli.StringFlag{Name: "base", Value: image.DefaultBase, Usage: "image to build on"},
 			&cli.BoolFlag{Name: "persist", Usage: "keep Redis's own save points: the server saves the dataset back to /data"},
 			&cli.BoolFlag{Name: "expiry-from-start", Usage: "count the dump's TTLs from the container's start: the image carries rdbgen, whose entrypoint moves the expiries to now, then runs the server"},
-			&cli.StringFlag{Name: "rdbgen-binary", Usage: "with --expiry-from-start, the static Linux rdbgen executable the image carries (default: this one, if it is static)"},
+			&cli.StringFlag{Name: "rdbgen-binary", Usage: "with --expiry-from-start, the Linux rdbgen executable the image carries, with its loader and libraries from this machine when linked dynamically (default: this one)"},
 			&cli.StringFlag{Name: "context", Usage: "write the build context (Dockerfile and dump) into DIR instead of building"},
 			&cli.StringFlag{Name: "owner", Value: image.DefaultOwner, Usage: "uid:gid that owns the dump in the image"},
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "build on a base image whose Redis release cannot be told; replace files in --context DIR"},
@@ -56,9 +56,11 @@ type imageSummary struct {
 	Bytes      int64    `json:"bytes"`
 	Command    []string `json:"command"`
 	// ExpiryFromStart tells whether the image rebases expiries at start.
-	ExpiryFromStart bool     `json:"expiry_from_start"`
-	Warnings        []string `json:"warnings,omitempty"`
-	Seconds         float64  `json:"seconds,omitempty"`
+	ExpiryFromStart bool `json:"expiry_from_start"`
+	// Libraries are the files on this machine carried for a dynamically linked rdbgen.
+	Libraries []string `json:"libraries,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+	Seconds   float64  `json:"seconds,omitempty"`
 }
 
 func imageAction(c *cli.Context) error {
@@ -86,8 +88,9 @@ func imageAction(c *cli.Context) error {
 	}
 	if opts.ExpiryFromStart {
 		if opts.Binary = c.String("rdbgen-binary"); opts.Binary == "" {
-			// The running executable, when it is static for the image's platform (NewPlan
-			// checks): no Go toolchain needed, and the image runs the rdbgen that built it.
+			// The running executable, when it is for the image's platform (NewPlan checks, and
+			// finds the libraries of a dynamically linked one): no Go toolchain needed, and the
+			// image runs the rdbgen that built it.
 			exe, err := os.Executable()
 			if err != nil {
 				return fmt.Errorf("--expiry-from-start: find this executable: %w (name one with --rdbgen-binary)", err)
@@ -117,6 +120,9 @@ func imageAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "rdbgen: warning: %s\n", w)
 	}
 	sum.ExpiryFromStart, sum.Warnings = p.Binary != "", p.Warnings
+	for _, l := range p.Libraries {
+		sum.Libraries = append(sum.Libraries, l.Path)
+	}
 	sum.Dump, sum.Base, sum.Server, sum.RDBVersion, sum.Bytes, sum.Command = dump, p.Base, p.Server.String(), p.RDBVersion, p.DumpSize, p.Command
 	if p.Keys >= 0 {
 		sum.Keys = &p.Keys
@@ -139,6 +145,9 @@ func printImageSummary(w io.Writer, s imageSummary) error {
 	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
 	if s.ExpiryFromStart {
 		what += ", expiries counted from the container's start"
+		if len(s.Libraries) > 0 {
+			what += " (rdbgen is linked dynamically: the image carries its loader and libraries from this machine, " + strings.Join(s.Libraries, ", ") + ")"
+		}
 	}
 	if s.Context != "" {
 		_, err := fmt.Fprintf(w, "wrote %s and %s %s\nbuild it with: docker build -t TAG %s\n",

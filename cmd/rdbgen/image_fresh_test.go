@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +19,15 @@ import (
 // --rdbgen-binary: the test binary running the command is not rdbgen.
 func staticRdbgen(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rdbgen")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	return goBuild(t, filepath.Join(t.TempDir(), "rdbgen"), []string{"CGO_ENABLED=0", "GOOS=linux"})
+}
+
+// goBuild builds this command into bin with go build, the environment variables env
+// and the flags, and returns bin.
+func goBuild(t *testing.T, bin string, env []string, flags ...string) string {
+	t.Helper()
+	build := exec.Command("go", append(append([]string{"build", "-o", bin}, flags...), ".")...)
+	build.Env = append(os.Environ(), env...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -41,13 +48,17 @@ func TestImageExpiryFromStart(t *testing.T) {
 		tag := "rdbgen-test/cli-fresh-" + strconv.FormatBool(fresh) + "-" + strconv.Itoa(os.Getpid()) + ":1"
 		tags[fresh] = tag
 		t.Cleanup(func() { exec.Command("docker", "rmi", "--force", tag).Run() })
-		args := []string{"image", dump, "-t", tag, "--base", base, "-q"}
+		args := []string{"image", dump, "-t", tag, "--base", base, "--json"}
 		if fresh {
 			args = append(args, "--expiry-from-start", "--rdbgen-binary", bin)
 		}
-		_, stderr, err := run(t, ctx, args...)
+		stdout, stderr, err := run(t, ctx, args...)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var sum imageSummary
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.ExpiryFromStart != fresh || sum.Libraries != nil {
+			t.Fatalf("summary %s (%v): a static rdbgen goes alone", stdout, err)
 		}
 		warned := strings.Contains(stderr, "rdbgen: warning: "+dump+" holds 1000 keys with a TTL, 1000 of them expired already; the first expiry passed ")
 		if warned == fresh || strings.Count(stderr, "\n") > 1 {
@@ -90,8 +101,8 @@ func TestImageExpiryFromStart(t *testing.T) {
 	}
 }
 
-// TestImageExpiryFromStartNeedsStatic: a dynamically linked rdbgen is refused, naming the way
-// to build a static one, before anything is built.
+// TestImageExpiryFromStartNeedsStatic: a binary that is no Linux executable is refused,
+// naming the way to build a static one, before anything is built.
 func TestImageExpiryFromStartNeedsStatic(t *testing.T) {
 	dump := writeTestDump(t, "--target", "redis-7.0")
 	notELF := filepath.Join(t.TempDir(), "rdbgen")

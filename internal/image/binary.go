@@ -3,6 +3,7 @@ package image
 import (
 	"context"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,26 +28,42 @@ var elfMachines = map[string]elf.Machine{
 	"riscv64": elf.EM_RISCV,
 }
 
-// checkBinary returns an error wrapping ErrInvalidOption unless the file at path is a static
-// Linux executable (no dynamic loader: it runs on any base image, FROM scratch too) for arch,
-// the base image's architecture ("" when unknown: any).
-func checkBinary(path, arch string) error {
+// checkBinary returns an error wrapping ErrInvalidOption unless the file at path is a Linux
+// executable for arch, the base image's architecture ("" when unknown: any). A static one
+// needs nothing else (it runs on any base image, FROM scratch too); for a dynamically linked
+// one, it returns the files the image must carry into LibraryDir, its interpreter first.
+func checkBinary(path, arch string) ([]Library, error) {
+	return hostResolver().checkBinary(path, arch)
+}
+
+// checkBinary is checkBinary with the libraries found by r.
+func (r *resolver) checkBinary(path, arch string) ([]Library, error) {
 	hint := "build one with CGO_ENABLED=0 GOOS=linux go build ./cmd/rdbgen and name it with --rdbgen-binary"
 	f, err := elf.Open(path)
 	if err != nil {
-		return fmt.Errorf("%w: rdbgen binary %s is not a Linux executable (%v); %s", ErrInvalidOption, path, err, hint)
+		return nil, fmt.Errorf("%w: rdbgen binary %s is not a Linux executable (%v); %s", ErrInvalidOption, path, err, hint)
 	}
 	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			return fmt.Errorf("%w: rdbgen binary %s is linked dynamically, and the image may lack its libraries; %s", ErrInvalidOption, path, hint)
-		}
-	}
 	if want, ok := elfMachines[arch]; ok && f.Machine != want {
-		return fmt.Errorf("%w: rdbgen binary %s is for %s, and the base image for %s; %s", ErrInvalidOption, path,
+		return nil, fmt.Errorf("%w: rdbgen binary %s is for %s, and the base image for %s; %s", ErrInvalidOption, path,
 			strings.TrimPrefix(f.Machine.String(), "EM_"), arch, strings.Replace(hint, "GOOS=linux", "GOOS=linux GOARCH="+arch, 1))
 	}
-	return nil
+	interp, dynamic, err := interpreterOf(f)
+	if err == nil && !dynamic {
+		return nil, nil // static: it goes alone
+	}
+	var libs []Library
+	if err == nil {
+		libs, err = r.libraries(path, f, interp)
+	}
+	if err != nil {
+		var missing *missingLibraryError
+		if errors.As(err, &missing) {
+			hint = "install it, or " + hint
+		}
+		return nil, fmt.Errorf("%w: rdbgen binary %s is linked dynamically, and %v; %s", ErrInvalidOption, path, err, hint)
+	}
+	return libs, nil
 }
 
 // archOf returns the architecture of the base image ref as docker reports it ("amd64"), or

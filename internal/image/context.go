@@ -16,7 +16,8 @@ import (
 
 // WriteContext writes the build context of the image for the dump at dumpPath into dir,
 // which is created when missing: the Dockerfile, a copy of the dump and, with
-// ExpiryFromStart, of the rdbgen binary. Existing files are
+// ExpiryFromStart, of the rdbgen binary and, when it is linked dynamically, of its loader
+// and libraries (in rdbgen-lib/). Existing files are
 // replaced only with overwrite. Build it with "docker build -t TAG DIR".
 func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opts Options) (*Plan, error) {
 	p, err := NewPlan(ctx, dumpPath, opts)
@@ -56,6 +57,20 @@ func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opt
 		defer bin.Abort()
 		files = append(files, bin)
 	}
+	if len(p.Libraries) > 0 {
+		libDir := filepath.Join(dir, libraryContextDir)
+		if err := os.MkdirAll(libDir, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", libDir, unwrapPath(err))
+		}
+		for _, l := range p.Libraries {
+			lib, err := copyBinary(ctx, l.Path, filepath.Join(libDir, l.Name), overwrite)
+			if err != nil {
+				return nil, err
+			}
+			defer lib.Abort()
+			files = append(files, lib)
+		}
+	}
 	if err := atomicfile.CommitAll(files); err != nil {
 		return nil, err
 	}
@@ -63,7 +78,7 @@ func WriteContext(ctx context.Context, dumpPath, dir string, overwrite bool, opt
 }
 
 // writeTar writes the build context of p as a tar stream: the Dockerfile, the dump and, with
-// ExpiryFromStart, the rdbgen binary.
+// ExpiryFromStart, the rdbgen binary and the libraries it needs.
 func writeTar(ctx context.Context, w io.Writer, p *Plan) error {
 	tw := tar.NewWriter(w)
 	now := time.Now()
@@ -82,6 +97,15 @@ func writeTar(ctx context.Context, w io.Writer, p *Plan) error {
 			return err
 		}
 		if err := tarFile(ctx, tw, p.Binary, binaryName, 0o755, fi.Size(), now); err != nil {
+			return err
+		}
+	}
+	for _, l := range p.Libraries {
+		fi, err := os.Stat(l.Path)
+		if err != nil {
+			return err
+		}
+		if err := tarFile(ctx, tw, l.Path, libraryContextDir+"/"+l.Name, 0o755, fi.Size(), now); err != nil {
 			return err
 		}
 	}
@@ -105,7 +129,7 @@ func tarFile(ctx context.Context, tw *tar.Writer, path, name string, mode, size 
 	return err
 }
 
-// copyBinary copies the executable at src to dst, executable, not yet committed.
+// copyBinary copies the executable (or library) at src to dst, executable, not yet committed.
 func copyBinary(ctx context.Context, src, dst string, overwrite bool) (*atomicfile.File, error) {
 	in, err := os.Open(src)
 	if err != nil {

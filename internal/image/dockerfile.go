@@ -3,6 +3,7 @@ package image
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,9 @@ func dockerfile(p *Plan, o Options) []byte {
 	if p.Binary != "" {
 		fmt.Fprintf(&b, "COPY %s %s\n", binaryName, BinaryPath)
 	}
+	if len(p.Libraries) > 0 {
+		fmt.Fprintf(&b, "COPY %s/ %s/\n", libraryContextDir, LibraryDir)
+	}
 	labels := []string{
 		"version=" + encoder.Version,
 		"rdb-version=" + strconv.Itoa(p.RDBVersion),
@@ -62,7 +66,13 @@ func dockerfile(p *Plan, o Options) []byte {
 	var entry []string
 	if p.Binary != "" {
 		b.WriteString("# rdbgen moves the dump's expiries to the container's start, then runs the rest.\n")
-		entry = []string{BinaryPath, "entrypoint", "/data/" + DumpName, "--"}
+		if len(p.Libraries) > 0 {
+			// rdbgen is linked dynamically: its own loader and libraries run it, whatever
+			// the base holds in /lib, and the server is exec'd as the base runs it.
+			b.WriteString("# rdbgen runs through the dynamic loader and libraries it was built with, in " + LibraryDir + ".\n")
+			entry = []string{path.Join(LibraryDir, p.Libraries[0].Name), "--library-path", LibraryDir}
+		}
+		entry = append(entry, BinaryPath, "entrypoint", "/data/"+DumpName, "--")
 	}
 	b.WriteString("# Arguments after the image name in docker run are added to the server's.\n")
 	entry = append(append(entry, p.Entrypoint...), p.Command...)

@@ -1,11 +1,14 @@
 package image
 
 import (
+	"bytes"
 	"context"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,14 +59,15 @@ func TestCheckBinary(t *testing.T) {
 		{"static for the base's platform", static, "amd64", ""},
 		{"static, platform unknown", static, "", ""},
 		{"static, an architecture this table lacks", static, "mips64", ""},
-		{"dynamic", writeELF(t, elf.EM_X86_64, true), "amd64", "is linked dynamically, and the image may lack its libraries; build one with CGO_ENABLED=0 GOOS=linux go build"},
+		{"dynamic, no interpreter named", writeELF(t, elf.EM_X86_64, true), "amd64", `is linked dynamically, and its interpreter "" is not an absolute path; build one with CGO_ENABLED=0 GOOS=linux go build`},
 		{"another platform", writeELF(t, elf.EM_AARCH64, false), "amd64", "is for AARCH64, and the base image for amd64; build one with CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build"},
+		{"dynamic, another platform", writeELF(t, elf.EM_AARCH64, true), "amd64", "is for AARCH64, and the base image for amd64; build one with CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build"},
 		{"not ELF", script, "amd64", "is not a Linux executable"},
 		{"missing", filepath.Join(t.TempDir(), "none"), "amd64", "is not a Linux executable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkBinary(tt.path, tt.arch)
+			_, err := checkBinary(tt.path, tt.arch)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -134,7 +138,35 @@ func TestWriteContextExpiryFromStart(t *testing.T) {
 		t.Fatalf("binary in the context: %v, %v", fi, err)
 	}
 	df, _ := os.ReadFile(filepath.Join(dir, "Dockerfile"))
-	if !strings.Contains(string(df), `ENTRYPOINT ["/usr/local/bin/rdbgen","entrypoint","/data/dump.rdb","--","docker-entrypoint.sh","redis-server",`) {
+	if !strings.Contains(string(df), `ENTRYPOINT ["/usr/local/bin/rdbgen","entrypoint","/data/dump.rdb","--","docker-entrypoint.sh","redis-server",`) ||
+		strings.Contains(string(df), LibraryDir) {
+		t.Fatalf("Dockerfile:\n%s", df)
+	}
+	if _, err := os.Stat(filepath.Join(dir, libraryContextDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a static binary has libraries in the context: %v", err)
+	}
+
+	// A dynamically linked binary (this test binary) comes with its loader and libraries,
+	// and the entrypoint runs it through them.
+	exe, interp := dynamicSelf(t)
+	opts.Binary = exe
+	dir = filepath.Join(t.TempDir(), "ctx")
+	if p, err = WriteContext(context.Background(), dump, dir, false, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Libraries) < 2 || p.Libraries[0].Path != interp {
+		t.Fatalf("libraries %+v", p.Libraries)
+	}
+	for _, l := range p.Libraries {
+		got, err := os.ReadFile(filepath.Join(dir, libraryContextDir, l.Name))
+		want, _ := os.ReadFile(l.Path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s in the context: %v", l.Name, err)
+		}
+	}
+	df, _ = os.ReadFile(filepath.Join(dir, "Dockerfile"))
+	entry := `ENTRYPOINT ["/usr/local/lib/rdbgen/` + path.Base(interp) + `","--library-path","/usr/local/lib/rdbgen","/usr/local/bin/rdbgen","entrypoint","/data/dump.rdb","--","docker-entrypoint.sh","redis-server",`
+	if !strings.Contains(string(df), "\nCOPY rdbgen-lib/ /usr/local/lib/rdbgen/\n") || !strings.Contains(string(df), entry) {
 		t.Fatalf("Dockerfile:\n%s", df)
 	}
 }

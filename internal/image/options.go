@@ -53,9 +53,11 @@ type Options struct {
 	// Default false: the expiries stay as they are, absolute, and keys whose time has passed
 	// when the container starts are dropped by the server (Plan.Warnings says so).
 	ExpiryFromStart bool
-	// Binary is the rdbgen executable the image carries with ExpiryFromStart: a static Linux
-	// executable for the base image's architecture (CGO_ENABLED=0). Required with
-	// ExpiryFromStart; ignored without.
+	// Binary is the rdbgen executable the image carries with ExpiryFromStart: a Linux
+	// executable for the base image's architecture. A static one (CGO_ENABLED=0) goes alone;
+	// a dynamically linked one (go build's default where cgo is on) goes with its loader and
+	// the libraries it needs, found on this machine, into LibraryDir (see Plan.Libraries).
+	// Required with ExpiryFromStart; ignored without.
 	Binary string
 	// Force builds on a base image whose server release cannot be told (see ServerOf).
 	// Default false: ErrUnknownBase. A dump too new for a known base is always refused.

@@ -43,6 +43,10 @@ type Plan struct {
 	// Binary is the rdbgen executable the image carries, with Options.ExpiryFromStart;
 	// empty otherwise.
 	Binary string
+	// Libraries are what a dynamically linked Binary needs, carried into LibraryDir from
+	// this machine: its interpreter first, through which the image runs it, then the
+	// shared libraries it needs. Empty for a static Binary.
+	Libraries []Library
 	// MinExpireAtMS and MaxExpireAtMS bound the dump's expiries (Unix ms), 0 when no key
 	// has one.
 	MinExpireAtMS, MaxExpireAtMS int64
@@ -100,7 +104,8 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 	}
 	p.MinExpireAtMS, p.MaxExpireAtMS = rep.File.MinExpireAtMS, rep.File.MaxExpireAtMS
 	if o.ExpiryFromStart {
-		if err := checkBinary(o.Binary, archOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base)); err != nil {
+		libs, err := checkBinary(o.Binary, archOf(ctx, dockercli.Client{Host: o.DockerHost}, o.Base))
+		if err != nil {
 			return nil, err
 		}
 		if _, ok := rep.File.Aux["ctime"]; !ok {
@@ -108,7 +113,7 @@ func NewPlan(ctx context.Context, dumpPath string, opts Options) (*Plan, error) 
 			return nil, fmt.Errorf("%w: %s has no ctime AUX field, so the image cannot tell when it was written to move its expiries; "+
 				"write it again with rdbgen convert (--rebase-expiry reads its manifest's creation time)", ErrInvalidOption, dumpPath)
 		}
-		p.Binary = o.Binary
+		p.Binary, p.Libraries = o.Binary, libs
 	} else if w := staleWarning(rep.File, time.Now()); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
