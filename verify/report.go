@@ -43,7 +43,7 @@ type FileReport struct {
 	RDBVersion int    `json:"rdb_version"`
 	// Checksum is the trailer, as 16 hex digits; all zeros when the file has none.
 	Checksum string `json:"checksum"`
-	// ChecksumStatus is ChecksumOK, ChecksumNone or ChecksumBad.
+	// ChecksumStatus is ChecksumOK, ChecksumNone, ChecksumAbsent or ChecksumBad.
 	ChecksumStatus string `json:"checksum_status"`
 	// Aux holds the AUX fields: redis-ver, ctime, rdbgen-ver...
 	Aux map[string]string `json:"aux,omitempty"`
@@ -75,6 +75,8 @@ const (
 	ChecksumOK   = "ok"       // the trailer equals the checksum of the file
 	ChecksumNone = "none"     // the trailer is zero: written without a checksum
 	ChecksumBad  = "mismatch" // the trailer differs from the checksum of the file
+	// ChecksumAbsent: RDB 1 to 4 have no trailer (the checksum came with RDB 5, Redis 2.6).
+	ChecksumAbsent = "absent"
 )
 
 // DBCounts are the keys of one database, and of them those with an expiry, with the

@@ -36,6 +36,8 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		switch f.ChecksumStatus {
 		case verify.ChecksumNone:
 			checksum = "none (zero trailer)"
+		case verify.ChecksumAbsent:
+			checksum = "none (RDB 1 to 4 have no trailer)"
 		case verify.ChecksumOK, verify.ChecksumBad:
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}

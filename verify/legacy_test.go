@@ -1,0 +1,53 @@
+package verify_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/verify"
+)
+
+// writeFixture writes b as dump.rdb in a test temporary directory.
+func writeFixture(t *testing.T, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestFileOldVersionsWithoutTrailer checks files of RDB 1 to 4, which end with the EOF
+// opcode (the checksum came with RDB 5): they pass offline and on Redis 7.0, which loads them.
+func TestFileOldVersionsWithoutTrailer(t *testing.T) {
+	later := time.Now().Add(time.Hour).UnixMilli()
+	records := [][]byte{
+		fx.Record(0, "s", fx.Str("hello")),
+		fx.Expiring(later, fx.Record(0, "ttl", fx.Str("x"))),
+		fx.Record(1, "l", fx.Len(2), fx.Str("a"), fx.Str("b")),
+		fx.Record(2, "set", fx.Len(2), fx.Str("a"), fx.Str("b")),
+		fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte("\x03" + "1.5")),
+		fx.Record(4, "h", fx.Len(1), fx.Str("f"), fx.Str("v")),
+	}
+	for _, version := range []int{3, 4} {
+		path := writeFixture(t, fx.File(version, records...))
+		rep, err := verify.File(testContext(t), path, verify.Options{Offline: true})
+		wantPass(t, rep, err)
+		if f := rep.File; f.RDBVersion != version || f.ChecksumStatus != verify.ChecksumAbsent || f.Keys != 6 || f.Expires != 1 {
+			t.Fatalf("RDB %d: file report %+v", version, f)
+		}
+		rep, err = verify.File(testContext(t), path, verify.Options{Server: processOptions(t)})
+		wantPass(t, rep, err)
+		if rep.Server.Keys != 6 || rep.Server.Expires != 1 {
+			t.Fatalf("RDB %d: server %+v", version, rep.Server)
+		}
+	}
+	// Without its EOF opcode, such a file is truncated.
+	b := fx.File(4, records...)
+	path := writeFixture(t, b[:len(b)-1])
+	rep, err := verify.File(testContext(t), path, verify.Options{Offline: true})
+	wantFail(t, rep, err, verify.StageFile, "does not end with the EOF marker 0xff (RDB 4 has no checksum")
+}
