@@ -29,7 +29,7 @@ func TestFileOldVersionsWithoutTrailer(t *testing.T) {
 		fx.Expiring(later, fx.Record(0, "ttl", fx.Str("x"))),
 		fx.Record(1, "l", fx.Len(2), fx.Str("a"), fx.Str("b")),
 		fx.Record(2, "set", fx.Len(2), fx.Str("a"), fx.Str("b")),
-		fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte("\x03" + "1.5")),
+		fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte("\x03"+"1.5")),
 		fx.Record(4, "h", fx.Len(1), fx.Str("f"), fx.Str("v")),
 	}
 	for _, version := range []int{3, 4} {
