@@ -57,6 +57,12 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 		if exp <= rep.CheckedAtMS {
 			rep.Expired++
 		}
+		clock := rep.clocks[s.db]
+		if clock == nil {
+			clock = &expiryClock{base: rep.CheckedAtMS}
+			rep.clocks[s.db] = clock
+		}
+		clock.add(exp)
 	}
 	s.dups.key(s.db, key, s.records)
 	s.records++
@@ -138,6 +144,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 		return problem("structure", err.Error())
 	}
 	rep.CheckedAtMS = time.Now().UnixMilli()
+	rep.clocks = map[int]*expiryClock{}
 	sink := &countSink{rep: rep, dups: newDupFinder()}
 	err = rd.WriteTo(ctx, sink)
 	sink.flushDB()

@@ -68,6 +68,9 @@ type FileReport struct {
 	CheckedAtMS int64  `json:"checked_at_ms"`
 	// Seconds is the time the offline stage took.
 	Seconds float64 `json:"seconds"`
+
+	// clocks count the expiries of each database second by second from CheckedAtMS.
+	clocks map[int]*expiryClock
 }
 
 // The values of [FileReport.ChecksumStatus].

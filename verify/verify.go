@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -46,6 +47,7 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	so.Progress = func(p server.LoadProgress) {
 		opts.progress(Progress{Stage: StageLoad, Done: p.LoadedBytes, Total: p.TotalBytes})
 	}
+	loadMS := time.Now().UnixMilli()
 	inst, err := server.Start(ctx, path, so)
 	if errors.Is(err, server.ErrLoadRefused) {
 		ms.add(Mismatch{Stage: StageLoad, Got: err.Error()})
@@ -64,7 +66,7 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	}
 
 	if opts.Manifest == nil {
-		e = fileExpectation(fr)
+		e = fileExpectation(fr, loadMS)
 	}
 	rep.Server, err = checkServer(ctx, &redis.Options{Addr: inst.Addr}, e, opts, ms)
 	closeErr := inst.Close(context.WithoutCancel(ctx))
