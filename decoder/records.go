@@ -77,15 +77,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 		if err != nil {
 			return err
 		}
-		if t == 7 && rd.opts.SkipModules {
-			if err := rd.skipModuleValue(id); err != nil {
-				return err
-			}
-			rd.stats.SkippedModules++
-			return nil
-		}
-		return fmt.Errorf("%w of module type %s (encoding version %d): rdbgen cannot read module data; skip it (convert --skip-unsupported) or drop its database",
-			ErrModule, ModuleName(id), id&1023)
+		return rd.moduleValue(t, id, exp, sink)
 	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
 		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
 			return err

@@ -51,3 +51,26 @@ func TestFileOldVersionsWithoutTrailer(t *testing.T) {
 	rep, err := verify.File(testContext(t), path, verify.Options{Offline: true})
 	wantFail(t, rep, err, verify.StageFile, "does not end with the EOF marker 0xff (RDB 4 has no checksum")
 }
+
+// TestFileModuleValues checks a file holding module values and module AUX data: offline, they
+// are counted per module (and as keys of type "module"), and the file passes; no server is
+// started on it, since one without the modules refuses it, and the report says so.
+func TestFileModuleValues(t *testing.T) {
+	path := writeFixture(t, fx.File(10,
+		fx.ModuleAux("ft-index0", 2),
+		fx.Record(7, "bf1", fx.ModuleValue("MBbloom--", 4, 7, "abc")),
+		fx.Expiring(time.Now().Add(time.Hour).UnixMilli(), fx.Record(7, "bf2", fx.ModuleValue("MBbloom--", 4, 300, "x"))),
+		fx.Record(0, "k", fx.Str("v")),
+	))
+	for _, offline := range []bool{true, false} {
+		rep, err := verify.File(testContext(t), path, verify.Options{Offline: offline, Server: processOptions(t)})
+		wantPass(t, rep, err)
+		f := rep.File
+		if f.Modules["MBbloom--"] != 2 || f.ModuleAux["ft-index0"] != 1 || f.DBs[0].Types["module"] != 2 || f.Keys != 3 || f.Expires != 1 {
+			t.Fatalf("file report %+v", f)
+		}
+		if offline != (rep.NotLoaded == "") || rep.Load != nil || rep.Server != nil {
+			t.Fatalf("offline %v: not loaded %q, load %+v", offline, rep.NotLoaded, rep.Load)
+		}
+	}
+}

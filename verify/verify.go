@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -33,7 +36,10 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{File: fr}
-	if ms.count > 0 || opts.Offline {
+	if ms.count == 0 && !opts.Offline {
+		rep.NotLoaded = modulesNotLoaded(fr, opts.Server.Args)
+	}
+	if ms.count > 0 || opts.Offline || rep.NotLoaded != "" {
 		ms.finish(rep)
 		return rep, nil
 	}
@@ -78,4 +84,21 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		return rep, fmt.Errorf("stop redis: %w", closeErr)
 	}
 	return rep, nil
+}
+
+// modulesNotLoaded returns why a server is not started on the file of fr, which holds module
+// data, unless args load a module; "" when the file holds none.
+func modulesNotLoaded(fr *FileReport, args []string) string {
+	if len(fr.Modules) == 0 && len(fr.ModuleAux) == 0 || slices.Contains(args, "--loadmodule") {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(fr.Modules)) {
+		parts = append(parts, fmt.Sprintf("%d %s", fr.Modules[name], name))
+	}
+	for _, name := range slices.Sorted(maps.Keys(fr.ModuleAux)) {
+		parts = append(parts, fmt.Sprintf("AUX data of %s", name))
+	}
+	return fmt.Sprintf("the file holds module data (%s), which a server loads only with its module; checked offline only",
+		strings.Join(parts, ", "))
 }
