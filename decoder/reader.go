@@ -93,13 +93,14 @@ type Stats struct {
 	Empty   uint64 // empty collections skipped (Redis skips them too)
 	// SkippedModules counts the module values skipped under Options.SkipModules.
 	SkippedModules uint64
-	// Modules counts those values by module type name (9 characters, "MBbloom--"), and
-	// ModuleAux the module AUX payloads (always skipped) the same way; nil when none.
-	Modules, ModuleAux map[string]uint64
-	Bytes              int64             // bytes read
-	Types              map[string]uint64 // records per encoding (TypeName)
+	Bytes          int64             // bytes read
+	Types          map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
+	// Modules counts the module values skipped by module type name (9 characters,
+	// "MBbloom--"), and ModuleAux the module AUX payloads (always skipped) the same way; nil
+	// when none.
+	Modules, ModuleAux map[string]uint64
 }
 
 // A Reader reads one RDB file from an io.Reader.
