@@ -337,7 +337,7 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		default:
 			s2, v2, i2, ok := it.next()
 			if !ok {
-				return fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t))
+				return cmp.Or(it.err, fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t)))
 			}
 			if plain == 3 {
 				f, err := blobScore(s2, v2, i2)

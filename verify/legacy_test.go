@@ -3,6 +3,7 @@ package verify_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +72,32 @@ func TestFileModuleValues(t *testing.T) {
 		}
 		if offline != (rep.NotLoaded == "") || rep.Load != nil || rep.Server != nil {
 			t.Fatalf("offline %v: not loaded %q, load %+v", offline, rep.NotLoaded, rep.Load)
+		}
+	}
+}
+
+// TestFileSanitizeRules checks that files Redis's deep sanitization refuses fail the offline
+// stage, naming the offset, the key and the damage, and are never loaded.
+func TestFileSanitizeRules(t *testing.T) {
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"hash listpack count", fx.File(10, fx.Record(16, "h", fx.Str(string(fx.Listpack(6, "f1", "v1", "f2", "v2"))))),
+			`key "h": corrupt listpack: its header says 6 entries, it holds 4`},
+		{"NaN score", fx.File(7, fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte{253})), `key "z": corrupt: bad score: NaN`},
+		{"consumer id not pending", fx.File(10, fx.Stream{Entries: 1, Pending: []uint64{0}, Owned: []uint64{1}}.Record("s")),
+			`key "s": corrupt stream: group "g": consumer "c" owns 1000-1, which is not in the group's pending entries`},
+	}
+	for _, tt := range tests {
+		path := writeFixture(t, tt.file)
+		for _, offline := range []bool{true, false} {
+			rep, err := verify.File(testContext(t), path, verify.Options{Offline: offline, Server: processOptions(t)})
+			wantFail(t, rep, err, verify.StageFile, tt.want)
+			if rep.Load != nil || !strings.Contains(rep.Reason, "structure: rdb byte ") {
+				t.Fatalf("%s: report %+v", tt.name, rep)
+			}
 		}
 	}
 }

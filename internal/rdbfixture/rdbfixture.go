@@ -6,6 +6,7 @@ package rdbfixture
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 
 	"github.com/rdbgen/rdbgen/encoder"
 )
@@ -174,4 +175,62 @@ func ModuleAux(name string, version uint64) []byte {
 	b = append(b, Len(ModSInt)...)
 	b = append(b, Len(7)...)
 	return append(b, Len(ModEOF)...)
+}
+
+// Stream describes a stream of type 19 (RDB 10) with one node of entries 1000-0, 1000-1…
+// each with the field "f", and one group "g" with one consumer "c".
+type Stream struct {
+	Entries int // entries in the node, at least 1
+	// LPCount, if not 0, replaces the lp-count of the first entry (4 is right).
+	LPCount int
+	// Pending are the sequence numbers of the group's pending entries (ms 1000), and Owned
+	// those the consumer owns.
+	Pending, Owned []uint64
+	// Swap, if set, writes the node's first two entries' ids in the wrong order.
+	Swap bool
+}
+
+// Record returns the stream as the record of key.
+func (st Stream) Record(key string) []byte {
+	const ms = 1000
+	entries := []string{strconv.Itoa(st.Entries), "0", "1", "f", "0"}
+	for i := range st.Entries {
+		seq := i
+		if st.Swap && i < 2 {
+			seq = 1 - i
+		}
+		lpCount := "4"
+		if i == 0 && st.LPCount != 0 {
+			lpCount = strconv.Itoa(st.LPCount)
+		}
+		entries = append(entries, "2", "0", strconv.Itoa(seq), "v"+strconv.Itoa(i), lpCount)
+	}
+	id := func(seq uint64) []byte {
+		return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, ms), seq)
+	}
+	b := append(Len(1), Str(string(id(0)))...)
+	b = append(b, Str(string(Listpack(-1, entries...)))...)
+	b = append(b, Len(uint64(st.Entries))...)                       // length
+	b = append(b, append(Len(ms), Len(uint64(st.Entries-1))...)...) // last id
+	b = append(b, append(Len(ms), Len(0)...)...)                    // first id
+	b = append(b, append(Len(0), Len(0)...)...)                     // max deleted id
+	b = append(b, Len(uint64(st.Entries))...)                       // entries added
+	b = append(b, Len(1)...)                                        // groups
+	b = append(b, Str("g")...)                                      // name
+	b = append(b, append(Len(ms), Len(uint64(st.Entries-1))...)...) // last delivered id
+	b = append(b, Len(uint64(st.Entries))...)                       // entries read
+	b = append(b, Len(uint64(len(st.Pending)))...)
+	for _, seq := range st.Pending {
+		b = append(b, id(seq)...)
+		b = binary.LittleEndian.AppendUint64(b, 1700000000000) // delivery time
+		b = append(b, Len(1)...)                               // delivery count
+	}
+	b = append(b, Len(1)...) // consumers
+	b = append(b, Str("c")...)
+	b = binary.LittleEndian.AppendUint64(b, 1700000000000) // seen time
+	b = append(b, Len(uint64(len(st.Owned)))...)
+	for _, seq := range st.Owned {
+		b = append(b, id(seq)...)
+	}
+	return Record(19, key, b)
 }
