@@ -25,13 +25,7 @@ func (m *moduleRecorder) SkipModule(key []byte, module string, exp int64) error 
 // TestModuleValuesCounted checks module values of type 7 and module AUX payloads: skipped,
 // counted per module name, told to a ModuleSink; and the refusals' messages.
 func TestModuleValuesCounted(t *testing.T) {
-	file := fx.File(10,
-		fx.ModuleAux("ft-index0", 2),
-		fx.Record(7, "bf1", fx.ModuleValue("MBbloom--", 4, 7, "abc")),
-		fx.Record(7, "bf2", fx.ModuleValue("MBbloom--", 4, 300, "x")),
-		fx.Record(7, "js", fx.ModuleValue("ReJSON-RL", 3, 1, strings.Repeat("y", 100))),
-		fx.Record(0, "k", fx.Str("v")),
-	)
+	file := fx.ModuleFile()
 	var rec moduleRecorder
 	rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{SkipModules: true})
 	if err != nil {

@@ -384,14 +384,7 @@ func TestCancel(t *testing.T) {
 // TestModuleValues checks that module values and module AUX payloads are counted per module,
 // and left out of the other counts.
 func TestModuleValues(t *testing.T) {
-	b := fx.File(10,
-		fx.ModuleAux("ft-index0", 2),
-		fx.Record(7, "bf1", fx.ModuleValue("MBbloom--", 4, 7, "abc")),
-		fx.Record(7, "js", fx.ModuleValue("ReJSON-RL", 3, 1, "y")),
-		fx.Record(7, "bf2", fx.ModuleValue("MBbloom--", 4, 300, "x")),
-		fx.Record(0, "k", fx.Str("v")),
-	)
-	rep, err := inspect.Read(context.Background(), bytes.NewReader(b), inspect.Options{})
+	rep, err := inspect.Read(context.Background(), bytes.NewReader(fx.ModuleFile()), inspect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,17 +57,12 @@ func TestFileOldVersionsWithoutTrailer(t *testing.T) {
 // are counted per module (and as keys of type "module"), and the file passes; no server is
 // started on it, since one without the modules refuses it, and the report says so.
 func TestFileModuleValues(t *testing.T) {
-	path := writeFixture(t, fx.File(10,
-		fx.ModuleAux("ft-index0", 2),
-		fx.Record(7, "bf1", fx.ModuleValue("MBbloom--", 4, 7, "abc")),
-		fx.Expiring(time.Now().Add(time.Hour).UnixMilli(), fx.Record(7, "bf2", fx.ModuleValue("MBbloom--", 4, 300, "x"))),
-		fx.Record(0, "k", fx.Str("v")),
-	))
+	path := writeFixture(t, fx.ModuleFile())
 	for _, offline := range []bool{true, false} {
 		rep, err := verify.File(testContext(t), path, verify.Options{Offline: offline, Server: processOptions(t)})
 		wantPass(t, rep, err)
 		f := rep.File
-		if f.Modules["MBbloom--"] != 2 || f.ModuleAux["ft-index0"] != 1 || f.DBs[0].Types["module"] != 2 || f.Keys != 3 || f.Expires != 1 {
+		if f.Modules["MBbloom--"] != 2 || f.ModuleAux["ft-index0"] != 1 || f.DBs[0].Types["module"] != 3 || f.Keys != 4 || f.Expires != 1 {
 			t.Fatalf("file report %+v", f)
 		}
 		if offline != (rep.NotLoaded == "") || rep.Load != nil || rep.Server != nil {

@@ -12,19 +12,12 @@ import (
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
-// moduleDump writes a dump holding two values of MBbloom--, one of ReJSON-RL, a module AUX
+// moduleDump writes fx.ModuleFile: two values of MBbloom--, one of ReJSON-RL, a module AUX
 // payload and a string key.
 func moduleDump(t *testing.T) string {
 	t.Helper()
-	b := fx.File(10,
-		fx.ModuleAux("ft-index0", 2),
-		fx.Record(7, "bf1", fx.ModuleValue("MBbloom--", 4, 7, "abc")),
-		fx.Record(7, "bf2", fx.ModuleValue("MBbloom--", 4, 300, "x")),
-		fx.Record(7, "js", fx.ModuleValue("ReJSON-RL", 3, 1, "y")),
-		fx.Record(0, "k", fx.Str("v")),
-	)
 	path := filepath.Join(t.TempDir(), "modules.rdb")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := os.WriteFile(path, fx.ModuleFile(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -56,7 +49,7 @@ func TestModuleValuesReported(t *testing.T) {
 	for _, backend := range []string{"offline", "process"} {
 		stdout, _, err = run(t, ctx, "verify", "--backend", backend, in)
 		if err != nil || !strings.Contains(stdout, "PASS") || !strings.Contains(stdout, "2 MBbloom--, 1 ReJSON-RL, 1 AUX of ft-index0") ||
-			!strings.Contains(stdout, "db 0: 4 keys, 0 with TTL (3 module, 1 string)") {
+			!strings.Contains(stdout, "db 0: 4 keys, 1 with TTL (3 module, 1 string)") {
 			t.Fatalf("verify --backend %s: %v\n%s", backend, err, stdout)
 		}
 		if backend == "process" && !strings.Contains(stdout, "load      skipped: the file holds module data") {

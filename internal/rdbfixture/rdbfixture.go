@@ -234,3 +234,15 @@ func (st Stream) Record(key string) []byte {
 	}
 	return Record(19, key, b)
 }
+
+// ModuleFile returns an RDB 10 file holding a module AUX payload of ft-index0, the keys bf1 and
+// bf2 (expiring in 2100) of the module type MBbloom--, js of ReJSON-RL, and the string k.
+func ModuleFile() []byte {
+	return File(10,
+		ModuleAux("ft-index0", 2),
+		Record(7, "bf1", ModuleValue("MBbloom--", 4, 7, "abc")),
+		Expiring(4102444800000, Record(7, "bf2", ModuleValue("MBbloom--", 4, 300, "x"))),
+		Record(7, "js", ModuleValue("ReJSON-RL", 3, 1, "y")),
+		Record(0, "k", Str("v")),
+	)
+}
