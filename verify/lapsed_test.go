@@ -16,18 +16,20 @@ import (
 // lapsed after the save: the server that loads it drops them, and the verification expects
 // what is alive at load time, offline and with a server, in two databases.
 func TestFileKeysLapsedAfterSave(t *testing.T) {
+	const ttl = 1500 * time.Millisecond // long enough for the SAVE to come first, even on a busy machine
+	start := time.Now()
 	path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
 		p := c.Pipeline()
-		p.Set(ctx, "short1", "x", 300*time.Millisecond)
-		p.Set(ctx, "short2", "x", 300*time.Millisecond)
+		p.Set(ctx, "short1", "x", ttl)
+		p.Set(ctx, "short2", "x", ttl)
 		p.Set(ctx, "long", "x", time.Hour)
 		p.Set(ctx, "plain", "x", 0)
 		p.Select(ctx, 2)
-		p.Set(ctx, "short3", "x", 300*time.Millisecond)
+		p.Set(ctx, "short3", "x", ttl)
 		_, err := p.Exec(ctx)
 		return err
 	})
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(time.Until(start.Add(ttl + 200*time.Millisecond)))
 
 	rep, err := verify.File(testContext(t), path, verify.Options{Offline: true})
 	wantPass(t, rep, err)
