@@ -8,7 +8,13 @@ import (
 
 // The compact encodings Redis stores as one string: listpacks (7.0+), ziplists (before),
 // intsets and zipmaps (2.x hashes). A packIter walks one, bounds-checking every step: a
-// damaged blob is an error, never a panic.
+// damaged blob is an error, never a panic. It applies the rules of Redis's deep sanitization
+// (sanitize-dump-payload yes: lpValidateIntegrity, ziplistValidateIntegrity,
+// intsetValidateIntegrity, zipmapValidateIntegrity), which a server that loads a file
+// without it does not check and later crashes on: the header's count and total bytes agree
+// with the entries, each listpack entry's back-length and each ziplist entry's previous
+// length are right, a ziplist's tail offset points at its last entry, an intset is not empty
+// and its integers ascend.
 
 var (
 	errBadListpack = fmt.Errorf("%w listpack", ErrCorrupt)
@@ -59,6 +65,9 @@ type packIter struct {
 	count int // the header's element count, -1 when unknown
 	width int // intsets
 	left  int // intsets and zipmaps: entries not yet read
+	seen  int // listpacks and ziplists: entries read
+	prev  int // ziplists: the size of the entry read last; its offset in last
+	last  int
 	err   error
 }
 
@@ -81,13 +90,16 @@ func (it *packIter) open(kind packKind, b []byte) error {
 		if n := binary.LittleEndian.Uint16(b[8:]); n != 0xffff {
 			it.count = int(n)
 		}
+		if binary.LittleEndian.Uint32(b[4:]) > uint32(len(b)-1) { // the tail offset
+			return errBadZiplist
+		}
 		it.p = 10
 	case kindIntset:
 		if len(b) < 8 {
 			return errBadIntset
 		}
 		w, n := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
-		if (w != 2 && w != 4 && w != 8) || uint64(len(b)) != 8+uint64(w)*uint64(n) {
+		if (w != 2 && w != 4 && w != 8) || uint64(len(b)) != 8+uint64(w)*uint64(n) || n == 0 {
 			return errBadIntset
 		}
 		it.width, it.count, it.left, it.p = int(w), int(n), int(n), 8
@@ -147,6 +159,9 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 		default:
 			v = int64(binary.LittleEndian.Uint64(b))
 		}
+		if it.left < it.count && v <= it.prevInt() {
+			return it.fail(fmt.Errorf("%w: %d after %d, not ascending", errBadIntset, v, it.prevInt()))
+		}
 		it.p += it.width
 		it.left--
 		return nil, v, true, true
@@ -154,6 +169,27 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 		s, ok = it.nextZipmap()
 	}
 	return s, v, isInt, ok
+}
+
+// prevInt returns the intset's integer before the one at it.p.
+func (it *packIter) prevInt() int64 {
+	b := it.b[it.p-it.width : it.p]
+	switch it.width {
+	case 2:
+		return int64(int16(binary.LittleEndian.Uint16(b)))
+	case 4:
+		return int64(int32(binary.LittleEndian.Uint32(b)))
+	}
+	return int64(binary.LittleEndian.Uint64(b))
+}
+
+// end checks, at the terminator of a listpack or ziplist, that the header's count is the
+// number of entries read.
+func (it *packIter) end(bad error) (s []byte, v int64, isInt, ok bool) {
+	if it.count >= 0 && it.seen != it.count {
+		return it.fail(fmt.Errorf("%w: its header says %d entries, it holds %d", bad, it.count, it.seen))
+	}
+	return nil, 0, false, false
 }
 
 func (it *packIter) fail(err error) (s []byte, v int64, isInt, ok bool) {
@@ -174,7 +210,7 @@ func (it *packIter) nextListpack() (s []byte, v int64, isInt, ok bool) {
 		if p != len(b)-1 {
 			return it.fail(errBadListpack)
 		}
-		return nil, 0, false, false
+		return it.end(errBadListpack)
 	case c < 0x80:
 		v, isInt, size = int64(c), true, 1
 	case c < 0xc0:
@@ -231,8 +267,31 @@ func (it *packIter) nextListpack() (s []byte, v int64, isInt, ok bool) {
 	if p+size+bl > len(b)-1 {
 		return it.fail(errBadListpack)
 	}
+	if !backlenIs(b[p+size:p+size+bl], size) {
+		return it.fail(fmt.Errorf("%w: the back-length of the entry at byte %d is not its length %d", errBadListpack, p, size))
+	}
 	it.p = p + size + bl
+	it.seen++
 	return s, v, isInt, true
+}
+
+// backlenIs tells whether bl is the back-length of an entry of l bytes, as lpEncodeBacklen
+// writes it: 7-bit groups, the most significant first, all but the first with the high bit.
+func backlenIs(bl []byte, l int) bool {
+	if len(bl) == 1 {
+		return bl[0] == byte(l)
+	}
+	for i := len(bl) - 1; i >= 0; i-- {
+		want := byte(l & 127)
+		if i > 0 {
+			want |= 128
+		}
+		if bl[i] != want {
+			return false
+		}
+		l >>= 7
+	}
+	return l == 0
 }
 
 // backlenSize is the number of bytes of a listpack entry's backlen.
@@ -260,13 +319,24 @@ func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {
 		if p != len(b)-1 {
 			return it.fail(errBadZiplist)
 		}
-		return nil, 0, false, false
+		if it.seen > 0 && int(binary.LittleEndian.Uint32(b[4:])) != it.last {
+			return it.fail(fmt.Errorf("%w: its tail offset %d is not its last entry's, %d", errBadZiplist, binary.LittleEndian.Uint32(b[4:]), it.last))
+		}
+		return it.end(errBadZiplist)
 	}
-	// prevlen
+	// prevlen: the size of the entry before
+	start, prev := p, int(b[p])
 	if b[p] == 0xfe {
+		if p+5 >= len(b) {
+			return it.fail(errBadZiplist)
+		}
+		prev = int(binary.LittleEndian.Uint32(b[p+1:]))
 		p += 5
 	} else {
 		p++
+	}
+	if prev != it.prev {
+		return it.fail(fmt.Errorf("%w: the entry at byte %d says the one before has %d bytes, not %d", errBadZiplist, start, prev, it.prev))
 	}
 	if p >= len(b) {
 		return it.fail(errBadZiplist)
@@ -296,7 +366,7 @@ func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {
 		if p+hdr+n > len(b)-1 {
 			return it.fail(errBadZiplist)
 		}
-		it.p = p + hdr + n
+		it.step(start, p+hdr+n)
 		return b[p+hdr : p+hdr+n], 0, false, true
 	}
 	var w int
@@ -313,7 +383,7 @@ func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {
 		w = 1
 	default:
 		if c >= 0xf1 && c <= 0xfd {
-			it.p = p + 1
+			it.step(start, p+1)
 			return nil, int64(c&0x0f) - 1, true, true
 		}
 		return it.fail(errBadZiplist)
@@ -334,8 +404,14 @@ func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {
 	default:
 		v = int64(binary.LittleEndian.Uint64(d))
 	}
-	it.p = p + 1 + w
+	it.step(start, p+1+w)
 	return nil, v, true, true
+}
+
+// step moves a ziplist iterator past the entry from start to end.
+func (it *packIter) step(start, end int) {
+	it.p, it.prev, it.last = end, end-start, start
+	it.seen++
 }
 
 // nextZipmap yields keys and values alternately.
@@ -347,8 +423,11 @@ func (it *packIter) nextZipmap() ([]byte, bool) {
 		return nil, false
 	}
 	if b[p] == 0xff {
-		if p != len(b)-1 || it.left%2 != 0 {
+		switch {
+		case p != len(b)-1 || it.left%2 != 0 || it.left == 0:
 			it.err = errBadZipmap
+		case it.count >= 0 && it.left != it.count:
+			it.err = fmt.Errorf("%w: its header says %d fields, it holds %d", errBadZipmap, it.count/2, it.left/2)
 		}
 		return nil, false
 	}

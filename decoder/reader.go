@@ -77,8 +77,9 @@ type Options struct {
 	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
 	IgnoreResizeDB bool
 	// SkipModules skips the values of module types written with RDB 9's self-describing
-	// encoding (type 7), counting them in Stats.SkippedModules, instead of failing with
-	// ErrModule; default off. Values of type 6 cannot be skipped.
+	// encoding (type 7), counting them in Stats.SkippedModules and Stats.Modules and telling
+	// a sink that is a ModuleSink, instead of failing with ErrModule; default off. Values of
+	// type 6 (the pre-release format) cannot be skipped.
 	SkipModules bool
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
@@ -96,6 +97,10 @@ type Stats struct {
 	Types          map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
+	// Modules counts the module values skipped by module type name (9 characters,
+	// "MBbloom--"), and ModuleAux the module AUX payloads (always skipped) the same way; nil
+	// when none.
+	Modules, ModuleAux map[string]uint64
 }
 
 // A Reader reads one RDB file from an io.Reader.

@@ -1,6 +1,7 @@
 package decoder
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -77,15 +78,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 		if err != nil {
 			return err
 		}
-		if t == 7 && rd.opts.SkipModules {
-			if err := rd.skipModuleValue(id); err != nil {
-				return err
-			}
-			rd.stats.SkippedModules++
-			return nil
-		}
-		return fmt.Errorf("%w of module type %s (encoding version %d): rdbgen cannot read module data; skip it (convert --skip-unsupported) or drop its database",
-			ErrModule, ModuleName(id), id&1023)
+		return rd.moduleValue(t, id, exp, sink)
 	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
 		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
 			return err
@@ -173,7 +166,10 @@ func (rd *Reader) score(t byte) (float64, error) {
 	in := rd.in
 	if t == 5 {
 		v, err := in.uint64LE()
-		return math.Float64frombits(v), err
+		if err != nil {
+			return 0, err
+		}
+		return notNaN(math.Float64frombits(v))
 	}
 	n, err := in.byte()
 	if err != nil {
@@ -181,7 +177,7 @@ func (rd *Reader) score(t byte) (float64, error) {
 	}
 	switch n {
 	case 253:
-		return math.NaN(), nil
+		return notNaN(math.NaN())
 	case 254:
 		return math.Inf(1), nil
 	case 255:
@@ -194,6 +190,15 @@ func (rd *Reader) score(t byte) (float64, error) {
 	f, perr := strconv.ParseFloat(string(b), 64)
 	if perr != nil {
 		return 0, fmt.Errorf("%w %q", errBadScore, b)
+	}
+	return notNaN(f)
+}
+
+// notNaN returns f, or an error if it is NaN: Redis refuses a sorted set with a NaN score
+// ("Zset with NAN score detected"), and no command can set one.
+func notNaN(f float64) (float64, error) {
+	if math.IsNaN(f) {
+		return 0, fmt.Errorf("%w: NaN, which Redis refuses", errBadScore)
 	}
 	return f, nil
 }
@@ -215,7 +220,7 @@ func blobScore(s []byte, v int64, isInt bool) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%w %q", errBadScore, s)
 	}
-	return f, nil
+	return notNaN(f)
 }
 
 // blobKind returns the encoding of a blob type and the plain type it holds.
@@ -269,6 +274,11 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		return fmt.Errorf("%w: %s of %d entries, not a multiple of %d", ErrCorrupt, TypeName(t), entries, k)
 	}
 	if entries == 0 {
+		// Redis skips an empty listpack or ziplist, and refuses an empty zipmap; a header
+		// that says 0 while entries follow is damage.
+		if _, _, _, ok := it.next(); ok || it.err != nil {
+			return cmp.Or(it.err, fmt.Errorf("%w: %s: its header says 0 entries, it holds more", ErrCorrupt, TypeName(t)))
+		}
 		rd.stats.Empty++
 		return nil
 	}
@@ -286,9 +296,27 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		return err
 	}
 	if err := rd.emitBlob(&it, t, plain, sink); err != nil {
+		if _, ok := err.(sinkErr); ok {
+			// A sink that refused a member may have been misled by a damaged blob (more
+			// members than its header says): the damage is the error.
+			return cmp.Or(checkBlob(kind, b), err)
+		}
 		return err
 	}
 	return s(sink.EndCollection())
+}
+
+// checkBlob walks the blob b of kind to its end and returns its damage, if any.
+func checkBlob(kind packKind, b []byte) error {
+	var it packIter
+	if err := it.open(kind, b); err != nil {
+		return err
+	}
+	for {
+		if _, _, _, ok := it.next(); !ok {
+			return it.err
+		}
+	}
 }
 
 // emitBlob writes the members of an opened blob to the open collection.
@@ -309,7 +337,7 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		default:
 			s2, v2, i2, ok := it.next()
 			if !ok {
-				return fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t))
+				return cmp.Or(it.err, fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t)))
 			}
 			if plain == 3 {
 				f, err := blobScore(s2, v2, i2)

@@ -28,6 +28,7 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 	if err := s(sink.BeginStream(rd.key, exp)); err != nil {
 		return err
 	}
+	var last *record.StreamID // the last entry's id: ids ascend through the nodes
 	for i := range nodes {
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
 			return err
@@ -39,7 +40,7 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
 			return err
 		}
-		if err := rd.streamNode(master, rd.b, sink); err != nil {
+		if err := rd.streamNode(master, rd.b, &last, sink); err != nil {
 			return fmt.Errorf("node %s: %w", master, err)
 		}
 	}
@@ -68,11 +69,16 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 	if err != nil {
 		return err
 	}
+	names := map[string]bool{}
 	for range groups {
 		g, err := rd.streamGroup(t)
 		if err != nil {
 			return err
 		}
+		if names[string(g.Name)] {
+			return fmt.Errorf("%w: group %q twice", errBadStream, g.Name)
+		}
+		names[string(g.Name)] = true
 		if err := s(sink.AddStreamGroup(g)); err != nil {
 			return err
 		}
@@ -122,6 +128,10 @@ func (rd *Reader) streamGroup(t byte) (*record.StreamGroup, error) {
 	if err != nil {
 		return nil, err
 	}
+	// owner tells, for each pending id of the group, whether a consumer owns it: Redis
+	// refuses an id twice, a consumer's id that is not the group's, and (sanitizing) an
+	// id no consumer owns.
+	owner := map[record.StreamID]bool{}
 	for range n {
 		var p record.StreamPending
 		if p.ID, err = rd.rawID(); err != nil {
@@ -135,17 +145,26 @@ func (rd *Reader) streamGroup(t byte) (*record.StreamGroup, error) {
 		if p.DeliveryCount, err = in.plainLength(); err != nil {
 			return nil, err
 		}
+		if _, ok := owner[p.ID]; ok {
+			return nil, fmt.Errorf("%w: group %q: pending entry %s twice", errBadStream, g.Name, p.ID)
+		}
+		owner[p.ID] = false
 		g.Pending = append(g.Pending, p)
 	}
 	if n, err = in.plainLength(); err != nil {
 		return nil, err
 	}
+	consumers := map[string]bool{}
 	for range n {
 		var c record.StreamConsumer
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
 			return nil, err
 		}
 		c.Name = append([]byte{}, rd.a...)
+		if consumers[string(c.Name)] {
+			return nil, fmt.Errorf("%w: group %q: consumer %q twice", errBadStream, g.Name, c.Name)
+		}
+		consumers[string(c.Name)] = true
 		v, err := in.uint64LE()
 		if err != nil {
 			return nil, err
@@ -166,9 +185,22 @@ func (rd *Reader) streamGroup(t byte) (*record.StreamGroup, error) {
 			if err != nil {
 				return nil, err
 			}
+			owned, ok := owner[id]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("%w: group %q: consumer %q owns %s, which is not in the group's pending entries", errBadStream, g.Name, c.Name, id)
+			case owned:
+				return nil, fmt.Errorf("%w: group %q: pending entry %s owned twice (consumer %q)", errBadStream, g.Name, id, c.Name)
+			}
+			owner[id] = true
 			c.Pending = append(c.Pending, id)
 		}
 		g.Consumers = append(g.Consumers, c)
+	}
+	for _, p := range g.Pending {
+		if !owner[p.ID] {
+			return nil, fmt.Errorf("%w: group %q: pending entry %s has no consumer", errBadStream, g.Name, p.ID)
+		}
 	}
 	return &g, nil
 }
@@ -192,8 +224,9 @@ func lpInt(it *packIter) (int64, error) {
 	return v, nil
 }
 
-// streamNode writes the live entries of one node's listpack.
-func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink) error {
+// streamNode writes the live entries of one node's listpack. last is the id of the stream's
+// entry before, nil for none; it is moved to the node's last.
+func (rd *Reader) streamNode(master record.StreamID, lp []byte, last **record.StreamID, sink record.Sink) error {
 	var it packIter
 	if err := it.open(kindListpack, lp); err != nil {
 		return err
@@ -239,6 +272,13 @@ func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink
 			return err
 		}
 		id := record.StreamID{Ms: master.Ms + uint64(msd), Seq: master.Seq + uint64(seqd)}
+		if *last != nil && !idAfter(id, **last) {
+			return fmt.Errorf("%w: entry %s after %s: ids must ascend", errBadStream, id, **last)
+		}
+		if *last == nil {
+			*last = new(record.StreamID)
+		}
+		**last = id
 		rd.fields = rd.fields[:0]
 		if flags&streamSameFields != 0 {
 			for _, f := range masterFields {
@@ -264,8 +304,15 @@ func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink
 				rd.fields = append(rd.fields, rd.entry(s, v, isInt))
 			}
 		}
-		if _, err := lpInt(&it); err != nil { // lp-count
+		// lp-count: the entry's listpack entries before it, but for the master fields'
+		// names when it shares them (streamValidateListpackIntegrity)
+		lpCount, err := lpInt(&it)
+		if err != nil {
 			return err
+		}
+		if want := 3 + int64(len(rd.fields)/2); flags&streamSameFields == 0 && lpCount != want+1+int64(len(rd.fields)/2) ||
+			flags&streamSameFields != 0 && lpCount != want {
+			return fmt.Errorf("%w: entry %s: lp-count %d does not match its %d fields", errBadStream, id, lpCount, len(rd.fields)/2)
 		}
 		if flags&streamDeleted == 0 {
 			if err := s(sink.AddStreamEntry(id, rd.fields)); err != nil {
@@ -280,4 +327,9 @@ func (rd *Reader) streamNode(master record.StreamID, lp []byte, sink record.Sink
 		return fmt.Errorf("%w: entries after the last", errBadStream)
 	}
 	return nil
+}
+
+// idAfter tells whether a comes after b.
+func idAfter(a, b record.StreamID) bool {
+	return a.Ms > b.Ms || a.Ms == b.Ms && a.Seq > b.Seq
 }

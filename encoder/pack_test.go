@@ -183,17 +183,21 @@ func TestListpackHeader(t *testing.T) {
 }
 
 func TestScoreEncoding(t *testing.T) {
-	// The Go constant -0.0 is +0; negative zero needs Copysign. Redis 7.0 stores it as the
-	// integer 0 too (ZADD k -0 m, then SAVE).
+	// The Go constant -0.0 is +0; negative zero needs Copysign. Redis 7.0's ZADD k -0 m on a
+	// listpack stores the integer 0 and loses the sign, but a server loads the text "-0"
+	// (which Redis 6.2 writes) and keeps it: -0 is written as that text, the sign kept.
 	for _, tt := range []struct {
 		f     float64
 		i     int64
 		isInt bool
-	}{{1, 1, true}, {0, 0, true}, {math.Copysign(0, -1), 0, true}, {1 << 62, 1 << 62, true}, {1<<62 + 1024, 0, false}, {0.5, 0, false}} {
+	}{{1, 1, true}, {0, 0, true}, {math.Copysign(0, -1), 0, false}, {1 << 62, 1 << 62, true}, {1<<62 + 1024, 0, false}, {0.5, 0, false}} {
 		i, ok := scoreInt(tt.f)
 		if ok != tt.isInt || i != tt.i {
 			t.Errorf("scoreInt(%v) = %d, %v", tt.f, i, ok)
 		}
+	}
+	if got := string(appendScoreText(nil, math.Copysign(0, -1))); got != "-0" {
+		t.Errorf("score text of -0 %q", got)
 	}
 	if got := string(appendASCIIScore(nil, 1.5)); got != "\x031.5" && got != "\x131.5000000000000000" {
 		t.Errorf("ascii score %q", got)

@@ -32,8 +32,8 @@ func appendASCIIScore(b []byte, f float64) []byte {
 
 // scoreInt reports whether Redis stores f in a listpack as the integer it returns.
 func scoreInt(f float64) (int64, bool) {
-	const limit = 1 << 62 // (double)(LLONG_MAX/2)
-	if f < -limit || f > limit || f != math.Trunc(f) {
+	const limit = 1 << 62                                                           // (double)(LLONG_MAX/2)
+	if f < -limit || f > limit || f != math.Trunc(f) || f == 0 && math.Signbit(f) { // -0: the text "-0"
 		return 0, false
 	}
 	return int64(f), true

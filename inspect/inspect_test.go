@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -377,5 +378,18 @@ func TestCancel(t *testing.T) {
 	}
 	if _, err := inspect.Read(ctx, &buf, inspect.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestModuleValues checks that module values and module AUX payloads are counted per module,
+// and left out of the other counts.
+func TestModuleValues(t *testing.T) {
+	rep, err := inspect.Read(context.Background(), bytes.NewReader(fx.ModuleFile()), inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []inspect.ModuleCount{{Module: "MBbloom--", Count: 2}, {Module: "ReJSON-RL", Count: 1}}
+	if rep.SkippedModules != 3 || fmt.Sprint(rep.Modules) != fmt.Sprint(want) || fmt.Sprint(rep.ModuleAux) != "[{ft-index0 1}]" || rep.Keys != 1 {
+		t.Fatalf("report: %d skipped, modules %v, aux %v, %d keys", rep.SkippedModules, rep.Modules, rep.ModuleAux, rep.Keys)
 	}
 }

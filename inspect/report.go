@@ -20,17 +20,38 @@ type Report struct {
 	Keys       uint64            `json:"keys"`
 	Expires    uint64            `json:"expires"` // keys with an expiry
 	Members    uint64            `json:"members"` // collection members and stream entries
-	// SkippedModules counts module values skipped (decoder.Options.SkipModules).
-	SkippedModules uint64          `json:"skipped_modules"`
-	DBs            []DB            `json:"dbs"`       // ascending
-	Types          []TypeCount     `json:"types"`     // in record.Types order
-	Encodings      []EncodingCount `json:"encodings"` // the file's encodings, by name
-	Expiry         Expiry          `json:"expiry"`
-	Largest        Largest         `json:"largest"`
+	// SkippedModules counts the module values (keys of module types), which cannot be read:
+	// they are skipped, and left out of the other counts.
+	SkippedModules uint64 `json:"skipped_modules"`
+	// Modules counts those keys per module type, by name; ModuleAux the module AUX payloads
+	// (a module's data outside the keys) the same way.
+	Modules   []ModuleCount   `json:"modules"`
+	ModuleAux []ModuleCount   `json:"module_aux"`
+	DBs       []DB            `json:"dbs"`       // ascending
+	Types     []TypeCount     `json:"types"`     // in record.Types order
+	Encodings []EncodingCount `json:"encodings"` // the file's encodings, by name
+	Expiry    Expiry          `json:"expiry"`
+	Largest   Largest         `json:"largest"`
 	// Memory is the used_memory the file takes on Memory.Target once loaded, above an empty
 	// server's (package memory). Keys already expired at Expiry.NowMS are left out, as a
 	// server (a primary) drops them while it loads: Memory.Keys is the keys it will hold.
 	Memory memory.Result `json:"memory"`
+}
+
+// ModuleCount counts the keys, or AUX payloads, of one module type.
+type ModuleCount struct {
+	Module string `json:"module"` // the module type's 9-character name: "MBbloom--", "ReJSON-RL"
+	Count  uint64 `json:"count"`
+}
+
+// moduleCounts returns the counts of m sorted by module name.
+func moduleCounts(m map[string]uint64) []ModuleCount {
+	out := []ModuleCount{}
+	for name, n := range m {
+		out = append(out, ModuleCount{name, n})
+	}
+	slices.SortFunc(out, func(a, b ModuleCount) int { return cmp.Compare(a.Module, b.Module) })
+	return out
 }
 
 // DB is one database of the file.
@@ -96,6 +117,8 @@ func (s *sink) report() (*Report, error) {
 		Functions:      len(s.rd.Functions()),
 		Bytes:          st.Bytes,
 		SkippedModules: st.SkippedModules,
+		Modules:        moduleCounts(st.Modules),
+		ModuleAux:      moduleCounts(st.ModuleAux),
 		Expiry:         s.expiry.result(),
 		Largest:        Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
 		Memory:         mem,

@@ -25,6 +25,12 @@ type expectation struct {
 	parts []part
 	// absent are keys that must not exist: DB and Key are set.
 	absent []record.Record
+	// lapse holds, by database, how many fewer keys (all with a TTL) than dbs says may be
+	// found: those whose TTL lapsed while the counts were read.
+	lapse map[int]uint64
+	// live, for a file without a manifest, computes dbs and lapse at the time the server's
+	// counts are read; nil otherwise.
+	live *liveExpectation
 	// firstExpiry is the earliest expiry of any key, in Unix ms; 0 when none expires.
 	firstExpiry int64
 	// shard, for one file of a cluster dataset, holds the slots of the file's keys: the
@@ -116,14 +122,14 @@ func specAbsent(s *spec.Spec) []record.Record {
 	return out
 }
 
-// fileExpectation returns what a server that loaded the file of rep must hold, when no
-// manifest says more: the file's counts.
-func fileExpectation(rep *FileReport) expectation {
-	dbs := make(map[int]record.Counts, len(rep.DBs))
-	for db, c := range rep.DBs {
-		dbs[db] = record.Counts{Keys: c.Keys, Expires: c.Expires}
-	}
-	return expectation{source: "file", dbs: dbs, firstExpiry: rep.MinExpireAtMS}
+// fileExpectation returns what a server that began loading the file of rep at loadMS
+// (Unix ms) must hold, when no manifest says more: the file's counts, less the keys expired
+// by the time they are read (Redis drops them as it loads the file, and as they expire).
+func fileExpectation(rep *FileReport, loadMS int64) expectation {
+	live := &liveExpectation{dbs: rep.DBs, clocks: rep.clocks, loadMS: loadMS}
+	e := expectation{source: "file", live: live}
+	e.dbs, e.lapse = live.at(loadMS)
+	return e
 }
 
 // holds tells whether the file or server holds key, one of the parts' keys: always, unless

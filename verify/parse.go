@@ -57,6 +57,12 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 		if exp <= rep.CheckedAtMS {
 			rep.Expired++
 		}
+		clock := rep.clocks[s.db]
+		if clock == nil {
+			clock = &expiryClock{base: rep.CheckedAtMS}
+			rep.clocks[s.db] = clock
+		}
+		clock.add(exp)
 	}
 	s.dups.key(s.db, key, s.records)
 	s.records++
@@ -99,7 +105,14 @@ func (s *countSink) BeginZSet(k []byte, n uint64, exp int64) error {
 func (s *countSink) BeginHashWithFieldTTL(k []byte, n uint64, exp, _ int64) error {
 	return s.begin(record.Hash, k, n, exp)
 }
-func (s *countSink) BeginStream(k []byte, exp int64) error          { return s.begin(record.Stream, k, 0, exp) }
+func (s *countSink) BeginStream(k []byte, exp int64) error { return s.begin(record.Stream, k, 0, exp) }
+
+// SkipModule counts a module value, which the reader skips, as a key of type "module"
+// (decoder.ModuleSink): the RESIZEDB hints and a server with the module count it.
+func (s *countSink) SkipModule(k []byte, module string, exp int64) error {
+	s.record(moduleType, k, exp)
+	return nil
+}
 func (s *countSink) AddField(f, _ []byte) error                     { return s.member(f) }
 func (s *countSink) AddFieldWithTTL(f, _ []byte, _ int64) error     { return s.member(f) }
 func (s *countSink) AddElement(e []byte) error                      { return s.member(e) }
@@ -112,6 +125,10 @@ func (s *countSink) EndCollection() error {
 	s.dups.flushMembers()
 	return nil
 }
+
+// moduleType is the type counted for keys of module types, as TYPE names them (Redis says
+// the module type's name; DBCounts.Types says "module" for all).
+const moduleType record.Type = "module"
 
 // parsed is what parseFile found: a problem that stopped it, or the reader and counts of a
 // file it read whole.
@@ -129,7 +146,8 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 		return parsed{problem: &Mismatch{Stage: StageFile, What: what, Got: got}}, nil
 	}
 	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
-		BufferSize: readChunk,
+		BufferSize:  readChunk,
+		SkipModules: true, // counted per module: see FileReport.Modules
 		Progress: func(p record.Progress) {
 			opts.progress(Progress{Stage: StageFile, Done: p.Bytes, Total: size})
 		},
@@ -138,6 +156,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 		return problem("structure", err.Error())
 	}
 	rep.CheckedAtMS = time.Now().UnixMilli()
+	rep.clocks = map[int]*expiryClock{}
 	sink := &countSink{rep: rep, dups: newDupFinder()}
 	err = rd.WriteTo(ctx, sink)
 	sink.flushDB()
@@ -145,6 +164,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	rep.Aux = rd.Aux()
 	st := rd.Stats()
 	rep.Encodings = st.Types
+	rep.Modules, rep.ModuleAux = st.Modules, st.ModuleAux
 	if cerr := ctx.Err(); cerr != nil {
 		return parsed{}, cerr
 	}

@@ -28,6 +28,10 @@ type Report struct {
 	File *FileReport `json:"file,omitempty"`
 	// Load is the server that loaded the file; nil when none was started.
 	Load *LoadReport `json:"load,omitempty"`
+	// NotLoaded says why no server was started on a file that passed the offline stage
+	// without Options.Offline: it holds module data, which a server without the module
+	// refuses. Empty otherwise.
+	NotLoaded string `json:"not_loaded,omitempty"`
 	// Server is the check of a live server; nil when none was checked.
 	Server *ServerReport `json:"server,omitempty"`
 	// Mismatches are the first differences found, at most [Options.MaxMismatches].
@@ -43,7 +47,7 @@ type FileReport struct {
 	RDBVersion int    `json:"rdb_version"`
 	// Checksum is the trailer, as 16 hex digits; all zeros when the file has none.
 	Checksum string `json:"checksum"`
-	// ChecksumStatus is ChecksumOK, ChecksumNone or ChecksumBad.
+	// ChecksumStatus is ChecksumOK, ChecksumNone, ChecksumAbsent or ChecksumBad.
 	ChecksumStatus string `json:"checksum_status"`
 	// Aux holds the AUX fields: redis-ver, ctime, rdbgen-ver...
 	Aux map[string]string `json:"aux,omitempty"`
@@ -58,6 +62,12 @@ type FileReport struct {
 	// Keys and Expires are the totals over all databases.
 	Keys    uint64 `json:"keys"`
 	Expires uint64 `json:"expires"`
+	// Modules counts the keys of module types (counted in DBs as type "module") by module
+	// type name, "MBbloom--"; their values cannot be read and are skipped. ModuleAux counts
+	// the module AUX payloads the same way. A file holding either is not loaded by a server
+	// unless the server's arguments load a module (--loadmodule): see Report.NotLoaded.
+	Modules   map[string]uint64 `json:"modules,omitempty"`
+	ModuleAux map[string]uint64 `json:"module_aux,omitempty"`
 	// MinExpireAtMS and MaxExpireAtMS bound the expiries (Unix ms); 0 when no key has one.
 	MinExpireAtMS int64 `json:"min_expire_at_ms,omitempty"`
 	MaxExpireAtMS int64 `json:"max_expire_at_ms,omitempty"`
@@ -68,6 +78,9 @@ type FileReport struct {
 	CheckedAtMS int64  `json:"checked_at_ms"`
 	// Seconds is the time the offline stage took.
 	Seconds float64 `json:"seconds"`
+
+	// clocks count the expiries of each database second by second from CheckedAtMS.
+	clocks map[int]*expiryClock
 }
 
 // The values of [FileReport.ChecksumStatus].
@@ -75,6 +88,8 @@ const (
 	ChecksumOK   = "ok"       // the trailer equals the checksum of the file
 	ChecksumNone = "none"     // the trailer is zero: written without a checksum
 	ChecksumBad  = "mismatch" // the trailer differs from the checksum of the file
+	// ChecksumAbsent: RDB 1 to 4 have no trailer (the checksum came with RDB 5, Redis 2.6).
+	ChecksumAbsent = "absent"
 )
 
 // DBCounts are the keys of one database, and of them those with an expiry, with the

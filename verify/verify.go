@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -32,7 +36,10 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{File: fr}
-	if ms.count > 0 || opts.Offline {
+	if ms.count == 0 && !opts.Offline {
+		rep.NotLoaded = modulesNotLoaded(fr, opts.Server.Args)
+	}
+	if ms.count > 0 || opts.Offline || rep.NotLoaded != "" {
 		ms.finish(rep)
 		return rep, nil
 	}
@@ -46,6 +53,7 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	so.Progress = func(p server.LoadProgress) {
 		opts.progress(Progress{Stage: StageLoad, Done: p.LoadedBytes, Total: p.TotalBytes})
 	}
+	loadMS := time.Now().UnixMilli()
 	inst, err := server.Start(ctx, path, so)
 	if errors.Is(err, server.ErrLoadRefused) {
 		ms.add(Mismatch{Stage: StageLoad, Got: err.Error()})
@@ -64,7 +72,7 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	}
 
 	if opts.Manifest == nil {
-		e = fileExpectation(fr)
+		e = fileExpectation(fr, loadMS)
 	}
 	rep.Server, err = checkServer(ctx, &redis.Options{Addr: inst.Addr}, e, opts, ms)
 	closeErr := inst.Close(context.WithoutCancel(ctx))
@@ -76,4 +84,21 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		return rep, fmt.Errorf("stop redis: %w", closeErr)
 	}
 	return rep, nil
+}
+
+// modulesNotLoaded returns why a server is not started on the file of fr, which holds module
+// data, unless args load a module; "" when the file holds none.
+func modulesNotLoaded(fr *FileReport, args []string) string {
+	if len(fr.Modules) == 0 && len(fr.ModuleAux) == 0 || slices.Contains(args, "--loadmodule") {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(fr.Modules)) {
+		parts = append(parts, fmt.Sprintf("%d %s", fr.Modules[name], name))
+	}
+	for _, name := range slices.Sorted(maps.Keys(fr.ModuleAux)) {
+		parts = append(parts, fmt.Sprintf("AUX data of %s", name))
+	}
+	return fmt.Sprintf("the file holds module data (%s), which a server loads only with its module; checked offline only",
+		strings.Join(parts, ", "))
 }

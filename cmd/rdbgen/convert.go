@@ -104,12 +104,16 @@ type rdbSource struct {
 	path  string
 	stdin io.Reader
 	opts  decoder.Options
+	// skipped, if not nil, is set to the module values the reader skipped.
+	skipped *uint64
 }
 
 func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	if s.path != "-" && !isGzip(s.path) {
 		// A file as it is: the reader can read a long quicklist twice instead of holding it.
-		return decoder.File{Path: s.path, Options: s.opts}.WriteTo(ctx, sink)
+		rd, err := decoder.File{Path: s.path, Options: s.opts}.Read(ctx, sink)
+		s.countSkipped(rd)
+		return err
 	}
 	in, err := importer.Open(s.path, s.stdin)
 	if err != nil {
@@ -119,6 +123,7 @@ func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	rd, err := decoder.NewReader(in, s.opts)
 	if err == nil {
 		err = rd.WriteTo(ctx, sink)
+		s.countSkipped(rd)
 	}
 	var de *decoder.Error
 	if errors.As(err, &de) {
@@ -128,22 +133,39 @@ func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	return err
 }
 
+// countSkipped notes the module values that rd skipped.
+func (s rdbSource) countSkipped(rd *decoder.Reader) {
+	if s.skipped != nil && rd != nil {
+		*s.skipped = rd.Stats().SkippedModules
+	}
+}
+
 // convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
 // job's output; import uses it for dumps too.
 func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions) error {
 	if in == nil {
 		in = c.App.Reader
 	}
-	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}}
-	conv, stats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
+	var modules uint64 // module values the reader skipped under --skip-unsupported
+	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}, skipped: &modules}
+	conv, convStats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
 		return err
+	}
+	stats := &rdbgen.ConvertStats{}
+	// The stats are complete once the source is read: the reader's skipped module values are
+	// records left out too.
+	withModules := func() {
+		*stats = *convStats
+		stats.Read += modules
+		stats.Unsupported += modules
 	}
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
+		withModules()
 		m.Import = convertManifest(input, *stats)
 		if rules != nil {
 			m.Rewrite = rules
@@ -155,6 +177,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if err != nil {
 		return err
 	}
+	withModules()
 	return report(convertCounts(*stats), convertNotes(*stats))
 }
 

@@ -101,7 +101,11 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 		fmt.Fprintf(&b, "  %d function libraries\n", r.Functions)
 	}
 	if r.SkippedModules > 0 {
-		fmt.Fprintf(&b, "  %d module values skipped\n", r.SkippedModules)
+		fmt.Fprintf(&b, "  %d module values skipped (not read, not counted above; a server loads them only with their module): %s\n",
+			r.SkippedModules, moduleList(r.Modules))
+	}
+	if len(r.ModuleAux) > 0 {
+		fmt.Fprintf(&b, "  module AUX data skipped: %s\n", moduleList(r.ModuleAux))
 	}
 	fmt.Fprintf(&b, "used_memory on %s once loaded: %s (%d bytes above an empty server)\n", r.Memory.Target, humanBytes(r.Memory.Bytes), r.Memory.Bytes)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -150,4 +154,13 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// moduleList renders counts per module as "2 MBbloom--, 1 ReJSON-RL".
+func moduleList(ms []inspect.ModuleCount) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%d %s", m.Count, m.Module)
+	}
+	return strings.Join(parts, ", ")
 }

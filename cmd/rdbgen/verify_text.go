@@ -36,6 +36,8 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		switch f.ChecksumStatus {
 		case verify.ChecksumNone:
 			checksum = "none (zero trailer)"
+		case verify.ChecksumAbsent:
+			checksum = "none (RDB 1 to 4 have no trailer)"
 		case verify.ChecksumOK, verify.ChecksumBad:
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}
@@ -49,6 +51,9 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 				}
 				line("", "encodings: %s", strings.Join(encs, ", "))
 			}
+			if len(f.Modules) > 0 || len(f.ModuleAux) > 0 {
+				line("", "module data, skipped (rdbgen cannot read it): %s", moduleCounts(f.Modules, f.ModuleAux))
+			}
 			if f.Expires > 0 {
 				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
 				line("", "%s", expiredNow(f))
@@ -59,6 +64,9 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		line("manifest", "%s", manifestPath)
 	} else if rep.File != nil {
 		line("manifest", "none: the counts are checked against the file's own")
+	}
+	if rep.NotLoaded != "" {
+		line("load", "skipped: %s", rep.NotLoaded)
 	}
 	if l := rep.Load; l != nil {
 		how := l.Backend
@@ -140,4 +148,17 @@ func expiredNow(f *verify.FileReport) string {
 		when = "the last expired " + (-last).String() + " ago: the dump is stale"
 	}
 	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, msTime(f.CheckedAtMS), when)
+}
+
+// moduleCounts renders the module values and AUX payloads of a file per module:
+// "2 MBbloom--, 1 ReJSON-RL, AUX data of ft-index".
+func moduleCounts(values, aux map[string]uint64) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		parts = append(parts, fmt.Sprintf("%d %s", values[name], name))
+	}
+	for _, name := range slices.Sorted(maps.Keys(aux)) {
+		parts = append(parts, fmt.Sprintf("%d AUX of %s", aux[name], name))
+	}
+	return strings.Join(parts, ", ")
 }
