@@ -29,6 +29,13 @@ import (
 // no ctime AUX field and no manifest of its own beside it.
 var ErrNoCreationTime = errors.New("no creation time")
 
+// ErrBadCreationTime is returned by Created for a dump whose ctime AUX field is not a time
+// in whole Unix seconds from 1970 to the year 9999 ("abc", "-100", 99999999999999).
+var ErrBadCreationTime = errors.New("not a creation time")
+
+// maxCtime is the last second of the year 9999, the latest time a manifest (RFC 3339) holds.
+const maxCtime = 253402300799
+
 // Shift is a move of every expiry: from the dump's creation time to another time.
 type Shift struct {
 	// From is when the dump was created, and To the moment its expiries now count from.
@@ -60,7 +67,9 @@ func (s Shift) Apply(expireAtMS int64) int64 {
 // Created returns when the RDB file at path was written: its ctime AUX field (whole
 // seconds), which Redis and rdbgen write, else the created_at of its manifest beside it
 // (manifest.PathFor) when that manifest is the file's own (the same size). It reads the file
-// up to its first record. A file that says neither is an error wrapping ErrNoCreationTime.
+// up to its first record. A file that says neither is an error wrapping ErrNoCreationTime; a
+// ctime that is not whole Unix seconds from 1970 to 9999 is an error wrapping
+// ErrBadCreationTime that names it (it is never taken for a missing one).
 func Created(ctx context.Context, path string) (time.Time, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,9 +85,11 @@ func Created(ctx context.Context, path string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	if s, ok := rd.Aux()["ctime"]; ok {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil && sec > 0 {
-			return time.Unix(sec, 0).UTC(), nil
+		t, err := ParseCtime(s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%s: %w", path, err)
 		}
+		return t, nil
 	}
 	if fi, err := f.Stat(); err == nil {
 		if m, err := manifest.Read(manifest.PathFor(path)); err == nil && m.Bytes == fi.Size() && !m.CreatedAt.IsZero() {
@@ -86,6 +97,17 @@ func Created(ctx context.Context, path string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%s: %w: no ctime AUX field and no manifest of its own beside it", path, ErrNoCreationTime)
+}
+
+// ParseCtime returns the time a ctime AUX field holds: whole Unix seconds, from 1 (1970) to
+// the end of the year 9999. Anything else is an error wrapping ErrBadCreationTime that quotes
+// the value.
+func ParseCtime(s string) (time.Time, error) {
+	sec, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || sec < 1 || sec > maxCtime {
+		return time.Time{}, fmt.Errorf("ctime AUX field %q: %w (whole Unix seconds from 1970 to 9999)", s, ErrBadCreationTime)
+	}
+	return time.Unix(sec, 0).UTC(), nil
 }
 
 var errStop = errors.New("stop")
