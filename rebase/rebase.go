@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -76,20 +77,16 @@ func Created(ctx context.Context, path string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	defer f.Close()
-	rd, err := decoder.NewReader(f, decoder.Options{BufferSize: 64 << 10})
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	// The AUX fields come before the first database: stop there.
-	if err := rd.WriteTo(ctx, stopAtFirstDB{}); err != nil && !errors.Is(err, errStop) {
-		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	if s, ok := rd.Aux()["ctime"]; ok {
-		t, err := ParseCtime(s)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("%s: %w", path, err)
-		}
+	t, err := ReadCreated(ctx, f)
+	switch {
+	case err == nil:
 		return t, nil
+	case !errors.Is(err, ErrNoCreationTime):
+		var de *decoder.Error
+		if errors.As(err, &de) {
+			return time.Time{}, fmt.Errorf("read %s: %w", path, err)
+		}
+		return time.Time{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if fi, err := f.Stat(); err == nil {
 		if m, err := manifest.Read(manifest.PathFor(path)); err == nil && m.Bytes == fi.Size() && !m.CreatedAt.IsZero() {
@@ -97,6 +94,25 @@ func Created(ctx context.Context, path string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%s: %w: no ctime AUX field and no manifest of its own beside it", path, ErrNoCreationTime)
+}
+
+// ReadCreated returns the time in the ctime AUX field of the RDB file r holds, reading it up
+// to its first record: an error wrapping ErrNoCreationTime when it has none, and one wrapping
+// ErrBadCreationTime when it is not a time (see ParseCtime). Its errors do not name the file.
+func ReadCreated(ctx context.Context, r io.Reader) (time.Time, error) {
+	rd, err := decoder.NewReader(r, decoder.Options{BufferSize: 64 << 10})
+	if err != nil {
+		return time.Time{}, err
+	}
+	// The AUX fields come before the first database: stop there.
+	if err := rd.WriteTo(ctx, stopAtFirstDB{}); err != nil && !errors.Is(err, errStop) {
+		return time.Time{}, err
+	}
+	s, ok := rd.Aux()["ctime"]
+	if !ok {
+		return time.Time{}, fmt.Errorf("%w: no ctime AUX field", ErrNoCreationTime)
+	}
+	return ParseCtime(s)
 }
 
 // ParseCtime returns the time a ctime AUX field holds: whole Unix seconds, from 1 (1970) to

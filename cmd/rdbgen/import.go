@@ -70,7 +70,7 @@ func importAction(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{})
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{}, false)
 		}
 	}
 	csvOpts, err := csvOptions(c, input)

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/rebase"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// An rdbInput is an RDB input that can be read at an offset, as the reader needs to read a
+// long quicklist twice instead of holding it: the file itself, or stdin or a gzipped file
+// decompressed into a temporary file in $TMPDIR, removed by Close (as the writer spools what
+// it cannot hold). Every input is read in bounded memory.
+type rdbInput struct {
+	name string // what messages call it: the path given, or "stdin"
+	path string // the file read
+	temp bool   // path is a temporary file
+}
+
+// openRDBInput opens input ("-" for stdin, read from stdin), spooling it when it is stdin or
+// gzip-compressed.
+func openRDBInput(ctx context.Context, input string, stdin io.Reader) (*rdbInput, error) {
+	if input != "-" && !isGzip(input) {
+		return &rdbInput{name: input, path: input}, nil
+	}
+	name := inputName(input)
+	in, err := importer.Open(input, stdin)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	defer in.Close()
+	f, err := os.CreateTemp("", "rdbgen-input-*.rdb")
+	if err != nil {
+		return nil, fmt.Errorf("keep %s in a temporary file: %w (set TMPDIR to a directory with room)", name, err)
+	}
+	src := &readErr{r: in, ctx: ctx}
+	_, err = io.Copy(f, src)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case src.err != nil:
+			return nil, fmt.Errorf("read %s: %w", name, src.err)
+		}
+		return nil, fmt.Errorf("keep %s in %s: %w (set TMPDIR to a directory with room)", name, f.Name(), err)
+	}
+	return &rdbInput{name: name, path: f.Name(), temp: true}, nil
+}
+
+// Close removes the temporary file, if any.
+func (in *rdbInput) Close() {
+	if in.temp {
+		os.Remove(in.path)
+	}
+}
+
+// read reads every record of the input into sink. Errors about the input name it; the
+// sink's errors come back as they are.
+func (in *rdbInput) read(ctx context.Context, sink record.Sink, opts decoder.Options) error {
+	f, err := os.Open(in.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rd, err := decoder.NewReader(f, opts)
+	if err == nil {
+		err = rd.WriteTo(ctx, sink)
+	}
+	var de *decoder.Error
+	if errors.As(err, &de) {
+		return fmt.Errorf("read %s: %w", in.name, err)
+	}
+	return err
+}
+
+// created returns the input's creation time: its ctime AUX field, else (a file) the
+// created_at of its own manifest beside it (see rebase.Created).
+func (in *rdbInput) created(ctx context.Context) (time.Time, error) {
+	if !in.temp {
+		return rebase.Created(ctx, in.path)
+	}
+	f, err := os.Open(in.path)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer f.Close()
+	t, err := rebase.ReadCreated(ctx, f)
+	var de *decoder.Error
+	switch {
+	case errors.As(err, &de):
+		return time.Time{}, fmt.Errorf("read %s: %w", in.name, err)
+	case err != nil:
+		return time.Time{}, fmt.Errorf("%s: %w", in.name, err)
+	}
+	return t, nil
+}
+
+// readErr is a reader that keeps its source's error, and stops when ctx is done.
+type readErr struct {
+	r   io.Reader
+	ctx context.Context
+	err error
+}
+
+func (r *readErr) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
