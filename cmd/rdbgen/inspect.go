@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -72,20 +71,24 @@ func inspectAction(c *cli.Context) error {
 }
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
-// convert reads its input.
+// convert reads its input: stdin and gzip through a temporary file, so that the reader may
+// read a long list twice instead of holding it.
 func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
-	if path != "-" && !isGzip(path) {
-		return inspect.File(c.Context, path, opts) // the reader may read a long list twice
-	}
-	in, err := importer.Open(path, c.App.Reader)
+	in, err := openRDBInput(c.Context, path, c.App.Reader)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	rep, err := inspect.Read(c.Context, in, opts)
+	f, err := os.Open(in.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opts.Decoder.MaxHeldBytes = maxHeldBytes
+	rep, err := inspect.Read(c.Context, f, opts)
 	var de *decoder.Error
 	if errors.As(err, &de) {
-		return nil, fmt.Errorf("read %s: %w", inputName(path), err)
+		return nil, fmt.Errorf("read %s: %w", in.name, err)
 	}
 	return rep, err
 }

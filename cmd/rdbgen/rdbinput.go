@@ -24,6 +24,10 @@ type rdbInput struct {
 	temp bool   // path is a temporary file
 }
 
+// maxHeldBytes is the decoder's Options.MaxHeldBytes for every input (0: its default). No
+// input is held, since each can be read twice; the tests lower it to show that.
+var maxHeldBytes = 0
+
 // openRDBInput opens input ("-" for stdin, read from stdin), spooling it when it is stdin or
 // gzip-compressed.
 func openRDBInput(ctx context.Context, input string, stdin io.Reader) (*rdbInput, error) {
@@ -73,6 +77,7 @@ func (in *rdbInput) read(ctx context.Context, sink record.Sink, opts decoder.Opt
 		return err
 	}
 	defer f.Close()
+	opts.MaxHeldBytes = maxHeldBytes
 	rd, err := decoder.NewReader(f, opts)
 	if err == nil {
 		err = rd.WriteTo(ctx, sink)
