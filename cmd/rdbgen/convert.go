@@ -177,17 +177,20 @@ func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported}
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes}
 }
 
 // convertNotes tells what a convert left out.
 func convertNotes(stats rdbgen.ConvertStats) string {
 	var notes []string
-	if stats.Filtered > 0 {
-		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", stats.Filtered, stats.Read))
+	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
+		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
 	}
 	if stats.Unsupported > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
+	}
+	if stats.ExpiredFields > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
 	if len(notes) == 0 {
 		return ""
