@@ -15,8 +15,8 @@ var allowEmpty = map[string]string{
 	"docker-host": "the default Docker engine, as an empty DOCKER_HOST",
 }
 
-// refuseEmpty refuses a string flag given an empty value (--match '', --type '', --type
-// 'hash,'), which would otherwise take another meaning (every key, strings only) or the
+// refuseEmpty refuses a string flag given an empty value (--match "", --type "", --type
+// "hash,"), which would otherwise take another meaning (every key, strings only) or the
 // default silently; the flags of allowEmpty aside.
 func refuseEmpty(c *cli.Context) error {
 	for _, f := range commandFlags(c) {

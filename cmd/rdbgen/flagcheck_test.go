@@ -7,7 +7,7 @@ import (
 )
 
 // TestEmptyValuesRefused: an empty value is an error naming the flag, never another meaning
-// (--match '' kept every key, --type '' strings only); a number flag's bad value is one line
+// (--match "" kept every key, --type "" strings only); a number flag's bad value is one line
 // naming the flag and the value, not strconv's words (issue 22, items 10 and 24).
 func TestEmptyValuesRefused(t *testing.T) {
 	dump := generateWith(t, "--count", "3")
