@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -93,12 +94,27 @@ func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.R
 	return rep, err
 }
 
+// auxName returns an AUX field's name as it is when it is plain (printable ASCII, no space
+// or quote), else quoted.
+func auxName(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' || s[i] == '"' || s[i] == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
 // printInspect writes the report as text.
 func printInspect(w io.Writer, r *inspect.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "RDB %d, %s, %d keys (%d with TTL), %d members\n", r.RDBVersion, humanBytes(r.Bytes), r.Keys, r.Expires, r.Members)
 	for _, k := range slices.Sorted(maps.Keys(r.Aux)) {
-		fmt.Fprintf(&b, "  aux %s = %s\n", k, r.Aux[k])
+		// Quoted as keys are: a value may hold newlines or terminal escapes.
+		fmt.Fprintf(&b, "  aux %s = %q\n", auxName(k), r.Aux[k])
 	}
 	if r.Functions > 0 {
 		fmt.Fprintf(&b, "  %d function libraries\n", r.Functions)
