@@ -150,6 +150,11 @@ func (t *targetSink) record(key []byte, exp int64, needs int, what, since string
 		if needs == 12 {
 			way = "keep them without their field TTLs with --drop-field-ttl, or " + way
 		}
+		if tg, err := encoder.LookupTarget(t.target); err == nil && tg.RDBVersion >= needs {
+			// The target holds it: the version asked for (--rdb-version) is the one too old.
+			return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d, and the file is written as RDB %d (--rdb-version); choose --rdb-version %d or more, or leave --rdb-version out, or %s",
+				key, t.db, ErrTargetCannotHold, what, needs, t.version, needs, way)
+		}
 		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
 			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -60,12 +61,17 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 	if err != nil {
 		return nil, err
 	}
+	// The server the commands are for: the target named, else the default one.
+	target := j.opts.Encoder.Target
+	if t, err := encoder.LookupTarget(target); err == nil {
+		target = t.Name
+	}
 	return func(ic importCounts, extra string) error {
 		st := res.Stats
 		sum := respSummary{
 			Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
 			Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
-			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: j.opts.Encoder.Target, importCounts: ic,
+			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: target, importCounts: ic,
 		}
 		switch {
 		case j.asJSON:

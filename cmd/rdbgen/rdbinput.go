@@ -12,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/verify"
 )
 
 // An rdbInput is an RDB input that can be read at an offset, as the reader needs to read a
@@ -127,4 +128,23 @@ func (r *readErr) Read(p []byte) (int, error) {
 		r.err = err
 	}
 	return n, err
+}
+
+// verifyFile verifies the RDB file at path; a gzipped one, which the other commands read, is
+// decompressed into a temporary file first (the server loads that) and reported under its
+// own name.
+func verifyFile(ctx context.Context, path string, opts verify.Options) (*verify.Report, error) {
+	if !isGzip(path) {
+		return verify.File(ctx, path, opts)
+	}
+	in, err := openRDBInput(ctx, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	rep, err := verify.File(ctx, in.path, opts)
+	if rep != nil && rep.File != nil {
+		rep.File.Path = path
+	}
+	return rep, err
 }
