@@ -54,7 +54,7 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 	var res rdbgen.RESPResult
 	var err error
 	if j.out == "-" {
-		res, err = rdbgen.WriteRESP(c.Context, c.App.Writer, src, opts)
+		res, err = rdbgen.WriteRESP(c.Context, j.stdout, src, opts)
 	} else {
 		res, err = rdbgen.WriteRESPFile(c.Context, j.out, src, opts)
 	}

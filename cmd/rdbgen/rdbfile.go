@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -47,6 +49,7 @@ type fileJob struct {
 	opts     rdbgen.FileOptions
 	layout   *cluster.Layout     // the split's, or nil for one file
 	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
+	stdout   *countingWriter     // stdout, counting what -o - wrote
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -58,6 +61,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		asJSON:   c.Bool("json"),
 		results:  c.App.Writer,
 		warnings: c.App.ErrWriter,
+		stdout:   &countingWriter{w: c.App.Writer},
 	}
 	var err error
 	if j.now, err = baseTime(c, j.now); err != nil {
@@ -121,7 +125,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	opts.Progress, done = j.progress(c, total)
 	defer func() {
 		done()
-		err = errInterrupted(err)
+		err = j.interrupted(err)
 	}()
 	switch {
 	case c.Bool("dry-run"):
@@ -136,7 +140,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		j.warnStale(res.Stale)
 		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
 	case j.out == "-":
-		res, err := rdbgen.Write(c.Context, c.App.Writer, src, opts.Options)
+		res, err := rdbgen.Write(c.Context, j.stdout, src, opts.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -161,6 +165,34 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	j.warnStale(res.Stale)
 	warnDatabases(j.warnings, j.out, res.DBs)
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
+}
+
+// interrupted replaces a context error with words that say what was written: nothing, as a
+// file is put in place only once complete; but what went to stdout, a FIFO or a device
+// before the interruption stays there, incomplete.
+func (j *fileJob) interrupted(err error) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	switch {
+	case j.out == "-" && j.stdout.n > 0:
+		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.stdout.n))
+	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
+		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
+	}
+	return errInterrupted(err)
+}
+
+// A countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
