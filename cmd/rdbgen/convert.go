@@ -32,7 +32,7 @@ func convertCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
 			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
-			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys whose TTL has passed", Category: "Filters"},
+			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
