@@ -1,4 +1,4 @@
-package manifest_test
+package manifest
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"testing"
-
-	"github.com/rdbgen/rdbgen/manifest"
 )
 
 // raceWriterEnv makes the test binary a writer of TestTwoRunsOneOutput: it writes the file
@@ -36,7 +34,7 @@ func TestMain(m *testing.M) {
 // writePair writes size bytes that name this process at path, with a manifest whose checksum
 // is their FNV-64a, as rdbgen writes an output with --force.
 func writePair(path string, size int) error {
-	f, err := manifest.CreateFile(path, manifest.PathFor(path), true)
+	f, err := CreateFile(path, PathFor(path), true)
 	if err != nil {
 		return err
 	}
@@ -47,7 +45,7 @@ func writePair(path string, size int) error {
 	}
 	h := fnv.New64a()
 	h.Write(data)
-	return f.Commit(&manifest.Manifest{Format: manifest.FormatVersion, Bytes: int64(size), Checksum: fmt.Sprintf("%016x", h.Sum64())})
+	return f.Commit(&Manifest{Format: FormatVersion, Bytes: int64(size), Checksum: fmt.Sprintf("%016x", h.Sum64())})
 }
 
 // TestTwoRunsOneOutput: two processes writing the same output and manifest at once, many
@@ -80,7 +78,7 @@ func TestTwoRunsOneOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := manifest.Read(manifest.PathFor(path))
+		m, err := Read(PathFor(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,19 +88,7 @@ func TestTwoRunsOneOutput(t *testing.T) {
 			t.Fatalf("round %d: the file (%d bytes, %.12q) and the manifest (%d bytes) come from different runs", round, len(data), data, m.Bytes)
 		}
 	}
-	if es := dirEntries(t, dir); len(es) != 2 {
+	if es := names(t, dir); len(es) != 2 {
 		t.Fatalf("left %v", es)
 	}
-}
-
-func dirEntries(t *testing.T, dir string) []string {
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
 }
