@@ -39,7 +39,7 @@ func writePair(path string, size int) error {
 		return err
 	}
 	defer f.Abort()
-	data := bytes.Repeat(fmt.Appendf(nil, "pid %d ", os.Getpid()), size/10+1)[:size]
+	data := bytes.Repeat(fmt.Appendf(nil, "pid %d ", os.Getpid()), size/5+1)[:size]
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
