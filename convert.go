@@ -18,7 +18,10 @@ var ErrTargetCannotHold = errors.New("the target cannot hold it")
 
 // ConvertOptions configure Convert. The zero value converts every record.
 type ConvertOptions struct {
-	// Filter chooses the records to keep (see filter.Options); default keep all.
+	// Filter chooses the records to keep (see filter.Options); default keep all. Where the
+	// encoder drops field TTLs (encoder.Options.DropFieldTTL below RDB 12), the fields that
+	// have expired at Filter.Now are dropped (filter.Options.DropExpiredFields): written
+	// without their TTL, they would never expire.
 	Filter filter.Options
 	// SkipUnsupported leaves out, counting them, the records the target cannot hold instead
 	// of failing; default off.
@@ -34,6 +37,9 @@ type ConvertStats struct {
 	Filtered    uint64                // records the filter dropped
 	Unsupported uint64                // records left out under SkipUnsupported
 	DBs         map[int]record.Counts // records written per database
+	// ExpiredFields counts the hash fields dropped as expired, and EmptiedHashes the hashes
+	// dropped (and counted in Filtered) because every field had expired.
+	ExpiredFields, EmptiedHashes uint64
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
@@ -82,6 +88,9 @@ func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
 // RDB version for target.
 func convertInto(ctx context.Context, sink record.Sink, version int, target string, dropFieldTTL bool, src record.Source, opts ConvertOptions) (ConvertStats, error) {
 	stats := ConvertStats{DBs: map[int]record.Counts{}}
+	if dropFieldTTL && version < 12 {
+		opts.Filter.DropExpiredFields = true
+	}
 	t := &targetSink{w: sink, version: version, target: target, dropFieldTTL: dropFieldTTL, opts: opts, stats: &stats}
 	var into record.Sink = t
 	var f *filter.Filter
@@ -97,7 +106,8 @@ func convertInto(ctx context.Context, sink record.Sink, version int, target stri
 	}
 	err := src.WriteTo(ctx, into)
 	if f != nil {
-		stats.Filtered = f.Stats().Dropped
+		fs := f.Stats()
+		stats.Filtered, stats.ExpiredFields, stats.EmptiedHashes = fs.Dropped, fs.ExpiredFields, fs.EmptiedHashes
 	}
 	stats.Read = stats.Filtered + t.seen
 	return stats, err
@@ -139,6 +149,11 @@ func (t *targetSink) record(key []byte, exp int64, needs int, what, since string
 		way := "leave such keys out with --skip-unsupported"
 		if needs == 12 {
 			way = "keep them without their field TTLs with --drop-field-ttl, or " + way
+		}
+		if tg, err := encoder.LookupTarget(t.target); err == nil && tg.RDBVersion >= needs {
+			// The target holds it: the version asked for (--rdb-version) is the one too old.
+			return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d, and the file is written as RDB %d (--rdb-version); choose --rdb-version %d or more, or leave --rdb-version out, or %s",
+				key, t.db, ErrTargetCannotHold, what, needs, t.version, needs, way)
 		}
 		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
 			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)

@@ -13,6 +13,7 @@
 package decoder
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -151,12 +152,15 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	head, err := rd.in.next(9)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
+			if err := MagicError(rd.in.buf[rd.in.r:rd.in.w]); err != nil {
+				return nil, &Error{Err: err}
+			}
 			return nil, &Error{Offset: rd.in.offset(), Err: fmt.Errorf("%w: shorter than the 9-byte header", ErrNotRDB)}
 		}
 		return nil, err
 	}
-	if string(head[:5]) != "REDIS" {
-		return nil, &Error{Err: fmt.Errorf("%w: it begins with %q, not REDIS", ErrNotRDB, head[:5])}
+	if err := MagicError(head); err != nil {
+		return nil, &Error{Err: err}
 	}
 	for _, c := range head[5:] {
 		if c < '0' || c > '9' {
@@ -168,6 +172,23 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		return nil, &Error{Offset: 5, Err: fmt.Errorf("%w %d (this reader knows 1 to %d)", ErrVersion, rd.version, MaxVersion)}
 	}
 	return rd, nil
+}
+
+// MagicError tells whether the first bytes of a file (any number of them, the 9 of the
+// header at most) can begin an RDB file that this reader reads: nil when they begin with
+// "REDIS" (or, fewer than 5, with its start), else an error wrapping ErrNotRDB that shows
+// them, or ErrVersion for Valkey 9's own format (magic VALKEY), which it does not read yet.
+func MagicError(head []byte) error {
+	const magic = "REDIS"
+	n := min(len(head), len(magic))
+	switch {
+	case string(head[:n]) == magic[:n]:
+		return nil
+	case len(head) >= 6 && string(head[:6]) == "VALKEY":
+		return fmt.Errorf("%w: %q is Valkey 9's own format (RDB %s), which rdbgen does not read yet; Valkey 8.1 and older write RDB 11, which it reads",
+			ErrVersion, head[:min(len(head), 9)], bytes.TrimLeft(head[6:min(len(head), 9)], "0"))
+	}
+	return fmt.Errorf("%w: it begins with %q, not REDIS", ErrNotRDB, head[:n])
 }
 
 // Version returns the file's RDB version.

@@ -1,6 +1,7 @@
 // Package filter keeps some of the records that pass from a record.Source to a record.Sink:
 // those of some databases, whose keys match a glob, of some types, a deterministic sample,
-// or those not yet expired. A Filter is a record.Sink that wraps another.
+// or those not yet expired, and the hash fields not yet expired. A Filter is a record.Sink
+// that wraps another.
 //
 // Filtering changes the counts of a database, so a Filter passes zero counts (unknown) to
 // the wrapped sink's BeginDB, and opens a database there only when one of its records is
@@ -34,20 +35,32 @@ type Options struct {
 	Sample float64
 	// Seed seeds Sample's hash; default 0, a seed like any other.
 	Seed uint64
-	// DropExpired drops records whose expiry is at or before Now; default off.
+	// DropExpired drops records whose expiry is at or before Now, and the hash fields whose
+	// expiry is (as DropExpiredFields); default off.
 	DropExpired bool
-	// Now is the time DropExpired compares with; default the time New is called.
+	// DropExpiredFields drops the hash fields whose expiry is at or before Now, counting
+	// them, and a hash left with no field as a key that expired; default off. A hash with
+	// such fields is held (in memory up to 4 MiB, in a temporary file in $TMPDIR past that)
+	// until its fields are counted.
+	DropExpiredFields bool
+	// Now is the time DropExpired and DropExpiredFields compare with; default the time New
+	// is called.
 	Now time.Time
 }
 
 // Active reports whether the options drop anything at all.
 func (o Options) Active() bool {
-	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired
+	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired || o.DropExpiredFields
 }
 
 // Stats count what a Filter kept and dropped.
 type Stats struct {
+	// Kept and Dropped count records; Dropped includes EmptiedHashes.
 	Kept, Dropped uint64
+	// ExpiredFields counts the hash fields dropped as expired, those of EmptiedHashes too.
+	ExpiredFields uint64
+	// EmptiedHashes counts the hashes dropped because every field had expired.
+	EmptiedHashes uint64
 }
 
 // A Filter is a record.Sink that passes the records its Options keep to another Sink.
@@ -63,11 +76,14 @@ type Filter struct {
 	dbKept   bool // the current database is kept
 	dbOpen   bool // it is open in sink
 	skipping bool // the open collection is dropped
+	holding  bool // the open hash's live fields are held until it ends
+	held     heldHash
 	stats    Stats
 }
 
 // New returns a Filter that passes the records opts keep to sink.
 func New(sink record.Sink, opts Options) (*Filter, error) {
+	opts.DropExpiredFields = opts.DropExpiredFields || opts.DropExpired
 	f := &Filter{sink: sink, opts: opts, limit: ^uint64(0)}
 	if opts.Sample < 0 || opts.Sample > 1 || opts.Sample != opts.Sample {
 		return nil, fmt.Errorf("%w: sample %v is not a fraction above 0 and at most 1", ErrBadOption, opts.Sample)
@@ -90,11 +106,8 @@ func New(sink record.Sink, opts Options) (*Filter, error) {
 	if opts.Types != nil {
 		f.types = map[record.Type]bool{}
 		for _, t := range opts.Types {
-			if !t.Valid() {
+			if t == "" || !t.Valid() {
 				return nil, fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream)", ErrBadOption, t)
-			}
-			if t == "" {
-				t = record.String
 			}
 			f.types[t] = true
 		}
@@ -120,23 +133,35 @@ func (f *Filter) BeginDB(db int, _ encoder.DBInfo) error {
 
 // keep decides on a record and opens its database in the sink when it is kept.
 func (f *Filter) keep(t record.Type, key []byte, exp int64) (bool, error) {
-	ok := f.dbKept &&
+	if !f.pass(t, key, exp) {
+		f.stats.Dropped++
+		return false, nil
+	}
+	if err := f.kept(); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// pass tells whether the options keep a record.
+func (f *Filter) pass(t record.Type, key []byte, exp int64) bool {
+	return f.dbKept &&
 		(f.types == nil || f.types[t]) &&
 		(f.match == nil || Match(f.match, key)) &&
 		(!f.opts.DropExpired || exp == 0 || exp > f.nowMS) &&
 		(f.limit == ^uint64(0) || sampleHash(f.opts.Seed, key) < f.limit)
-	if !ok {
-		f.stats.Dropped++
-		return false, nil
-	}
+}
+
+// kept counts a record kept and opens its database in the sink.
+func (f *Filter) kept() error {
 	f.stats.Kept++
 	if !f.dbOpen {
 		if err := f.sink.BeginDB(f.db, encoder.DBInfo{}); err != nil {
-			return false, err
+			return err
 		}
 		f.dbOpen = true
 	}
-	return true, nil
+	return nil
 }
 
 // sampleHash is FNV-1a of the seed and the key, finished with splitmix64's mixer so that
@@ -193,9 +218,16 @@ func (f *Filter) BeginZSet(key []byte, n uint64, exp int64) error {
 	return f.begin(record.ZSet, key, exp, func() error { return f.sink.BeginZSet(key, n, exp) })
 }
 
-// BeginHashWithFieldTTL opens a kept hash with field TTLs in the sink.
+// BeginHashWithFieldTTL opens a kept hash with field TTLs in the sink. With
+// DropExpiredFields, a hash one of whose fields may have expired (its smallest field expiry
+// is at or before Now) is held until it ends instead.
 func (f *Filter) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	return f.begin(record.Hash, key, exp, func() error { return f.sink.BeginHashWithFieldTTL(key, n, exp, minField) })
+	if !f.opts.DropExpiredFields || minField == 0 || minField > f.nowMS || !f.pass(record.Hash, key, exp) {
+		return f.begin(record.Hash, key, exp, func() error { return f.sink.BeginHashWithFieldTTL(key, n, exp, minField) })
+	}
+	f.holding = true
+	f.held.start(key, exp)
+	return nil
 }
 
 // BeginStream opens a kept stream in the sink.
@@ -211,10 +243,17 @@ func (f *Filter) AddField(field, value []byte) error {
 	return f.sink.AddField(field, value)
 }
 
-// AddFieldWithTTL passes a field of a kept hash on.
+// AddFieldWithTTL passes a field of a kept hash on; with DropExpiredFields, one that has
+// expired is dropped.
 func (f *Filter) AddFieldWithTTL(field, value []byte, exp int64) error {
-	if f.skipping {
+	switch {
+	case f.skipping:
 		return nil
+	case f.opts.DropExpiredFields && exp != 0 && exp <= f.nowMS:
+		f.stats.ExpiredFields++
+		return nil
+	case f.holding:
+		return f.held.add(field, value, exp)
 	}
 	return f.sink.AddFieldWithTTL(field, value, exp)
 }
@@ -267,11 +306,39 @@ func (f *Filter) AddStreamGroup(g *record.StreamGroup) error {
 	return f.sink.AddStreamGroup(g)
 }
 
-// EndCollection closes a kept collection in the sink.
+// EndCollection closes a kept collection in the sink. A hash held is passed on with the
+// fields that live on, or dropped when none does.
 func (f *Filter) EndCollection() error {
-	if f.skipping {
+	switch {
+	case f.skipping:
 		f.skipping = false
 		return nil
+	case f.holding:
+		f.holding = false
+		return f.endHeld()
+	}
+	return f.sink.EndCollection()
+}
+
+// endHeld passes the hash held on with its live fields, or drops it when it has none.
+func (f *Filter) endHeld() error {
+	h := &f.held
+	if h.n == 0 {
+		h.release()
+		f.stats.Dropped++
+		f.stats.EmptiedHashes++
+		return nil
+	}
+	if err := f.kept(); err != nil {
+		h.release()
+		return err
+	}
+	if err := f.sink.BeginHashWithFieldTTL(h.key, h.n, h.exp, h.minField); err != nil {
+		h.release()
+		return err
+	}
+	if err := h.replay(f.sink.AddFieldWithTTL); err != nil {
+		return err
 	}
 	return f.sink.EndCollection()
 }

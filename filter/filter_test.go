@@ -141,7 +141,7 @@ func TestSample(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	for _, opts := range []filter.Options{
-		{Sample: -0.1}, {Sample: 1.5}, {DBs: []int{-1}}, {Types: []record.Type{"blob"}},
+		{Sample: -0.1}, {Sample: 1.5}, {DBs: []int{-1}}, {Types: []record.Type{"blob"}}, {Types: []record.Type{""}},
 	} {
 		if _, err := filter.New(&recorder{}, opts); !errors.Is(err, filter.ErrBadOption) {
 			t.Errorf("%+v: got %v, want ErrBadOption", opts, err)

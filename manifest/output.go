@@ -85,19 +85,20 @@ func CreateFile(path, manifestPath string, force bool) (*File, error) {
 // Write writes to the temporary file.
 func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
 
-// Commit puts the file in place, then writes m as its manifest (when it has a manifest
-// path).
+// Commit puts the file in place with m as its manifest (when it has a manifest path): the
+// manifest is written to its own temporary file first, and the pair is put in place together
+// under a lock on the file's directory (atomicfile.CommitLocked), so that another run writing
+// the same paths at once never leaves its file beside this run's manifest. If either cannot
+// be put in place, neither is.
 func (f *File) Commit(m *Manifest) error {
-	if err := f.tmp.Commit(); err != nil {
-		return err
-	}
 	if f.Manifest == "" {
-		return nil
+		return atomicfile.CommitLocked([]*atomicfile.File{f.tmp})
 	}
-	if err := Write(f.Manifest, m); err != nil {
-		return fmt.Errorf("wrote %s but not its manifest: %w", f.Path, err)
+	mf, err := create(f.Manifest, m)
+	if err != nil {
+		return fmt.Errorf("%s not written: its manifest: %w", f.Path, err)
 	}
-	return nil
+	return atomicfile.CommitLocked([]*atomicfile.File{f.tmp, mf})
 }
 
 // Abort removes the temporary file; it does nothing after Commit, so it can be deferred.
@@ -188,6 +189,14 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
 	s.done = true
+	unlock, err := atomicfile.LockDir(s.Dir)
+	if err != nil {
+		for _, f := range s.files {
+			f.Abort()
+		}
+		return nil, err
+	}
+	defer unlock()
 	if err := atomicfile.CommitAll(s.files); err != nil {
 		if s.made {
 			os.Remove(s.Dir)

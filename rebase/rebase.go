@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -28,6 +29,13 @@ import (
 // ErrNoCreationTime is returned by Created for a dump that says nowhere when it was written:
 // no ctime AUX field and no manifest of its own beside it.
 var ErrNoCreationTime = errors.New("no creation time")
+
+// ErrBadCreationTime is returned by Created for a dump whose ctime AUX field is not a time
+// in whole Unix seconds from 1970 to the year 9999 ("abc", "-100", 99999999999999).
+var ErrBadCreationTime = errors.New("not a creation time")
+
+// maxCtime is the last second of the year 9999, the latest time a manifest (RFC 3339) holds.
+const maxCtime = 253402300799
 
 // Shift is a move of every expiry: from the dump's creation time to another time.
 type Shift struct {
@@ -60,25 +68,25 @@ func (s Shift) Apply(expireAtMS int64) int64 {
 // Created returns when the RDB file at path was written: its ctime AUX field (whole
 // seconds), which Redis and rdbgen write, else the created_at of its manifest beside it
 // (manifest.PathFor) when that manifest is the file's own (the same size). It reads the file
-// up to its first record. A file that says neither is an error wrapping ErrNoCreationTime.
+// up to its first record. A file that says neither is an error wrapping ErrNoCreationTime; a
+// ctime that is not whole Unix seconds from 1970 to 9999 is an error wrapping
+// ErrBadCreationTime that names it (it is never taken for a missing one).
 func Created(ctx context.Context, path string) (time.Time, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return time.Time{}, err
 	}
 	defer f.Close()
-	rd, err := decoder.NewReader(f, decoder.Options{BufferSize: 64 << 10})
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	// The AUX fields come before the first database: stop there.
-	if err := rd.WriteTo(ctx, stopAtFirstDB{}); err != nil && !errors.Is(err, errStop) {
-		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	if s, ok := rd.Aux()["ctime"]; ok {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil && sec > 0 {
-			return time.Unix(sec, 0).UTC(), nil
+	t, err := ReadCreated(ctx, f)
+	switch {
+	case err == nil:
+		return t, nil
+	case !errors.Is(err, ErrNoCreationTime):
+		var de *decoder.Error
+		if errors.As(err, &de) {
+			return time.Time{}, fmt.Errorf("read %s: %w", path, err)
 		}
+		return time.Time{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if fi, err := f.Stat(); err == nil {
 		if m, err := manifest.Read(manifest.PathFor(path)); err == nil && m.Bytes == fi.Size() && !m.CreatedAt.IsZero() {
@@ -86,6 +94,36 @@ func Created(ctx context.Context, path string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%s: %w: no ctime AUX field and no manifest of its own beside it", path, ErrNoCreationTime)
+}
+
+// ReadCreated returns the time in the ctime AUX field of the RDB file r holds, reading it up
+// to its first record: an error wrapping ErrNoCreationTime when it has none, and one wrapping
+// ErrBadCreationTime when it is not a time (see ParseCtime). Its errors do not name the file.
+func ReadCreated(ctx context.Context, r io.Reader) (time.Time, error) {
+	rd, err := decoder.NewReader(r, decoder.Options{BufferSize: 64 << 10})
+	if err != nil {
+		return time.Time{}, err
+	}
+	// The AUX fields come before the first database: stop there.
+	if err := rd.WriteTo(ctx, stopAtFirstDB{}); err != nil && !errors.Is(err, errStop) {
+		return time.Time{}, err
+	}
+	s, ok := rd.Aux()["ctime"]
+	if !ok {
+		return time.Time{}, fmt.Errorf("%w: no ctime AUX field", ErrNoCreationTime)
+	}
+	return ParseCtime(s)
+}
+
+// ParseCtime returns the time a ctime AUX field holds: whole Unix seconds, from 1 (1970) to
+// the end of the year 9999. Anything else is an error wrapping ErrBadCreationTime that quotes
+// the value.
+func ParseCtime(s string) (time.Time, error) {
+	sec, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || sec < 1 || sec > maxCtime {
+		return time.Time{}, fmt.Errorf("ctime AUX field %q: %w (whole Unix seconds from 1970 to 9999)", s, ErrBadCreationTime)
+	}
+	return time.Unix(sec, 0).UTC(), nil
 }
 
 var errStop = errors.New("stop")

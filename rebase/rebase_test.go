@@ -2,10 +2,13 @@ package rebase_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +169,52 @@ func TestCreated(t *testing.T) {
 	os.WriteFile(notRDB, []byte("hello world"), 0o644)
 	if _, err := rebase.Created(ctx, notRDB); !errors.Is(err, decoder.ErrNotRDB) {
 		t.Fatalf("not an RDB file: %v", err)
+	}
+}
+
+// auxFile writes an RDB file whose only AUX field is ctime = value, holding one string.
+func auxFile(t *testing.T, value string) string {
+	t.Helper()
+	b := []byte("REDIS0009\xfa\x05ctime")
+	b = append(b, byte(len(value)))
+	b = append(b, value...)
+	b = append(b, "\xfe\x00\x00\x01k\x01v\xff"...)
+	b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+	path := filepath.Join(t.TempDir(), "aux.rdb")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCreatedBadCtime: a ctime that is not whole Unix seconds from 1970 to 9999 is an error
+// naming the value, never taken for a missing one (issue 22, item 21).
+func TestCreatedBadCtime(t *testing.T) {
+	for _, tt := range []struct {
+		ctime string
+		want  time.Time // zero: ErrBadCreationTime
+	}{
+		{"1767323045", time.Unix(1767323045, 0).UTC()},
+		{"1", time.Unix(1, 0).UTC()},
+		{"253402300799", time.Unix(253402300799, 0).UTC()},
+		{"253402300800", time.Time{}},
+		{"99999999999999", time.Time{}},
+		{"abc", time.Time{}},
+		{"-100", time.Time{}},
+		{"0", time.Time{}},
+		{"", time.Time{}},
+		{" 12", time.Time{}},
+	} {
+		path := auxFile(t, tt.ctime)
+		got, err := rebase.Created(context.Background(), path)
+		if tt.want.IsZero() {
+			if !errors.Is(err, rebase.ErrBadCreationTime) || !strings.Contains(err.Error(), strconv.Quote(tt.ctime)) || !strings.Contains(err.Error(), path) {
+				t.Errorf("ctime %q: got %v, %v; want an error naming the file and the value", tt.ctime, got, err)
+			}
+			continue
+		}
+		if err != nil || !got.Equal(tt.want) {
+			t.Errorf("ctime %q: got %v, %v; want %v", tt.ctime, got, err, tt.want)
+		}
 	}
 }

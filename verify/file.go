@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -68,6 +69,12 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 		fail(what, fmt.Sprintf("%d bytes", size), fmt.Sprintf("%d bytes (manifest)", m.Bytes))
 	}
 	if size < headerLen+1 {
+		var head [headerLen]byte
+		n, _ := f.ReadAt(head[:], 0)
+		if err := decoder.MagicError(head[:n]); err != nil {
+			fail("header", err.Error(), "") // not an RDB file, rather than a short one
+			return rep, nil
+		}
 		fail("truncated", fmt.Sprintf("%d bytes", size), fmt.Sprintf("at least %d bytes (header, EOF marker, checksum)", minFileLen))
 		return rep, nil
 	}
@@ -131,6 +138,9 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 
 // parseHeader returns the version of an RDB header, "REDIS0009".
 func parseHeader(b []byte) (int, error) {
+	if err := decoder.MagicError(b); err != nil {
+		return 0, err
+	}
 	if len(b) < headerLen || string(b[:5]) != "REDIS" {
 		return 0, fmt.Errorf("not an RDB file: it begins with %q, not REDIS", b[:min(len(b), 5)])
 	}

@@ -16,7 +16,7 @@ func TestParseHeader(t *testing.T) {
 		{"REDIS0009", 9, ""},
 		{"REDIS0012\xfa", 12, ""},
 		{"REDIS0000", 0, ""},
-		{"VALKEY080", 0, `begins with "VALKE", not REDIS`},
+		{"VALKEY080", 0, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
 		{"REDIS", 0, "not REDIS"},
 		{"", 0, `begins with "", not REDIS`},
 		{"REDIS00a9", 0, `version "00a9" is not a number`},

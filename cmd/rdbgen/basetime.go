@@ -21,21 +21,31 @@ func baseTime(c *cli.Context, now time.Time) (time.Time, error) {
 }
 
 // timeFlag returns the time the flag name names (RFC 3339, Unix seconds, or a duration from
-// now), or now when it is not set.
+// now), or now when it is not set. A time before 1970 or after 9999, which the ctime AUX field
+// and the manifest cannot hold, is an error.
 func timeFlag(c *cli.Context, name string, now time.Time) (time.Time, error) {
 	s := strings.TrimSpace(c.String(name))
 	if !c.IsSet(name) {
 		return now, nil
 	}
+	t, ok := parseTime(s, now)
+	if !ok || t.Unix() < 1 || t.Year() > 9999 {
+		return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h), from 1970 to 9999", name, s)
+	}
+	return t, nil
+}
+
+// parseTime reads an RFC 3339 time, a duration from now or Unix seconds.
+func parseTime(s string, now time.Time) (time.Time, bool) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
+		return t, true
 	}
 	if d, err := time.ParseDuration(s); err == nil {
-		return now.Add(d), nil
+		return now.Add(d), true
 	}
 	var sec int64
 	if _, err := fmt.Sscanf(s, "%d", &sec); err == nil && fmt.Sprint(sec) == s && sec > 0 {
-		return time.Unix(sec, 0), nil
+		return time.Unix(sec, 0), true
 	}
-	return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h)", name, s)
+	return time.Time{}, false
 }

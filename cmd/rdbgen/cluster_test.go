@@ -126,7 +126,7 @@ func TestGenerateClusterBadInput(t *testing.T) {
 		{"zero shards", []string{"--cluster-shards", "0", "-o", "d"}, "--cluster-shards 0 out of range (1 to 1000)"},
 		{"too many", []string{"--cluster-shards", "1001", "-o", "d"}, "--cluster-shards 1001 out of range"},
 		{"missing layout", []string{"--slots-from", "nope.txt", "-o", "d"}, "--slots-from: open nope.txt: no such file"},
-		{"empty layout name", []string{"--slots-from", "", "-o", "d"}, "--slots-from needs a file name"},
+		{"empty layout name", []string{"--slots-from", "", "-o", "d"}, `--slots-from "": an empty value is not allowed`},
 		{"bad layout", []string{"--slots-from", garbage, "-o", "d"}, "--slots-from " + garbage + ": invalid slot layout: line 1: 1 fields"},
 		{"count disagrees", []string{"--slots-from", filepath.Join(layouts, "replicas.nodes.txt"), "--cluster-shards", "4", "-o", "d"}, "--cluster-shards 4, but"},
 		{"output is a file", []string{"--cluster-shards", "2", "-o", file}, "-o " + file + " is a file: a cluster split needs a directory"},

@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,7 +32,7 @@ func convertCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
 			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
-			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys whose TTL has passed", Category: "Filters"},
+			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
@@ -70,66 +69,71 @@ func convertAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f.Now = j.now
-	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")}
-	if c.Bool("rebase-expiry") || c.IsSet("rebase-to") {
-		if opts.Rebase, err = rebaseShift(c, j.now); err != nil {
-			return err
+	if c.IsSet("rebase-to") {
+		if _, err := timeFlag(c, "rebase-to", j.now); err != nil {
+			return err // refused before the input is read
 		}
 	}
-	return convertRDB(c, j, c.Args().First(), nil, opts)
+	f.Now = j.now
+	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")}
+	return convertRDB(c, j, c.Args().First(), nil, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"))
 }
 
-// rebaseShift reads --rebase-to and the input's creation time, and returns the move of the
-// expiries from the one to the other.
-func rebaseShift(c *cli.Context, now time.Time) (*rebase.Shift, error) {
-	to, err := timeFlag(c, "rebase-to", now)
-	if err != nil {
-		return nil, err
+// setCreated sets the output's creation time (its ctime) to the input's (its ctime AUX
+// field, else its own manifest's), unless --base-time gives one; an input that tells none
+// gets the time of the run. With rebase, it sets opts.Rebase to the move of the expiries from
+// the input's creation time to --rebase-to (default the run's time), the output's creation
+// time then.
+func setCreated(c *cli.Context, j *fileJob, in *rdbInput, opts *rdbgen.ConvertOptions, rebasing bool) error {
+	if !rebasing && c.IsSet("base-time") {
+		return nil
 	}
-	input := c.Args().First()
-	if input == "-" || isGzip(input) {
-		return nil, fmt.Errorf("--rebase-expiry needs the input's creation time: give an RDB file, not %s", inputName(input))
+	from, err := in.created(c.Context)
+	switch {
+	case rebasing && err != nil:
+		return fmt.Errorf("--rebase-expiry: %w", err)
+	case rebasing:
+		to, err := timeFlag(c, "rebase-to", j.now)
+		if err != nil {
+			return err
+		}
+		s := rebase.NewShift(from, to)
+		opts.Rebase = &s
+		j.opts.Encoder.CreatedAt = to
+	case errors.Is(err, rebase.ErrNoCreationTime):
+		// The input tells no creation time: the output's is the run's.
+	case errors.Is(err, rebase.ErrBadCreationTime):
+		return fmt.Errorf("%w; give the output's creation time with --base-time", err)
+	case err != nil:
+		return err
+	default:
+		j.opts.Encoder.CreatedAt = from
 	}
-	from, err := rebase.Created(c.Context, input)
-	if err != nil {
-		return nil, fmt.Errorf("--rebase-expiry: %w", err)
-	}
-	s := rebase.NewShift(from, to)
-	return &s, nil
+	return nil
 }
 
-// rdbSource is a record.Source over an RDB file, gzip-compressed or not, or stdin (once).
+// rdbSource is a record.Source over an RDB file, gzip-compressed or not, or stdin (once):
+// the input opened already, or path, opened (and spooled) by WriteTo.
 type rdbSource struct {
 	path  string
 	stdin io.Reader
 	opts  decoder.Options
+	in    *rdbInput
 	// skipped, if not nil, is set to the module values the reader skipped.
 	skipped *uint64
 }
 
 func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
-	if s.path != "-" && !isGzip(s.path) {
-		// A file as it is: the reader can read a long quicklist twice instead of holding it.
-		rd, err := decoder.File{Path: s.path, Options: s.opts}.Read(ctx, sink)
-		s.countSkipped(rd)
-		return err
+	in := s.in
+	if in == nil {
+		var err error
+		if in, err = openRDBInput(ctx, s.path, s.stdin); err != nil {
+			return err
+		}
+		defer in.Close()
 	}
-	in, err := importer.Open(s.path, s.stdin)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	rd, err := decoder.NewReader(in, s.opts)
-	if err == nil {
-		err = rd.WriteTo(ctx, sink)
-		s.countSkipped(rd)
-	}
-	var de *decoder.Error
-	if errors.As(err, &de) {
-		// The file's fault: name it. The sink's errors name their key already.
-		return fmt.Errorf("read %s: %w", inputName(s.path), err)
-	}
+	rd, err := in.read(ctx, sink, s.opts)
+	s.countSkipped(rd)
 	return err
 }
 
@@ -141,13 +145,22 @@ func (s rdbSource) countSkipped(rd *decoder.Reader) {
 }
 
 // convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
-// job's output; import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions) error {
+// job's output, created when the input was (see setCreated), its expiries moved when rebasing;
+// import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions, rebasing bool) error {
 	if in == nil {
 		in = c.App.Reader
 	}
+	rin, err := openRDBInput(c.Context, input, in)
+	if err != nil {
+		return errInterrupted(err)
+	}
+	defer rin.Close()
+	if err := setCreated(c, j, rin, &opts, rebasing); err != nil {
+		return err
+	}
 	var modules uint64 // module values the reader skipped under --skip-unsupported
-	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}, skipped: &modules}
+	src := rdbSource{in: rin, opts: decoder.Options{SkipModules: opts.SkipUnsupported}, skipped: &modules}
 	conv, convStats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
 		return err
@@ -186,17 +199,20 @@ func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported}
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes}
 }
 
 // convertNotes tells what a convert left out.
 func convertNotes(stats rdbgen.ConvertStats) string {
 	var notes []string
-	if stats.Filtered > 0 {
-		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", stats.Filtered, stats.Read))
+	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
+		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
 	}
 	if stats.Unsupported > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
+	}
+	if stats.ExpiredFields > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
 	if len(notes) == 0 {
 		return ""

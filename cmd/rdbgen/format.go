@@ -63,19 +63,24 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 	var res rdbgen.RESPResult
 	var err error
 	if j.out == "-" {
-		res, err = rdbgen.WriteRESP(c.Context, c.App.Writer, src, opts)
+		res, err = rdbgen.WriteRESP(c.Context, j.stdout, src, opts)
 	} else {
 		res, err = rdbgen.WriteRESPFile(c.Context, j.out, src, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
+	// The server the commands are for: the target named, else the default one.
+	target := j.opts.Encoder.Target
+	if t, err := encoder.LookupTarget(target); err == nil {
+		target = t.Name
+	}
 	return func(ic importCounts, extra string) error {
 		st := res.Stats
 		sum := respSummary{
 			Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
 			Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
-			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: j.opts.Encoder.Target, importCounts: ic,
+			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: target, importCounts: ic,
 			Streams: res.Streams,
 		}
 		switch {

@@ -119,8 +119,8 @@ func TestGenerateBadInput(t *testing.T) {
 		want string
 	}{
 		{"no count", []string{"-o", "x.rdb"}, "--count is required"},
-		{"negative count", []string{"--count", "-5"}, `invalid value "-5" for flag -count`},
-		{"non-numeric count", []string{"--count", "ten"}, `invalid value "ten" for flag -count`},
+		{"negative count", []string{"--count", "-5"}, `--count "-5": want a whole number, 0 or more`},
+		{"non-numeric count", []string{"--count", "ten"}, `--count "ten": want a whole number, 0 or more`},
 		{"unknown target", []string{"--count", "1", "--target", "redis-9"}, `unknown target "redis-9" (known: redis-5.0`},
 		{"bad rdb version", []string{"--count", "1", "--rdb-version", "42"}, "rdb version 42"},
 		{"rdb version past the target", []string{"--count", "1", "--target", "valkey-8.0", "--rdb-version", "12"}, "rdb version 12 is newer than valkey-8.0 loads (11)"},
@@ -128,7 +128,7 @@ func TestGenerateBadInput(t *testing.T) {
 		{"value size zero", []string{"--count", "1", "--value", "random", "--value-size", "0"}, "value size 0 out of range"},
 		{"unknown value mode", []string{"--count", "1", "--value", "zeros"}, `value mode "zeros"`},
 		{"nul in prefix", []string{"--count", "1", "--key-prefix", "a\x00b"}, "NUL byte"},
-		{"bad ttl", []string{"--count", "1", "--ttl", "soon"}, `invalid value "soon" for flag -ttl`},
+		{"bad ttl", []string{"--count", "1", "--ttl", "soon"}, `--ttl "soon": want a duration (90s, 5m, 1h)`},
 		{"existing output", []string{"--count", "1", "-o", existing}, "existing.rdb: file exists (use --force to overwrite it)"},
 		{"output is a directory", []string{"--count", "1", "-o", dir}, "is a directory"},
 		{"missing directory", []string{"--count", "1", "-o", filepath.Join(dir, "nope", "d.rdb")}, "no such file or directory"},

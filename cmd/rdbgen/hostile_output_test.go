@@ -66,7 +66,7 @@ func TestGenerateIntoFIFO(t *testing.T) {
 }
 
 func TestGenerateEmptyOutput(t *testing.T) {
-	checkBadInput(t, []string{"--count", "1", "-o", ""}, "the output path is empty")
+	checkBadInput(t, []string{"--count", "1", "-o", ""}, `--output "": an empty value is not allowed`)
 }
 
 // TestGenerateRemovesStaleTemporaryFile: a temporary file left by a killed run (its PID gone,

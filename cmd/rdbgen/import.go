@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -70,7 +71,7 @@ func importAction(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{})
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}}, false)
 		}
 	}
 	csvOpts, err := csvOptions(c, input)
@@ -155,6 +156,10 @@ type importCounts struct {
 	Skipped    uint64 `json:"skipped,omitempty"`
 	Duplicates uint64 `json:"duplicates,omitempty"`
 	Expired    uint64 `json:"expired,omitempty"`
+	// ExpiredFields counts the hash fields a convert dropped as expired, and ExpiredHashes
+	// the hashes it dropped because every field had.
+	ExpiredFields uint64 `json:"expired_fields,omitempty"`
+	ExpiredHashes uint64 `json:"expired_hashes,omitempty"`
 }
 
 // importSummary returns the summary's counts of an import.

@@ -92,7 +92,7 @@ func TestImportBadInput(t *testing.T) {
 		{[]string{"import", good, "--value-column", "v"}, good + `: line 1: CSV header has no value column "v" (columns: key,value)`},
 		{[]string{"import", goodJSON, "--db", "3"}, "--db applies to CSV input only, and " + goodJSON + " is JSON"},
 		{[]string{"import", goodJSON, "--csv-type", "hash"}, "--csv-type applies to CSV input only"},
-		{[]string{"import", good, "-o", ""}, "the output path is empty"},
+		{[]string{"import", good, "-o", ""}, `--output "": an empty value is not allowed`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

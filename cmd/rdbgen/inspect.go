@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -72,22 +72,40 @@ func inspectAction(c *cli.Context) error {
 }
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
-// convert reads its input.
+// convert reads its input: stdin and gzip through a temporary file, so that the reader may
+// read a long list twice instead of holding it.
 func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
-	if path != "-" && !isGzip(path) {
-		return inspect.File(c.Context, path, opts) // the reader may read a long list twice
-	}
-	in, err := importer.Open(path, c.App.Reader)
+	in, err := openRDBInput(c.Context, path, c.App.Reader)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	rep, err := inspect.Read(c.Context, in, opts)
+	f, err := os.Open(in.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opts.Decoder.MaxHeldBytes = maxHeldBytes
+	rep, err := inspect.Read(c.Context, f, opts)
 	var de *decoder.Error
 	if errors.As(err, &de) {
-		return nil, fmt.Errorf("read %s: %w", inputName(path), err)
+		return nil, fmt.Errorf("read %s: %w", in.name, err)
 	}
 	return rep, err
+}
+
+// auxName returns an AUX field's name as it is when it is plain (printable ASCII, no space
+// or quote), else quoted.
+func auxName(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' || s[i] == '"' || s[i] == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	if s == "" {
+		return `""`
+	}
+	return s
 }
 
 // printInspect writes the report as text.
@@ -95,7 +113,8 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "RDB %d, %s, %d keys (%d with TTL), %d members\n", r.RDBVersion, humanBytes(r.Bytes), r.Keys, r.Expires, r.Members)
 	for _, k := range slices.Sorted(maps.Keys(r.Aux)) {
-		fmt.Fprintf(&b, "  aux %s = %s\n", k, r.Aux[k])
+		// Quoted as keys are: a value may hold newlines or terminal escapes.
+		fmt.Fprintf(&b, "  aux %s = %q\n", auxName(k), r.Aux[k])
 	}
 	if r.Functions > 0 {
 		fmt.Fprintf(&b, "  %d function libraries\n", r.Functions)

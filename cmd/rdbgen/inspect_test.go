@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
 )
 
@@ -22,7 +24,7 @@ func TestInspect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"RDB 9,", "1000 keys (1000 with TTL)", "aux redis-ver = 5.0.0", "used_memory on redis-5.0 once loaded", "hash-ziplist", "hash listpack", "largest by size", `db 2 "key100000001" hash`} {
+		for _, want := range []string{"RDB 9,", "1000 keys (1000 with TTL)", `aux redis-ver = "5.0.0"`, "used_memory on redis-5.0 once loaded", "hash-ziplist", "hash listpack", "largest by size", `db 2 "key100000001" hash`} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("no %q in\n%s", want, stdout)
 			}
@@ -132,5 +134,35 @@ func TestInspectBadInput(t *testing.T) {
 				t.Errorf("stdout %q", stdout)
 			}
 		})
+	}
+}
+
+// TestInspectQuotesAux: AUX fields are printed quoted, as keys are, so that a value holding a
+// newline or a terminal escape cannot forge lines or drive the terminal (issue 22, item 23).
+func TestInspectQuotesAux(t *testing.T) {
+	b := []byte("REDIS0009")
+	for _, kv := range [][2]string{{"redis-ver", "7.0.15"}, {"evil", "x\n  aux ctime = 1\x1b[2J"}, {"bad\tname", "v"}} {
+		b = append(b, 0xfa, byte(len(kv[0])))
+		b = append(b, kv[0]...)
+		b = append(b, byte(len(kv[1])))
+		b = append(b, kv[1]...)
+	}
+	b = append(b, "\xfe\x00\x00\x01k\x01v\xff"...)
+	b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+	path := filepath.Join(t.TempDir(), "aux.rdb")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := run(t, context.Background(), "inspect", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  aux redis-ver = \"7.0.15\"\n", `  aux evil = "x\n  aux ctime = 1\x1b[2J"` + "\n", `  aux "bad\tname" = "v"` + "\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "\x1b") || strings.Count(stdout, "\n  aux ") != 3 {
+		t.Errorf("raw AUX bytes in\n%s", stdout)
 	}
 }

@@ -60,12 +60,13 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {}, // only main exits
 	}
 	setUsageError(app.Commands)
+	setRefuseEmpty(app)
 	return app
 }
 
 // usageError returns a flag error as it is, for main to print as one line, instead of the
 // whole help text that urfave/cli prints by default.
-func usageError(_ *cli.Context, err error, _ bool) error { return err }
+func usageError(c *cli.Context, err error, _ bool) error { return flagValueError(c, err) }
 
 // setUsageError gives every command, at any depth, the one-line usage errors.
 func setUsageError(cmds []*cli.Command) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ func fileFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs (default: an error)"},
+		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)"},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		dryRunFlag(),
@@ -49,6 +50,7 @@ type fileJob struct {
 	opts     rdbgen.FileOptions
 	layout   *cluster.Layout     // the split's, or nil for one file
 	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
+	stdout   *countingWriter     // stdout, counting what -o - wrote
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -60,6 +62,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		asJSON:   c.Bool("json"),
 		results:  c.App.Writer,
 		warnings: c.App.ErrWriter,
+		stdout:   &countingWriter{w: c.App.Writer},
 	}
 	var err error
 	if j.now, err = baseTime(c, j.now); err != nil {
@@ -125,7 +128,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	opts.Progress, done = j.progress(c, total)
 	defer func() {
 		done()
-		err = errInterrupted(err)
+		err = j.interrupted(err)
 	}()
 	switch {
 	case c.Bool("dry-run"):
@@ -140,7 +143,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		j.warnStale(res.Stale)
 		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
 	case j.out == "-":
-		res, err := rdbgen.Write(c.Context, c.App.Writer, src, opts.Options)
+		res, err := rdbgen.Write(c.Context, j.stdout, src, opts.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -165,6 +168,34 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	j.warnStale(res.Stale)
 	warnDatabases(j.warnings, j.out, res.DBs)
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
+}
+
+// interrupted replaces a context error with words that say what was written: nothing, as a
+// file is put in place only once complete; but what went to stdout, a FIFO or a device
+// before the interruption stays there, incomplete.
+func (j *fileJob) interrupted(err error) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	switch {
+	case j.out == "-" && j.stdout.n > 0:
+		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.stdout.n))
+	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
+		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
+	}
+	return errInterrupted(err)
+}
+
+// A countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when

@@ -295,6 +295,36 @@ func (f *File) Abort() error {
 	return os.Remove(f.Name())
 }
 
+// LockDir takes an exclusive lock on the directory dir (a flock, which every rdbgen run
+// takes there to put its files in place), waiting for it, and returns the function that
+// releases it. Held while a set of files (a file and its manifest, shard files and theirs)
+// is put in place, it makes two runs writing the same paths at once leave the whole set of
+// one of them, never a file of one and the manifest of the other.
+func LockDir(dir string) (unlock func(), err error) {
+	unlock, err = lockDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s to put files in place: %w", dir, unwrapPath(err))
+	}
+	return unlock, nil
+}
+
+// CommitLocked commits files as CommitAll does, holding LockDir on the directory of the
+// first while it does. On an error, no file is put in place.
+func CommitLocked(files []*File) error {
+	if len(files) == 0 || files[0].stream {
+		return CommitAll(files) // a FIFO or a device is not replaced: nothing to keep in step
+	}
+	unlock, err := LockDir(filepath.Dir(files[0].path))
+	if err != nil {
+		for _, f := range files {
+			f.Abort()
+		}
+		return err
+	}
+	defer unlock()
+	return CommitAll(files)
+}
+
 // syncDir makes a rename durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

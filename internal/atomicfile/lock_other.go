@@ -12,3 +12,6 @@ func alive(int) bool { return true }
 
 // removeUnlocked removes nothing where there are no file locks.
 func removeUnlocked(string) (bool, error) { return false, nil }
+
+// lockDir locks nothing where there are no file locks.
+func lockDir(string) (func(), error) { return func() {}, nil }

@@ -38,3 +38,23 @@ func removeUnlocked(path string) (bool, error) {
 	}
 	return true, nil
 }
+
+// lockDir takes an exclusive lock on the directory dir, waiting for it, and returns the
+// function that releases it.
+func lockDir(dir string) (func(), error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(d.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	return func() { d.Close() }, nil // closing the last descriptor releases the lock
+}
