@@ -73,6 +73,10 @@ type Options struct {
 	MaxBytes int
 	// Now, if not nil, gives the time relative expiries count from. Default: time.Now.
 	Now func() time.Time
+	// ReplaceFunctions sends function libraries with FUNCTION LOAD REPLACE, which replaces
+	// a library of the same name the server has. Default: FUNCTION LOAD, which the server
+	// refuses for a name it has.
+	ReplaceFunctions bool
 }
 
 // withDefaults returns o with its defaults, or an error naming the bad field.
@@ -102,7 +106,7 @@ func (o Options) withDefaults() (Options, error) {
 type Command struct {
 	// Args are the command's name and arguments.
 	Args [][]byte
-	// Key is the record's key; nil for SELECT.
+	// Key is the record's key; nil for SELECT and FUNCTION LOAD.
 	Key []byte
 	// DB is the database the command runs in.
 	DB int
