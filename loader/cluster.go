@@ -47,8 +47,14 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		}
 		r.nodes = append(r.nodes, cmds)
 	}
+	var addrs []string
+	for _, s := range layout.Shards() {
+		addrs = append(addrs, s.Addr)
+	}
+	sink, closeFunctions := l.withFunctions(ctx, r, version, addrs)
+	defer closeFunctions()
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, r)
+	srcErr := l.src.WriteTo(ctx, sink)
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {

@@ -39,6 +39,9 @@ type Result struct {
 	Duration time.Duration
 	// Nodes holds, for a cluster load, the counts of each primary by address.
 	Nodes map[string]record.Counts
+	// Functions is the number of function libraries loaded (into every primary of a
+	// cluster), before the keys that follow them.
+	Functions uint64
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -94,7 +97,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}}
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Functions: l.functions}
 	if err == nil && sized && res.Keys != l.total {
 		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
 	}
@@ -114,6 +117,8 @@ type load struct {
 	total uint64
 	// confirmed and expires count the keys confirmed, over all connections and nodes.
 	confirmed, expires atomic.Uint64
+	// functions counts the function libraries loaded, by the source's goroutine.
+	functions uint64
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -142,8 +147,10 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	sink, closeFunctions := l.withFunctions(ctx, cmds, version, []string{l.o.Addr})
+	defer closeFunctions()
 	start := time.Now()
-	err = l.src.WriteTo(ctx, cmds)
+	err = l.src.WriteTo(ctx, sink)
 	return time.Since(start), l.end(c.finish(), err)
 }
 

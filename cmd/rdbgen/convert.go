@@ -37,7 +37,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
 	}
 }
@@ -71,7 +71,10 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	f.Now = j.now
-	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")}
+	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+		return err
+	}
+	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
 	if c.Bool("rebase-expiry") || c.IsSet("rebase-to") {
 		if opts.Rebase, err = rebaseShift(c, j.now); err != nil {
 			return err
@@ -163,7 +166,7 @@ func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported}
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}
 }
 
 // convertNotes tells what a convert left out.
@@ -175,6 +178,7 @@ func convertNotes(stats rdbgen.ConvertStats) string {
 	if stats.Unsupported > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
 	}
+	notes = append(notes, functionNotes(stats.Functions, stats.FunctionsDropped, "with")...)
 	if len(notes) == 0 {
 		return ""
 	}

@@ -33,7 +33,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
 			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: importAction,
 	}
 }
@@ -70,8 +70,14 @@ func importAction(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{})
+			if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+				return err
+			}
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 		}
+	}
+	if err := checkFunctionFlags(c, false, false); err != nil {
+		return err
 	}
 	csvOpts, err := csvOptions(c, input)
 	if err != nil {
@@ -155,6 +161,10 @@ type importCounts struct {
 	Skipped    uint64 `json:"skipped,omitempty"`
 	Duplicates uint64 `json:"duplicates,omitempty"`
 	Expired    uint64 `json:"expired,omitempty"`
+	// Functions counts the dump's function libraries written, FunctionsDropped those left
+	// out with --drop-functions.
+	Functions        uint64 `json:"functions,omitempty"`
+	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
 }
 
 // importSummary returns the summary's counts of an import.

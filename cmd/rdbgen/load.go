@@ -46,6 +46,7 @@ func loadCommand() *cli.Command {
 			},
 			summaryFlags(),
 			rewriteFlags(),
+			functionFlags(),
 		),
 		Action: loadAction,
 	}
@@ -64,6 +65,10 @@ type loadSummary struct {
 	Seconds       float64                    `json:"seconds"`
 	KeysPerSecond float64                    `json:"keys_per_second"`
 	Manifest      string                     `json:"manifest,omitempty"`
+	// Functions counts the function libraries loaded, FunctionsDropped those a dump held
+	// and --drop-functions left out.
+	Functions        uint64 `json:"functions,omitempty"`
+	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -81,6 +86,9 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if err := checkFunctionFlags(c, in.dump != nil, true); err != nil {
+		return err
+	}
 	if m := c.String("manifest"); m != "" {
 		// Refused now, not after the load: the manifest is written last.
 		if err := atomicfile.Check(m, c.Bool("force")); err != nil {
@@ -96,6 +104,7 @@ func loadAction(c *cli.Context) error {
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
 	opts.Expiry = loader.Expiry(c.String("expiry"))
+	opts.ReplaceFunctions = c.Bool("replace-functions")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
@@ -128,6 +137,10 @@ func loadAction(c *cli.Context) error {
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
+		Functions:     res.Functions,
+	}
+	if in.dump != nil {
+		sum.FunctionsDropped = in.dump.FunctionsDropped
 	}
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
@@ -156,8 +169,12 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s\n",
-		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond)
+	var extra string
+	if notes := functionNotes(sum.Functions, sum.FunctionsDropped, "and"); len(notes) > 0 {
+		extra = "; " + strings.Join(notes, "; ")
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
+		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, extra)
 	return err
 }
 

@@ -1,0 +1,70 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
+)
+
+// A functionLoader is the sink a load writes its source into: records go on to its Sink
+// (the commands of one server, or the router of a cluster), and each function library is
+// loaded at once, by FUNCTION LOAD through a client of its own, into every server of addrs
+// (every primary of a cluster needs the libraries), before any record that follows it. A
+// dump holds its libraries before its keys, so they are loaded first, whatever the method.
+type functionLoader struct {
+	record.Sink
+	l       *load
+	ctx     context.Context
+	version resp.Version
+	addrs   []string
+	clients []*redis.Client // made at the first library
+}
+
+// withFunctions returns next wrapped to load function libraries into the servers of addrs,
+// of version, and the function that closes its clients.
+func (l *load) withFunctions(ctx context.Context, next record.Sink, version resp.Version, addrs []string) (*functionLoader, func()) {
+	f := &functionLoader{Sink: next, l: l, ctx: ctx, version: version, addrs: addrs}
+	return f, func() {
+		for _, c := range f.clients {
+			c.Close()
+		}
+	}
+}
+
+// WriteFunction loads a function library into every server. A server before 7.0, or one
+// that has a library of the same name (unless Options.ReplaceFunctions), is an error naming
+// the library and the server.
+func (f *functionLoader) WriteFunction(code []byte) error {
+	label := encoder.LibraryLabel(code)
+	if !f.version.AtLeast(7, 0) {
+		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need 7.0 or later; leave them out with --drop-functions",
+			label, resp.ErrServerTooOld, f.l.o.Addr, f.version)
+	}
+	if f.clients == nil {
+		for _, addr := range f.addrs {
+			f.clients = append(f.clients, redis.NewClient(f.l.redisOptions(addr)))
+		}
+	}
+	load := resp.FunctionLoad(code, f.l.o.ReplaceFunctions)
+	args := make([]any, len(load))
+	for i, a := range load {
+		args[i] = a
+	}
+	for i, c := range f.clients {
+		err := c.Do(f.ctx, args...).Err()
+		switch {
+		case err != nil && strings.Contains(err.Error(), "already exists"):
+			return fmt.Errorf("%s: %s already has a library of that name: replace it with --replace-functions, or leave the input's out with --drop-functions", label, f.addrs[i])
+		case err != nil:
+			return fmt.Errorf("%s: FUNCTION LOAD into %s: %w", label, f.addrs[i], err)
+		}
+	}
+	f.l.functions++
+	return nil
+}
