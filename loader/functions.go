@@ -24,6 +24,7 @@ type functionLoader struct {
 	version resp.Version
 	addrs   []string
 	clients []*redis.Client // made at the first library
+	loaded  []loadedLibrary // the libraries added, for a rollback
 }
 
 // withFunctions returns next wrapped to load function libraries into the servers of addrs,
@@ -39,7 +40,7 @@ func (l *load) withFunctions(ctx context.Context, next record.Sink, version resp
 
 // WriteFunction loads a function library into every server. A server before 7.0, or one
 // that has a library of the same name (unless Options.ReplaceFunctions), is an error naming
-// the library and the server.
+// the library and the server; the libraries this load added before are deleted again.
 func (f *functionLoader) WriteFunction(code []byte) error {
 	label := encoder.LibraryLabel(code)
 	if !f.version.AtLeast(7, 0) {
@@ -60,11 +61,32 @@ func (f *functionLoader) WriteFunction(code []byte) error {
 		err := c.Do(f.ctx, args...).Err()
 		switch {
 		case err != nil && strings.Contains(err.Error(), "already exists"):
+			f.rollback()
 			return fmt.Errorf("%s: %s already has a library of that name: replace it with --replace-functions, or leave the input's out with --drop-functions", label, f.addrs[i])
 		case err != nil:
+			f.rollback()
 			return fmt.Errorf("%s: FUNCTION LOAD into %s: %w", label, f.addrs[i], err)
+		}
+		if name, err := encoder.LibraryName(code); err == nil && !f.l.o.ReplaceFunctions {
+			f.loaded = append(f.loaded, loadedLibrary{c, name})
 		}
 	}
 	f.l.functions++
 	return nil
+}
+
+// A loadedLibrary is a library this load added to a server.
+type loadedLibrary struct {
+	c    *redis.Client
+	name string
+}
+
+// rollback deletes the libraries this load added, so that a load stopped by a library
+// leaves none behind. Under ReplaceFunctions none are noted: a library replaced cannot be
+// put back.
+func (f *functionLoader) rollback() {
+	for _, lib := range f.loaded {
+		_ = lib.c.Do(f.ctx, "FUNCTION", "DELETE", lib.name).Err() // best effort: the error that stopped the load is reported
+	}
+	f.loaded = nil
 }

@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // TestLoadFunctions loads a real Redis 7.0 dump holding two function libraries, by every
@@ -21,6 +23,18 @@ func TestLoadFunctions(t *testing.T) {
 	wantLibs, wantDigest := redistest.FunctionList(t, orig.Client()), digest(t, orig.Addr)
 	if len(wantLibs) != 2 {
 		t.Fatalf("the dump's server holds %d libraries, want 2", len(wantLibs))
+	}
+	var inFile record.Collector
+	if _, err := (decoder.File{Path: dump}).Read(t.Context(), &inFile); err != nil {
+		t.Fatal(err)
+	}
+	first, err := encoder.LibraryName(inFile.Functions[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := encoder.LibraryName(inFile.Functions[1])
+	if err != nil {
+		t.Fatal(err)
 	}
 	srv := servertest.StartEmpty(t, debugArgs...)
 	for _, m := range loader.Methods() {
@@ -44,6 +58,17 @@ func TestLoadFunctions(t *testing.T) {
 			res, err = loader.Load(t.Context(), src, loader.Options{Addr: srv.Addr, Method: m})
 			if err == nil || !strings.Contains(err.Error(), "already has a library of that name") || res.Keys != 0 || digest(t, srv.Addr) != emptyDigest {
 				t.Fatalf("loaded again: %v, %d keys; want an error naming the library before any key", err, res.Keys)
+			}
+			// A server that has the dump's second library: the first, loaded before the
+			// error, is not left behind.
+			if err := srv.Client().FunctionDelete(t.Context(), first).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err = loader.Load(t.Context(), src, loader.Options{Addr: srv.Addr, Method: m}); err == nil || !strings.Contains(err.Error(), `function library "`+second+`"`) {
+				t.Fatalf("a server with %s: %v; want an error naming it", second, err)
+			}
+			if got := redistest.FunctionList(t, srv.Client()); len(got) != 1 || got[0].Name != second {
+				t.Fatalf("after the error the server lists %v; want %s alone, as before", got, second)
 			}
 			res, err = loader.Load(t.Context(), src, loader.Options{Addr: srv.Addr, Method: m, ReplaceFunctions: true})
 			if err != nil || res.Functions != 2 || digest(t, srv.Addr) != wantDigest {
