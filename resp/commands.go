@@ -11,7 +11,7 @@
 // bounded size, then given its expiry with PEXPIREAT. A stream is rebuilt with XADD of
 // each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
 // FORCE JUSTID for the pending entries. Hash field TTLs are set with HPEXPIREAT (7.4+).
-// Each database starts with SELECT.
+// Each database starts with SELECT. A function library (Redis 7.0+) is FUNCTION LOAD.
 package resp
 
 import (

@@ -10,8 +10,8 @@ import (
 // import, load): what becomes of its function libraries (Redis 7.0+).
 func functionFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "drop-functions", Usage: "leave out the dump's function libraries, counting them, where the output would carry them (default: carried; an RDB below 10 or a server before 7.0 cannot hold them, which is an error naming the library)", Category: "Functions"},
-		&cli.BoolFlag{Name: "replace-functions", Usage: "load function libraries with FUNCTION LOAD REPLACE, replacing a library of the same name the server has (default: such a library is an error naming it); load and --format resp", Category: "Functions"},
+		&cli.BoolFlag{Name: "drop-functions", Usage: "leave out the dump's function libraries (Redis 7.0+), counting them, instead of carrying them (an RDB below 10 or a server before 7.0 cannot hold them: an error naming the library); --db, --match, --type and --sample keep them, as they are not keys", Category: "Functions"},
+		&cli.BoolFlag{Name: "replace-functions", Usage: "load function libraries with FUNCTION LOAD REPLACE, replacing a library of the same name the server has, instead of stopping with an error naming it (load and --format resp)", Category: "Functions"},
 	}
 }
 
