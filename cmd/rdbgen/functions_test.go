@@ -105,6 +105,11 @@ func TestConvertFunctions(t *testing.T) {
 		}
 	}
 
+	// --dry-run estimates a dump with libraries.
+	if stdout, _, err := run(t, ctx, "convert", dump, "--target", "redis-7.0", "--dry-run", "-o", filepath.Join(dir, "dry.rdb")); err != nil || !strings.Contains(stdout, "dry run, nothing written: 7 keys") {
+		t.Fatalf("--dry-run: %v: %s", err, stdout)
+	}
+
 	// --drop-functions: the keys, no library, counted.
 	out := filepath.Join(dir, "dropped.rdb")
 	stdout, _, err := run(t, ctx, "convert", dump, "--target", "redis-6.2", "--drop-functions", "-o", out)
