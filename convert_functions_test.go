@@ -76,8 +76,8 @@ func TestConvertFunctions(t *testing.T) {
 	}
 	var cmds bytes.Buffer
 	res, err := rdbgen.WriteRESP(ctx, &cmds, conv, rdbgen.RESPOptions{})
-	if err != nil || res.Functions != 2 || stats.Functions != 2 || bytes.Count(cmds.Bytes(), []byte("FUNCTION\r\n$4\r\nLOAD\r\n")) != 2 {
-		t.Fatalf("WriteRESP: %v, %d libraries (convert counted %d)", err, res.Functions, stats.Functions)
+	if err != nil || res.Commands == 0 || stats.Functions != 2 || bytes.Count(cmds.Bytes(), []byte("FUNCTION\r\n$4\r\nLOAD\r\n")) != 2 {
+		t.Fatalf("WriteRESP: %v, %d libraries", err, stats.Functions)
 	}
 }
 

@@ -31,9 +31,7 @@ type RESPResult struct {
 	DBs map[int]record.Counts
 	// Commands is the number of commands written.
 	Commands uint64
-	// Functions is the number of function libraries written (FUNCTION LOAD).
-	Functions uint64
-	Duration  time.Duration
+	Duration time.Duration
 }
 
 // WriteRESP writes every record of src to dst as the Redis commands that make it, a RESP
@@ -55,7 +53,7 @@ func WriteRESP(ctx context.Context, dst io.Writer, src record.Source, opts RESPO
 		return RESPResult{}, err
 	}
 	done()
-	return RESPResult{Stats: t.stats(), DBs: t.dbs, Commands: w.Count(), Functions: t.functions, Duration: time.Since(start)}, nil
+	return RESPResult{Stats: t.stats(), DBs: t.dbs, Commands: w.Count(), Duration: time.Since(start)}, nil
 }
 
 // WriteRESPFile writes the RESP stream of src (see WriteRESP) to the file at path, which
@@ -98,8 +96,6 @@ type tally struct {
 	members uint64
 	db      int
 	dbs     map[int]record.Counts
-	// functions counts the function libraries passed on.
-	functions uint64
 }
 
 func (t *tally) stats() encoder.Stats {
@@ -191,11 +187,5 @@ func (t *tally) AddStreamEntry(id record.StreamID, fields [][]byte) error {
 	return t.Sink.AddStreamEntry(id, fields)
 }
 
-// WriteFunction passes a function library on and counts it.
-func (t *tally) WriteFunction(code []byte) error {
-	if err := record.WriteFunction(t.Sink, code); err != nil {
-		return err
-	}
-	t.functions++
-	return nil
-}
+// WriteFunction passes a function library on.
+func (t *tally) WriteFunction(code []byte) error { return record.WriteFunction(t.Sink, code) }

@@ -51,10 +51,8 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	for _, s := range layout.Shards() {
 		addrs = append(addrs, s.Addr)
 	}
-	sink, closeFunctions := l.withFunctions(ctx, r, version, addrs)
-	defer closeFunctions()
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, sink)
+	srcErr := l.src.WriteTo(ctx, l.withFunctions(ctx, r, version, addrs))
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {

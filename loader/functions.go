@@ -23,19 +23,23 @@ type functionLoader struct {
 	ctx     context.Context
 	version resp.Version
 	addrs   []string
-	clients []*redis.Client // made at the first library
 	loaded  []loadedLibrary // the libraries added, for a rollback
 }
 
+// A loadedLibrary is a library this load added to the server at addr.
+type loadedLibrary struct{ addr, name string }
+
 // withFunctions returns next wrapped to load function libraries into the servers of addrs,
-// of version, and the function that closes its clients.
-func (l *load) withFunctions(ctx context.Context, next record.Sink, version resp.Version, addrs []string) (*functionLoader, func()) {
-	f := &functionLoader{Sink: next, l: l, ctx: ctx, version: version, addrs: addrs}
-	return f, func() {
-		for _, c := range f.clients {
-			c.Close()
-		}
-	}
+// of version.
+func (l *load) withFunctions(ctx context.Context, next record.Sink, version resp.Version, addrs []string) *functionLoader {
+	return &functionLoader{Sink: next, l: l, ctx: ctx, version: version, addrs: addrs}
+}
+
+// do runs one command on the server at addr, through a client of its own: libraries are few.
+func (f *functionLoader) do(addr string, args ...any) error {
+	c := redis.NewClient(f.l.redisOptions(addr))
+	defer c.Close()
+	return c.Do(f.ctx, args...).Err()
 }
 
 // WriteFunction loads a function library into every server. A server before 7.0, or one
@@ -47,38 +51,27 @@ func (f *functionLoader) WriteFunction(code []byte) error {
 		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need 7.0 or later; leave them out with --drop-functions",
 			label, resp.ErrServerTooOld, f.l.o.Addr, f.version)
 	}
-	if f.clients == nil {
-		for _, addr := range f.addrs {
-			f.clients = append(f.clients, redis.NewClient(f.l.redisOptions(addr)))
-		}
-	}
 	load := resp.FunctionLoad(code, f.l.o.ReplaceFunctions)
 	args := make([]any, len(load))
 	for i, a := range load {
 		args[i] = a
 	}
-	for i, c := range f.clients {
-		err := c.Do(f.ctx, args...).Err()
+	for _, addr := range f.addrs {
+		err := f.do(addr, args...)
 		switch {
 		case err != nil && strings.Contains(err.Error(), "already exists"):
 			f.rollback()
-			return fmt.Errorf("%s: %s already has a library of that name: replace it with --replace-functions, or leave the input's out with --drop-functions", label, f.addrs[i])
+			return fmt.Errorf("%s: %s already has a library of that name: replace it with --replace-functions, or leave the input's out with --drop-functions", label, addr)
 		case err != nil:
 			f.rollback()
-			return fmt.Errorf("%s: FUNCTION LOAD into %s: %w", label, f.addrs[i], err)
+			return fmt.Errorf("%s: FUNCTION LOAD into %s: %w", label, addr, err)
 		}
 		if name, err := encoder.LibraryName(code); err == nil && !f.l.o.ReplaceFunctions {
-			f.loaded = append(f.loaded, loadedLibrary{c, name})
+			f.loaded = append(f.loaded, loadedLibrary{addr, name})
 		}
 	}
 	f.l.functions++
 	return nil
-}
-
-// A loadedLibrary is a library this load added to a server.
-type loadedLibrary struct {
-	c    *redis.Client
-	name string
 }
 
 // rollback deletes the libraries this load added, so that a load stopped by a library
@@ -86,7 +79,7 @@ type loadedLibrary struct {
 // put back.
 func (f *functionLoader) rollback() {
 	for _, lib := range f.loaded {
-		_ = lib.c.Do(f.ctx, "FUNCTION", "DELETE", lib.name).Err() // best effort: the error that stopped the load is reported
+		_ = f.do(lib.addr, "FUNCTION", "DELETE", lib.name) // best effort: the error that stopped the load is reported
 	}
 	f.loaded = nil
 }

@@ -37,11 +37,11 @@ type Result struct {
 	// Duration runs from the first command to the last reply; connecting
 	// and authenticating come before it.
 	Duration time.Duration
-	// Nodes holds, for a cluster load, the counts of each primary by address.
-	Nodes map[string]record.Counts
 	// Functions is the number of function libraries loaded (into every primary of a
 	// cluster), before the keys that follow them.
 	Functions uint64
+	// Nodes holds, for a cluster load, the counts of each primary by address.
+	Nodes map[string]record.Counts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -97,10 +97,11 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Functions: l.functions}
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}}
 	if err == nil && sized && res.Keys != l.total {
 		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
 	}
+	res.Functions = l.functions
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr // "context canceled" says it all; a dead connection is its consequence
@@ -115,10 +116,10 @@ type load struct {
 	o     Options
 	src   record.Source
 	total uint64
-	// confirmed and expires count the keys confirmed, over all connections and nodes.
-	confirmed, expires atomic.Uint64
 	// functions counts the function libraries loaded, by the source's goroutine.
 	functions uint64
+	// confirmed and expires count the keys confirmed, over all connections and nodes.
+	confirmed, expires atomic.Uint64
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -147,10 +148,8 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	sink, closeFunctions := l.withFunctions(ctx, cmds, version, []string{l.o.Addr})
-	defer closeFunctions()
 	start := time.Now()
-	err = l.src.WriteTo(ctx, sink)
+	err = l.src.WriteTo(ctx, l.withFunctions(ctx, cmds, version, []string{l.o.Addr}))
 	return time.Since(start), l.end(c.finish(), err)
 }
 

@@ -11,7 +11,7 @@
 // bounded size, then given its expiry with PEXPIREAT. A stream is rebuilt with XADD of
 // each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
 // FORCE JUSTID for the pending entries. Hash field TTLs are set with HPEXPIREAT (7.4+).
-// Each database starts with SELECT. A function library (Redis 7.0+) is FUNCTION LOAD.
+// Each database starts with SELECT.
 package resp
 
 import (
@@ -67,16 +67,16 @@ type Options struct {
 	Server Version
 	// Expiry chooses absolute or relative expiries. Default: ExpiryAbsolute.
 	Expiry Expiry
+	// ReplaceFunctions sends function libraries with FUNCTION LOAD REPLACE, which replaces
+	// a library of the same name the server has. Default: FUNCTION LOAD, which the server
+	// refuses for a name it has.
+	ReplaceFunctions bool
 	// MaxMembers bounds the members of one command. Default: DefaultMaxMembers.
 	MaxMembers int
 	// MaxBytes bounds the bytes of the members of one command. Default: DefaultMaxBytes.
 	MaxBytes int
 	// Now, if not nil, gives the time relative expiries count from. Default: time.Now.
 	Now func() time.Time
-	// ReplaceFunctions sends function libraries with FUNCTION LOAD REPLACE, which replaces
-	// a library of the same name the server has. Default: FUNCTION LOAD, which the server
-	// refuses for a name it has.
-	ReplaceFunctions bool
 }
 
 // withDefaults returns o with its defaults, or an error naming the bad field.

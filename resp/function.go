@@ -18,7 +18,7 @@ func FunctionLoad(code []byte, replace bool) [][]byte {
 	return append(args, code)
 }
 
-// WriteFunction sends FUNCTION LOAD of a function library (with REPLACE under
+// WriteFunction sends FUNCTION LOAD of a function library (Redis 7.0+) (with REPLACE under
 // Options.ReplaceFunctions), a command of no key and no database. A server before 7.0 has no
 // functions: the error wraps ErrServerTooOld and names the library.
 func (c *Commands) WriteFunction(code []byte) error {

@@ -71,7 +71,7 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	f.Now = j.now
-	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+	if err := j.readFunctionFlags(c); err != nil {
 		return err
 	}
 	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
@@ -166,7 +166,8 @@ func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported,
+		functionCounts: functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
 
 // convertNotes tells what a convert left out.
@@ -178,7 +179,7 @@ func convertNotes(stats rdbgen.ConvertStats) string {
 	if stats.Unsupported > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
 	}
-	notes = append(notes, functionNotes(stats.Functions, stats.FunctionsDropped, "with")...)
+	notes = append(notes, functionCounts{stats.Functions, stats.FunctionsDropped}.notes("with")...)
 	if len(notes) == 0 {
 		return ""
 	}

@@ -26,7 +26,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v, ReplaceFunctions: c.Bool("replace-functions")}, Force: j.opts.Force}
+	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v}, Force: j.opts.Force}
 	return nil
 }
 

@@ -15,6 +15,18 @@ func functionFlags() []cli.Flag {
 	}
 }
 
+// readFunctionFlags checks the function flags of a job that reads a dump, and gives
+// --format resp's commands --replace-functions.
+func (j *fileJob) readFunctionFlags(c *cli.Context) error {
+	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+		return err
+	}
+	if j.resp != nil {
+		j.resp.Commands.ReplaceFunctions = c.Bool("replace-functions")
+	}
+	return nil
+}
+
 // checkFunctionFlags refuses the function flags where they would do nothing: without a dump
 // to read (fromDump false), and --replace-functions into an RDB file (resp false), which a
 // server loads with no library of its own.
@@ -30,17 +42,32 @@ func checkFunctionFlags(c *cli.Context, fromDump, resp bool) error {
 	return nil
 }
 
-// functionNotes tells, for the one-line summary, the function libraries carried and left
-// out.
-func functionNotes(carried, dropped uint64, verb string) []string {
+// functionCounts are the function libraries a run carried and those --drop-functions left
+// out, as its summary reports them.
+type functionCounts struct {
+	Functions        uint64 `json:"functions,omitempty"`
+	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
+}
+
+// notes tells the counts for the one-line summary; verb introduces the libraries carried.
+func (f functionCounts) notes(verb string) []string {
 	var notes []string
-	if carried > 0 {
-		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, carried, plural(carried, "library", "libraries")))
+	if f.Functions > 0 {
+		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, f.Functions, plural(f.Functions, "library", "libraries")))
 	}
-	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", dropped, plural(dropped, "library", "libraries")))
+	if f.FunctionsDropped > 0 {
+		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, plural(f.FunctionsDropped, "library", "libraries")))
 	}
 	return notes
+}
+
+// suffix returns the notes as the end of a one-line summary: "; " before each, or "".
+func (f functionCounts) suffix(verb string) string {
+	var s string
+	for _, n := range f.notes(verb) {
+		s += "; " + n
+	}
+	return s
 }
 
 // plural returns one when n is 1, else many.

@@ -70,7 +70,7 @@ func importAction(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+			if err := j.readFunctionFlags(c); err != nil {
 				return err
 			}
 			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
@@ -161,10 +161,8 @@ type importCounts struct {
 	Skipped    uint64 `json:"skipped,omitempty"`
 	Duplicates uint64 `json:"duplicates,omitempty"`
 	Expired    uint64 `json:"expired,omitempty"`
-	// Functions counts the dump's function libraries written, FunctionsDropped those left
-	// out with --drop-functions.
-	Functions        uint64 `json:"functions,omitempty"`
-	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
+
+	functionCounts
 }
 
 // importSummary returns the summary's counts of an import.

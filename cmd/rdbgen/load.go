@@ -54,6 +54,8 @@ func loadCommand() *cli.Command {
 
 // loadSummary is what load reports when it is done.
 type loadSummary struct {
+	functionCounts
+
 	Addr          string                     `json:"addr"`
 	DB            int                        `json:"db"`
 	Method        string                     `json:"method"`
@@ -65,10 +67,6 @@ type loadSummary struct {
 	Seconds       float64                    `json:"seconds"`
 	KeysPerSecond float64                    `json:"keys_per_second"`
 	Manifest      string                     `json:"manifest,omitempty"`
-	// Functions counts the function libraries loaded, FunctionsDropped those a dump held
-	// and --drop-functions left out.
-	Functions        uint64 `json:"functions,omitempty"`
-	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -100,11 +98,11 @@ func loadAction(c *cli.Context) error {
 		return err
 	}
 	opts.Cluster = c.Bool("cluster")
+	opts.ReplaceFunctions = c.Bool("replace-functions")
 	opts.Method = loader.Method(c.String("method"))
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
 	opts.Expiry = loader.Expiry(c.String("expiry"))
-	opts.ReplaceFunctions = c.Bool("replace-functions")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
@@ -137,13 +135,13 @@ func loadAction(c *cli.Context) error {
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
-		Functions:     res.Functions,
-	}
-	if in.dump != nil {
-		sum.FunctionsDropped = in.dump.FunctionsDropped
 	}
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
+	}
+	sum.Functions = res.Functions
+	if in.dump != nil {
+		sum.FunctionsDropped = in.dump.FunctionsDropped
 	}
 	for addr, n := range res.Nodes {
 		if sum.Nodes == nil {
@@ -169,12 +167,8 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	var extra string
-	if notes := functionNotes(sum.Functions, sum.FunctionsDropped, "and"); len(notes) > 0 {
-		extra = "; " + strings.Join(notes, "; ")
-	}
 	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, extra)
+		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
 	return err
 }
 
