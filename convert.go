@@ -13,7 +13,8 @@ import (
 )
 
 // ErrTargetCannotHold is returned by Convert for a record the target's RDB version cannot
-// hold: a hash with field TTLs before RDB 12, a stream before RDB 9.
+// hold: a hash with field TTLs before RDB 12, a stream before RDB 9, a function library
+// before RDB 10.
 var ErrTargetCannotHold = errors.New("the target cannot hold it")
 
 // ConvertOptions configure Convert. The zero value converts every record.
@@ -29,6 +30,11 @@ type ConvertOptions struct {
 	// Rebase, if not nil, moves every expiry (keys and hash fields) by the shift before the
 	// filter sees them (see package rebase); default nil, expiries as they are.
 	Rebase *rebase.Shift
+	// DropFunctions leaves out the source's function libraries, counting them in
+	// ConvertStats.FunctionsDropped; default off: they are written, and a target whose RDB
+	// version has none (below 10) is an error wrapping ErrTargetCannotHold naming the
+	// library. The filter never drops them: they are not keys.
+	DropFunctions bool
 }
 
 // ConvertStats count what Convert kept and left out.
@@ -40,6 +46,9 @@ type ConvertStats struct {
 	// ExpiredFields counts the hash fields dropped as expired, and EmptiedHashes the hashes
 	// dropped (and counted in Filtered) because every field had expired.
 	ExpiredFields, EmptiedHashes uint64
+	// Functions counts the function libraries passed on, FunctionsDropped those left out
+	// under DropFunctions.
+	Functions, FunctionsDropped uint64
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
@@ -283,4 +292,22 @@ func (t *targetSink) EndCollection() error {
 		return nil
 	}
 	return t.w.EndCollection()
+}
+
+// WriteFunction passes a function library on, unless DropFunctions leaves it out; a target
+// whose RDB version has no libraries is an error naming it and the ways out.
+func (t *targetSink) WriteFunction(code []byte) error {
+	if t.opts.DropFunctions {
+		t.stats.FunctionsDropped++
+		return nil
+	}
+	if t.version < encoder.FunctionsVersion {
+		return fmt.Errorf("%s: %w: function libraries need RDB %d (redis-7.0 or later), and %s writes RDB %d; choose a newer --target, or leave them out with --drop-functions",
+			encoder.LibraryLabel(code), ErrTargetCannotHold, encoder.FunctionsVersion, t.target, t.version)
+	}
+	if err := record.WriteFunction(t.w, code); err != nil {
+		return err
+	}
+	t.stats.Functions++
+	return nil
 }

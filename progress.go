@@ -148,3 +148,6 @@ func (p *progressSink) AddStreamEntry(id record.StreamID, fields [][]byte) error
 	p.tick()
 	return p.Sink.AddStreamEntry(id, fields)
 }
+
+// WriteFunction passes a function library on.
+func (p *progressSink) WriteFunction(code []byte) error { return record.WriteFunction(p.Sink, code) }

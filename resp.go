@@ -189,3 +189,6 @@ func (t *tally) AddStreamEntry(id record.StreamID, fields [][]byte) error {
 	t.members++
 	return t.Sink.AddStreamEntry(id, fields)
 }
+
+// WriteFunction passes a function library on.
+func (t *tally) WriteFunction(code []byte) error { return record.WriteFunction(t.Sink, code) }

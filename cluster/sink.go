@@ -155,3 +155,17 @@ func (w *Writer) AddStreamGroup(g *encoder.StreamGroup) error {
 	}
 	return s.AddStreamGroup(g)
 }
+
+// WriteFunction writes a function library to every shard: every node of a cluster needs
+// the libraries, which belong to no slot. An error names the shard.
+func (w *Writer) WriteFunction(code []byte) error {
+	if w.closed {
+		return encoder.ErrClosed
+	}
+	for i, s := range w.shards {
+		if err := s.WriteFunction(code); err != nil {
+			return fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	return nil
+}

@@ -200,7 +200,9 @@ func (rd *Reader) Aux() map[string]string { return rd.aux }
 // ResizeHints returns the RESIZEDB hints read so far, by database.
 func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
 
-// Functions returns the code of the function libraries read so far (Redis 7.0+).
+// Functions returns the code of the function libraries read so far (Redis 7.0+). WriteTo
+// also passes each to the sink, in file order, with record.WriteFunction: a sink that
+// cannot carry them stops the reading with record.ErrFunctionsUnsupported.
 func (rd *Reader) Functions() []string { return rd.functions }
 
 // Offset returns the bytes of the file read so far. Called from a Sink's WriteString or
@@ -324,6 +326,9 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		case opFunction2:
 			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
 				rd.functions = append(rd.functions, string(rd.a))
+				if err := record.WriteFunction(sink, rd.a); err != nil {
+					return err // the sink's, as it is
+				}
 			}
 		case opFunctionPreGA:
 			err = errPreGAFunc

@@ -146,6 +146,7 @@ type Stats struct {
 	Members       uint64 // members added to collections (a hash field and its value count once; a stream entry once)
 	Bytes         int64  // bytes of the file passed to the destination, trailer included once closed (and with Options.HeaderLast the header, which the caller writes)
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
+	Functions     uint64 // function libraries written (WriteFunction)
 }
 
 // A Writer writes an RDB file to an io.Writer.

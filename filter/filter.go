@@ -344,3 +344,7 @@ func (f *Filter) endHeld() error {
 }
 
 var _ record.Sink = (*Filter)(nil)
+
+// WriteFunction passes a function library on, whatever the options: libraries are not
+// keys, so no filter drops them.
+func (f *Filter) WriteFunction(code []byte) error { return record.WriteFunction(f.sink, code) }

@@ -48,8 +48,12 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		defer l.addStreams(cmds)
 		r.nodes = append(r.nodes, cmds)
 	}
+	var addrs []string
+	for _, s := range layout.Shards() {
+		addrs = append(addrs, s.Addr)
+	}
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, r)
+	srcErr := l.src.WriteTo(ctx, l.withFunctions(ctx, r, version, addrs))
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {

@@ -37,6 +37,9 @@ type Result struct {
 	// Duration runs from the first command to the last reply; connecting
 	// and authenticating come before it.
 	Duration time.Duration
+	// Functions is the number of function libraries loaded (into every primary of a
+	// cluster), before the keys that follow them.
+	Functions uint64
 	// Nodes holds, for a cluster load, the counts of each primary by address.
 	Nodes map[string]record.Counts
 	// Streams counts the streams sent as RESTORE, since commands could not rebuild them,
@@ -101,6 +104,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	if err == nil && sized && res.Keys != l.total {
 		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
 	}
+	res.Functions = l.functions
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr // "context canceled" says it all; a dead connection is its consequence
@@ -115,6 +119,8 @@ type load struct {
 	o     Options
 	src   record.Source
 	total uint64
+	// functions counts the function libraries loaded, by the source's goroutine.
+	functions uint64
 	// confirmed and expires count the keys confirmed, over all connections and nodes.
 	confirmed, expires atomic.Uint64
 	// streams counts what the streams needed, over all nodes.
@@ -150,7 +156,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	}
 	defer l.addStreams(cmds)
 	start := time.Now()
-	err = l.src.WriteTo(ctx, cmds)
+	err = l.src.WriteTo(ctx, l.withFunctions(ctx, cmds, version, []string{l.o.Addr}))
 	return time.Since(start), l.end(c.finish(), err)
 }
 

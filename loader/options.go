@@ -104,6 +104,11 @@ type Options struct {
 	// socket to write. Default: 30 s.
 	Timeout time.Duration
 
+	// ReplaceFunctions loads function libraries with FUNCTION LOAD REPLACE, replacing a
+	// library of the same name the server has. Default: false, such a library is an error
+	// naming it.
+	ReplaceFunctions bool
+
 	// Progress, if not nil, is called about ten times a second while keys
 	// are being sent, and once at the end, never concurrently.
 	// Default: nil.

@@ -132,3 +132,6 @@ var errStop = errors.New("stop")
 type stopAtFirstDB struct{ record.Sink }
 
 func (stopAtFirstDB) BeginDB(int, encoder.DBInfo) error { return errStop }
+
+// WriteFunction ends the read too: the AUX fields come before the function libraries.
+func (stopAtFirstDB) WriteFunction([]byte) error { return errStop }

@@ -120,3 +120,6 @@ func (s *Sink) AddStreamGroup(g *record.StreamGroup) error { return s.next.AddSt
 func (s *Sink) EndCollection() error { return s.next.EndCollection() }
 
 var _ record.Sink = (*Sink)(nil)
+
+// WriteFunction passes a function library on: it has no expiry.
+func (s *Sink) WriteFunction(code []byte) error { return record.WriteFunction(s.next, code) }

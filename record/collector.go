@@ -8,7 +8,9 @@ import "github.com/rdbgen/rdbgen/encoder"
 type Collector struct {
 	// Rec is the last record written (complete once EndCollection returns).
 	Rec Record
-	db  int
+	// Functions holds the code of every function library written, in order.
+	Functions [][]byte
+	db        int
 }
 
 // BeginDB notes the database of the records that follow.
@@ -103,6 +105,12 @@ func (c *Collector) AddStreamGroup(g *StreamGroup) error {
 		cp.Consumers[i] = k
 	}
 	c.Rec.Groups = append(c.Rec.Groups, cp)
+	return nil
+}
+
+// WriteFunction keeps a copy of a function library's code.
+func (c *Collector) WriteFunction(code []byte) error {
+	c.Functions = append(c.Functions, clone(code))
 	return nil
 }
 

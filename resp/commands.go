@@ -69,6 +69,10 @@ type Options struct {
 	Server Version
 	// Expiry chooses absolute or relative expiries. Default: ExpiryAbsolute.
 	Expiry Expiry
+	// ReplaceFunctions sends function libraries with FUNCTION LOAD REPLACE, which replaces
+	// a library of the same name the server has. Default: FUNCTION LOAD, which the server
+	// refuses for a name it has.
+	ReplaceFunctions bool
 	// MaxMembers bounds the members of one command. Default: DefaultMaxMembers.
 	MaxMembers int
 	// MaxBytes bounds the bytes of the members of one command. Default: DefaultMaxBytes.
@@ -122,7 +126,7 @@ func (o Options) withDefaults() (Options, error) {
 type Command struct {
 	// Args are the command's name and arguments.
 	Args [][]byte
-	// Key is the record's key; nil for SELECT.
+	// Key is the record's key; nil for SELECT and FUNCTION LOAD.
 	Key []byte
 	// DB is the database the command runs in.
 	DB int

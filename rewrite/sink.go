@@ -404,3 +404,11 @@ func (s *Sink) EndCollection() error {
 }
 
 var _ record.Sink = (*Sink)(nil)
+
+// WriteFunction passes a function library on unchanged: rules rewrite keys and values.
+func (s *Sink) WriteFunction(code []byte) error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.fail(record.WriteFunction(s.next, code))
+}

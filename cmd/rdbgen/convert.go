@@ -36,7 +36,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
 	}
 }
@@ -74,8 +74,11 @@ func convertAction(c *cli.Context) error {
 			return err // refused before the input is read
 		}
 	}
+	if err := j.readFunctionFlags(c); err != nil {
+		return err
+	}
 	f.Now = j.now
-	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported")}
+	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
 	return convertRDB(c, j, c.Args().First(), nil, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"))
 }
 
@@ -199,7 +202,8 @@ func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes}
+	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
+		functionCounts: functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
 
 // convertNotes tells what a convert left out.
@@ -214,6 +218,7 @@ func convertNotes(stats rdbgen.ConvertStats) string {
 	if stats.ExpiredFields > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
+	notes = append(notes, functionCounts{stats.Functions, stats.FunctionsDropped}.notes("with")...)
 	if len(notes) == 0 {
 		return ""
 	}

@@ -34,7 +34,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
 			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: importAction,
 	}
 }
@@ -71,8 +71,14 @@ func importAction(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}}, false)
+			if err := j.readFunctionFlags(c); err != nil {
+				return err
+			}
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false)
 		}
+	}
+	if err := checkFunctionFlags(c, false, false); err != nil {
+		return err
 	}
 	csvOpts, err := csvOptions(c, input)
 	if err != nil {
@@ -160,6 +166,8 @@ type importCounts struct {
 	// the hashes it dropped because every field had.
 	ExpiredFields uint64 `json:"expired_fields,omitempty"`
 	ExpiredHashes uint64 `json:"expired_hashes,omitempty"`
+
+	functionCounts
 }
 
 // importSummary returns the summary's counts of an import.

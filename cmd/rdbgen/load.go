@@ -48,6 +48,7 @@ func loadCommand() *cli.Command {
 			},
 			summaryFlags(),
 			rewriteFlags(),
+			functionFlags(),
 		),
 		Action: loadAction,
 	}
@@ -55,6 +56,8 @@ func loadCommand() *cli.Command {
 
 // loadSummary is what load reports when it is done.
 type loadSummary struct {
+	functionCounts
+
 	Addr          string                     `json:"addr"`
 	DB            int                        `json:"db"`
 	Method        string                     `json:"method"`
@@ -84,6 +87,9 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if err := checkFunctionFlags(c, in.dump != nil, true); err != nil {
+		return err
+	}
 	if m := c.String("manifest"); m != "" {
 		// Refused now, not after the load: the manifest is written last.
 		if err := atomicfile.Check(m, c.Bool("force")); err != nil {
@@ -95,6 +101,7 @@ func loadAction(c *cli.Context) error {
 		return err
 	}
 	opts.Cluster = c.Bool("cluster")
+	opts.ReplaceFunctions = c.Bool("replace-functions")
 	opts.Method = loader.Method(c.String("method"))
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
@@ -137,6 +144,10 @@ func loadAction(c *cli.Context) error {
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
 	}
+	sum.Functions = res.Functions
+	if in.dump != nil {
+		sum.FunctionsDropped = in.dump.FunctionsDropped
+	}
 	for addr, n := range res.Nodes {
 		if sum.Nodes == nil {
 			sum.Nodes = map[string]manifest.Counts{}
@@ -161,8 +172,8 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s\n",
-		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond)
+	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
+		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
 	if note := streamsNote(sum.Streams); note != "" && err == nil {
 		_, err = fmt.Fprint(c.App.Writer, note)
 	}

@@ -154,7 +154,7 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 			// A dump: its records as the reader gives them, counted for the manifest.
 			in.format = formatRDB
 			src := rdbSource{path: in.name, stdin: r}
-			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{})
+			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// functionFlags are the flags of the commands that read a dump into an output (convert,
+// import, load): what becomes of its function libraries (Redis 7.0+).
+func functionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "drop-functions", Usage: "leave out the dump's function libraries (Redis 7.0+), counting them, instead of carrying them (an RDB below 10 or a server before 7.0 cannot hold them: an error naming the library); --db, --match, --type and --sample keep them, as they are not keys", Category: "Functions"},
+		&cli.BoolFlag{Name: "replace-functions", Usage: "load function libraries with FUNCTION LOAD REPLACE, replacing a library of the same name the server has, instead of stopping with an error naming it (load and --format resp)", Category: "Functions"},
+	}
+}
+
+// readFunctionFlags checks the function flags of a job that reads a dump, and gives
+// --format resp's commands --replace-functions.
+func (j *fileJob) readFunctionFlags(c *cli.Context) error {
+	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+		return err
+	}
+	if j.resp != nil {
+		j.resp.Commands.ReplaceFunctions = c.Bool("replace-functions")
+	}
+	return nil
+}
+
+// checkFunctionFlags refuses the function flags where they would do nothing: without a dump
+// to read (fromDump false), and --replace-functions into an RDB file (resp false), which a
+// server loads with no library of its own.
+func checkFunctionFlags(c *cli.Context, fromDump, resp bool) error {
+	for _, name := range []string{"drop-functions", "replace-functions"} {
+		if c.IsSet(name) && !fromDump {
+			return fmt.Errorf("--%s goes with a dump as the input: only a dump holds function libraries", name)
+		}
+	}
+	if c.IsSet("replace-functions") && !resp {
+		return fmt.Errorf("--replace-functions goes with load and --format resp: a server loads an RDB file's libraries into none of its own")
+	}
+	return nil
+}
+
+// functionCounts are the function libraries a run carried and those --drop-functions left
+// out, as its summary reports them.
+type functionCounts struct {
+	Functions        uint64 `json:"functions,omitempty"`
+	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
+}
+
+// notes tells the counts for the one-line summary; verb introduces the libraries carried.
+func (f functionCounts) notes(verb string) []string {
+	var notes []string
+	if f.Functions > 0 {
+		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, f.Functions, plural(f.Functions, "library", "libraries")))
+	}
+	if f.FunctionsDropped > 0 {
+		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, plural(f.FunctionsDropped, "library", "libraries")))
+	}
+	return notes
+}
+
+// suffix returns the notes as the end of a one-line summary: "; " before each, or "".
+func (f functionCounts) suffix(verb string) string {
+	var s string
+	for _, n := range f.notes(verb) {
+		s += "; " + n
+	}
+	return s
+}
+
+// plural returns one when n is 1, else many.
+func plural(n uint64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
