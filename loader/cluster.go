@@ -41,7 +41,7 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
 		}
 		conduits = append(conduits, c)
-		cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: l.o.Expiry})
+		cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: l.o.Expiry, Atomic: true})
 		if err != nil {
 			return 0, nil, err
 		}

@@ -34,6 +34,10 @@ type Result struct {
 	// Keys is the number of keys the server confirmed, and Expires the number of them
 	// sent with an expiry. A collection counts once all its commands are confirmed.
 	record.Counts
+	// Expired is the number of records whose expiry had passed when the server confirmed
+	// them: the server holds none of them (Redis drops such keys when it loads a file too),
+	// and Keys does not count them.
+	Expired uint64
 	// Duration runs from the first command to the last reply; connecting
 	// and authenticating come before it.
 	Duration time.Duration
@@ -94,9 +98,9 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}}
-	if err == nil && sized && res.Keys != l.total {
-		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load()}
+	if err == nil && sized && res.Keys+res.Expired != l.total {
+		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -112,8 +116,9 @@ type load struct {
 	o     Options
 	src   record.Source
 	total uint64
-	// confirmed and expires count the keys confirmed, over all connections and nodes.
-	confirmed, expires atomic.Uint64
+	// confirmed and expires count the keys confirmed, over all connections and nodes, and
+	// expired the records confirmed after their expiry.
+	confirmed, expires, expired atomic.Uint64
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -138,7 +143,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	defer c.close()
-	cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: resp.Expiry(l.o.Expiry)})
+	cmds, err := resp.NewCommands(c.emit, resp.Options{Server: version, Expiry: resp.Expiry(l.o.Expiry), Atomic: true})
 	if err != nil {
 		return 0, err
 	}
@@ -169,11 +174,17 @@ func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, e
 
 // nodeCounts counts the keys one server confirmed.
 type nodeCounts struct {
-	keys, expires atomic.Uint64
+	keys, expires, expired atomic.Uint64
 }
 
-// confirm counts a record whose last command the server at n confirmed.
-func (l *load) confirm(n *nodeCounts, expires bool) {
+// confirm counts a record whose last command the server at n confirmed; expireAt is its
+// expiry in Unix ms, 0 for none: a record confirmed after it counts as expired.
+func (l *load) confirm(n *nodeCounts, expires bool, expireAt int64) {
+	if expireAt != 0 && expireAt <= time.Now().UnixMilli() {
+		n.expired.Add(1)
+		l.expired.Add(1)
+		return
+	}
 	n.keys.Add(1)
 	l.confirmed.Add(1)
 	if expires {
