@@ -126,3 +126,44 @@ func TestLoadLeavesNoHalfKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadLeavesNoHalfKeyInCluster fails a load into a cluster in the middle of a stream
+// (XSETID denied on every node), by each method: no node holds a part of the stream or a
+// temporary key, and the nodes hold exactly the keys confirmed.
+func TestLoadLeavesNoHalfKeyInCluster(t *testing.T) {
+	c, _ := servertest.StartCluster(t)
+	for _, n := range c.Nodes {
+		aclUser(t, n.Instance, "xsetid")
+	}
+	for _, m := range loader.Methods() {
+		t.Run(string(m), func(t *testing.T) {
+			for _, n := range c.Nodes {
+				if err := n.Client().FlushAll(t.Context()).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts := loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Method: m, Username: "loader", Password: "pw"}
+			_, err := loader.Load(t.Context(), bigStream(3000), opts)
+			var le *loader.Error
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), `write key "big:stream"`) || !strings.Contains(err.Error(), "NOPERM") {
+				t.Fatalf("got %v, want a *loader.Error naming big:stream", err)
+			}
+			var held uint64
+			for _, n := range c.Nodes {
+				keys, err := n.Client().Keys(t.Context(), "*").Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range keys {
+					if k == "big:stream" || strings.Contains(k, "rdbgen-tmp:") {
+						t.Fatalf("node %s holds %q", n.Addr, k)
+					}
+				}
+				held += uint64(len(keys))
+			}
+			if held != le.Confirmed {
+				t.Fatalf("the nodes hold %d keys, %d confirmed", held, le.Confirmed)
+			}
+		})
+	}
+}
