@@ -370,7 +370,7 @@ func (p *pool) reply(j *job, k int) error {
 	switch {
 	case err != nil && f&flagRename != 0 && isExpiredRename(err, j.exps[k]):
 		p.renamed(cmd) // gone already
-		p.l.confirm(p.n, true, j.exps[k])
+		p.l.confirm(p.n, j.db, true, j.exps[k])
 		return nil
 	case err != nil:
 		return keyError(j.keys[k], p.addr, err)
@@ -378,7 +378,7 @@ func (p *pool) reply(j *job, k int) error {
 		if f&flagRename != 0 {
 			p.renamed(cmd)
 		}
-		p.l.confirm(p.n, f&flagExpires != 0, j.exps[k])
+		p.l.confirm(p.n, j.db, f&flagExpires != 0, j.exps[k])
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -43,6 +44,8 @@ type Result struct {
 	Duration time.Duration
 	// Nodes holds, for a cluster load, the counts of each primary by address.
 	Nodes map[string]record.Counts
+	// DBs holds the keys confirmed (Expired apart) in each database they went to.
+	DBs map[int]record.Counts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -98,7 +101,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load()}
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts()}
 	if err == nil && sized && res.Keys+res.Expired != l.total {
 		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
@@ -119,6 +122,52 @@ type load struct {
 	// confirmed and expires count the keys confirmed, over all connections and nodes, and
 	// expired the records confirmed after their expiry.
 	confirmed, expires, expired atomic.Uint64
+	// low and high count the keys confirmed in each database: the usual 16 without a lock.
+	low  [16]dbCounts
+	mu   sync.Mutex
+	high map[int]*dbCounts
+}
+
+// dbCounts counts the keys confirmed in one database.
+type dbCounts struct {
+	keys, expires atomic.Uint64
+}
+
+// db returns the counts of database db.
+func (l *load) db(db int) *dbCounts {
+	if db >= 0 && db < len(l.low) {
+		return &l.low[db]
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, ok := l.high[db]
+	if !ok {
+		if l.high == nil {
+			l.high = map[int]*dbCounts{}
+		}
+		n = &dbCounts{}
+		l.high[db] = n
+	}
+	return n
+}
+
+// dbCounts returns the keys confirmed in each database that has any.
+func (l *load) dbCounts() map[int]record.Counts {
+	dbs := map[int]record.Counts{}
+	add := func(db int, n *dbCounts) {
+		if k := n.keys.Load(); k > 0 {
+			dbs[db] = record.Counts{Keys: k, Expires: n.expires.Load()}
+		}
+	}
+	for db := range l.low {
+		add(db, &l.low[db])
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for db, n := range l.high {
+		add(db, n)
+	}
+	return dbs
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -147,9 +196,28 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	var sink record.Sink = cmds
+	if l.o.MapDB != nil {
+		sink = mappedCommands{cmds, l.o.MapDB}
+	}
 	start := time.Now()
-	err = l.src.WriteTo(ctx, cmds)
+	err = l.src.WriteTo(ctx, sink)
 	return time.Since(start), l.end(c.finish(), err)
+}
+
+// mappedCommands are commands whose databases Options.MapDB moves.
+type mappedCommands struct {
+	*resp.Commands
+	mapDB func(int) (int, error)
+}
+
+// BeginDB begins the database that db maps to.
+func (m mappedCommands) BeginDB(db int, info encoder.DBInfo) error {
+	to, err := m.mapDB(db)
+	if err != nil {
+		return err
+	}
+	return m.Commands.BeginDB(to, info)
 }
 
 // end returns the error of a load: the conduit's failure explains more than the source's
@@ -179,16 +247,19 @@ type nodeCounts struct {
 
 // confirm counts a record whose last command the server at n confirmed; expireAt is its
 // expiry in Unix ms, 0 for none: a record confirmed after it counts as expired.
-func (l *load) confirm(n *nodeCounts, expires bool, expireAt int64) {
+func (l *load) confirm(n *nodeCounts, db int, expires bool, expireAt int64) {
 	if expireAt != 0 && expireAt <= time.Now().UnixMilli() {
 		n.expired.Add(1)
 		l.expired.Add(1)
 		return
 	}
+	d := l.db(db)
 	n.keys.Add(1)
+	d.keys.Add(1)
 	l.confirmed.Add(1)
 	if expires {
 		n.expires.Add(1)
+		d.expires.Add(1)
 		l.expires.Add(1)
 	}
 }

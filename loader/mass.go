@@ -46,6 +46,7 @@ type chunk struct {
 	keys  []byte
 	exps  []int64    // each command's Command.ExpireAtMS
 	temps []*tempKey // the temporary key each RENAME moves, nil for other commands
+	dbs   []int32    // the database of each command
 }
 
 // The flags of a command in a chunk.
@@ -189,7 +190,7 @@ func (m *massConduit) newChunk() *chunk {
 	if c, ok := m.pool.Get().(*chunk); ok {
 		c.flags, c.ends, c.keys, c.exps = c.flags[:0], c.ends[:0], c.keys[:0], c.exps[:0]
 		clear(c.temps)
-		c.temps = c.temps[:0]
+		c.temps, c.dbs = c.temps[:0], c.dbs[:0]
 		return c
 	}
 	return &chunk{flags: make([]uint8, 0, chunkSize), ends: make([]int, 0, chunkSize), exps: make([]int64, 0, chunkSize)}
@@ -232,14 +233,14 @@ func (m *massConduit) emit(cmd *resp.Command) error {
 			return m.release()
 		}
 	}
-	if err := m.write(cmd.Args, f, cmd.Key, cmd.ExpireAtMS, nil); err != nil {
+	if err := m.write(cmd.Args, f, cmd.Key, cmd.DB, cmd.ExpireAtMS, nil); err != nil {
 		return err
 	}
 	return m.release()
 }
 
 // write writes one command and tells the reader about it.
-func (m *massConduit) write(args [][]byte, f uint8, key []byte, exp int64, temp *tempKey) error {
+func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int64, temp *tempKey) error {
 	if m.sent%deadlineEvery == 0 {
 		m.extend(m.conn.SetWriteDeadline, m.l.o.Timeout)
 	}
@@ -255,6 +256,7 @@ func (m *massConduit) write(args [][]byte, f uint8, key []byte, exp int64, temp 
 	c.ends = append(c.ends, len(c.keys))
 	c.exps = append(c.exps, exp)
 	c.temps = append(c.temps, temp)
+	c.dbs = append(c.dbs, int32(db))
 	if len(c.flags) == chunkSize {
 		return m.sendChunk()
 	}
@@ -270,7 +272,7 @@ func (m *massConduit) release() error {
 	i := 0
 	for ; i < len(m.held) && m.held[i].after <= ok; i++ {
 		h := &m.held[i]
-		if err := m.write([][]byte{[]byte("RENAME"), h.temp.name, h.temp.key}, h.f, h.temp.key, h.exp, &h.temp); err != nil {
+		if err := m.write([][]byte{[]byte("RENAME"), h.temp.name, h.temp.key}, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
 			m.held = m.held[i:]
 			return err
 		}
@@ -384,7 +386,7 @@ func (m *massConduit) read() error {
 			}
 			switch {
 			case kind == '-' && f&flagRename != 0 && isExpiredRename(resp.ReplyError(text), c.exps[k]):
-				m.l.confirm(m.n, true, c.exps[k])
+				m.l.confirm(m.n, int(c.dbs[k]), true, c.exps[k])
 			case kind == '-':
 				if f&flagRename != 0 {
 					m.unmoved = append(m.unmoved, *c.temps[k])
@@ -400,7 +402,7 @@ func (m *massConduit) read() error {
 			case f&flagLast != 0:
 				// Counted after an error too: the commands sent before the writer stopped are
 				// applied, and the server holds exactly the keys confirmed.
-				m.l.confirm(m.n, f&flagExpires != 0, c.exps[k])
+				m.l.confirm(m.n, int(c.dbs[k]), f&flagExpires != 0, c.exps[k])
 			}
 			i++
 			if m.replyErr == nil {
