@@ -3,6 +3,7 @@ package loader
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -33,6 +34,9 @@ func isExpiredRename(err error, expireAt int64) bool {
 func (l *load) removeTemps(ctx context.Context, addr string, temps []tempKey, err error) error {
 	if len(temps) == 0 {
 		return err
+	}
+	if err == nil { // a record is left unrenamed only by a failure
+		err = errors.New("the load left records unfinished")
 	}
 	if rmErr := l.deleteTemps(context.WithoutCancel(ctx), addr, temps); rmErr != nil {
 		t := temps[0]
