@@ -12,8 +12,10 @@ import (
 
 // Records built under a temporary name (Options.Atomic).
 //
-// A record's first command tells: when it is also its last (SET key value PXAT …), it is
-// sent as it is. Otherwise the record gets a temporary name, "{tag}rdbgen-tmp:TOKEN:N",
+// A record's first commands tell: when its first is also its last (SET key value PXAT …), or
+// its first is DEL key and the next is its last (a small collection without an expiry: DEL
+// then one HSET), it is sent as it is: no reader sees it half built. Otherwise the record
+// gets a temporary name, "{tag}rdbgen-tmp:TOKEN:N",
 // whose hash tag puts it in the key's slot (RENAME in a cluster needs both in one slot),
 // TOKEN random for each Commands and N counting its records. The record's DEL key is left
 // out (RENAME replaces the key, whatever it held), every other command names the temporary
@@ -28,6 +30,7 @@ const TempPrefix = "rdbgen-tmp:"
 type atomicState struct {
 	open    bool   // a record's commands are being sent
 	expired bool   // the open record expired before it was sent: its commands are left out
+	delHeld bool   // the open record's DEL key is held until its next command tells
 	temp    []byte // the open record's temporary name, nil when it is sent as it is
 	token   string // random, for the temporary names of this Commands
 	n       uint64 // records built under a temporary name
@@ -37,16 +40,32 @@ type atomicState struct {
 // sendAtomic sends c.cmd, a command of a record, the way Options.Atomic says.
 func (c *Commands) sendAtomic() error {
 	a, cmd := &c.atomic, &c.cmd
-	if !a.open {
+	switch {
+	case !a.open:
 		a.open = true
 		a.expired = c.exp != 0 && c.exp <= c.o.Now().UnixMilli()
 		a.temp = nil
 		if !a.expired && !cmd.Last {
-			a.temp = c.tempName(cmd.Key)
 			if len(cmd.Args) == 2 && string(cmd.Args[0]) == "DEL" {
-				return nil // RENAME replaces the key
+				a.delHeld = true
+				return nil
 			}
+			a.temp = c.tempName(cmd.Key)
 		}
+	case a.delHeld:
+		a.delHeld = false
+		if cmd.Last { // built in one command: DEL key, then it
+			orig := *cmd
+			a.args = append(a.args[:0], []byte("DEL"), cmd.Key)
+			cmd.Args, cmd.Last, cmd.Expires, cmd.ExpireAtMS = a.args, false, false, 0
+			if err := c.emitCmd(); err != nil {
+				return err
+			}
+			c.cmd = orig
+			a.open = false
+			return c.emitCmd()
+		}
+		a.temp = c.tempName(cmd.Key) // RENAME replaces the key: no DEL
 	}
 	last := cmd.Last
 	if last {
