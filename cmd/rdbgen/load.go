@@ -82,6 +82,7 @@ func loadAction(c *cli.Context) error {
 		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
 	}
 	var dbs loadDBs
+	var specMoved bool // a spec's families go to other databases than the file says
 	if builtin := !c.IsSet("spec") && c.NArg() == 0; !builtin {
 		if dbs, err = loadDBsFromFlags(c, urlDB); err != nil {
 			return err
@@ -100,7 +101,7 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	case in.spec != nil:
-		if err := dbs.moveSpec(in.spec); err != nil {
+		if specMoved, err = dbs.moveSpec(in.spec); err != nil {
 			return err
 		}
 	default:
@@ -170,7 +171,7 @@ func loadAction(c *cli.Context) error {
 		sum.Nodes[addr] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, dbs.move || dbs.dbMap != nil)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}

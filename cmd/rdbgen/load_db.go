@@ -151,21 +151,24 @@ func (d loadDBs) mapDB() func(int) (int, error) {
 	}
 }
 
-// moveSpec moves the families of s to the databases d says, before anything is loaded.
-func (d loadDBs) moveSpec(s *spec.Spec) error {
+// moveSpec moves the families of s to the databases d says, before anything is loaded,
+// and tells whether any family moved.
+func (d loadDBs) moveSpec(s *spec.Spec) (bool, error) {
 	dbs, _ := s.DBs()
 	to := map[int]int{}
 	for i, db := range dbs {
 		t, err := d.place(db, dbs[:i])
 		if err != nil {
-			return fmt.Errorf("--spec: %w", err)
+			return false, fmt.Errorf("--spec: %w", err)
 		}
 		to[db] = t
 	}
+	moved := false
 	for _, f := range s.Families {
+		moved = moved || f.DB != to[f.DB]
 		f.DB = to[f.DB]
 	}
-	return nil
+	return moved, nil
 }
 
 // joinInts joins numbers with commas and "and".
