@@ -105,6 +105,11 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	default:
+		if in.dump != nil {
+			if err := dbs.checkDump(c.Context, in.name); err != nil {
+				return err
+			}
+		}
 		opts.MapDB = dbs.mapDB()
 	}
 	if c.IsSet("rewrite") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -195,3 +197,49 @@ func exampleMap(dbs []int, to int) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// checkDump reads the dump at path (not stdin) for its databases and checks that each has a
+// place, so that a dump of several databases moved by --db is refused before anything is
+// loaded. The databases of stdin are checked as they come.
+func (d loadDBs) checkDump(ctx context.Context, path string) error {
+	if (!d.move && d.dbMap == nil) || path == "-" {
+		return nil
+	}
+	var l dbLister
+	if err := (rdbSource{path: path}).WriteTo(ctx, &l); err != nil {
+		return err
+	}
+	slices.Sort(l.dbs)
+	for i, db := range l.dbs {
+		if _, err := d.place(db, l.dbs[:i]); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// A dbLister is a record.Sink that lists the databases it is given and ignores the rest.
+type dbLister struct{ dbs []int }
+
+func (l *dbLister) BeginDB(db int, _ encoder.DBInfo) error {
+	if !slices.Contains(l.dbs, db) {
+		l.dbs = append(l.dbs, db)
+	}
+	return nil
+}
+func (*dbLister) WriteString(_, _ []byte, _ int64) error                     { return nil }
+func (*dbLister) BeginHash(_ []byte, _ uint64, _ int64) error                { return nil }
+func (*dbLister) BeginList(_ []byte, _ uint64, _ int64) error                { return nil }
+func (*dbLister) BeginSet(_ []byte, _ uint64, _ int64) error                 { return nil }
+func (*dbLister) BeginZSet(_ []byte, _ uint64, _ int64) error                { return nil }
+func (*dbLister) AddField(_, _ []byte) error                                 { return nil }
+func (*dbLister) AddElement(_ []byte) error                                  { return nil }
+func (*dbLister) AddMember(_ []byte) error                                   { return nil }
+func (*dbLister) AddScoredMember(_ []byte, _ float64) error                  { return nil }
+func (*dbLister) BeginHashWithFieldTTL(_ []byte, _ uint64, _, _ int64) error { return nil }
+func (*dbLister) AddFieldWithTTL(_, _ []byte, _ int64) error                 { return nil }
+func (*dbLister) BeginStream(_ []byte, _ int64) error                        { return nil }
+func (*dbLister) AddStreamEntry(_ record.StreamID, _ [][]byte) error         { return nil }
+func (*dbLister) SetStreamMeta(_ record.StreamMeta) error                    { return nil }
+func (*dbLister) AddStreamGroup(_ *record.StreamGroup) error                 { return nil }
+func (*dbLister) EndCollection() error                                       { return nil }
