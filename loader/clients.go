@@ -37,7 +37,8 @@ type pool struct {
 	// The temporary keys of records sent but not renamed onto their keys (see temp.go).
 	mu    sync.Mutex
 	temps map[string]tempKey
-	open  []byte // the temporary name of the record being filled
+	open  []byte    // the temporary name of the record being filled
+	stale []tempKey // the keys whose RENAME found them expired
 }
 
 // A job is a run of commands for one worker, all in one database.
@@ -203,7 +204,9 @@ func (p *pool) finish() error {
 		temps = append(temps, t)
 	}
 	slices.SortFunc(temps, func(a, b tempKey) int { return cmp.Compare(a.db, b.db) })
-	return p.l.removeTemps(p.ctx, p.addr, temps, p.first)
+	err := p.l.removeTemps(p.ctx, p.addr, temps, p.first)
+	slices.SortFunc(p.stale, func(a, b tempKey) int { return cmp.Compare(a.db, b.db) })
+	return p.l.dropStale(p.ctx, p.addr, p.stale, err)
 }
 
 // renamed forgets the temporary key that a record's confirmed RENAME moved.
@@ -371,6 +374,9 @@ func (p *pool) reply(j *job, k int) error {
 	case err != nil && f&flagRename != 0 && isExpiredRename(err, j.exps[k]):
 		p.renamed(cmd) // gone already
 		p.l.confirm(p.n, j.db, true, j.exps[k])
+		p.mu.Lock()
+		p.stale = append(p.stale, tempKey{db: j.db, name: j.keys[k]})
+		p.mu.Unlock()
 		return nil
 	case err != nil:
 		return keyError(j.keys[k], p.addr, err)

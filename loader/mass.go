@@ -86,6 +86,7 @@ type massConduit struct {
 	open       *tempKey      // the record being built under a temporary name; the writer's
 	held       []heldRename  // the RENAMEs held, in order; the writer's
 	unmoved    []tempKey     // the temporary keys of the RENAMEs that failed; the reader's
+	stale      []tempKey     // the keys whose RENAME found them expired; the reader's
 
 	mu   sync.Mutex // guards the connection's deadlines and err
 	err  error      // the first failure of the connection or the context
@@ -333,7 +334,8 @@ func (m *massConduit) finish() error {
 		temps = append(temps, *m.open)
 	}
 	temps = append(temps, m.unmoved...) // the reader is done
-	return m.l.removeTemps(m.ctx, m.addr, temps, err)
+	err = m.l.removeTemps(m.ctx, m.addr, temps, err)
+	return m.l.dropStale(m.ctx, m.addr, m.stale, err)
 }
 
 // finishStream sends the RENAMEs held, the last chunk and the marker, and waits for the
@@ -387,6 +389,8 @@ func (m *massConduit) read() error {
 			switch {
 			case kind == '-' && f&flagRename != 0 && isExpiredRename(resp.ReplyError(text), c.exps[k]):
 				m.l.confirm(m.n, int(c.dbs[k]), true, c.exps[k])
+				t := c.temps[k]
+				m.stale = append(m.stale, tempKey{db: t.db, name: t.key})
 			case kind == '-':
 				if f&flagRename != 0 {
 					m.unmoved = append(m.unmoved, *c.temps[k])

@@ -49,6 +49,23 @@ func (l *load) removeTemps(ctx context.Context, addr string, temps []tempKey, er
 	return err
 }
 
+// dropStale deletes keys whose records expired on their way, RENAME finding their
+// temporary keys gone, so that no older value of them stays, as none would after loading a
+// file; it returns err with what could not be deleted, if anything.
+func (l *load) dropStale(ctx context.Context, addr string, keys []tempKey, err error) error {
+	if len(keys) == 0 {
+		return err
+	}
+	if rmErr := l.deleteTemps(context.WithoutCancel(ctx), addr, keys); rmErr != nil {
+		stale := fmt.Errorf("key %q (db %d) expired on its way, and an older value of it may be left (%v): delete it by hand", keys[0].name, keys[0].db, rmErr)
+		if err == nil {
+			return stale
+		}
+		return fmt.Errorf("%w; and %w", err, stale)
+	}
+	return err
+}
+
 // deleteTemps sends SELECT and DEL for each temporary key, and returns the first failure.
 func (l *load) deleteTemps(ctx context.Context, addr string, temps []tempKey) error {
 	ctx, cancel := context.WithTimeout(ctx, l.o.DialTimeout+l.o.Timeout)
