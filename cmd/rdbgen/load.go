@@ -105,10 +105,8 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	default:
-		if in.dump != nil {
-			if err := dbs.checkDump(c.Context, in.name); err != nil {
-				return err
-			}
+		if err := dbs.checkInput(c.Context, in.src, in.name, in.err); err != nil {
+			return err
 		}
 		opts.MapDB = dbs.mapDB()
 	}

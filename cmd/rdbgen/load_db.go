@@ -198,16 +198,17 @@ func exampleMap(dbs []int, to int) string {
 	return strings.Join(parts, ",")
 }
 
-// checkDump reads the dump at path (not stdin) for its databases and checks that each has a
-// place, so that a dump of several databases moved by --db is refused before anything is
-// loaded. The databases of stdin are checked as they come.
-func (d loadDBs) checkDump(ctx context.Context, path string) error {
+// checkInput reads src, the input file path (not stdin), for its databases and checks that
+// each has a place, so that an input of several databases moved by --db is refused before
+// anything is loaded; readErr words an error of reading it. The databases of stdin are
+// checked as they come.
+func (d loadDBs) checkInput(ctx context.Context, src record.Source, path string, readErr func(error) error) error {
 	if (!d.move && d.dbMap == nil) || path == "-" {
 		return nil
 	}
 	var l dbLister
-	if err := (rdbSource{path: path}).WriteTo(ctx, &l); err != nil {
-		return err
+	if err := src.WriteTo(ctx, &l); err != nil {
+		return readErr(err)
 	}
 	slices.Sort(l.dbs)
 	for i, db := range l.dbs {
