@@ -167,3 +167,65 @@ func TestLoadLeavesNoHalfKeyInCluster(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadAtomicAcrossDBs loads keys built under temporary names in three databases, by
+// each method, with --db-like moves: each lands whole in its database with its expiry, an
+// expired one is not loaded and removes the older value, and no temporary key is left.
+func TestLoadAtomicAcrossDBs(t *testing.T) {
+	exp := time.Now().Add(time.Hour).UnixMilli()
+	var recs record.Records
+	for db := range 3 {
+		for i := range 3 {
+			h := bigHash(2500)[10] // 3 commands of fields, then the expiry
+			h.DB, h.Key = db, fmt.Appendf(nil, "h%d", i)
+			recs = append(recs, h, record.Record{DB: db, Key: fmt.Appendf(nil, "s%d", i), Type: record.String, Value: []byte("v"), ExpireAtMS: exp})
+		}
+		recs = append(recs, record.Record{DB: db, Key: []byte("old"), Type: record.Hash, ExpireAtMS: 1,
+			Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}})
+	}
+	for _, m := range []loader.Options{
+		{Method: loader.Sequential},
+		{Method: loader.Parallel, Workers: 4},
+		{Method: loader.Pipeline, Batch: 2, Workers: 2},
+		{Method: loader.Pipeline},
+		{Method: loader.Mass},
+	} {
+		t.Run(fmt.Sprintf("%s-%d", m.Method, m.Batch), func(t *testing.T) {
+			inst := servertest.StartEmpty(t)
+			ctx := t.Context()
+			for db := range 3 {
+				if err := servertest.Client(t, inst.Addr, db+4).Set(ctx, "old", "older", 0).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts := m
+			opts.Addr = inst.Addr
+			opts.MapDB = func(db int) (int, error) { return db + 4, nil }
+			res, err := loader.Load(ctx, recs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Keys != 18 || res.Expired != 3 || res.Expires != 18 || len(res.DBs) != 3 || res.DBs[5].Keys != 6 {
+				t.Fatalf("result %+v", res)
+			}
+			for db := range 3 {
+				c := servertest.Client(t, inst.Addr, db+4)
+				if n := c.DBSize(ctx).Val(); n != 6 {
+					t.Fatalf("db %d holds %d keys, want 6", db+4, n)
+				}
+				for i := range 3 {
+					key := fmt.Sprintf("h%d", i)
+					if n := c.HLen(ctx, key).Val(); n != 2500 {
+						t.Fatalf("db %d: %s has %d fields", db+4, key, n)
+					}
+					if ttl := c.PTTL(ctx, key).Val(); ttl <= 0 {
+						t.Fatalf("db %d: %s has TTL %v", db+4, key, ttl)
+					}
+				}
+			}
+			if n := servertest.Client(t, inst.Addr, 0).DBSize(ctx).Val(); n != 0 {
+				t.Fatalf("db 0 holds %d keys", n)
+			}
+		})
+	}
+}
