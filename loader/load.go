@@ -4,9 +4,12 @@
 //
 // Any record.Source loads: the generated dataset, a spec file, an import. Its records
 // become the commands of package resp (SET, HSET, RPUSH, SADD, ZADD, XADD…, each
-// collection deleted first and split into commands of bounded size, PEXPIREAT for
-// expiries), so a loaded server and a server started on an RDB file of the same source
-// hold the same data, and loading the same source again gives the same data again.
+// collection split into commands of bounded size, PEXPIREAT for expiries), so a loaded
+// server and a server started on an RDB file of the same source hold the same data, and
+// loading the same source again gives the same data again. A key of more than one command
+// is built under a temporary name and renamed onto the key once the rest of it is
+// confirmed (resp.Options.Atomic, temp.go): no reader sees it half built, and a load that
+// stops leaves no part of it.
 //
 // The package never prints: progress goes to [Options.Progress].
 package loader
