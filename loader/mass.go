@@ -85,6 +85,7 @@ type massConduit struct {
 	progressed chan struct{} // signalled by the reader after each chunk
 	open       *tempKey      // the record being built under a temporary name; the writer's
 	held       []heldRename  // the RENAMEs held, in order; the writer's
+	args       [][]byte      // scratch for a RENAME's arguments; the writer's
 	unmoved    []tempKey     // the temporary keys of the RENAMEs that failed; the reader's
 	stale      []tempKey     // the keys whose RENAME found them expired; the reader's
 
@@ -264,6 +265,9 @@ func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int6
 	return nil
 }
 
+// rename is the name of RENAME.
+var rename = []byte("RENAME")
+
 // release sends the RENAMEs held whose records the reader has confirmed.
 func (m *massConduit) release() error {
 	if len(m.held) == 0 {
@@ -273,7 +277,8 @@ func (m *massConduit) release() error {
 	i := 0
 	for ; i < len(m.held) && m.held[i].after <= ok; i++ {
 		h := &m.held[i]
-		if err := m.write([][]byte{[]byte("RENAME"), h.temp.name, h.temp.key}, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
+		m.args = append(m.args[:0], rename, h.temp.name, h.temp.key)
+		if err := m.write(m.args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
 			m.held = m.held[i:]
 			return err
 		}
