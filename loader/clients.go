@@ -1,8 +1,11 @@
 package loader
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
@@ -30,6 +33,12 @@ type pool struct {
 	once   sync.Once
 	first  error
 	wg     sync.WaitGroup
+
+	// The temporary keys of records sent but not renamed onto their keys (see temp.go).
+	mu    sync.Mutex
+	temps map[string]tempKey
+	open  []byte    // the temporary name of the record being filled
+	stale []tempKey // the keys whose RENAME found them expired
 }
 
 // A job is a run of commands for one worker, all in one database.
@@ -39,6 +48,7 @@ type job struct {
 	cmds  []*redis.Cmd
 	keys  [][]byte
 	flags []uint8
+	exps  []int64 // each command's Command.ExpireAtMS
 }
 
 // jobsQueued is the number of jobs waiting for each worker.
@@ -53,7 +63,7 @@ const maxJobBytes = 8 << 20
 
 // openPool connects the workers' clients to addr and starts them.
 func (l *load) openPool(ctx context.Context, addr string, n *nodeCounts) (*pool, error) {
-	p := &pool{l: l, ctx: ctx, addr: addr, n: n, failed: make(chan struct{}), jobSize: sequentialJob}
+	p := &pool{l: l, ctx: ctx, addr: addr, n: n, failed: make(chan struct{}), jobSize: sequentialJob, temps: map[string]tempKey{}}
 	if l.o.Method == Pipeline {
 		p.jobSize = l.o.Batch
 	}
@@ -144,7 +154,19 @@ func (p *pool) emit(cmd *resp.Command) error {
 	if cmd.Expires {
 		f |= flagExpires
 	}
+	if cmd.Temp != nil {
+		if !bytes.Equal(cmd.Temp, p.open) {
+			p.open = bytes.Clone(cmd.Temp)
+			p.mu.Lock()
+			p.temps[string(p.open)] = tempKey{db: cmd.DB, name: p.open, key: bytes.Clone(cmd.Key)}
+			p.mu.Unlock()
+		}
+		if cmd.Last {
+			f |= flagRename
+		}
+	}
 	j.flags = append(j.flags, f)
+	j.exps = append(j.exps, cmd.ExpireAtMS)
 	j.bytes += size
 	if len(j.cmds) >= p.jobSize || j.bytes >= maxJobBytes {
 		return p.dispatch(cmd.Last)
@@ -167,7 +189,8 @@ func (p *pool) dispatch(next bool) error {
 	return nil
 }
 
-// finish hands out the last job and waits for the workers.
+// finish hands out the last job, waits for the workers, and removes the temporary keys of
+// the records not renamed.
 func (p *pool) finish() error {
 	if len(p.job.cmds) > 0 {
 		_ = p.dispatch(true)
@@ -176,7 +199,23 @@ func (p *pool) finish() error {
 		close(ch)
 	}
 	p.wg.Wait()
-	return p.first
+	temps := make([]tempKey, 0, len(p.temps))
+	for _, t := range p.temps {
+		temps = append(temps, t)
+	}
+	slices.SortFunc(temps, func(a, b tempKey) int { return cmp.Compare(a.db, b.db) })
+	err := p.l.removeTemps(p.ctx, p.addr, temps, p.first)
+	slices.SortFunc(p.stale, func(a, b tempKey) int { return cmp.Compare(a.db, b.db) })
+	return p.l.dropStale(p.ctx, p.addr, p.stale, err)
+}
+
+// renamed forgets the temporary key that a record's confirmed RENAME moved.
+func (p *pool) renamed(c *redis.Cmd) {
+	if name, ok := c.Args()[1].([]byte); ok {
+		p.mu.Lock()
+		delete(p.temps, string(name))
+		p.mu.Unlock()
+	}
 }
 
 // close closes the clients.
@@ -186,15 +225,41 @@ func (p *pool) close() {
 	}
 }
 
+// A held command is a record's RENAME that a pipelining worker holds until the round trip
+// with the record's other commands is confirmed: it goes with the next one.
+type held struct {
+	j *job
+	k int
+}
+
 // work sends the jobs of ch until it is closed or the load fails.
 func (p *pool) work(c *redis.Client, ch <-chan *job) {
 	db := 0
 	pipe := c.Pipeline()
+	var renames []held
+	defer func() {
+		// The RENAMEs held go before the worker ends, unless the load failed.
+		select {
+		case <-p.failed:
+		default:
+			if err := p.exec(pipe, renames, nil); err != nil {
+				p.fail(err)
+			}
+		}
+	}()
 	for j := range ch {
 		select {
 		case <-p.failed:
 			return
 		default:
+		}
+		if j.db != db && len(renames) > 0 {
+			err := p.exec(pipe, renames, nil)
+			renames = nil
+			if err != nil {
+				p.fail(err)
+				return
+			}
 		}
 		if j.db != db {
 			// Through the pipeline when there is one: go-redis may run it on another
@@ -212,38 +277,114 @@ func (p *pool) work(c *redis.Client, ch <-chan *job) {
 			}
 			db = j.db
 		}
-		if err := p.send(c, pipe, j); err != nil {
+		var err error
+		if p.l.o.Method == Pipeline {
+			renames, err = p.sendBatches(pipe, j, renames)
+		} else {
+			err = p.send(c, j)
+		}
+		if err != nil {
 			p.fail(err)
 			return
 		}
 	}
 }
 
-// send sends a job's commands, Batch per round trip with Pipeline, one otherwise, and
-// counts the records confirmed until the first failed command, whose error it returns.
-func (p *pool) send(c *redis.Client, pipe redis.Pipeliner, j *job) error {
-	batch := 1
-	if p.l.o.Method == Pipeline {
-		batch = p.l.o.Batch
+// send sends a job's commands one per round trip, and counts the records confirmed until
+// the first failed command, whose error it returns. A record's RENAME goes once the
+// commands before it are confirmed.
+func (p *pool) send(c *redis.Client, j *job) error {
+	for k, cmd := range j.cmds {
+		_ = c.Process(p.ctx, cmd)
+		if err := p.reply(j, k); err != nil {
+			return err
+		}
 	}
-	for from := 0; from < len(j.cmds); from += batch {
-		to := min(from+batch, len(j.cmds))
-		if batch == 1 {
-			_ = c.Process(p.ctx, j.cmds[from])
-		} else {
-			for _, cmd := range j.cmds[from:to] {
-				_ = pipe.Process(p.ctx, cmd)
-			}
-			_, _ = pipe.Exec(p.ctx) // each command holds its own error
-		}
+	return nil
+}
+
+// sendBatches sends a job's commands Batch per round trip, each with the RENAMEs held from
+// the one before, and returns the RENAMEs it holds for the next one, or the first failure.
+func (p *pool) sendBatches(pipe redis.Pipeliner, j *job, renames []held) ([]held, error) {
+	for from := 0; from < len(j.cmds); from += p.l.o.Batch {
+		to := min(from+p.l.o.Batch, len(j.cmds))
+		var next []held
 		for k := from; k < to; k++ {
-			if err := j.cmds[k].Err(); err != nil {
-				return keyError(j.keys[k], p.addr, err)
-			}
-			if j.flags[k]&flagLast != 0 {
-				p.l.confirm(p.n, j.flags[k]&flagExpires != 0)
+			if j.flags[k]&flagRename != 0 {
+				next = append(next, held{j, k})
 			}
 		}
+		if err := p.exec(pipe, renames, &batch{j, from, to}); err != nil {
+			return nil, err
+		}
+		renames = next
+	}
+	return renames, nil
+}
+
+// A batch is a run of a job's commands.
+type batch struct {
+	j        *job
+	from, to int
+}
+
+// exec sends the RENAMEs held and b's commands but its RENAMEs in one round trip, counts
+// the records confirmed, and returns the first failure.
+func (p *pool) exec(pipe redis.Pipeliner, renames []held, b *batch) error {
+	for _, h := range renames {
+		_ = pipe.Process(p.ctx, h.j.cmds[h.k])
+	}
+	if b != nil {
+		for k := b.from; k < b.to; k++ {
+			if b.j.flags[k]&flagRename == 0 {
+				_ = pipe.Process(p.ctx, b.j.cmds[k])
+			}
+		}
+	}
+	if pipe.Len() == 0 {
+		return nil
+	}
+	_, _ = pipe.Exec(p.ctx) // each command holds its own error
+	// Every reply is counted, after a failure too: the server applied those commands.
+	var first error
+	for _, h := range renames {
+		if err := p.reply(h.j, h.k); err != nil && first == nil {
+			first = err
+		}
+	}
+	if b != nil {
+		for k := b.from; k < b.to; k++ {
+			if b.j.flags[k]&flagRename != 0 {
+				continue
+			}
+			if err := p.reply(b.j, k); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// reply counts the record of command k of j if its reply confirms it, and returns the
+// command's failure.
+func (p *pool) reply(j *job, k int) error {
+	cmd, f := j.cmds[k], j.flags[k]
+	err := cmd.Err()
+	switch {
+	case err != nil && f&flagRename != 0 && isExpiredRename(err, j.exps[k]):
+		p.renamed(cmd) // gone already
+		p.l.confirm(p.n, j.db, true, j.exps[k])
+		p.mu.Lock()
+		p.stale = append(p.stale, tempKey{db: j.db, name: j.keys[k]})
+		p.mu.Unlock()
+		return nil
+	case err != nil:
+		return keyError(j.keys[k], p.addr, err)
+	case f&flagLast != 0:
+		if f&flagRename != 0 {
+			p.renamed(cmd)
+		}
+		p.l.confirm(p.n, j.db, f&flagExpires != 0, j.exps[k])
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	if err != nil {
 		return 0, nil, err
 	}
-	r := &router{layout: layout}
+	r := &router{layout: layout, mapDB: l.o.MapDB}
 	counts := make([]*nodeCounts, layout.Len())
 	var conduits []conduit
 	defer func() {
@@ -101,12 +101,20 @@ func (l *load) slots(ctx context.Context) (*cluster.Layout, error) {
 // A router is a record.Sink that hands each record to the commands of its slot's primary.
 type router struct {
 	layout *cluster.Layout
+	mapDB  func(int) (int, error) // Options.MapDB
 	nodes  []*resp.Commands
 	cur    *resp.Commands // the node of the open record
 }
 
 // BeginDB opens db 0 on every node; a cluster has no other.
 func (r *router) BeginDB(db int, info encoder.DBInfo) error {
+	if r.mapDB != nil {
+		to, err := r.mapDB(db)
+		if err != nil {
+			return err
+		}
+		db = to
+	}
 	if db != 0 {
 		return fmt.Errorf("db %d: a cluster has db 0 only", db)
 	}

@@ -4,9 +4,12 @@
 //
 // Any record.Source loads: the generated dataset, a spec file, an import. Its records
 // become the commands of package resp (SET, HSET, RPUSH, SADD, ZADD, XADD…, each
-// collection deleted first and split into commands of bounded size, PEXPIREAT for
-// expiries), so a loaded server and a server started on an RDB file of the same source
-// hold the same data, and loading the same source again gives the same data again.
+// collection split into commands of bounded size, PEXPIREAT for expiries), so a loaded
+// server and a server started on an RDB file of the same source hold the same data, and
+// loading the same source again gives the same data again. A key of more than one command
+// is built under a temporary name and renamed onto the key once the rest of it is
+// confirmed (resp.Options.Atomic, temp.go): no reader sees it half built, and a load that
+// stops leaves no part of it.
 //
 // The package never prints: progress goes to [Options.Progress].
 package loader
@@ -22,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -34,6 +38,10 @@ type Result struct {
 	// Keys is the number of keys the server confirmed, and Expires the number of them
 	// sent with an expiry. A collection counts once all its commands are confirmed.
 	record.Counts
+	// Expired is the number of records whose expiry had passed when the server confirmed
+	// them: the server holds none of them (Redis drops such keys when it loads a file too),
+	// and Keys does not count them.
+	Expired uint64
 	// Duration runs from the first command to the last reply; connecting
 	// and authenticating come before it.
 	Duration time.Duration
@@ -45,6 +53,8 @@ type Result struct {
 	// Streams counts the streams sent as RESTORE, since commands could not rebuild them,
 	// what Options.DropLostPending left out, and the consumers made by commands.
 	Streams resp.StreamCounts
+	// DBs holds the keys confirmed (Expired apart) in each database they went to.
+	DBs map[int]record.Counts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -100,9 +110,10 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
-		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Streams: l.streams}
-	if err == nil && sized && res.Keys != l.total {
-		err = fmt.Errorf("the server confirmed %d keys, want %d", res.Keys, l.total)
+		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts(),
+		Streams: l.streams}
+	if err == nil && sized && res.Keys+res.Expired != l.total {
+		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
 	res.Functions = l.functions
 	if err != nil {
@@ -121,11 +132,58 @@ type load struct {
 	total uint64
 	// functions counts the function libraries loaded, by the source's goroutine.
 	functions uint64
-	// confirmed and expires count the keys confirmed, over all connections and nodes.
-	confirmed, expires atomic.Uint64
 	// streams counts what the streams needed, over all nodes.
 	streams   resp.StreamCounts
 	streamsMu sync.Mutex
+	// confirmed and expires count the keys confirmed, over all connections and nodes, and
+	// expired the records confirmed after their expiry.
+	confirmed, expires, expired atomic.Uint64
+	// low and high count the keys confirmed in each database: the usual 16 without a lock.
+	low  [16]dbCounts
+	mu   sync.Mutex
+	high map[int]*dbCounts
+}
+
+// dbCounts counts the keys confirmed in one database.
+type dbCounts struct {
+	keys, expires atomic.Uint64
+}
+
+// db returns the counts of database db.
+func (l *load) db(db int) *dbCounts {
+	if db >= 0 && db < len(l.low) {
+		return &l.low[db]
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, ok := l.high[db]
+	if !ok {
+		if l.high == nil {
+			l.high = map[int]*dbCounts{}
+		}
+		n = &dbCounts{}
+		l.high[db] = n
+	}
+	return n
+}
+
+// dbCounts returns the keys confirmed in each database that has any.
+func (l *load) dbCounts() map[int]record.Counts {
+	dbs := map[int]record.Counts{}
+	add := func(db int, n *dbCounts) {
+		if k := n.keys.Load(); k > 0 {
+			dbs[db] = record.Counts{Keys: k, Expires: n.expires.Load()}
+		}
+	}
+	for db := range l.low {
+		add(db, &l.low[db])
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for db, n := range l.high {
+		add(db, n)
+	}
+	return dbs
 }
 
 // A conduit takes the commands of one server, from the goroutine that runs the source,
@@ -155,9 +213,28 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	defer l.addStreams(cmds)
+	var sink record.Sink = cmds
+	if l.o.MapDB != nil {
+		sink = mappedCommands{cmds, l.o.MapDB}
+	}
 	start := time.Now()
-	err = l.src.WriteTo(ctx, l.withFunctions(ctx, cmds, version, []string{l.o.Addr}))
+	err = l.src.WriteTo(ctx, l.withFunctions(ctx, sink, version, []string{l.o.Addr}))
 	return time.Since(start), l.end(c.finish(), err)
+}
+
+// mappedCommands are commands whose databases Options.MapDB moves.
+type mappedCommands struct {
+	*resp.Commands
+	mapDB func(int) (int, error)
+}
+
+// BeginDB begins the database that db maps to.
+func (m mappedCommands) BeginDB(db int, info encoder.DBInfo) error {
+	to, err := m.mapDB(db)
+	if err != nil {
+		return err
+	}
+	return m.Commands.BeginDB(to, info)
 }
 
 // end returns the error of a load: the conduit's failure explains more than the source's
@@ -182,15 +259,24 @@ func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, e
 
 // nodeCounts counts the keys one server confirmed.
 type nodeCounts struct {
-	keys, expires atomic.Uint64
+	keys, expires, expired atomic.Uint64
 }
 
-// confirm counts a record whose last command the server at n confirmed.
-func (l *load) confirm(n *nodeCounts, expires bool) {
+// confirm counts a record whose last command the server at n confirmed; expireAt is its
+// expiry in Unix ms, 0 for none: a record confirmed after it counts as expired.
+func (l *load) confirm(n *nodeCounts, db int, expires bool, expireAt int64) {
+	if expireAt != 0 && expireAt <= time.Now().UnixMilli() {
+		n.expired.Add(1)
+		l.expired.Add(1)
+		return
+	}
+	d := l.db(db)
 	n.keys.Add(1)
+	d.keys.Add(1)
 	l.confirmed.Add(1)
 	if expires {
 		n.expires.Add(1)
+		d.expires.Add(1)
 		l.expires.Add(1)
 	}
 }

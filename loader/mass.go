@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -43,6 +44,9 @@ type chunk struct {
 	flags []uint8
 	ends  []int // end of each command's key in keys
 	keys  []byte
+	exps  []int64    // each command's Command.ExpireAtMS
+	temps []*tempKey // the temporary key each RENAME moves, nil for other commands
+	dbs   []int32    // the database of each command
 }
 
 // The flags of a command in a chunk.
@@ -50,11 +54,13 @@ const (
 	flagLast = 1 << iota
 	flagExpires
 	flagNoKey
+	flagRename // a record's RENAME of its temporary key
 )
 
 // massConduit is one raw RESP connection: the writer's and the reader's shared state.
 type massConduit struct {
 	l      *load
+	ctx    context.Context
 	addr   string
 	n      *nodeCounts
 	conn   net.Conn
@@ -73,6 +79,16 @@ type massConduit struct {
 	stop     atomic.Bool // set on the first error reply or failure: no more commands
 	replyErr error       // the first error reply; the reader's until done
 
+	// Records built under a temporary name (see temp.go): the writer holds each one's
+	// RENAME until the reader has read every reply before it without an error.
+	okThrough  atomic.Uint64 // replies read from the first on, none an error
+	progressed chan struct{} // signalled by the reader after each chunk
+	open       *tempKey      // the record being built under a temporary name; the writer's
+	held       []heldRename  // the RENAMEs held, in order; the writer's
+	args       [][]byte      // scratch for a RENAME's arguments; the writer's
+	unmoved    []tempKey     // the temporary keys of the RENAMEs that failed; the reader's
+	stale      []tempKey     // the keys whose RENAME found them expired; the reader's
+
 	mu   sync.Mutex // guards the connection's deadlines and err
 	err  error      // the first failure of the connection or the context
 	dead bool       // set by fail: the deadlines stay in the past
@@ -84,9 +100,9 @@ func (l *load) openMass(ctx context.Context, addr string, n *nodeCounts) (*massC
 	if err != nil {
 		return nil, err
 	}
-	m := &massConduit{l: l, addr: addr, n: n, conn: conn,
+	m := &massConduit{l: l, ctx: ctx, addr: addr, n: n, conn: conn,
 		r: bufio.NewReaderSize(conn, massBuffer), w: bufio.NewWriterSize(conn, massBuffer),
-		chunks: make(chan *chunk, maxChunks), done: make(chan struct{})}
+		chunks: make(chan *chunk, maxChunks), done: make(chan struct{}), progressed: make(chan struct{}, 1)}
 	if err := m.handshake(); err != nil {
 		conn.Close()
 		return nil, err
@@ -174,24 +190,26 @@ func (m *massConduit) extend(set func(time.Time) error, d time.Duration) {
 
 func (m *massConduit) newChunk() *chunk {
 	if c, ok := m.pool.Get().(*chunk); ok {
-		c.flags, c.ends, c.keys = c.flags[:0], c.ends[:0], c.keys[:0]
+		c.flags, c.ends, c.keys, c.exps = c.flags[:0], c.ends[:0], c.keys[:0], c.exps[:0]
+		clear(c.temps)
+		c.temps, c.dbs = c.temps[:0], c.dbs[:0]
 		return c
 	}
-	return &chunk{flags: make([]uint8, 0, chunkSize), ends: make([]int, 0, chunkSize)}
+	return &chunk{flags: make([]uint8, 0, chunkSize), ends: make([]int, 0, chunkSize), exps: make([]int64, 0, chunkSize)}
 }
 
-// emit writes one command.
+// A heldRename is a record's RENAME, held until the commands before it are confirmed.
+type heldRename struct {
+	after uint64 // the commands written before it
+	temp  tempKey
+	f     uint8
+	exp   int64
+}
+
+// emit writes one command; a record's RENAME waits until the reader has confirmed the
+// commands before it, and a SELECT until the RENAMEs held are sent.
 func (m *massConduit) emit(cmd *resp.Command) error {
 	if m.stop.Load() {
-		return errStopped
-	}
-	if m.sent%deadlineEvery == 0 {
-		m.extend(m.conn.SetWriteDeadline, m.l.o.Timeout)
-	}
-	m.sent++
-	m.cmd = resp.AppendCommand(m.cmd[:0], cmd.Args...)
-	if _, err := m.w.Write(m.cmd); err != nil {
-		m.fail(fmt.Errorf("send commands: %w", err))
 		return errStopped
 	}
 	var f uint8
@@ -203,15 +221,95 @@ func (m *massConduit) emit(cmd *resp.Command) error {
 	}
 	if cmd.Key == nil {
 		f |= flagNoKey
+		if err := m.drain(); err != nil {
+			return err
+		}
+	}
+	if cmd.Temp != nil {
+		if m.open == nil {
+			m.open = &tempKey{db: cmd.DB, name: bytes.Clone(cmd.Temp), key: bytes.Clone(cmd.Key)}
+		}
+		if cmd.Last {
+			m.held = append(m.held, heldRename{after: m.sent, temp: *m.open, f: f | flagRename, exp: cmd.ExpireAtMS})
+			m.open = nil
+			return m.release()
+		}
+	}
+	if err := m.write(cmd.Args, f, cmd.Key, cmd.DB, cmd.ExpireAtMS, nil); err != nil {
+		return err
+	}
+	return m.release()
+}
+
+// write writes one command and tells the reader about it.
+func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int64, temp *tempKey) error {
+	if m.sent%deadlineEvery == 0 {
+		m.extend(m.conn.SetWriteDeadline, m.l.o.Timeout)
+	}
+	m.sent++
+	m.cmd = resp.AppendCommand(m.cmd[:0], args...)
+	if _, err := m.w.Write(m.cmd); err != nil {
+		m.fail(fmt.Errorf("send commands: %w", err))
+		return errStopped
 	}
 	c := m.cur
 	c.flags = append(c.flags, f)
-	c.keys = append(c.keys, cmd.Key...)
+	c.keys = append(c.keys, key...)
 	c.ends = append(c.ends, len(c.keys))
+	c.exps = append(c.exps, exp)
+	c.temps = append(c.temps, temp)
+	c.dbs = append(c.dbs, int32(db))
 	if len(c.flags) == chunkSize {
 		return m.sendChunk()
 	}
 	return nil
+}
+
+// rename is the name of RENAME.
+var rename = []byte("RENAME")
+
+// release sends the RENAMEs held whose records the reader has confirmed.
+func (m *massConduit) release() error {
+	if len(m.held) == 0 {
+		return nil
+	}
+	ok := m.okThrough.Load()
+	i := 0
+	for ; i < len(m.held) && m.held[i].after <= ok; i++ {
+		h := &m.held[i]
+		m.args = append(m.args[:0], rename, h.temp.name, h.temp.key)
+		if err := m.write(m.args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
+			m.held = m.held[i:]
+			return err
+		}
+	}
+	m.held = m.held[i:]
+	if len(m.held) == 0 {
+		m.held = nil // let the array go
+	}
+	return nil
+}
+
+// drain waits until the reader has confirmed every command written and sends the RENAMEs
+// held; it returns errStopped once the load has failed.
+func (m *massConduit) drain() error {
+	if len(m.held) == 0 {
+		return nil
+	}
+	if err := m.sendChunk(); err != nil {
+		return err
+	}
+	for m.okThrough.Load() < m.sent {
+		if m.stop.Load() {
+			return errStopped
+		}
+		select {
+		case <-m.progressed:
+		case <-m.done:
+			return errStopped
+		}
+	}
+	return m.release()
 }
 
 // sendChunk flushes the buffer and hands the chunk to the reader.
@@ -229,8 +327,28 @@ func (m *massConduit) sendChunk() error {
 	return nil
 }
 
-// finish sends the last chunk and the marker, and waits for the reader.
+// finish sends the RENAMEs held, the last chunk and the marker, waits for the reader, and
+// removes the temporary keys of the records not renamed.
 func (m *massConduit) finish() error {
+	err := m.finishStream()
+	var temps []tempKey
+	for _, h := range m.held {
+		temps = append(temps, h.temp)
+	}
+	if m.open != nil {
+		temps = append(temps, *m.open)
+	}
+	temps = append(temps, m.unmoved...) // the reader is done
+	err = m.l.removeTemps(m.ctx, m.addr, temps, err)
+	return m.l.dropStale(m.ctx, m.addr, m.stale, err)
+}
+
+// finishStream sends the RENAMEs held, the last chunk and the marker, and waits for the
+// reader.
+func (m *massConduit) finishStream() error {
+	if !m.stop.Load() {
+		_ = m.drain()
+	}
 	if len(m.cur.flags) > 0 {
 		_ = m.sendChunk()
 	}
@@ -266,7 +384,6 @@ func (m *massConduit) read() error {
 			if i%deadlineEvery == 0 {
 				m.extend(m.conn.SetReadDeadline, m.l.o.Timeout)
 			}
-			i++
 			kind, text, err := resp.ReadReply(m.r)
 			if errors.Is(err, io.EOF) {
 				return errors.New("the server closed the connection")
@@ -275,7 +392,14 @@ func (m *massConduit) read() error {
 				return err
 			}
 			switch {
+			case kind == '-' && f&flagRename != 0 && isExpiredRename(resp.ReplyError(text), c.exps[k]):
+				m.l.confirm(m.n, int(c.dbs[k]), true, c.exps[k])
+				t := c.temps[k]
+				m.stale = append(m.stale, tempKey{db: t.db, name: t.key})
 			case kind == '-':
+				if f&flagRename != 0 {
+					m.unmoved = append(m.unmoved, *c.temps[k])
+				}
 				if m.replyErr == nil {
 					var key []byte
 					if f&flagNoKey == 0 {
@@ -284,11 +408,21 @@ func (m *massConduit) read() error {
 					m.replyErr = keyError(key, m.addr, resp.ReplyError(text))
 					m.stop.Store(true)
 				}
-			case m.replyErr == nil && f&flagLast != 0:
-				m.l.confirm(m.n, f&flagExpires != 0)
+			case f&flagLast != 0:
+				// Counted after an error too: the commands sent before the writer stopped are
+				// applied, and the server holds exactly the keys confirmed.
+				m.l.confirm(m.n, int(c.dbs[k]), f&flagExpires != 0, c.exps[k])
+			}
+			i++
+			if m.replyErr == nil {
+				m.okThrough.Store(i)
 			}
 		}
 		m.pool.Put(c)
+		select {
+		case m.progressed <- struct{}{}:
+		default:
+		}
 	}
 	m.extend(m.conn.SetReadDeadline, m.l.o.Timeout)
 	kind, text, err := resp.ReadReply(m.r)

@@ -109,6 +109,11 @@ type Options struct {
 	// naming it.
 	ReplaceFunctions bool
 
+	// MapDB, if not nil, gives the database that each database of the source loads into
+	// (into a cluster: 0). It is called as each one begins, before any of its keys is
+	// sent; its error stops the load there. Default: nil, each database loads into itself.
+	MapDB func(db int) (int, error)
+
 	// Progress, if not nil, is called about ten times a second while keys
 	// are being sent, and once at the end, never concurrently.
 	// Default: nil.

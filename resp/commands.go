@@ -91,6 +91,11 @@ type Options struct {
 	// pending entries), counted in StreamCounts. Default: false, such streams go as
 	// RESTORE.
 	DropLostPending bool
+	// Atomic builds each record that takes more than one command under a temporary name
+	// in the key's slot and renames it onto the key last (see [Command.Temp]), so that no
+	// reader sees it half built and loading again still replaces the key; a record whose
+	// expiry has passed is sent as DEL key. Default: false, each command names the key.
+	Atomic bool
 }
 
 // withDefaults returns o with its defaults, or an error naming the bad field.
@@ -133,6 +138,14 @@ type Command struct {
 	// Last marks a record's last command: once it and the ones before succeed, the
 	// record is complete. Expires tells, with Last, that the record has an expiry.
 	Last, Expires bool
+	// ExpireAtMS is, with Last, the record's expiry in Unix ms (0 for none): a record
+	// confirmed after it is held by the server no more.
+	ExpireAtMS int64
+	// Temp is, with Options.Atomic, the temporary name that a record of more than one
+	// command is built under: every command of the record writes Temp, the last one is
+	// RENAME Temp Key. Until that one succeeds the key is untouched, and Temp may hold a
+	// part of the record: the sender removes it if the record is not completed.
+	Temp []byte
 }
 
 // Commands is a record.Sink that turns each record into commands and hands each to a
@@ -160,6 +173,7 @@ type Commands struct {
 
 	payload *encoder.PayloadWriter // the open stream's payload, for RESTORE
 	streams StreamCounts
+	atomic  atomicState
 }
 
 var _ record.Sink = (*Commands)(nil)
@@ -234,6 +248,12 @@ func AppendScore(dst []byte, f float64) []byte {
 // send hands the command built to emit; last marks the record's last command.
 func (c *Commands) send(key []byte, last bool) error {
 	c.cmd = Command{Args: c.args, Key: key, DB: c.db, Last: last, Expires: last && c.exp != 0}
+	if last {
+		c.cmd.ExpireAtMS = c.exp
+	}
+	if c.o.Atomic && key != nil {
+		return c.sendAtomic()
+	}
 	if err := c.emit(&c.cmd); err != nil {
 		c.err = err
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -43,6 +44,9 @@ func benchCommand() *cli.Command {
 func benchAction(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
+	}
+	if c.IsSet("spec") && c.IsSet("db") { // load moves a spec's keys; bench does not
+		return errors.New("--db does not go with --spec: the spec file describes the keys")
 	}
 	in, err := inputFromFlags(c, time.Now())
 	if err != nil {

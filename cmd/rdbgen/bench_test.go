@@ -70,6 +70,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"bad repeat", []string{"--count", "1", "--repeat", "-2"}, "repeat -2 is not positive"},
 		{"unknown backend", []string{"--count", "1", "--backend", "vm", "--methods", "mass"}, `unknown backend "vm"`},
 		{"stray argument", []string{"--count", "1", "now"}, `unexpected argument "now"`},
+		{"db with a spec", []string{"--spec", "../../examples/sessions.yaml", "--db", "3"}, "--db does not go with --spec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

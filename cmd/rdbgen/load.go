@@ -34,6 +34,7 @@ func loadCommand() *cli.Command {
 			builtinDatasetFlags(countUsage+", or --spec, or an input file", seedUsage),
 			onlineInputFlags(),
 			[]cli.Flag{
+				dbMapFlag(),
 				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address (with --cluster: any node of the cluster)"},
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
@@ -65,6 +66,7 @@ type loadSummary struct {
 	Batch         int                        `json:"batch"`
 	Keys          uint64                     `json:"keys"`
 	Expires       uint64                     `json:"expires"`
+	Expired       uint64                     `json:"expired"`
 	Nodes         map[string]manifest.Counts `json:"nodes,omitempty"`
 	Seconds       float64                    `json:"seconds"`
 	KeysPerSecond float64                    `json:"keys_per_second"`
@@ -74,11 +76,46 @@ type loadSummary struct {
 
 func loadAction(c *cli.Context) error {
 	now := time.Now()
+	// The flags first, before the input is opened.
+	opts, urlDB, err := connectionFromFlags(c)
+	if err != nil {
+		return err
+	}
+	if c.IsSet("force") && !c.IsSet("manifest") {
+		return errors.New("--force goes with --manifest (it replaces an existing manifest file)")
+	}
+	if c.IsSet("batch") && opts.Method != loader.Pipeline {
+		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
+	}
+	var dbs loadDBs
+	var specMoved bool // a spec's families go to other databases than the file says
+	if builtin := !c.IsSet("spec") && c.NArg() == 0; !builtin {
+		if dbs, err = loadDBsFromFlags(c, urlDB); err != nil {
+			return err
+		}
+	} else if c.IsSet("db-map") {
+		return fmt.Errorf("--db-map goes with --spec or an input file: the dataset's keys go to --db")
+	}
 	in, err := inputFromFlags(c, now)
 	if err != nil {
 		return err
 	}
 	defer in.cleanup()
+	switch {
+	case in.dataset != nil:
+		if err := datasetDB(c, in.dataset, urlDB); err != nil {
+			return err
+		}
+	case in.spec != nil:
+		if specMoved, err = dbs.moveSpec(in.spec); err != nil {
+			return err
+		}
+	default:
+		if err := dbs.checkInput(c.Context, in.src, in.name, in.err); err != nil {
+			return err
+		}
+		opts.MapDB = dbs.mapDB()
+	}
 	if c.IsSet("rewrite") {
 		if in.imp == nil && in.dump == nil {
 			return errors.New("--rewrite applies to the records of an input file, not to generated ones")
@@ -96,13 +133,8 @@ func loadAction(c *cli.Context) error {
 			return fmt.Errorf("--manifest %w", err)
 		}
 	}
-	opts, err := connectionFromFlags(c, in.dataset)
-	if err != nil {
-		return err
-	}
 	opts.Cluster = c.Bool("cluster")
 	opts.ReplaceFunctions = c.Bool("replace-functions")
-	opts.Method = loader.Method(c.String("method"))
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
 	opts.Expiry = loader.Expiry(c.String("expiry"))
@@ -136,6 +168,7 @@ func loadAction(c *cli.Context) error {
 		Batch:         res.Batch,
 		Keys:          res.Keys,
 		Expires:       res.Expires,
+		Expired:       res.Expired,
 		Seconds:       res.Duration.Seconds(),
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
@@ -143,6 +176,8 @@ func loadAction(c *cli.Context) error {
 	}
 	if in.dataset != nil {
 		sum.DB = in.dataset.DB
+	} else if dbs.move {
+		sum.DB = dbs.to
 	}
 	sum.Functions = res.Functions
 	if in.dump != nil {
@@ -155,7 +190,7 @@ func loadAction(c *cli.Context) error {
 		sum.Nodes[addr] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}
@@ -166,57 +201,68 @@ func loadAction(c *cli.Context) error {
 		return nil
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
-	if in.dataset == nil {
+	if in.dataset == nil && !dbs.move {
 		where = sum.Addr
 	}
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL) into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
+	expired := ""
+	if sum.Expired > 0 {
+		expired = fmt.Sprintf(" and %d whose expiry had passed (the server keeps none of them)", sum.Expired)
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
+		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
 	if note := streamsNote(sum.Streams); note != "" && err == nil {
 		_, err = fmt.Fprint(c.App.Writer, note)
 	}
 	return err
 }
 
-// connectionFromFlags returns the loader options of --addr, --url and --password, and
-// takes the URL's database into d, the built-in dataset, unless --db says another; other
-// inputs name their databases themselves, and a URL may not name one.
-func connectionFromFlags(c *cli.Context, d *dataset.Spec) (loader.Options, error) {
-	opts := loader.Options{Addr: c.String("addr"), Password: c.String("password")}
+// connectionFromFlags returns the loader options of --addr, --url, --password and
+// --method, and the database of --url, -1 when it names none.
+func connectionFromFlags(c *cli.Context) (loader.Options, int, error) {
+	opts := loader.Options{Addr: c.String("addr"), Password: c.String("password"), Method: loader.Method(c.String("method"))}
 	if !c.IsSet("url") {
-		return opts, nil
+		return opts, -1, nil
 	}
 	if c.IsSet("addr") {
-		return opts, errors.New("--addr and --url both name the server: give one")
+		return opts, -1, errors.New("--addr and --url both name the server: give one")
 	}
 	u, err := redis.ParseURL(c.String("url"))
 	if err != nil {
-		return opts, fmt.Errorf("--url: %w", err)
+		return opts, -1, fmt.Errorf("--url: %w", err)
 	}
 	if u.Network == "unix" {
-		return opts, fmt.Errorf("--url %s: unix sockets are not supported", u.Addr)
+		return opts, -1, fmt.Errorf("--url %s: unix sockets are not supported", u.Addr)
 	}
 	opts.Addr, opts.Username, opts.TLSConfig = u.Addr, u.Username, u.TLSConfig
 	if u.Password != "" {
+		if c.IsSet("password") {
+			return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
+		}
 		opts.Password = u.Password
 	}
 	if u.DialTimeout > 0 {
 		opts.DialTimeout = u.DialTimeout
 	}
-	switch {
-	case d == nil:
-		if urlNamesDB(c.String("url")) && u.DB != 0 {
-			return opts, fmt.Errorf("--url names database %d, but the input names its own databases", u.DB)
-		}
-		return opts, nil
-	case !c.IsSet("db"):
-		d.DB = u.DB
-	case u.DB != d.DB && urlNamesDB(c.String("url")):
-		return opts, fmt.Errorf("--db %d disagrees with the database %d of --url", d.DB, u.DB)
+	if !urlNamesDB(c.String("url")) {
+		return opts, -1, nil
 	}
-	return opts, d.Validate()
+	return opts, u.DB, nil
+}
+
+// datasetDB takes the database of --url (urlDB, -1 for none) into d, the built-in
+// dataset, unless --db says another: they must agree.
+func datasetDB(c *cli.Context, d *dataset.Spec, urlDB int) error {
+	switch {
+	case urlDB < 0:
+	case !c.IsSet("db"):
+		d.DB = urlDB
+	case urlDB != d.DB:
+		return fmt.Errorf("--db %d disagrees with the database %d of --url: give one", d.DB, urlDB)
+	}
+	return d.Validate()
 }
 
 // urlNamesDB tells whether a Redis URL has a database number in its path.

@@ -48,6 +48,19 @@ func specInputFlags() []cli.Flag {
 // importOnlyFlags name the flags that go with an input file only.
 var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
 
+// csvOnlyFlags name the flags that go with a CSV input only.
+var csvOnlyFlags = []string{"csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
+
+// notFor returns the error of the first of names that is set, for an input of format.
+func notFor(c *cli.Context, format string, names ...string) error {
+	for _, name := range names {
+		if c.IsSet(name) {
+			return fmt.Errorf("--%s does not apply to %s input", name, format)
+		}
+	}
+	return nil
+}
+
 // An input is the record source that load's flags and argument name: the built-in
 // dataset, a spec file or an import.
 type input struct {
@@ -85,7 +98,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 	switch {
 	case c.IsSet("spec"):
 		for _, name := range datasetFlags {
-			if c.IsSet(name) {
+			if c.IsSet(name) && name != "db" {
 				return nil, fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
 			}
 		}
@@ -153,6 +166,9 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 		if isRDB || in.format == formatRDB {
 			// A dump: its records as the reader gives them, counted for the manifest.
 			in.format = formatRDB
+			if err := notFor(c, "an RDB", append([]string{"skip-invalid"}, csvOnlyFlags...)...); err != nil {
+				return err
+			}
 			src := rdbSource{path: in.name, stdin: r}
 			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 			if err != nil {
@@ -192,6 +208,11 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 		if in.format == "auto" {
 			in.format = importer.DetectFormat(in.name, f)
 		}
+		if in.format == importer.FormatJSON {
+			if err := notFor(c, "a JSON", csvOnlyFlags...); err != nil {
+				return nil, err
+			}
+		}
 		if in.format == importer.FormatCSV {
 			return importer.NewCSVReader(f, csvOpts), nil
 		}
@@ -217,45 +238,32 @@ func (in *input) err(err error) error {
 	return err
 }
 
-// manifest returns the manifest of the input as loaded into a server at now: the counts
-// per database and what recomputes the records, without the fields of a file.
-func (in *input) manifest(c *cli.Context, now time.Time) *manifest.Manifest {
+// manifest returns the manifest of the input as loaded into a server at now: the keys the
+// server confirmed in each database (loaded; those whose expiry had passed are not there)
+// and what recomputes the records, without the fields of a file. A spec moved to other
+// databases (moved) is left out: its file names the databases it was written for.
+func (in *input) manifest(c *cli.Context, now time.Time, loaded map[int]record.Counts, moved bool) *manifest.Manifest {
 	m := &manifest.Manifest{
 		Format:    manifest.FormatVersion,
 		Generator: "rdbgen " + encoder.Version + " load",
 		CreatedAt: now.UTC(),
-		DBs:       map[int]manifest.Counts{},
+		DBs:       maps.Clone(loaded),
+	}
+	if m.DBs == nil {
+		m.DBs = map[int]manifest.Counts{}
 	}
 	switch {
 	case in.dataset != nil:
 		m.Dataset = in.dataset
-		if d := in.dataset; d.Count > 0 {
-			m.DBs[d.DB] = manifest.Counts{Keys: d.Count, Expires: d.Expires()}
-		}
+	case in.spec != nil && moved:
 	case in.spec != nil:
 		m.Spec = specManifest(c, in.spec)
-		dbs, by := in.spec.DBs()
-		for _, db := range dbs {
-			var n manifest.Counts
-			for _, f := range by[db] {
-				n.Keys += f.Keys()
-				n.Expires += f.Expires()
-			}
-			if n.Keys > 0 {
-				m.DBs[db] = n
-			}
-		}
 	case in.dump != nil:
 		m.Import = convertManifest(in.name, *in.dump)
-		maps.Copy(m.DBs, in.dump.DBs)
 	case in.imp != nil:
-		stats := in.imp.Stats
-		m.Import = importManifest(in.name, in.format, stats, in.imp.Options)
+		m.Import = importManifest(in.name, in.format, in.imp.Stats, in.imp.Options)
 		if in.rewrite != nil {
 			m.Rewrite = in.rewrite
-		}
-		for db, n := range stats.DBs {
-			m.DBs[db] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
 		}
 	}
 	for _, n := range m.DBs {

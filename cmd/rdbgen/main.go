@@ -11,12 +11,16 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/redis/go-redis/v9/logging"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
 )
 
 func main() {
+	// go-redis logs a failed dial on stderr before its caller sees the error; rdbgen reports
+	// every error itself, in one line.
+	logging.Disable()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := runApp(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
