@@ -74,7 +74,11 @@ type Options struct {
 	// io.SectionReader): then a list past 8 MiB is read a second time instead of held.
 	MaxHeldBytes int
 	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
-	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
+	// hints; default off: the hints are passed on. They are hints, not facts: Redis counts
+	// an empty key it then skips, other writers may be inexact, and a db whose SELECTDB
+	// comes again is opened in the sink again (with zero counts) after another db's
+	// section, so a sink that checks counts or refuses a db reopened must be told
+	// (encoder.Options.CountsAreHints). A SELECTDB of the db already open is no new section.
 	IgnoreResizeDB bool
 	// SkipModules skips the values of module types written with RDB 9's self-describing
 	// encoding (type 7), counting them in Stats.SkippedModules, instead of failing with
@@ -105,6 +109,7 @@ type Reader struct {
 	version   int
 	aux       map[string]string
 	hints     map[int]encoder.DBInfo
+	begun     map[int]bool // the dbs opened in the sink so far
 	functions []string
 	stats     Stats
 	types     [256]uint64
@@ -244,7 +249,11 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	rd.ctx = ctx
 	in := rd.in
 	db, dbOpen := 0, false
+	opened := -1 // the db the sink has open
+	// The expiry read for the next record: Redis applies it to the next key whatever
+	// opcodes (AUX, SELECTDB) come between, and forgets it once that key is read.
 	var expire int64
+	hasExpire := false
 	var records uint64
 	for {
 		off := in.offset()
@@ -265,7 +274,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			if n, err = in.plainLength(); err == nil && n > record.MaxDB {
 				err = errDBOutOfRange
 			}
-			db, dbOpen = int(n), false
+			db, dbOpen = int(n), int(n) == opened
 		case opResizeDB:
 			var k, e uint64
 			if k, err = in.plainLength(); err == nil {
@@ -275,14 +284,16 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		case opExpireTimeMS:
 			var v uint64
 			v, err = in.uint64LE()
-			expire = int64(v)
-			continue
+			expire, hasExpire = int64(v), true
+			if err == nil {
+				continue
+			}
 		case opExpireTime:
 			var b []byte
 			if b, err = in.next(4); err == nil {
-				expire = int64(int32(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24)) * 1000
+				expire, hasExpire = int64(int32(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24))*1000, true
+				continue
 			}
-			continue
 		case opIdle:
 			_, err = in.plainLength()
 			if err == nil {
@@ -310,20 +321,26 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		default:
 			if !dbOpen {
 				info := rd.hints[db]
-				if rd.opts.IgnoreResizeDB {
-					info = encoder.DBInfo{}
+				if rd.opts.IgnoreResizeDB || rd.begun[db] {
+					info = encoder.DBInfo{} // a section of a db that came before: its counts were given
 				}
+				if rd.begun == nil {
+					rd.begun = map[int]bool{}
+				}
+				rd.begun[db] = true
 				if err := sink.BeginDB(db, info); err != nil {
 					return err
 				}
-				dbOpen = true
+				dbOpen, opened = true, db
 			}
 			rd.recStart, rd.recType = off, t
-			if err := rd.readRecord(t, expire, sink); err != nil {
+			exp := loadExpiry(expire, hasExpire)
+			expire, hasExpire = 0, false
+			if err := rd.readRecord(t, exp, sink); err != nil {
 				return err
 			}
 			rd.types[t]++
-			if expire != 0 {
+			if exp != 0 {
 				rd.stats.Expires++
 			}
 			records++
@@ -339,8 +356,27 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		if err != nil {
 			return rd.fail(err, nil)
 		}
-		expire = 0
 	}
+}
+
+// Expired is the expiry the reader gives a key whose expiry in the file is 0 or negative: 1
+// ms after the epoch, the earliest a file can hold. Redis reads such a key as expired (an
+// expiry other than -1 and before now) and a primary drops it at load; with Expired it stays
+// an expired key on every path (a filter's DropExpired drops it, a primary drops it at load,
+// PEXPIREAT removes it), where 0 would mean "no expiry" and a negative one is refused.
+const Expired = 1
+
+// loadExpiry returns the expiry in Unix ms that a record read with the expiry v (has: an
+// expiry opcode came before it) gets, as Redis reads it: -1 is no expiry, 0 and other
+// negative values are long past (Expired).
+func loadExpiry(v int64, has bool) int64 {
+	switch {
+	case !has || v == -1:
+		return 0
+	case v <= 0:
+		return Expired
+	}
+	return v
 }
 
 func (rd *Reader) progress() {

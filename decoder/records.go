@@ -260,7 +260,7 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 	if err := it.open(kind, b); err != nil {
 		return err
 	}
-	entries, err := it.len()
+	entries, err := blobEntries(it, t)
 	if err != nil {
 		return err
 	}
@@ -289,6 +289,26 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		return err
 	}
 	return s(sink.EndCollection())
+}
+
+// blobEntries counts the entries of an opened blob of type t by walking it (it is passed by
+// value: the caller's stays at the start), and checks the count its header declares, which
+// the member count handed on comes from and which Redis does not check at load.
+func blobEntries(it packIter, t byte) (int, error) {
+	n := 0
+	for {
+		if _, _, _, ok := it.next(); !ok {
+			break
+		}
+		n++
+	}
+	if it.err != nil {
+		return 0, it.err
+	}
+	if it.count >= 0 && it.count != n {
+		return 0, fmt.Errorf("%w: %s header declares %d entries, it holds %d", ErrCorrupt, TypeName(t), it.count, n)
+	}
+	return n, nil
 }
 
 // emitBlob writes the members of an opened blob to the open collection.

@@ -135,6 +135,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		in = c.App.Reader
 	}
 	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}}
+	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
 	conv, stats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
 		return err
