@@ -84,6 +84,15 @@ type Options struct {
 	// encoding (type 7), counting them in Stats.SkippedModules, instead of failing with
 	// ErrModule; default off. Values of type 6 cannot be skipped.
 	SkipModules bool
+	// OnDuplicate applies rdbgen's rules for repeats, as its importer does: a key that comes
+	// again in its db is an error wrapping ErrDuplicateKey (record.DupError), or only its
+	// first record is passed on (DupFirst), or only its last (DupLast: File reads the file
+	// twice; a Reader alone cannot), the others counted in Stats.Duplicates; and a set, hash
+	// or sorted set that repeats a member is an error wrapping ErrDuplicateMember. Keys are
+	// remembered as 128-bit hashes (see record.KeySet), members of the open collection as
+	// 64-bit ones. Default "": records are passed on as they come, for readers that report
+	// repeats themselves.
+	OnDuplicate record.OnDuplicate
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
 }
@@ -96,8 +105,11 @@ type Stats struct {
 	Empty   uint64 // empty collections skipped (Redis skips them too)
 	// SkippedModules counts the module values skipped under Options.SkipModules.
 	SkippedModules uint64
-	Bytes          int64             // bytes read
-	Types          map[string]uint64 // records per encoding (TypeName)
+	// Duplicates counts the records of keys read before (or again after) that were left
+	// out under Options.OnDuplicate first or last.
+	Duplicates uint64
+	Bytes      int64             // bytes read
+	Types      map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
 }
@@ -123,7 +135,9 @@ type Reader struct {
 	held           []byte // quicklists being counted
 	heldEnds       []int
 	heldPlain      []bool
-	ra             io.ReaderAt // the source, when it can be read at an offset
+	ra             io.ReaderAt    // the source, when it can be read at an offset
+	members        memberSet      // the open collection's members, with OnDuplicate
+	keys, last     *record.KeySet // with OnDuplicate: the keys passed on; with DupLast, the last record of each
 	ctx            context.Context
 }
 
@@ -137,6 +151,9 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	}
 	if opts.BufferSize < 64<<10 || opts.MaxHeldBytes < 0 {
 		return nil, fmt.Errorf("%w: BufferSize %d (at least 64 KiB), MaxHeldBytes %d", ErrBadOption, opts.BufferSize, opts.MaxHeldBytes)
+	}
+	if opts.OnDuplicate != "" && !opts.OnDuplicate.Valid() {
+		return nil, fmt.Errorf("%w: OnDuplicate %q (known: error, first, last)", ErrBadOption, opts.OnDuplicate)
 	}
 	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]encoder.DBInfo{}}
 	// A source at its start that can also be read at an offset (a file just opened, an
@@ -247,6 +264,12 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	rd.done = true
 	rd.ctx = ctx
+	switch {
+	case rd.opts.OnDuplicate == record.DupLast && rd.last == nil:
+		return fmt.Errorf("%w: OnDuplicate last reads the file twice: read it with File", ErrBadOption)
+	case rd.opts.OnDuplicate != "" && rd.opts.OnDuplicate != record.DupLast:
+		rd.keys = record.NewKeySet()
+	}
 	in := rd.in
 	db, dbOpen := 0, false
 	opened := -1 // the db the sink has open
@@ -336,7 +359,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			rd.recStart, rd.recType = off, t
 			exp := loadExpiry(expire, hasExpire)
 			expire, hasExpire = 0, false
-			if err := rd.readRecord(t, exp, sink); err != nil {
+			if err := rd.readRecord(t, exp, db, sink); err != nil {
 				return err
 			}
 			rd.types[t]++

@@ -8,16 +8,35 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// readRecord reads the key and value of a record of type t and writes it to sink. Errors of
-// the file are *Error naming the key; the sink's errors come back as they are.
-func (rd *Reader) readRecord(t byte, expire int64, sink record.Sink) error {
+// readRecord reads the key and value of a record of type t in db and writes it to sink, or
+// leaves it out under Options.OnDuplicate. Errors of the file are *Error naming the key; the
+// sink's errors come back as they are.
+func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) error {
 	in := rd.in
 	var err error
 	if rd.key, err = in.str(rd.key, &rd.lzf); err != nil {
 		return rd.fail(err, nil)
 	}
+	keep, err := rd.keep(db)
+	if err != nil {
+		return rd.fail(err, rd.key)
+	}
+	before := rd.stats
+	if !keep {
+		sink = discard{}
+	}
+	if rd.opts.OnDuplicate != "" {
+		rd.members.reset()
+	}
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
+	}
+	switch {
+	case !keep:
+		before.Duplicates++
+		rd.stats = before
+	case rd.stats.Keys > before.Keys: // passed on: an empty collection is not
+		rd.seen(db)
 	}
 	rd.release()
 	return nil
@@ -141,6 +160,9 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 	}
 	for range n {
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		if err := rd.checkMember(t, rd.a); err != nil {
 			return err
 		}
 		switch t {
@@ -325,8 +347,15 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		case 1:
 			err = s(sink.AddElement(rd.entry(s1, v1, i1)))
 		case 2:
-			err = s(sink.AddMember(rd.entry(s1, v1, i1)))
+			m := rd.entry(s1, v1, i1)
+			if err := rd.checkMember(2, m); err != nil {
+				return err
+			}
+			err = s(sink.AddMember(m))
 		default:
+			if err := rd.checkMember(plain, rd.entry(s1, v1, i1)); err != nil {
+				return err
+			}
 			s2, v2, i2, ok := it.next()
 			if !ok {
 				return fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t))

@@ -37,6 +37,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
+			onDuplicateFlag(""),
 		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags())...),
 		Action: convertAction,
 	}
@@ -77,7 +78,27 @@ func convertAction(c *cli.Context) error {
 			return err
 		}
 	}
-	return convertRDB(c, j, c.Args().First(), nil, opts)
+	onDup, err := onDuplicate(c)
+	if err != nil {
+		return err
+	}
+	return convertRDB(c, j, c.Args().First(), nil, opts, onDup)
+}
+
+// onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
+// groups it in the help.
+func onDuplicateFlag(category string) cli.Flag {
+	return &cli.StringFlag{Name: "on-duplicate", Value: string(record.DupError), Category: category,
+		Usage: "a key that comes again in its db: error, first (keep it) or last (keep the last; reads the input twice)"}
+}
+
+// onDuplicate reads --on-duplicate.
+func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
+	d := record.OnDuplicate(c.String("on-duplicate"))
+	if !d.Valid() {
+		return "", fmt.Errorf("--on-duplicate %q (known: error, first, last)", d)
+	}
+	return d, nil
 }
 
 // rebaseShift reads --rebase-to and the input's creation time, and returns the move of the
@@ -104,21 +125,36 @@ type rdbSource struct {
 	path  string
 	stdin io.Reader
 	opts  decoder.Options
+	read  *decoder.Stats // if not nil, set to the reader's counts once read
 }
 
 func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	if s.path != "-" && !isGzip(s.path) {
 		// A file as it is: the reader can read a long quicklist twice instead of holding it.
-		return decoder.File{Path: s.path, Options: s.opts}.WriteTo(ctx, sink)
+		rd, err := decoder.File{Path: s.path, Options: s.opts}.Read(ctx, sink)
+		s.stats(rd)
+		return err
 	}
 	in, err := importer.Open(s.path, s.stdin)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	if s.opts.OnDuplicate == record.DupLast {
+		// Read twice: stdin, or the dump a gzipped file holds, is kept in a temporary file.
+		path, err := importer.Spool(in, "")
+		if err != nil {
+			return fmt.Errorf("keep %s for a second reading (--on-duplicate last): %w", inputName(s.path), err)
+		}
+		defer os.Remove(path)
+		rd, err := decoder.File{Path: path, Name: inputName(s.path), Options: s.opts}.Read(ctx, sink)
+		s.stats(rd)
+		return err
+	}
 	rd, err := decoder.NewReader(in, s.opts)
 	if err == nil {
 		err = rd.WriteTo(ctx, sink)
+		s.stats(rd)
 	}
 	var de *decoder.Error
 	if errors.As(err, &de) {
@@ -128,13 +164,21 @@ func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	return err
 }
 
+// stats keeps the counts of rd, when s.read asks for them.
+func (s rdbSource) stats(rd *decoder.Reader) {
+	if s.read != nil && rd != nil {
+		*s.read = rd.Stats()
+	}
+}
+
 // convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
-// job's output; import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions) error {
+// job's output, keys that come again treated as onDup says; import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions, onDup record.OnDuplicate) error {
 	if in == nil {
 		in = c.App.Reader
 	}
-	src := rdbSource{path: input, stdin: in, opts: decoder.Options{SkipModules: opts.SkipUnsupported}}
+	read := &decoder.Stats{}
+	src := rdbSource{path: input, stdin: in, read: read, opts: decoder.Options{SkipModules: opts.SkipUnsupported, OnDuplicate: onDup}}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
 	conv, stats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
@@ -145,7 +189,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = convertManifest(input, *stats)
+		m.Import = convertManifest(input, *stats, read.Duplicates, onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -156,20 +200,28 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if err != nil {
 		return err
 	}
-	return report(convertCounts(*stats), convertNotes(*stats))
+	ic := convertCounts(*stats)
+	ic.Duplicates = read.Duplicates
+	return report(ic, convertNotes(*stats, read.Duplicates))
 }
 
-func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
-	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read, Skipped: stats.Unsupported}
+// convertManifest returns the manifest section of a dump read: stats, and dups records of
+// keys that came again left out under onDup.
+func convertManifest(input string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
+	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read, Skipped: stats.Unsupported,
+		Duplicates: dups, OnDup: string(onDup)}
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
 	return importCounts{Records: stats.Read, Skipped: stats.Unsupported}
 }
 
-// convertNotes tells what a convert left out.
-func convertNotes(stats rdbgen.ConvertStats) string {
+// convertNotes tells what a convert left out: dups records of keys that came again too.
+func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 	var notes []string
+	if dups > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", dups))
+	}
 	if stats.Filtered > 0 {
 		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", stats.Filtered, stats.Read))
 	}
