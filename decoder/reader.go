@@ -363,9 +363,6 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 				return err
 			}
 			rd.types[t]++
-			if exp != 0 {
-				rd.stats.Expires++
-			}
 			records++
 			if records%4096 == 0 {
 				if err := ctx.Err(); err != nil {

@@ -31,12 +31,20 @@ func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) err
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
 	}
+	passed := rd.stats.Keys > before.Keys // an empty collection is not passed on
 	switch {
 	case !keep:
-		before.Duplicates++
+		empty := rd.stats.Empty
 		rd.stats = before
-	case rd.stats.Keys > before.Keys: // passed on: an empty collection is not
+		rd.stats.Empty = empty
+		if passed {
+			rd.stats.Duplicates++
+		}
+	case passed:
 		rd.seen(db)
+		if expire != 0 {
+			rd.stats.Expires++
+		}
 	}
 	rd.release()
 	return nil
