@@ -185,3 +185,27 @@ func checkRefused(t *testing.T, cmd, dump string, err error, names []string) {
 		}
 	}
 }
+
+// TestMalformedListpackMessage reads a hash listpack whose header declares 3 fields and holds
+// 2 (Redis loads it, then crashes on HGETALL) with inspect and convert: a one-line reading
+// error naming the file, the offset and the key, not a writer's complaint.
+func TestMalformedListpackMessage(t *testing.T) {
+	lp := []byte{0, 0, 0, 0, 6, 0} // header: total bytes, then 6 entries declared
+	for _, e := range []string{"f1", "v1", "f2", "v2"} {
+		lp = append(append(append(lp, 0x80|byte(len(e))), e...), byte(1+len(e)))
+	}
+	lp = append(lp, 0xff)
+	binary.LittleEndian.PutUint32(lp, uint32(len(lp)))
+	obj := append(append([]byte{16, 1, 'h'}, byte(len(lp))), lp...)
+	dump := handMade(t, "bad.rdb", hmSelect(0), obj)
+	for _, args := range [][]string{
+		{"inspect", dump},
+		{"convert", dump, "-o", filepath.Join(t.TempDir(), "out.rdb")},
+	} {
+		_, _, err := run(t, context.Background(), args...)
+		checkRefused(t, args[0], dump, err, []string{"rdb byte", `key "h"`, "declares 6 entries, it holds 4"})
+		if err != nil && strings.Contains(err.Error(), "write") {
+			t.Errorf("%s: %q talks about writing", args[0], err)
+		}
+	}
+}
