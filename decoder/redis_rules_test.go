@@ -21,7 +21,7 @@ func expS(v int32) []byte  { return binary.LittleEndian.AppendUint32([]byte{0xfd
 func str(k, v string) []byte {
 	return cat([]byte{0}, rstr(k), rstr(v))
 }
-func aux(k, v string) []byte { return cat([]byte{0xfa}, rstr(k), rstr(v)) }
+func aux(k, v string) []byte  { return cat([]byte{0xfa}, rstr(k), rstr(v)) }
 func selectDB(db byte) []byte { return []byte{0xfe, db} }
 func resizeDB(keys, expires byte) []byte {
 	return []byte{0xfb, keys, expires}
