@@ -136,7 +136,7 @@ func lastRecords(ctx context.Context, f File) (*record.KeySet, error) {
 
 // lastSink notes the place of the records it gets, by key.
 type lastSink struct {
-	discard
+	record.Discard
 	last *record.KeySet
 	db   int
 	at   func() int64
@@ -155,24 +155,3 @@ func (s *lastSink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error
 	return s.note(key)
 }
 func (s *lastSink) BeginStream(key []byte, _ int64) error { return s.note(key) }
-
-// discard is a Sink that drops everything: the records left out.
-type discard struct{}
-
-func (discard) BeginDB(int, encoder.DBInfo) error                        { return nil }
-func (discard) WriteString([]byte, []byte, int64) error                  { return nil }
-func (discard) BeginHash([]byte, uint64, int64) error                    { return nil }
-func (discard) BeginList([]byte, uint64, int64) error                    { return nil }
-func (discard) BeginSet([]byte, uint64, int64) error                     { return nil }
-func (discard) BeginZSet([]byte, uint64, int64) error                    { return nil }
-func (discard) AddField([]byte, []byte) error                            { return nil }
-func (discard) AddElement([]byte) error                                  { return nil }
-func (discard) AddMember([]byte) error                                   { return nil }
-func (discard) AddScoredMember([]byte, float64) error                    { return nil }
-func (discard) BeginHashWithFieldTTL([]byte, uint64, int64, int64) error { return nil }
-func (discard) AddFieldWithTTL([]byte, []byte, int64) error              { return nil }
-func (discard) BeginStream([]byte, int64) error                          { return nil }
-func (discard) AddStreamEntry(record.StreamID, [][]byte) error           { return nil }
-func (discard) SetStreamMeta(record.StreamMeta) error                    { return nil }
-func (discard) AddStreamGroup(*record.StreamGroup) error                 { return nil }
-func (discard) EndCollection() error                                     { return nil }

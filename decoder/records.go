@@ -23,7 +23,7 @@ func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) err
 	}
 	before := rd.stats
 	if !keep {
-		sink = discard{}
+		sink = record.Discard{}
 	}
 	if rd.opts.OnDuplicate != "" {
 		rd.members.reset()
