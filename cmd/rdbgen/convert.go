@@ -201,6 +201,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		return err
 	}
 	ic := convertCounts(*stats)
+	ic.Records += read.Duplicates
 	ic.Duplicates = read.Duplicates
 	return report(ic, convertNotes(*stats, read.Duplicates))
 }
@@ -208,7 +209,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 // convertManifest returns the manifest section of a dump read: stats, and dups records of
 // keys that came again left out under onDup.
 func convertManifest(input string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
-	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read, Skipped: stats.Unsupported,
+	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read + dups, Skipped: stats.Unsupported,
 		Duplicates: dups, OnDup: string(onDup)}
 }
 
