@@ -76,8 +76,8 @@ type Options struct {
 	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
 	// hints; default off: the hints are passed on. They are hints, not facts: Redis counts
 	// an empty key it then skips, other writers may be inexact, and a db whose SELECTDB
-	// comes again is opened in the sink again (with zero counts) after another db's
-	// section, so a sink that checks counts or refuses a db reopened must be told
+	// comes again is opened in the sink again (with that section's hint) after another
+	// db's section, so a sink that checks counts or refuses a db reopened must be told
 	// (encoder.Options.CountsAreHints). A SELECTDB of the db already open is no new section.
 	IgnoreResizeDB bool
 	// SkipModules skips the values of module types written with RDB 9's self-describing
@@ -121,7 +121,6 @@ type Reader struct {
 	version   int
 	aux       map[string]string
 	hints     map[int]encoder.DBInfo
-	begun     map[int]bool // the dbs opened in the sink so far
 	functions []string
 	stats     Stats
 	types     [256]uint64
@@ -193,7 +192,8 @@ func (rd *Reader) Version() int { return rd.version }
 // Aux returns the AUX fields read so far (all of them once the first record is read).
 func (rd *Reader) Aux() map[string]string { return rd.aux }
 
-// ResizeHints returns the RESIZEDB hints read so far, by database.
+// ResizeHints returns the RESIZEDB hints read so far, by database: for a db in several
+// sections, the sum of theirs.
 func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
 
 // Functions returns the code of the function libraries read so far (Redis 7.0+).
@@ -272,7 +272,8 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	in := rd.in
 	db, dbOpen := 0, false
-	opened := -1 // the db the sink has open
+	opened := -1               // the db the sink has open
+	var section encoder.DBInfo // the RESIZEDB of the SELECTDB section being read
 	// The expiry read for the next record: Redis applies it to the next key whatever
 	// opcodes (AUX, SELECTDB) come between, and forgets it once that key is read.
 	var expire int64
@@ -297,12 +298,14 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			if n, err = in.plainLength(); err == nil && n > record.MaxDB {
 				err = errDBOutOfRange
 			}
-			db, dbOpen = int(n), int(n) == opened
+			db, dbOpen, section = int(n), int(n) == opened, encoder.DBInfo{}
 		case opResizeDB:
 			var k, e uint64
 			if k, err = in.plainLength(); err == nil {
 				e, err = in.plainLength()
-				rd.hints[db] = encoder.DBInfo{Keys: k, Expires: e}
+				section = encoder.DBInfo{Keys: k, Expires: e}
+				h := rd.hints[db]
+				rd.hints[db] = encoder.DBInfo{Keys: h.Keys + k, Expires: h.Expires + e}
 			}
 		case opExpireTimeMS:
 			var v uint64
@@ -343,14 +346,10 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			}
 		default:
 			if !dbOpen {
-				info := rd.hints[db]
-				if rd.opts.IgnoreResizeDB || rd.begun[db] {
-					info = encoder.DBInfo{} // a section of a db that came before: its counts were given
+				info := section // a section of a db that came before gets its own hint
+				if rd.opts.IgnoreResizeDB {
+					info = encoder.DBInfo{}
 				}
-				if rd.begun == nil {
-					rd.begun = map[int]bool{}
-				}
-				rd.begun[db] = true
 				if err := sink.BeginDB(db, info); err != nil {
 					return err
 				}

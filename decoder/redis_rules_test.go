@@ -90,8 +90,9 @@ func (s *dbSink) BeginDB(db int, info encoder.DBInfo) error {
 	return s.recorder.BeginDB(db, info)
 }
 
-// TestSectionsOfADB checks that a SELECTDB of the open db is no new section, and that a db
-// coming back after another is opened again without counts.
+// TestSectionsOfADB checks that a SELECTDB of the open db is no new section, that a db
+// coming back after another is opened again with that section's hint, and that the hints of
+// a db are the sum of its sections'.
 func TestSectionsOfADB(t *testing.T) {
 	objects := [][]byte{resizeDB(2, 0), str("a", "1"), selectDB(0), resizeDB(5, 0), str("b", "2"),
 		selectDB(1), str("c", "3"), selectDB(0), resizeDB(1, 0), str("d", "4")}
@@ -103,8 +104,11 @@ func TestSectionsOfADB(t *testing.T) {
 	if err := rd.WriteTo(context.Background(), &s); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(s.opened, " "), "0:2 1:0 0:0"; got != want {
+	if got, want := strings.Join(s.opened, " "), "0:2 1:0 0:1"; got != want {
 		t.Errorf("BeginDB db:keys %q, want %q", got, want)
+	}
+	if got := rd.ResizeHints()[0]; got.Keys != 2+5+1 {
+		t.Errorf("db 0's hints %+v, want the sum of its sections' keys, 8", got)
 	}
 	if len(s.recs) != 4 {
 		t.Errorf("%d records, want 4", len(s.recs))
