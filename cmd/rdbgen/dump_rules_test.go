@@ -135,13 +135,16 @@ func TestDumpsAsRedisReadsThem(t *testing.T) {
 				}
 			}
 			srv := serverEmpty(t)
-			_, stderr, err := run(t, ctx, append([]string{"load", dump, "--addr", srv.Addr, "-q"}, tc.flags...)...)
+			stdout, stderr, err := run(t, ctx, append([]string{"load", dump, "--addr", srv.Addr, "--json"}, tc.flags...)...)
 			if tc.refused != nil {
 				checkRefused(t, "load", dump, err, tc.refused)
 				return
 			}
 			if err != nil {
 				t.Fatalf("load: %v: %s", err, stderr)
+			}
+			if tc.same != nil && !strings.Contains(stdout, `"keys": 2,`) {
+				t.Errorf("load: %s, want 2 keys: the duplicate left out", stdout)
 			}
 			// load gives a key whose expiry has passed 1 ms to live, and it is gone for every
 			// reader at once; DEBUG DIGEST alone counts it until the server's expiry cycle, so
