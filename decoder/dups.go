@@ -1,10 +1,12 @@
 package decoder
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -22,21 +24,17 @@ var (
 	ErrDuplicateMember = errors.New("member repeated")
 )
 
-// memberSet holds the 64-bit hashes of the members of the open collection, in an
-// open-addressing table that grows with the members read (never with a count the file
-// claims). Two distinct members share a hash with odds of n²/2⁶⁵ among n members: a match is
-// taken as a repeat.
-type memberSet struct {
-	seed maphash.Seed
-	tab  []uint64 // 0 is an empty slot
-	n    int
+// hashSet holds 64-bit hashes in an open-addressing table that grows with what is added
+// (never with a count the file claims): the members of the open collection, whose repeats
+// are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), and
+// the keys of the file under record.DupError, whose matches are confirmed (see keep).
+type hashSet struct {
+	tab []uint64 // 0 is an empty slot
+	n   int
 }
 
-// reset empties the set for the next collection; a large table is not kept.
-func (m *memberSet) reset() {
-	if m.tab == nil {
-		m.seed = maphash.MakeSeed()
-	}
+// reset empties the set; a large table is not kept.
+func (m *hashSet) reset() {
 	if len(m.tab) != 16 {
 		m.tab = make([]uint64, 16)
 	} else if m.n > 0 {
@@ -45,10 +43,9 @@ func (m *memberSet) reset() {
 	m.n = 0
 }
 
-// add adds b and reports whether it was there already.
-func (m *memberSet) add(b []byte) bool {
-	h := maphash.Bytes(m.seed, b) | 1
-	if m.insert(h) {
+// add adds h and reports whether it was there already.
+func (m *hashSet) add(h uint64) bool {
+	if m.insert(h | 1) {
 		return true
 	}
 	m.n++
@@ -64,10 +61,10 @@ func (m *memberSet) add(b []byte) bool {
 	return false
 }
 
-// insert puts h in the table unless it is there, and reports whether it was.
-func (m *memberSet) insert(h uint64) bool {
+// insert puts h (not 0) in the table unless it is there, and reports whether it was.
+func (m *hashSet) insert(h uint64) bool {
 	mask := uint64(len(m.tab) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := (h >> 1) & mask; ; i = (i + 1) & mask {
 		switch m.tab[i] {
 		case h:
 			return true
@@ -78,10 +75,29 @@ func (m *memberSet) insert(h uint64) bool {
 	}
 }
 
+// has reports whether h is in the set.
+func (m *hashSet) has(h uint64) bool {
+	h |= 1
+	mask := uint64(len(m.tab) - 1)
+	for i := (h >> 1) & mask; ; i = (i + 1) & mask {
+		switch m.tab[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// keyHash is the hash of db's key rd.key.
+func (rd *Reader) keyHash(db int) uint64 {
+	return maphash.Bytes(rd.seed, rd.key) ^ uint64(db)*0x9e3779b97f4a7c15
+}
+
 // checkMember fails when member was read before in the open collection of type t (a plain
 // type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
 func (rd *Reader) checkMember(t byte, member []byte) error {
-	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(member) {
+	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(maphash.Bytes(rd.seed, member)) {
 		return nil
 	}
 	what := "member"
@@ -94,7 +110,10 @@ func (rd *Reader) checkMember(t byte, member []byte) error {
 
 // keep decides, the key of the record at rd.recStart in db read, whether the record is
 // passed on under Options.OnDuplicate. A key is remembered once its record was passed on
-// (see seen): an empty collection, which Redis skips, is no first record.
+// (see seen): an empty collection, which Redis skips, is no first record. Under DupFirst
+// and DupLast keys are kept exactly (record.KeySet); under DupError, the default of every
+// command, as 64-bit hashes in 8 bytes a slot, and a match is confirmed by reading the file
+// again up to the record (a source that cannot be read again takes the match as a repeat).
 func (rd *Reader) keep(db int) (bool, error) {
 	switch rd.opts.OnDuplicate {
 	case "":
@@ -102,24 +121,89 @@ func (rd *Reader) keep(db int) (bool, error) {
 	case record.DupLast: // a key the first reading did not note (empty, skipped) is read as it comes
 		last, ok := rd.last.Get(db, rd.key)
 		return !ok || last == rd.recStart, nil
+	case record.DupFirst:
+		_, dup := rd.keys.Get(db, rd.key)
+		return !dup, nil
 	}
-	first, dup := rd.keys.Get(db, rd.key)
-	switch {
-	case !dup:
+	// From a file, the hash is added now, in one probe of the table: a record that turns out
+	// empty leaves its hash, and a later record of its key reads the file again to find no
+	// first record. From a source read once, only once the record was passed on (seen).
+	if h := rd.keyHash(db); (rd.ra != nil && !rd.keyHashes.add(h)) || (rd.ra == nil && !rd.keyHashes.has(h)) {
 		return true, nil
-	case rd.opts.OnDuplicate == record.DupFirst:
-		return false, nil
 	}
-	return false, fmt.Errorf("%w in db %d (its first record at byte %d): keep the first with --on-duplicate first, or the last with --on-duplicate last",
-		ErrDuplicateKey, db, first)
+	where := "its 64-bit hash matches an earlier key's; the input cannot be read again to compare"
+	if rd.ra != nil {
+		first, err := rd.firstRecord(db)
+		if err != nil || first < 0 {
+			return true, err
+		}
+		where = fmt.Sprintf("its first record at byte %d", first)
+	}
+	return false, fmt.Errorf("%w in db %d (%s): keep the first with --on-duplicate first, or the last with --on-duplicate last",
+		ErrDuplicateKey, db, where)
 }
 
 // seen remembers the key of the record just passed on.
 func (rd *Reader) seen(db int) {
-	if rd.keys != nil {
+	switch {
+	case rd.keys != nil:
 		rd.keys.Put(db, rd.key, rd.recStart)
+	case rd.opts.OnDuplicate == record.DupError && rd.ra == nil:
+		rd.keyHashes.add(rd.keyHash(db))
 	}
 }
+
+// firstRecord reads the file again up to the record being read and returns the offset of
+// the first record passed on of db's key rd.key, or -1 when there is none.
+func (rd *Reader) firstRecord(db int) (int64, error) {
+	opts := rd.opts
+	opts.OnDuplicate, opts.Progress, opts.BufferSize = "", nil, 64<<10
+	again, err := NewReader(io.NewSectionReader(rd.ra, 0, rd.recStart), opts)
+	if err != nil {
+		return -1, err
+	}
+	f := &findSink{want: db, key: rd.key, found: -1}
+	f.at = func() int64 { return again.recStart }
+	err = again.WriteTo(rd.ctx, f)
+	switch {
+	case f.found >= 0:
+		return f.found, nil
+	case errors.Is(err, ErrTruncated): // the section ends where the record being read starts
+		return -1, nil
+	case err == nil:
+		err = errors.New("the file read again ends early")
+	}
+	return -1, fmt.Errorf("read the file again to compare keys: %w", err)
+}
+
+// findSink looks for the first record of a key in a db, stopping there.
+type findSink struct {
+	record.Discard
+	db, want int
+	key      []byte
+	found    int64
+	at       func() int64
+}
+
+var errFound = errors.New("found")
+
+func (s *findSink) BeginDB(db int, _ encoder.DBInfo) error { s.db = db; return nil }
+func (s *findSink) note(key []byte) error {
+	if s.db == s.want && bytes.Equal(key, s.key) {
+		s.found = s.at()
+		return errFound
+	}
+	return nil
+}
+func (s *findSink) WriteString(key, _ []byte, _ int64) error      { return s.note(key) }
+func (s *findSink) BeginHash(key []byte, _ uint64, _ int64) error { return s.note(key) }
+func (s *findSink) BeginList(key []byte, _ uint64, _ int64) error { return s.note(key) }
+func (s *findSink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.note(key) }
+func (s *findSink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.note(key) }
+func (s *findSink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
+	return s.note(key)
+}
+func (s *findSink) BeginStream(key []byte, _ int64) error { return s.note(key) }
 
 // lastRecords reads the file at path once, with opts, and returns the offset of the last
 // record of every key, for a second reading under record.DupLast.

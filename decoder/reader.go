@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -134,9 +135,11 @@ type Reader struct {
 	held           []byte // quicklists being counted
 	heldEnds       []int
 	heldPlain      []bool
-	ra             io.ReaderAt    // the source, when it can be read at an offset
-	members        memberSet      // the open collection's members, with OnDuplicate
-	keys, last     *record.KeySet // with OnDuplicate: the keys passed on; with DupLast, the last record of each
+	ra             io.ReaderAt // the source, when it can be read at an offset
+	seed           maphash.Seed
+	members        hashSet        // with OnDuplicate: the open collection's members
+	keyHashes      hashSet        // with DupError: the keys passed on
+	keys, last     *record.KeySet // with DupFirst, the keys passed on; with DupLast, the last record of each
 	ctx            context.Context
 }
 
@@ -267,9 +270,12 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	switch {
 	case rd.opts.OnDuplicate == record.DupLast && rd.last == nil:
 		return fmt.Errorf("%w: OnDuplicate last reads the file twice: read it with File", ErrBadOption)
-	case rd.opts.OnDuplicate != "" && rd.opts.OnDuplicate != record.DupLast:
+	case rd.opts.OnDuplicate == record.DupFirst:
 		rd.keys = record.NewKeySet()
+	case rd.opts.OnDuplicate == record.DupError:
+		rd.keyHashes.reset()
 	}
+	rd.seed = maphash.MakeSeed()
 	in := rd.in
 	db, dbOpen := 0, false
 	opened := -1               // the db the sink has open

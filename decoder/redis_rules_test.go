@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,4 +244,33 @@ func TestRepeatedKeys(t *testing.T) {
 			t.Fatalf("got %v, want ErrBadOption", err)
 		}
 	})
+}
+
+// TestRepeatedKeyConfirmed checks the error of a key twice in db 1 whose name db 0 holds
+// too: the first record named is db 1's, found by reading the file again; a source that
+// cannot be read again names the hash match instead. An empty key before its name comes again
+// is no first record either way.
+func TestRepeatedKeyConfirmed(t *testing.T) {
+	head := rdbFile("0010", str("k", "0"), selectDB(1))
+	first := int64(len(head) - 9) // the offset of db 1's first "k": after the header bytes, before EOF and checksum
+	file := rdbFile("0010", str("k", "0"), selectDB(1), str("k", "1"), plainSet("e"), str("e", "1"), str("k", "2"))
+	for _, tc := range []struct {
+		name string
+		src  func() io.Reader
+		want string
+	}{
+		{"read again", func() io.Reader { return bytes.NewReader(file) }, "in db 1 (its first record at byte " + strconv.FormatInt(first, 10) + ")"},
+		{"read once", func() io.Reader { return struct{ io.Reader }{bytes.NewReader(file)} }, "in db 1 (its 64-bit hash matches"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd, err := decoder.NewReader(tc.src(), decoder.Options{OnDuplicate: record.DupError})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = rd.WriteTo(context.Background(), &nopSink{})
+			if !errors.Is(err, decoder.ErrDuplicateKey) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want ErrDuplicateKey saying %q", err, tc.want)
+			}
+		})
+	}
 }
