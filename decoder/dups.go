@@ -162,12 +162,17 @@ func (rd *Reader) firstRecord(db int) (int64, error) {
 	if err != nil {
 		return -1, err
 	}
-	f := &findSink{want: db, key: rd.key, found: -1}
-	f.at = func() int64 { return again.recStart }
-	err = again.WriteTo(rd.ctx, f)
+	found := int64(-1)
+	err = again.WriteTo(rd.ctx, &keySink{fn: func(d int, key []byte) error {
+		if d == db && bytes.Equal(key, rd.key) {
+			found = again.recStart
+			return errFound
+		}
+		return nil
+	}})
 	switch {
-	case f.found >= 0:
-		return f.found, nil
+	case found >= 0:
+		return found, nil
 	case errors.Is(err, ErrTruncated): // the section ends where the record being read starts
 		return -1, nil
 	case err == nil:
@@ -176,66 +181,37 @@ func (rd *Reader) firstRecord(db int) (int64, error) {
 	return -1, fmt.Errorf("read the file again to compare keys: %w", err)
 }
 
-// findSink looks for the first record of a key in a db, stopping there.
-type findSink struct {
-	record.Discard
-	db, want int
-	key      []byte
-	found    int64
-	at       func() int64
-}
-
-var errFound = errors.New("found")
-
-func (s *findSink) BeginDB(db int, _ encoder.DBInfo) error { s.db = db; return nil }
-func (s *findSink) note(key []byte) error {
-	if s.db == s.want && bytes.Equal(key, s.key) {
-		s.found = s.at()
-		return errFound
-	}
-	return nil
-}
-func (s *findSink) WriteString(key, _ []byte, _ int64) error      { return s.note(key) }
-func (s *findSink) BeginHash(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *findSink) BeginList(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *findSink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.note(key) }
-func (s *findSink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *findSink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
-	return s.note(key)
-}
-func (s *findSink) BeginStream(key []byte, _ int64) error { return s.note(key) }
-
 // lastRecords reads the file at path once, with opts, and returns the offset of the last
 // record of every key, for a second reading under record.DupLast.
 func lastRecords(ctx context.Context, f File) (*record.KeySet, error) {
 	opts := f.Options
 	opts.OnDuplicate, opts.Progress = "", nil
 	last := record.NewKeySet()
-	ls := &lastSink{last: last}
 	var rd *Reader
-	ls.at = func() int64 { return rd.recStart }
-	err := f.read(ctx, opts, func(r *Reader) { rd = r }, ls)
+	err := f.read(ctx, opts, func(r *Reader) { rd = r }, &keySink{fn: func(db int, key []byte) error {
+		last.Put(db, key, rd.recStart)
+		return nil
+	}})
 	return last, err
 }
 
-// lastSink notes the place of the records it gets, by key.
-type lastSink struct {
+// errFound stops the reading again at the record looked for.
+var errFound = errors.New("found")
+
+// keySink calls fn with the db and key of each record it gets, and drops the rest.
+type keySink struct {
 	record.Discard
-	last *record.KeySet
-	db   int
-	at   func() int64
+	db int
+	fn func(db int, key []byte) error
 }
 
-func (s *lastSink) BeginDB(db int, _ encoder.DBInfo) error { s.db = db; return nil }
-func (s *lastSink) note(key []byte) error                  { s.last.Put(s.db, key, s.at()); return nil }
-func (s *lastSink) WriteString(key, _ []byte, _ int64) error {
-	return s.note(key)
+func (s *keySink) BeginDB(db int, _ encoder.DBInfo) error        { s.db = db; return nil }
+func (s *keySink) WriteString(key, _ []byte, _ int64) error      { return s.fn(s.db, key) }
+func (s *keySink) BeginHash(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
+func (s *keySink) BeginList(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
+func (s *keySink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.fn(s.db, key) }
+func (s *keySink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
+func (s *keySink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
+	return s.fn(s.db, key)
 }
-func (s *lastSink) BeginHash(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *lastSink) BeginList(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *lastSink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.note(key) }
-func (s *lastSink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.note(key) }
-func (s *lastSink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
-	return s.note(key)
-}
-func (s *lastSink) BeginStream(key []byte, _ int64) error { return s.note(key) }
+func (s *keySink) BeginStream(key []byte, _ int64) error { return s.fn(s.db, key) }
