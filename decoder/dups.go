@@ -62,28 +62,22 @@ func (m *hashSet) add(h uint64) bool {
 }
 
 // insert puts h (not 0) in the table unless it is there, and reports whether it was.
-func (m *hashSet) insert(h uint64) bool {
-	mask := uint64(len(m.tab) - 1)
-	for i := (h >> 1) & mask; ; i = (i + 1) & mask {
-		switch m.tab[i] {
-		case h:
-			return true
-		case 0:
-			m.tab[i] = h
-			return false
-		}
-	}
-}
+func (m *hashSet) insert(h uint64) bool { return m.probe(h, true) }
 
 // has reports whether h is in the set.
-func (m *hashSet) has(h uint64) bool {
-	h |= 1
+func (m *hashSet) has(h uint64) bool { return m.probe(h|1, false) }
+
+// probe looks h up from its slot on, and puts it in the first empty slot when insert is set.
+func (m *hashSet) probe(h uint64, insert bool) bool {
 	mask := uint64(len(m.tab) - 1)
 	for i := (h >> 1) & mask; ; i = (i + 1) & mask {
 		switch m.tab[i] {
 		case h:
 			return true
 		case 0:
+			if insert {
+				m.tab[i] = h
+			}
 			return false
 		}
 	}
