@@ -6,6 +6,11 @@
 // not write, are counted first: held while they are small, read twice from a file when they
 // are not; see Options.MaxHeldBytes).
 //
+// Expiries are read as Redis reads them: an expiry opcode holds for the next key whatever
+// opcodes come between, -1 is none, and 0 or below is a key already expired (see Expired).
+// RESIZEDB counts are hints, a db may come in several sections, and Options.OnDuplicate
+// applies rdbgen's rules for repeated keys and members.
+//
 // The checksum is checked as the file is read. Damaged input is an *Error naming the byte
 // offset and the key, never a panic, and no allocation is sized by a length the file claims
 // before its bytes have arrived. The package uses the standard library and rdbgen's own
