@@ -55,7 +55,9 @@ type ConvertStats struct {
 // opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
 // cannot hold is otherwise an error wrapping ErrTargetCannotHold, naming the key and the way
 // out). Write it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder
-// options; stats are complete once its WriteTo returns.
+// options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
+// are hints, and a db of it may come in two sections); stats are complete once its WriteTo
+// returns.
 func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
 	w, err := encoder.NewWriter(io.Discard, encOpts)
 	if err != nil {
@@ -67,8 +69,10 @@ func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptio
 
 // Convert writes the records of src (an RDB file's decoder.File, say) that ConvertSource
 // keeps as an RDB file for opts.Encoder's target to dst, each collection in the encoding the
-// target would choose (see Write). dst is not closed.
+// target would choose (see Write). The counts src gives are taken as hints
+// (encoder.Options.CountsAreHints), as a dump's are. dst is not closed.
 func Convert(ctx context.Context, dst io.Writer, src record.Source, opts Options, copts ConvertOptions) (Result, ConvertStats, error) {
+	opts.Encoder.CountsAreHints = true
 	conv, stats, err := ConvertSource(src, opts.Encoder, copts)
 	if err != nil {
 		return Result{}, ConvertStats{}, err

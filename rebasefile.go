@@ -47,7 +47,7 @@ func RebaseFile(ctx context.Context, path string, to time.Time) (RebaseResult, e
 		return sink, err
 	})
 	res, err := WriteFile(ctx, path, src, FileOptions{
-		Options:    Options{Encoder: encoder.Options{RDBVersion: version, CreatedAt: to}},
+		Options:    Options{Encoder: encoder.Options{RDBVersion: version, CreatedAt: to, CountsAreHints: true}}, // a dump's counts are hints
 		Force:      true,
 		NoManifest: true,
 	})

@@ -14,6 +14,8 @@ import (
 type File struct {
 	Path    string
 	Options Options
+	// Name, if set, names the file in errors instead of Path (a temporary copy of stdin).
+	Name string
 }
 
 // WriteTo reads the file at f.Path into sink. Errors about the file name it; the sink's
@@ -24,25 +26,47 @@ func (f File) WriteTo(ctx context.Context, sink record.Sink) error {
 }
 
 // Read reads the file at f.Path into sink and returns what the reader saw: the version,
-// the AUX fields and the statistics.
+// the AUX fields and the statistics. With Options.OnDuplicate last it reads the file twice.
 func (f File) Read(ctx context.Context, sink record.Sink) (*Reader, error) {
+	var last *record.KeySet
+	if f.Options.OnDuplicate == record.DupLast {
+		var err error
+		if last, err = lastRecords(ctx, f); err != nil {
+			return nil, err
+		}
+	}
+	var rd *Reader
+	err := f.read(ctx, f.Options, func(r *Reader) { rd, r.last = r, last }, sink)
+	return rd, err
+}
+
+// read reads the file with opts into sink, calling opened with the Reader before it reads.
+func (f File) read(ctx context.Context, opts Options, opened func(*Reader), sink record.Sink) error {
 	fh, err := os.Open(f.Path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer fh.Close()
-	rd, err := NewReader(fh, f.Options)
+	rd, err := NewReader(fh, opts)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		return fmt.Errorf("read %s: %w", f.name(), err)
 	}
+	opened(rd)
 	if err := rd.WriteTo(ctx, sink); err != nil {
 		var de *Error
 		if errors.As(err, &de) { // the file's fault: name it; the sink's errors are its own
-			return rd, fmt.Errorf("read %s: %w", f.Path, err)
+			return fmt.Errorf("read %s: %w", f.name(), err)
 		}
-		return rd, err
+		return err
 	}
-	return rd, nil
+	return nil
+}
+
+func (f File) name() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	return f.Path
 }
 
 var _ record.Source = File{}

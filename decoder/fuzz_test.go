@@ -47,7 +47,11 @@ func FuzzReader(f *testing.F) {
 	f.Add(rdbFile("0003", cat([]byte{9}, rstr("zm"), blob(unhex("02 03 666f6f 03 00 626172 05 68656c6c6f 05 02 776f726c64 0000 ff")))))
 	f.Add(rdbFile("0009", cat([]byte{12}, rstr("zz"), blob(zl("a", "1.5", "b", "#2"))), cat([]byte{14}, rstr("q"), []byte{2}, blob(zl("a", "b")), blob(zl("#7")))))
 	f.Add(rdbFile("0010", cat([]byte{18}, rstr("q"), []byte{2}, []byte{2}, blob(lp("a", "#5")), []byte{1}, rstr("plain"))))
-	opts := decoder.Options{BufferSize: 64 << 10, MaxHeldBytes: 256} // quicklists past 256 bytes are read twice
+	// Expiries Redis reads its own way, a db in two sections, repeated members and keys.
+	f.Add(rdbFile("0010", expMS(0), aux("x", "y"), str("k", "v"), resizeDB(9, 1), selectDB(1), str("k", "v"),
+		selectDB(0), plainSet("s", "a", "a"), str("k", "w")))
+	// Quicklists past 256 bytes are read twice; repeated keys and members are looked for.
+	opts := decoder.Options{BufferSize: 64 << 10, MaxHeldBytes: 256, OnDuplicate: record.DupError}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rd, err := decoder.NewReader(bytes.NewReader(data), opts)
 		if err != nil {

@@ -51,6 +51,9 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
 			return 0, err
 		}
+		if err := rd.checkMember(4, rd.a); err != nil {
+			return 0, err
+		}
 		rd.b, err = in.str(rd.b, &rd.lzf)
 		return int64(v), err
 	}

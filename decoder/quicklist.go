@@ -109,7 +109,7 @@ func nodeLen(t byte, node []byte, plain bool, i uint64) (uint64, error) {
 	if err := it.open(quicklistKind(t), node); err != nil {
 		return 0, err
 	}
-	n, err := it.len()
+	n, err := blobEntries(it, t)
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,11 @@
 // not write, are counted first: held while they are small, read twice from a file when they
 // are not; see Options.MaxHeldBytes).
 //
+// Expiries are read as Redis reads them: an expiry opcode holds for the next key whatever
+// opcodes come between, -1 is none, and 0 or below is a key already expired (see Expired).
+// RESIZEDB counts are hints, a db may come in several sections, and Options.OnDuplicate
+// applies rdbgen's rules for repeated keys and members.
+//
 // The checksum is checked as the file is read. Damaged input is an *Error naming the byte
 // offset and the key, never a panic, and no allocation is sized by a length the file claims
 // before its bytes have arrived. The package uses the standard library and rdbgen's own
@@ -17,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -75,13 +81,26 @@ type Options struct {
 	// io.SectionReader): then a list past 8 MiB is read a second time instead of held.
 	MaxHeldBytes int
 	// IgnoreResizeDB passes zero counts (unknown) to BeginDB instead of the file's RESIZEDB
-	// hints; default off: the hints, which Redis and rdbgen write exactly, are passed on.
+	// hints; default off: the hints are passed on. They are hints, not facts: Redis counts
+	// an empty key it then skips, other writers may be inexact, and a db whose SELECTDB
+	// comes again is opened in the sink again (with that section's hint) after another
+	// db's section, so a sink that checks counts or refuses a db reopened must be told
+	// (encoder.Options.CountsAreHints). A SELECTDB of the db already open is no new section.
 	IgnoreResizeDB bool
 	// SkipModules skips the values of module types written with RDB 9's self-describing
 	// encoding (type 7), counting them in Stats.SkippedModules and Stats.Modules and telling
 	// a sink that is a ModuleSink, instead of failing with ErrModule; default off. Values of
 	// type 6 (the pre-release format) cannot be skipped.
 	SkipModules bool
+	// OnDuplicate applies rdbgen's rules for repeats, as its importer does: a key that comes
+	// again in its db is an error wrapping ErrDuplicateKey (record.DupError), or only its
+	// first record is passed on (DupFirst), or only its last (DupLast: File reads the file
+	// twice; a Reader alone cannot), the others counted in Stats.Duplicates; and a set, hash
+	// or sorted set that repeats a member is an error wrapping ErrDuplicateMember. Keys are
+	// remembered as 128-bit hashes (see record.KeySet), members of the open collection as
+	// 64-bit ones. Default "": records are passed on as they come, for readers that report
+	// repeats themselves.
+	OnDuplicate record.OnDuplicate
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
 }
@@ -94,8 +113,11 @@ type Stats struct {
 	Empty   uint64 // empty collections skipped (Redis skips them too)
 	// SkippedModules counts the module values skipped under Options.SkipModules.
 	SkippedModules uint64
-	Bytes          int64             // bytes read
-	Types          map[string]uint64 // records per encoding (TypeName)
+	// Duplicates counts the records of keys read before (or again after) that were left
+	// out under Options.OnDuplicate first or last.
+	Duplicates uint64
+	Bytes      int64             // bytes read
+	Types      map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
 	// Modules counts the module values skipped by module type name (9 characters,
@@ -125,6 +147,10 @@ type Reader struct {
 	heldEnds       []int
 	heldPlain      []bool
 	ra             io.ReaderAt // the source, when it can be read at an offset
+	seed           maphash.Seed
+	members        hashSet        // with OnDuplicate: the open collection's members
+	keyHashes      hashSet        // with DupError: the keys passed on
+	keys, last     *record.KeySet // with DupFirst, the keys passed on; with DupLast, the last record of each
 	ctx            context.Context
 }
 
@@ -138,6 +164,9 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	}
 	if opts.BufferSize < 64<<10 || opts.MaxHeldBytes < 0 {
 		return nil, fmt.Errorf("%w: BufferSize %d (at least 64 KiB), MaxHeldBytes %d", ErrBadOption, opts.BufferSize, opts.MaxHeldBytes)
+	}
+	if opts.OnDuplicate != "" && !opts.OnDuplicate.Valid() {
+		return nil, fmt.Errorf("%w: OnDuplicate %q (known: error, first, last)", ErrBadOption, opts.OnDuplicate)
 	}
 	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]encoder.DBInfo{}}
 	// A source at its start that can also be read at an offset (a file just opened, an
@@ -197,7 +226,8 @@ func (rd *Reader) Version() int { return rd.version }
 // Aux returns the AUX fields read so far (all of them once the first record is read).
 func (rd *Reader) Aux() map[string]string { return rd.aux }
 
-// ResizeHints returns the RESIZEDB hints read so far, by database.
+// ResizeHints returns the RESIZEDB hints read so far, by database: for a db in several
+// sections, the sum of theirs.
 func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
 
 // Functions returns the code of the function libraries read so far (Redis 7.0+). WriteTo
@@ -270,9 +300,23 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	rd.done = true
 	rd.ctx = ctx
+	switch {
+	case rd.opts.OnDuplicate == record.DupLast && rd.last == nil:
+		return fmt.Errorf("%w: OnDuplicate last reads the file twice: read it with File", ErrBadOption)
+	case rd.opts.OnDuplicate == record.DupFirst:
+		rd.keys = record.NewKeySet()
+	case rd.opts.OnDuplicate == record.DupError:
+		rd.keyHashes.reset()
+	}
+	rd.seed = maphash.MakeSeed()
 	in := rd.in
 	db, dbOpen := 0, false
+	opened := -1               // the db the sink has open
+	var section encoder.DBInfo // the RESIZEDB of the SELECTDB section being read
+	// The expiry read for the next record: Redis applies it to the next key whatever
+	// opcodes (AUX, SELECTDB) come between, and forgets it once that key is read.
 	var expire int64
+	hasExpire := false
 	var records uint64
 	for {
 		off := in.offset()
@@ -293,24 +337,28 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			if n, err = in.plainLength(); err == nil && n > record.MaxDB {
 				err = errDBOutOfRange
 			}
-			db, dbOpen = int(n), false
+			db, dbOpen, section = int(n), int(n) == opened, encoder.DBInfo{}
 		case opResizeDB:
 			var k, e uint64
 			if k, err = in.plainLength(); err == nil {
 				e, err = in.plainLength()
-				rd.hints[db] = encoder.DBInfo{Keys: k, Expires: e}
+				section = encoder.DBInfo{Keys: k, Expires: e}
+				h := rd.hints[db]
+				rd.hints[db] = encoder.DBInfo{Keys: h.Keys + k, Expires: h.Expires + e}
 			}
 		case opExpireTimeMS:
 			var v uint64
 			v, err = in.uint64LE()
-			expire = int64(v)
-			continue
+			expire, hasExpire = int64(v), true
+			if err == nil {
+				continue
+			}
 		case opExpireTime:
 			var b []byte
 			if b, err = in.next(4); err == nil {
-				expire = int64(int32(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24)) * 1000
+				expire, hasExpire = int64(int32(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24))*1000, true
+				continue
 			}
-			continue
 		case opIdle:
 			_, err = in.plainLength()
 			if err == nil {
@@ -340,23 +388,22 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			}
 		default:
 			if !dbOpen {
-				info := rd.hints[db]
+				info := section // a section of a db that came before gets its own hint
 				if rd.opts.IgnoreResizeDB {
 					info = encoder.DBInfo{}
 				}
 				if err := sink.BeginDB(db, info); err != nil {
 					return err
 				}
-				dbOpen = true
+				dbOpen, opened = true, db
 			}
 			rd.recStart, rd.recType = off, t
-			if err := rd.readRecord(t, expire, sink); err != nil {
+			exp := loadExpiry(expire, hasExpire)
+			expire, hasExpire = 0, false
+			if err := rd.readRecord(t, exp, db, sink); err != nil {
 				return err
 			}
 			rd.types[t]++
-			if expire != 0 {
-				rd.stats.Expires++
-			}
 			records++
 			if records%4096 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -370,8 +417,27 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		if err != nil {
 			return rd.fail(err, nil)
 		}
-		expire = 0
 	}
+}
+
+// Expired is the expiry the reader gives a key whose expiry in the file is 0 or negative: 1
+// ms after the epoch, the earliest a file can hold. Redis reads such a key as expired (an
+// expiry other than -1 and before now) and a primary drops it at load; with Expired it stays
+// an expired key on every path (a filter's DropExpired drops it, a primary drops it at load,
+// PEXPIREAT removes it), where 0 would mean "no expiry" and a negative one is refused.
+const Expired = 1
+
+// loadExpiry returns the expiry in Unix ms that a record read with the expiry v (has: an
+// expiry opcode came before it) gets, as Redis reads it: -1 is no expiry, 0 and other
+// negative values are long past (Expired).
+func loadExpiry(v int64, has bool) int64 {
+	switch {
+	case !has || v == -1:
+		return 0
+	case v <= 0:
+		return Expired
+	}
+	return v
 }
 
 func (rd *Reader) progress() {

@@ -9,16 +9,43 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// readRecord reads the key and value of a record of type t and writes it to sink. Errors of
-// the file are *Error naming the key; the sink's errors come back as they are.
-func (rd *Reader) readRecord(t byte, expire int64, sink record.Sink) error {
+// readRecord reads the key and value of a record of type t in db and writes it to sink, or
+// leaves it out under Options.OnDuplicate. Errors of the file are *Error naming the key; the
+// sink's errors come back as they are.
+func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) error {
 	in := rd.in
 	var err error
 	if rd.key, err = in.str(rd.key, &rd.lzf); err != nil {
 		return rd.fail(err, nil)
 	}
+	keep, err := rd.keep(db)
+	if err != nil {
+		return rd.fail(err, rd.key)
+	}
+	before := rd.stats
+	if !keep {
+		sink = record.Discard{}
+	}
+	if rd.opts.OnDuplicate != "" {
+		rd.members.reset()
+	}
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
+	}
+	passed := rd.stats.Keys > before.Keys // an empty collection is not passed on
+	switch {
+	case !keep:
+		empty := rd.stats.Empty
+		rd.stats = before
+		rd.stats.Empty = empty
+		if passed {
+			rd.stats.Duplicates++
+		}
+	case passed:
+		rd.seen(db)
+		if expire != 0 {
+			rd.stats.Expires++
+		}
 	}
 	rd.release()
 	return nil
@@ -134,6 +161,9 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 	}
 	for range n {
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
+			return err
+		}
+		if err := rd.checkMember(t, rd.a); err != nil {
 			return err
 		}
 		switch t {
@@ -265,7 +295,7 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 	if err := it.open(kind, b); err != nil {
 		return err
 	}
-	entries, err := it.len()
+	entries, err := blobEntries(it, t)
 	if err != nil {
 		return err
 	}
@@ -274,11 +304,7 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		return fmt.Errorf("%w: %s of %d entries, not a multiple of %d", ErrCorrupt, TypeName(t), entries, k)
 	}
 	if entries == 0 {
-		// Redis skips an empty listpack or ziplist, and refuses an empty zipmap; a header
-		// that says 0 while entries follow is damage.
-		if _, _, _, ok := it.next(); ok || it.err != nil {
-			return cmp.Or(it.err, fmt.Errorf("%w: %s: its header says 0 entries, it holds more", ErrCorrupt, TypeName(t)))
-		}
+		// Redis skips an empty listpack or ziplist (an empty zipmap is damage: packIter).
 		rd.stats.Empty++
 		return nil
 	}
@@ -296,27 +322,29 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		return err
 	}
 	if err := rd.emitBlob(&it, t, plain, sink); err != nil {
-		if _, ok := err.(sinkErr); ok {
-			// A sink that refused a member may have been misled by a damaged blob (more
-			// members than its header says): the damage is the error.
-			return cmp.Or(checkBlob(kind, b), err)
-		}
 		return err
 	}
 	return s(sink.EndCollection())
 }
 
-// checkBlob walks the blob b of kind to its end and returns its damage, if any.
-func checkBlob(kind packKind, b []byte) error {
-	var it packIter
-	if err := it.open(kind, b); err != nil {
-		return err
-	}
+// blobEntries counts the entries of an opened blob of type t by walking it (it is passed by
+// value: the caller's stays at the start), and checks the count its header declares, which
+// the member count handed on comes from and which Redis does not check at load.
+func blobEntries(it packIter, t byte) (int, error) {
+	n := 0
 	for {
 		if _, _, _, ok := it.next(); !ok {
-			return it.err
+			break
 		}
+		n++
 	}
+	if it.err != nil {
+		return 0, it.err
+	}
+	if it.count >= 0 && it.count != n {
+		return 0, fmt.Errorf("%w: %s header declares %d entries, it holds %d", ErrCorrupt, TypeName(t), it.count, n)
+	}
+	return n, nil
 }
 
 // emitBlob writes the members of an opened blob to the open collection.
@@ -333,8 +361,15 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		case 1:
 			err = s(sink.AddElement(rd.entry(s1, v1, i1)))
 		case 2:
-			err = s(sink.AddMember(rd.entry(s1, v1, i1)))
+			m := rd.entry(s1, v1, i1)
+			if err := rd.checkMember(2, m); err != nil {
+				return err
+			}
+			err = s(sink.AddMember(m))
 		default:
+			if err := rd.checkMember(plain, rd.entry(s1, v1, i1)); err != nil {
+				return err
+			}
 			s2, v2, i2, ok := it.next()
 			if !ok {
 				return cmp.Or(it.err, fmt.Errorf("%w: %s ends inside a member", ErrCorrupt, TypeName(t)))

@@ -109,6 +109,12 @@ type Options struct {
 	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
 	// ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
+	// CountsAreHints takes the counts given to BeginDB as hints, as a dump's RESIZEDB is:
+	// written, not checked; and lets a database be opened again after another's, its
+	// records continuing it after a new SELECTDB (Redis loads such a file). A key repeated
+	// across the sections is then the caller's to refuse. Default off: counts are checked,
+	// and each database is opened once.
+	CountsAreHints bool
 	// BufferSize is the size of the writes made to the destination; default
 	// DefaultBufferSize, 1 MiB.
 	BufferSize int
@@ -171,6 +177,7 @@ type Writer struct {
 	dbCounts  map[int]DBInfo      // the keys written in each ended database that has some
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
+	hints     bool // Options.CountsAreHints
 	limits    Thresholds
 	coll      collection // the open collection record, if any
 	strm      streamState
@@ -221,6 +228,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		version:   version,
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
+		hints:     opts.CountsAreHints,
 		limits:    limits,
 		spool:     spool{dir: opts.TempDir},
 		dropTTL:   opts.DropFieldTTL,
@@ -260,7 +268,8 @@ func (w *Writer) appendAux(key, value string) {
 }
 
 // BeginDB ends the open database section, if any, and opens database db. Each database may
-// be opened once; info gives its size when known.
+// be opened once (again, continuing it, with Options.CountsAreHints); info gives its size
+// when known.
 func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if err := w.usable(); err != nil {
 		return err
@@ -271,7 +280,7 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if err := w.endDB(); err != nil {
 		return err
 	}
-	if w.dbsDone[db] {
+	if w.dbsDone[db] && !w.hints {
 		return w.fail(fmt.Errorf("%w: db %d", ErrDBReopened, db))
 	}
 	w.dbsDone[db] = true
@@ -305,7 +314,8 @@ func (w *Writer) DBs() map[int]DBInfo {
 	maps.Copy(dbs, w.dbCounts)
 	if w.dbOpen {
 		if keys := w.stats.Keys - w.dbStart.Keys; keys > 0 {
-			dbs[w.db] = DBInfo{Keys: keys, Expires: w.stats.Expires - w.dbStart.Expires}
+			before := dbs[w.db] // the sections of a database opened again
+			dbs[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + w.stats.Expires - w.dbStart.Expires}
 		}
 	}
 	return dbs
@@ -323,9 +333,10 @@ func (w *Writer) endDB() error {
 		if w.dbCounts == nil {
 			w.dbCounts = make(map[int]DBInfo)
 		}
-		w.dbCounts[w.db] = DBInfo{Keys: keys, Expires: expires}
+		before := w.dbCounts[w.db] // the sections of a database opened again
+		w.dbCounts[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + expires}
 	}
-	if in := w.dbInfo; in.Keys > 0 && (in.Keys != keys || in.Expires != expires) {
+	if in := w.dbInfo; in.Keys > 0 && !w.hints && (in.Keys != keys || in.Expires != expires) {
 		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
 			ErrCountMismatch, w.db, in.Keys, in.Expires, keys, expires))
 	}

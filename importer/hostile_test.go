@@ -242,3 +242,25 @@ func TestLongListStreamed(t *testing.T) {
 		t.Fatalf("bad element: %v", err)
 	}
 }
+
+// TestLastCountsExpiries: with "last", each db is opened with the keys and expiries of its
+// keys' last records, whichever of a key's records expire.
+func TestLastCountsExpiries(t *testing.T) {
+	in := `{"key":"a","value":"1","expiration":"2100-01-01T00:00:00Z"}
+{"key":"b","value":"1"}
+{"key":"a","value":"2"}
+{"key":"b","value":"2","expiration":"2100-01-01T00:00:00Z"}
+{"key":"c","value":"1","expiration":"2100-01-01T00:00:00Z"}
+{"db":1,"key":"a","value":"1","expiration":"2100-01-01T00:00:00Z"}
+`
+	sink := &keySink{}
+	open := func() (Reader, error) { return NewJSONReader(strings.NewReader(in)), nil }
+	st, err := Copy(context.Background(), sink, open, Options{OnDuplicate: DupLast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]encoder.DBInfo{0: {Keys: 3, Expires: 2}, 1: {Keys: 1, Expires: 1}}
+	if sink.info[0] != want[0] || sink.info[1] != want[1] || st.Duplicates != 2 {
+		t.Fatalf("dbs opened with %v, %d duplicates; want %v, 2", sink.info, st.Duplicates, want)
+	}
+}

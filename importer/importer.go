@@ -8,7 +8,6 @@ package importer
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -67,18 +66,19 @@ var (
 	ErrDBOrder      = errors.New("records of a db are not together")
 )
 
-// OnDuplicate says what Copy does with a key that comes again in the same db.
-type OnDuplicate string
+// OnDuplicate says what Copy does with a key that comes again in the same db: the rules
+// of every reader of records, dumps included (record.OnDuplicate).
+type OnDuplicate = record.OnDuplicate
 
 // The choices for OnDuplicate.
 const (
 	// DupError fails, naming the lines of both records (the default).
-	DupError OnDuplicate = "error"
+	DupError = record.DupError
 	// DupFirst keeps the first record and drops the later ones.
-	DupFirst OnDuplicate = "first"
+	DupFirst = record.DupFirst
 	// DupLast keeps the last record. Since the first was written before the next turns up,
 	// Copy reads the input twice: once to find the last record of every key, once to write.
-	DupLast OnDuplicate = "last"
+	DupLast = record.DupLast
 )
 
 // Options configure Copy. The zero value refuses duplicates and malformed records.
@@ -118,7 +118,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	}
 	switch opts.OnDuplicate {
 	case "", DupError, DupFirst:
-		c.seen = map[string]int64{}
+		c.seen = record.NewKeySet()
 	case DupLast:
 		if err := c.findLast(open); err != nil {
 			return c.stats, err
@@ -141,15 +141,14 @@ type copier struct {
 	opts     Options
 	now      time.Time
 	stats    Stats
-	seen     map[string]int64       // dbKey → line of its record
-	last     map[string]uint64      // DupLast: dbKey → number of its last record
+	seen     *record.KeySet         // key → line of its record
+	last     *record.KeySet         // DupLast: key → number of its last record
 	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
 	db       int                    // the open db
 	open     bool                   // a db is open
 	dbLine   map[int]int64          // the line each db started on
-	dbKey    []byte
-	streamer MemberStreamer // the reader, when the record's elements stay in its input
-	streamed uint64         // how many
+	streamer MemberStreamer         // the reader, when the record's elements stay in its input
+	streamed uint64                 // how many
 }
 
 // checkRecord checks rec as record.Check does, counting the streamed elements of a list.
@@ -216,58 +215,55 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 	}
 }
 
-// key returns the map key of a record: its db and its key.
-func (c *copier) key(rec *record.Record) []byte {
-	c.dbKey = binary.BigEndian.AppendUint32(c.dbKey[:0], uint32(rec.DB))
-	return append(c.dbKey, rec.Key...)
-}
-
 // findLast reads the input once to find the last record of every key, and what each db holds.
 func (c *copier) findLast(open func() (Reader, error)) error {
 	r, err := open()
 	if err != nil {
 		return err
 	}
-	c.last = map[string]uint64{}
-	expires := map[string]bool{}
-	err = c.each(r, func(rec *record.Record, _ int64, n uint64) error {
-		k := c.key(rec)
-		c.last[string(k)] = n
-		expires[string(k)] = rec.ExpireAtMS > 0
+	// Each key's number, doubled, plus 1 when its record expires: what each db holds is
+	// its keys' last records.
+	c.last = record.NewKeySet()
+	c.counts = map[int]encoder.DBInfo{}
+	return c.each(r, func(rec *record.Record, _ int64, n uint64) error {
+		exp := rec.ExpireAtMS > 0
+		prev, dup := c.last.Get(rec.DB, rec.Key)
+		c.last.Put(rec.DB, rec.Key, int64(n)<<1|boolInt(exp))
+		counts := c.counts[rec.DB]
+		if !dup {
+			counts.Keys++
+		}
+		if dup && prev&1 == 1 {
+			counts.Expires--
+		}
+		if exp {
+			counts.Expires++
+		}
+		c.counts[rec.DB] = counts
 		return nil
 	})
-	if err != nil {
-		return err
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
 	}
-	c.counts = map[int]encoder.DBInfo{}
-	for k, exp := range expires {
-		db := int(binary.BigEndian.Uint32([]byte(k)))
-		n := c.counts[db]
-		n.Keys++
-		if exp {
-			n.Expires++
-		}
-		c.counts[db] = n
-	}
-	return nil
+	return 0
 }
 
 // write writes one record, after the duplicate and db-order checks.
 func (c *copier) write(rec *record.Record, line int64, n uint64) error {
-	k := c.key(rec)
 	if c.last != nil {
-		if c.last[string(k)] != n {
+		if last, _ := c.last.Get(rec.DB, rec.Key); uint64(last>>1) != n {
 			c.stats.Duplicates++
 			return nil
 		}
-	} else if first, dup := c.seen[string(k)]; dup {
+	} else if first, dup := c.seen.Add(rec.DB, rec.Key, line); dup {
 		if c.opts.OnDuplicate == DupFirst {
 			c.stats.Duplicates++
 			return nil
 		}
 		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", ErrDuplicateKey, rec.Key, rec.DB, first)}
-	} else {
-		c.seen[string(k)] = line
 	}
 	if !c.open || rec.DB != c.db {
 		if c.dbLine == nil {

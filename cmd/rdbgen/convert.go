@@ -36,6 +36,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
+			onDuplicateFlag(""),
 		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
 	}
@@ -77,9 +78,29 @@ func convertAction(c *cli.Context) error {
 	if err := j.readFunctionFlags(c); err != nil {
 		return err
 	}
+	onDup, err := onDuplicate(c)
+	if err != nil {
+		return err
+	}
 	f.Now = j.now
 	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
-	return convertRDB(c, j, c.Args().First(), nil, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"))
+	return convertRDB(c, j, c.Args().First(), nil, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"), onDup)
+}
+
+// onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
+// groups it in the help.
+func onDuplicateFlag(category string) cli.Flag {
+	return &cli.StringFlag{Name: "on-duplicate", Value: string(record.DupError), Category: category,
+		Usage: "a key that comes again in its db: error, first (keep it) or last (keep the last; reads the input twice)"}
+}
+
+// onDuplicate reads --on-duplicate.
+func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
+	d := record.OnDuplicate(c.String("on-duplicate"))
+	if !d.Valid() {
+		return "", fmt.Errorf("--on-duplicate %q (known: error, first, last)", d)
+	}
+	return d, nil
 }
 
 // setCreated sets the output's creation time (its ctime) to the input's (its ctime AUX
@@ -122,8 +143,8 @@ type rdbSource struct {
 	stdin io.Reader
 	opts  decoder.Options
 	in    *rdbInput
-	// skipped, if not nil, is set to the module values the reader skipped.
-	skipped *uint64
+	// read, if not nil, is set to the reader's counts once read.
+	read *decoder.Stats
 }
 
 func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
@@ -136,21 +157,21 @@ func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		defer in.Close()
 	}
 	rd, err := in.read(ctx, sink, s.opts)
-	s.countSkipped(rd)
+	s.stats(rd)
 	return err
 }
 
-// countSkipped notes the module values that rd skipped.
-func (s rdbSource) countSkipped(rd *decoder.Reader) {
-	if s.skipped != nil && rd != nil {
-		*s.skipped = rd.Stats().SkippedModules
+// stats keeps the counts of rd, when s.read asks for them.
+func (s rdbSource) stats(rd *decoder.Reader) {
+	if s.read != nil && rd != nil {
+		*s.read = rd.Stats()
 	}
 }
 
 // convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
-// job's output, created when the input was (see setCreated), its expiries moved when rebasing;
-// import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions, rebasing bool) error {
+// job's output, created when the input was (see setCreated), its expiries moved when rebasing,
+// keys that come again treated as onDup says; import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions, rebasing bool, onDup record.OnDuplicate) error {
 	if in == nil {
 		in = c.App.Reader
 	}
@@ -162,8 +183,9 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if err := setCreated(c, j, rin, &opts, rebasing); err != nil {
 		return err
 	}
-	var modules uint64 // module values the reader skipped under --skip-unsupported
-	src := rdbSource{in: rin, opts: decoder.Options{SkipModules: opts.SkipUnsupported}, skipped: &modules}
+	read := &decoder.Stats{}
+	src := rdbSource{in: rin, read: read, opts: decoder.Options{SkipModules: opts.SkipUnsupported, OnDuplicate: onDup}}
+	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
 	conv, convStats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
 		return err
@@ -173,8 +195,8 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	// records left out too.
 	withModules := func() {
 		*stats = *convStats
-		stats.Read += modules
-		stats.Unsupported += modules
+		stats.Read += read.SkippedModules
+		stats.Unsupported += read.SkippedModules
 	}
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
@@ -182,7 +204,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
 		withModules()
-		m.Import = convertManifest(input, *stats)
+		m.Import = convertManifest(input, *stats, read.Duplicates, onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -194,11 +216,17 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		return err
 	}
 	withModules()
-	return report(convertCounts(*stats), convertNotes(*stats))
+	ic := convertCounts(*stats)
+	ic.Records += read.Duplicates
+	ic.Duplicates = read.Duplicates
+	return report(ic, convertNotes(*stats, read.Duplicates))
 }
 
-func convertManifest(input string, stats rdbgen.ConvertStats) *manifest.Import {
-	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read, Skipped: stats.Unsupported}
+// convertManifest returns the manifest section of a dump read: stats, and dups records of
+// keys that came again left out under onDup.
+func convertManifest(input string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
+	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read + dups, Skipped: stats.Unsupported,
+		Duplicates: dups, OnDup: string(onDup)}
 }
 
 func convertCounts(stats rdbgen.ConvertStats) importCounts {
@@ -206,9 +234,12 @@ func convertCounts(stats rdbgen.ConvertStats) importCounts {
 		functionCounts: functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
 
-// convertNotes tells what a convert left out.
-func convertNotes(stats rdbgen.ConvertStats) string {
+// convertNotes tells what a convert left out: dups records of keys that came again too.
+func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 	var notes []string
+	if dups > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", dups))
+	}
 	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
 		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
 	}

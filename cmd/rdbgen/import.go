@@ -25,7 +25,7 @@ func importCommand() *cli.Command {
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
-			&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "a key that comes again: error, first (keep it) or last (keep the last; reads the input twice)"},
+			onDuplicateFlag(""),
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
 			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
 			&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
@@ -44,12 +44,11 @@ func importAction(c *cli.Context) error {
 		return errors.New("import takes one input: a file, or - for stdin")
 	}
 	input := c.Args().First()
-	opts := importer.Options{OnDuplicate: importer.OnDuplicate(c.String("on-duplicate")), SkipInvalid: c.Bool("skip-invalid")}
-	switch opts.OnDuplicate {
-	case importer.DupError, importer.DupFirst, importer.DupLast:
-	default:
-		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
+	onDup, err := onDuplicate(c)
+	if err != nil {
+		return err
 	}
+	opts := importer.Options{OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid")}
 	format := c.String("input-format")
 	switch format {
 	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
@@ -74,7 +73,7 @@ func importAction(c *cli.Context) error {
 			if err := j.readFunctionFlags(c); err != nil {
 				return err
 			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false)
+			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
 		}
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -26,7 +27,7 @@ import (
 func onlineInputFlags() []cli.Flag {
 	return append(specInputFlags(), []cli.Flag{
 		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: "Input"},
-		&cli.StringFlag{Name: "on-duplicate", Value: string(importer.DupError), Usage: "with an input file: a key that comes again: error, first or last", Category: "Input"},
+		onDuplicateFlag("Input"),
 		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
 		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
 		&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
@@ -69,6 +70,8 @@ type input struct {
 	spec    *spec.Spec    // a spec file, or nil
 	imp     *importer.Source
 	dump    *rdbgen.ConvertStats // an RDB file's counts, once read; nil for other inputs
+	read    *decoder.Stats       // with dump: the reader's counts, once read
+	onDup   record.OnDuplicate   // with an input file: --on-duplicate
 	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
 	name    string               // the import's argument: a file, or - for stdin
 	format  string               // the import's format, known once it has been read
@@ -139,12 +142,12 @@ const newestTarget = "redis-8.4"
 // openImport makes the input an import of the argument, as rdbgen import reads it.
 func (in *input) openImport(c *cli.Context, now time.Time) error {
 	in.name = c.Args().First()
-	opts := importer.Options{OnDuplicate: importer.OnDuplicate(c.String("on-duplicate")), SkipInvalid: c.Bool("skip-invalid")}
-	switch opts.OnDuplicate {
-	case importer.DupError, importer.DupFirst, importer.DupLast:
-	default:
-		return fmt.Errorf("--on-duplicate %q (known: error, first, last)", opts.OnDuplicate)
+	onDup, err := onDuplicate(c)
+	if err != nil {
+		return err
 	}
+	in.onDup = onDup
+	opts := importer.Options{OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid")}
 	in.format = c.String("input-format")
 	switch in.format {
 	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
@@ -169,7 +172,8 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 			if err := notFor(c, "an RDB", append([]string{"skip-invalid"}, csvOnlyFlags...)...); err != nil {
 				return err
 			}
-			src := rdbSource{path: in.name, stdin: r}
+			in.read = &decoder.Stats{}
+			src := rdbSource{path: in.name, stdin: r, read: in.read, opts: decoder.Options{OnDuplicate: onDup}}
 			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 			if err != nil {
 				return err
@@ -259,7 +263,7 @@ func (in *input) manifest(c *cli.Context, now time.Time, loaded map[int]record.C
 	case in.spec != nil:
 		m.Spec = specManifest(c, in.spec)
 	case in.dump != nil:
-		m.Import = convertManifest(in.name, *in.dump)
+		m.Import = convertManifest(in.name, *in.dump, in.read.Duplicates, in.onDup)
 	case in.imp != nil:
 		m.Import = importManifest(in.name, in.format, in.imp.Stats, in.imp.Options)
 		if in.rewrite != nil {

@@ -74,21 +74,8 @@ func (in *rdbInput) Close() {
 // statistics (nil when the input is not an RDB file). Errors about the input name it; the
 // sink's errors come back as they are.
 func (in *rdbInput) read(ctx context.Context, sink record.Sink, opts decoder.Options) (*decoder.Reader, error) {
-	f, err := os.Open(in.path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	opts.MaxHeldBytes = maxHeldBytes
-	rd, err := decoder.NewReader(f, opts)
-	if err == nil {
-		err = rd.WriteTo(ctx, sink)
-	}
-	var de *decoder.Error
-	if errors.As(err, &de) {
-		return rd, fmt.Errorf("read %s: %w", in.name, err)
-	}
-	return rd, err
+	return decoder.File{Path: in.path, Name: in.name, Options: opts}.Read(ctx, sink)
 }
 
 // created returns the input's creation time: its ctime AUX field, else (a file) the
