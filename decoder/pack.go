@@ -160,6 +160,9 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 			v = int64(binary.LittleEndian.Uint64(b))
 		}
 		if it.left < it.count && v <= it.prevInt() {
+			if v == it.prevInt() {
+				return it.fail(fmt.Errorf("%w: %w %q: Redis refuses the file; repair the source", errBadIntset, ErrDuplicateMember, strconv.FormatInt(v, 10)))
+			}
 			return it.fail(fmt.Errorf("%w: %d after %d, not ascending", errBadIntset, v, it.prevInt()))
 		}
 		it.p += it.width

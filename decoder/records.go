@@ -342,7 +342,7 @@ func blobEntries(it packIter, t byte) (int, error) {
 		return 0, it.err
 	}
 	if it.count >= 0 && it.count != n {
-		return 0, fmt.Errorf("%w: %s header declares %d entries, it holds %d", ErrCorrupt, TypeName(t), it.count, n)
+		return 0, fmt.Errorf("%w: %s: its header says %d entries, it holds %d", ErrCorrupt, TypeName(t), it.count, n)
 	}
 	return n, nil
 }

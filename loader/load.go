@@ -240,6 +240,11 @@ func (m mappedCommands) BeginDB(db int, info encoder.DBInfo) error {
 // end returns the error of a load: the conduit's failure explains more than the source's
 // errStopped.
 func (l *load) end(failed, srcErr error) error {
+	if errors.Is(failed, errUnfinished) && srcErr != nil && !errors.Is(srcErr, errStopped) {
+		// The source stopped mid-record and said why; what the clean-up left, if anything,
+		// follows its reason.
+		return fmt.Errorf("%w%s", srcErr, strings.TrimPrefix(failed.Error(), errUnfinished.Error()))
+	}
 	if failed != nil {
 		return failed
 	}

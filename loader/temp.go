@@ -29,14 +29,18 @@ func isExpiredRename(err error, expireAt int64) bool {
 	return expireAt != 0 && expireAt <= time.Now().UnixMilli() && strings.HasPrefix(err.Error(), "ERR no such key")
 }
 
+// errUnfinished is the conduit's error when the source stopped in the middle of a record:
+// the source's own error says why (see load.end).
+var errUnfinished = errors.New("the load left records unfinished")
+
 // removeTemps deletes the temporary keys of addr, over a connection of its own (the
 // load's may be dead), and returns err with what was left behind, if anything was.
 func (l *load) removeTemps(ctx context.Context, addr string, temps []tempKey, err error) error {
 	if len(temps) == 0 {
 		return err
 	}
-	if err == nil { // a record is left unrenamed only by a failure
-		err = errors.New("the load left records unfinished")
+	if err == nil { // a record is left unrenamed only by a failure: the source's (see end)
+		err = errUnfinished
 	}
 	if rmErr := l.deleteTemps(context.WithoutCancel(ctx), addr, temps); rmErr != nil {
 		t := temps[0]

@@ -183,6 +183,12 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if err := setCreated(c, j, rin, &opts, rebasing); err != nil {
 		return err
 	}
+	if j.resp != nil {
+		// Commands are loaded later, into a server that keeps a key written with a past
+		// expiry until its expiry cycle finds it: keys expired now are dropped and counted, as
+		// a server drops them when it loads a file.
+		opts.Filter.DropExpired = true
+	}
 	read := &decoder.Stats{}
 	src := rdbSource{in: rin, read: read, opts: decoder.Options{SkipModules: opts.SkipUnsupported, OnDuplicate: onDup}}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice

@@ -206,7 +206,7 @@ func TestMalformedListpackMessage(t *testing.T) {
 		{"convert", dump, "-o", filepath.Join(t.TempDir(), "out.rdb")},
 	} {
 		_, _, err := run(t, context.Background(), args...)
-		checkRefused(t, args[0], dump, err, []string{"rdb byte", `key "h"`, "declares 6 entries, it holds 4"})
+		checkRefused(t, args[0], dump, err, []string{"rdb byte", `key "h"`, "header says 6 entries, it holds 4"})
 		if err != nil && strings.Contains(err.Error(), "write") {
 			t.Errorf("%s: %q talks about writing", args[0], err)
 		}
