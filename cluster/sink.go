@@ -30,7 +30,9 @@ func (w *Writer) begin(key []byte, open func(*encoder.Writer) error) error {
 	if w.closed {
 		return encoder.ErrClosed
 	}
-	w.cur = w.shardFor(key)
+	if w.cur = w.shardFor(key); w.cur == nil {
+		return notWritten(key, w.layout.ShardOf(key))
+	}
 	return open(w.cur)
 }
 
