@@ -63,6 +63,10 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 // keys in parts (a PartLister, as generated datasets and spec files are) is counted on
 // every CPU at once. Other sources are read once, and their files have no RESIZEDB hint.
 // The destinations are not closed.
+//
+// A nil destination leaves its shard unwritten: one process of a split that many write side
+// by side, each its own shard, reads every record and keeps those of its shards (a
+// cluster.Filter), and writes their files byte for byte as the whole split writes them.
 func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layout *cluster.Layout, opts Options) (ClusterResult, error) {
 	start := time.Now()
 	var counts []encoder.DBInfo
@@ -76,14 +80,18 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 		}
 		countTime = time.Since(start)
 	}
-	for _, dst := range dsts {
-		pipe.Grow(dst, bufferSize(opts.Encoder))
+	var written []int
+	for i, dst := range dsts {
+		if dst != nil {
+			pipe.Grow(dst, bufferSize(opts.Encoder))
+			written = append(written, i)
+		}
 	}
 	p := newProgress(src, opts.Progress)
 	if p != nil {
 		dsts = slices.Clone(dsts)
-		for i, dst := range dsts {
-			dsts[i] = p.writer(dst)
+		for _, i := range written {
+			dsts[i] = p.writer(dsts[i])
 		}
 	}
 	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts, FillCounts: fill})
@@ -93,7 +101,18 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 	if p != nil {
 		p.stats = w.Total
 	}
-	if err := src.WriteTo(ctx, w); err != nil {
+	var sink record.Sink = w
+	if len(written) < len(dsts) {
+		f, err := cluster.NewFilter(w, layout, written...)
+		if err != nil {
+			return ClusterResult{}, err
+		}
+		sink = f
+		if p != nil { // the keys read, out of the source's: each is looked at
+			p.stats = func() encoder.Stats { s := w.Total(); s.Keys = f.Kept + f.Dropped; return s }
+		}
+	}
+	if err := src.WriteTo(ctx, sink); err != nil {
 		return ClusterResult{}, err
 	}
 	if err := w.Close(); err != nil {

@@ -108,15 +108,16 @@ func (f *File) Stale() []string { return f.tmp.Removed() }
 
 // Shards are the files of a cluster split being written into a directory, one per shard of
 // a layout, each with its manifest: they are put in place together by Commit, or all
-// removed by Abort.
+// removed by Abort. Shards made by CreateShard hold one shard's file alone.
 type Shards struct {
 	Dir    string
 	Layout *cluster.Layout
-	// Paths are the shard files, Paths[i] being shard i's.
+	// Paths are the shard files, Paths[i] being shard i's; empty for a shard not written.
 	Paths    []string
-	files    []*atomicfile.File
-	existing map[int]string // shard files in Dir before the run
-	made     bool           // Dir was created for the run
+	files    []*atomicfile.File // nil for a shard not written
+	existing map[int]string     // shard files in Dir before the run
+	made     bool               // Dir was created for the run
+	shared   bool               // one shard of a split that other processes write
 	done     bool
 }
 
@@ -146,19 +147,55 @@ func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, erro
 	return s, nil
 }
 
-// Writers returns the destinations of the shard files, in order.
+// CreateShard starts the file of shard index of layout alone, in dir, created when missing:
+// one process of a split that many write side by side into one directory, each its own
+// shard (a pod of a Kubernetes Indexed Job). Unless force is set, an existing file or
+// manifest of that shard is an error; the other shards' files are none of its business:
+// Commit puts the shard's file and manifest in place and removes nothing else, and the
+// temporary files cleaned up are the shard's own (atomicfile.CreateShared). An index out of
+// range is an error naming the number of shards.
+func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Shards, error) {
+	n := layout.Len()
+	if index < 0 || index >= n {
+		return nil, fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", index, n, n-1)
+	}
+	if _, err := makeDir(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, cluster.ShardFile(index))
+	if err := atomicfile.Check(PathFor(path), force); err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	f, err := atomicfile.CreateShared(path, force)
+	if err != nil {
+		return nil, err
+	}
+	s := &Shards{Dir: dir, Layout: layout, Paths: make([]string, n), files: make([]*atomicfile.File, n), shared: true}
+	s.Paths[index], s.files[index] = path, f
+	return s, nil
+}
+
+// Writers returns the destinations of the shard files, in order: nil for a shard not
+// written.
 func (s *Shards) Writers() []io.Writer {
 	w := make([]io.Writer, len(s.files))
 	for i, f := range s.files {
-		w[i] = f
+		if f != nil {
+			w[i] = f
+		}
 	}
 	return w
+}
+
+// written returns the files of the shards written.
+func (s *Shards) written() []*atomicfile.File {
+	return slices.DeleteFunc(slices.Clone(s.files), func(f *atomicfile.File) bool { return f == nil })
 }
 
 // Stale returns the temporary files of killed runs that CreateShards removed.
 func (s *Shards) Stale() []string {
 	var paths []string
-	for _, f := range s.files {
+	for _, f := range s.written() {
 		paths = append(paths, f.Removed()...)
 	}
 	return paths
@@ -171,7 +208,7 @@ func (s *Shards) Abort() {
 		return
 	}
 	s.done = true
-	for _, f := range s.files {
+	for _, f := range s.written() {
 		f.Abort()
 	}
 	if s.made {
@@ -182,23 +219,24 @@ func (s *Shards) Abort() {
 // Commit puts every shard file in place, writes manifests[i] (if manifests is not nil)
 // beside shard i's, and removes
 // the shard files (and their manifests) left in the directory by an earlier split into more
-// shards, which force allowed to replace. It returns the paths it removed.
+// shards, which force allowed to replace. It returns the paths it removed. Of Shards made by
+// CreateShard, it puts the one file and its manifest in place, and removes nothing.
 func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 	if manifests != nil && len(manifests) != len(s.files) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
 	s.done = true
-	if err := atomicfile.CommitAll(s.files); err != nil {
+	if err := atomicfile.CommitAll(s.written()); err != nil {
 		if s.made {
 			os.Remove(s.Dir)
 		}
 		return nil, err
 	}
-	if err := writeAll(s.Paths, manifests); err != nil {
+	if err := writeAll(s.Paths, manifests, s.shared); err != nil {
 		return nil, fmt.Errorf("wrote the shard files in %s but not their manifests: %w", s.Dir, err)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.existing)) {
-		if i < len(s.files) {
+		if i < len(s.files) || s.shared {
 			continue
 		}
 		path := s.existing[i]
@@ -215,11 +253,15 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 
 // writeAll writes manifests[i] beside paths[i], all put in place together (atomicfile.CommitAll)
 // so that their syncs are committed together: 100 shards' manifests took 0.12-0.15 s one after
-// the other.
-func writeAll(paths []string, manifests []*Manifest) error {
+// the other. An empty path has no manifest written; shared makes the manifests as
+// atomicfile.CreateShared makes files.
+func writeAll(paths []string, manifests []*Manifest, shared bool) error {
 	files := make([]*atomicfile.File, 0, len(manifests))
 	for i, m := range manifests {
-		f, err := create(PathFor(paths[i]), m)
+		if paths[i] == "" {
+			continue
+		}
+		f, err := create(PathFor(paths[i]), m, shared)
 		if err != nil {
 			for _, f := range files {
 				f.Abort()
