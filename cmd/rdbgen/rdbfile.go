@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -46,6 +47,7 @@ type fileJob struct {
 	warnings io.Writer // stderr
 	opts     rdbgen.FileOptions
 	layout   *cluster.Layout     // the split's, or nil for one file
+	shard    int                 // the one shard of the split written (--shard-index), or -1 for all
 	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
 }
 
@@ -82,8 +84,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		}
 	}
 	if isCluster(c) {
-		var err error
-		j.layout, err = clusterOutput(c)
+		if j.layout, err = clusterOutput(c); err != nil {
+			return nil, err
+		}
+	}
+	if j.shard, err = shardOfSplit(c, j.layout); err != nil || j.layout != nil {
 		return j, err
 	}
 	j.opts.Manifest = c.String("manifest")
@@ -129,7 +134,13 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	case j.resp != nil:
 		return j.writeRESP(c, src, opts.Progress)
 	case j.layout != nil:
-		res, err := rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
+		write := rdbgen.WriteShardFiles
+		if j.shard >= 0 {
+			write = func(ctx context.Context, dir string, src record.Source, l *cluster.Layout, opts rdbgen.FileOptions) (rdbgen.ShardFilesResult, error) {
+				return rdbgen.WriteShardFile(ctx, dir, src, l, j.shard, opts)
+			}
+		}
+		res, err := write(c.Context, j.out, src, j.layout, opts)
 		if err != nil {
 			return nil, err
 		}
