@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -26,8 +27,19 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	if err != nil {
 		return 0, nil, err
 	}
-	r := &router{layout: layout}
+	r := &router{layout: layout, nodes: make([]*resp.Commands, layout.Len())}
 	counts := make([]*nodeCounts, layout.Len())
+	var sink record.Sink = r
+	only := -1 // the one shard loaded, or -1 for all
+	var filter *cluster.Filter
+	if l.o.Shard != nil {
+		only = *l.o.Shard
+		f, err := cluster.NewFilter(r, layout, only)
+		if err != nil {
+			return 0, nil, fmt.Errorf("shard index %d out of range: the cluster of %s has %d primaries (0 to %d)", only, l.o.Addr, layout.Len(), layout.Len()-1)
+		}
+		sink, filter = f, f
+	}
 	var conduits []conduit
 	defer func() {
 		for _, c := range conduits {
@@ -36,6 +48,9 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	}()
 	for i, s := range layout.Shards() {
 		counts[i] = &nodeCounts{}
+		if only >= 0 && i != only {
+			continue
+		}
 		c, err := l.open(ctx, s.Addr, counts[i])
 		if err != nil {
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
@@ -45,10 +60,10 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		if err != nil {
 			return 0, nil, err
 		}
-		r.nodes = append(r.nodes, cmds)
+		r.nodes[i] = cmds
 	}
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, r)
+	srcErr := l.src.WriteTo(ctx, sink)
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {
@@ -58,9 +73,16 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	took := time.Since(start)
 	nodes := make(map[string]record.Counts, len(counts))
 	for i, s := range layout.Shards() {
+		if only >= 0 && i != only {
+			continue
+		}
 		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
 	}
-	return took, nodes, l.end(errors.Join(failed...), srcErr)
+	err = l.end(errors.Join(failed...), srcErr)
+	if err == nil && filter != nil && l.confirmed.Load() != filter.Kept {
+		err = fmt.Errorf("the server confirmed %d keys, want the shard's %d", l.confirmed.Load(), filter.Kept)
+	}
+	return took, nodes, err
 }
 
 // slots reads the cluster's layout from the seed: the primary of each slot range.
@@ -86,12 +108,19 @@ func (l *load) slots(ctx context.Context) (*cluster.Layout, error) {
 		}
 		shards[i].Ranges = append(shards[i].Ranges, cluster.Range{First: int(s.Start), Last: int(s.End)})
 	}
+	// Numbered by their first slot, as cluster.ParseLayout numbers them (Options.Shard).
+	slices.SortFunc(shards, func(a, b cluster.Shard) int {
+		return slices.MinFunc(a.Ranges, byFirst).First - slices.MinFunc(b.Ranges, byFirst).First
+	})
 	layout, err := cluster.NewLayout(shards)
 	if err != nil {
 		return nil, fmt.Errorf("the cluster of %s: %w", l.o.Addr, err)
 	}
 	return layout, nil
 }
+
+// byFirst orders slot ranges by their first slot.
+func byFirst(a, b cluster.Range) int { return a.First - b.First }
 
 // A router is a record.Sink that hands each record to the commands of its slot's primary.
 type router struct {
@@ -106,6 +135,9 @@ func (r *router) BeginDB(db int, info encoder.DBInfo) error {
 		return fmt.Errorf("db %d: a cluster has db 0 only", db)
 	}
 	for _, n := range r.nodes {
+		if n == nil { // a shard not loaded (Options.Shard)
+			continue
+		}
 		if err := n.BeginDB(db, encoder.DBInfo{}); err != nil {
 			return err
 		}

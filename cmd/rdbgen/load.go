@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
@@ -37,6 +36,8 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
+				shardIndexFlag(),
+				baseTimeFlag(),
 				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline or mass"},
 				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
 				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
@@ -67,7 +68,10 @@ type loadSummary struct {
 }
 
 func loadAction(c *cli.Context) error {
-	now := time.Now()
+	now, shard, err := loadShard(c)
+	if err != nil {
+		return err
+	}
 	in, err := inputFromFlags(c, now)
 	if err != nil {
 		return err
@@ -92,6 +96,9 @@ func loadAction(c *cli.Context) error {
 		return err
 	}
 	opts.Cluster = c.Bool("cluster")
+	if shard >= 0 {
+		opts.Shard = &shard
+	}
 	opts.Method = loader.Method(c.String("method"))
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
@@ -99,6 +106,9 @@ func loadAction(c *cli.Context) error {
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
+	if shard >= 0 {
+		total = 0 // the shard's keys are known once read
+	}
 	bar := newBar(c.App.ErrWriter, int64(total), "keys", quiet || asJSON || total == 0)
 	if bar != nil {
 		opts.Progress = func(p record.Progress) { bar.Set64(int64(p.Keys)) }

@@ -23,9 +23,9 @@ const (
 
 // shardIndexFlag is --shard-index: write (or load) one shard of the split alone.
 func shardIndexFlag() cli.Flag {
-	return &cli.IntFlag{Name: "shard-index", Category: "Cluster", Usage: "write only shard I of the split (its file and manifest, byte for byte the whole split's), " +
-		"as one pod of a Kubernetes Indexed Job: every pod reads the whole input and keeps its slots; needs --base-time. " +
-		"Also read from $" + envJobIndex + " (with a split) and $" + envShardIndex}
+	return &cli.IntFlag{Name: "shard-index", Category: "Cluster", Usage: "one shard of the split alone, as one pod of a Kubernetes Indexed Job: " +
+		"shard I's file and manifest, byte for byte the whole split's (with load --cluster: the keys of its slots, into its primary); " +
+		"every pod reads the whole input and keeps its slots; needs --base-time. Also read from $" + envJobIndex + " (with a split) and $" + envShardIndex}
 }
 
 // A shardSource is where a shard index came from: the flag or an environment variable.
@@ -36,10 +36,10 @@ type shardSource struct {
 
 // shardIndex returns the shard that --shard-index, $JOB_COMPLETION_INDEX or
 // $RDBGEN_SHARD_INDEX name, or -1 for none: the whole split, or one file. split tells
-// whether the flags ask for a split; without one, $JOB_COMPLETION_INDEX (set in every pod of
+// whether the flags ask for a split, which the flags splitFlags name; without one, $JOB_COMPLETION_INDEX (set in every pod of
 // an Indexed Job, which may write a whole file) is not read, and the others are an error.
 // Sources that disagree are an error naming both.
-func shardIndex(c *cli.Context, split bool) (int, error) {
+func shardIndex(c *cli.Context, split bool, splitFlags string) (int, error) {
 	var from []shardSource
 	if c.IsSet("shard-index") {
 		from = append(from, shardSource{fmt.Sprintf("--shard-index %d", c.Int("shard-index")), c.Int("shard-index")})
@@ -64,7 +64,7 @@ func shardIndex(c *cli.Context, split bool) (int, error) {
 		}
 	}
 	if !split {
-		return -1, fmt.Errorf("%s writes one shard of a split: give the split too, --cluster-shards N or --slots-from FILE", from[0].name)
+		return -1, fmt.Errorf("%s is one shard of a split: give the split too, %s", from[0].name, splitFlags)
 	}
 	if from[0].index < 0 {
 		return -1, fmt.Errorf("%s: a shard index is 0 or more", from[0].name)
@@ -76,7 +76,7 @@ func shardIndex(c *cli.Context, split bool) (int, error) {
 // layout (see shardIndex), or -1 for the whole split. A shard index needs the time shared
 // with the other processes: --base-time (or $RDBGEN_BASE_TIME) as an absolute time.
 func shardOfSplit(c *cli.Context, layout *cluster.Layout) (int, error) {
-	i, err := shardIndex(c, layout != nil)
+	i, err := shardIndex(c, layout != nil, "--cluster-shards N or --slots-from FILE")
 	if err != nil || i < 0 {
 		return i, err
 	}
@@ -106,4 +106,20 @@ func sharedBaseTime(c *cli.Context, i int) error {
 func isDuration(s string) bool {
 	_, err := time.ParseDuration(s)
 	return err == nil
+}
+
+// loadShard returns the time load counts TTLs from (--base-time, default now) and the one
+// shard that load --cluster loads (see shardIndex), or -1 for all; a shard needs the time
+// shared with the other processes, and its range is checked against the cluster's primaries
+// by the loader.
+func loadShard(c *cli.Context) (time.Time, int, error) {
+	now, err := baseTime(c, time.Now())
+	if err != nil {
+		return now, -1, err
+	}
+	i, err := shardIndex(c, c.Bool("cluster"), "--cluster")
+	if err == nil && i >= 0 {
+		err = sharedBaseTime(c, i)
+	}
+	return now, i, err
 }

@@ -8,13 +8,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
 // podBaseTime is the --base-time every pod of the tests' splits shares.
@@ -58,12 +62,18 @@ func TestShardIndexErrors(t *testing.T) {
 			"JOB_COMPLETION_INDEX=1 and RDBGEN_SHARD_INDEX=2 disagree"},
 		{"env not a number", split, map[string]string{"RDBGEN_SHARD_INDEX": "one"}, `RDBGEN_SHARD_INDEX="one" is not a shard index`},
 		{"no split", []string{"--count", "100", "--shard-index", "1", "--base-time", podBaseTime}, nil,
-			"--shard-index 1 writes one shard of a split: give the split too, --cluster-shards N or --slots-from FILE"},
-		{"no split, env", []string{"--count", "100"}, map[string]string{"RDBGEN_SHARD_INDEX": "1"}, "RDBGEN_SHARD_INDEX=1 writes one shard of a split"},
+			"--shard-index 1 is one shard of a split: give the split too, --cluster-shards N or --slots-from FILE"},
+		{"no split, env", []string{"--count", "100"}, map[string]string{"RDBGEN_SHARD_INDEX": "1"}, "RDBGEN_SHARD_INDEX=1 is one shard of a split"},
 		{"import, no base time", []string{"import", jsonl, "--cluster-shards", "2", "--shard-index", "0"}, nil,
 			"shard 0 of a split written by separate processes needs --base-time"},
 		{"convert, index = N", []string{"convert", dump, "--cluster-shards", "2", "--shard-index", "2", "--base-time", podBaseTime}, nil,
 			"shard index 2 out of range: the split has 2 shards (0 to 1)"},
+		{"load, no base time", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1"}, map[string]string{"JOB_COMPLETION_INDEX": "0"},
+			"shard 0 of a split written by separate processes needs --base-time"},
+		{"load, not a cluster", []string{"load", "--count", "10", "--addr", "127.0.0.1:1", "--shard-index", "1", "--base-time", podBaseTime}, nil,
+			"--shard-index 1 is one shard of a split: give the split too, --cluster"},
+		{"load, flag and env disagree", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1", "--shard-index", "1"}, map[string]string{"RDBGEN_SHARD_INDEX": "0"},
+			"--shard-index 1 and RDBGEN_SHARD_INDEX=0 disagree"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +84,11 @@ func TestShardIndexErrors(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			_, _, err := run(t, context.Background(), append(tt.args, "-o", filepath.Join(dir, "out"))...)
+			args := tt.args
+			if args[0] != "load" {
+				args = append(slices.Clone(args), "-o", filepath.Join(dir, "out"))
+			}
+			_, _, err := run(t, context.Background(), args...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
@@ -258,5 +272,40 @@ func TestShardIndexKilledPod(t *testing.T) {
 		if len(x) == 0 || !bytes.Equal(x, y) {
 			t.Fatalf("%s: %d bytes from the split, %d from its pod", name, len(x), len(y))
 		}
+	}
+}
+
+// TestLoadClusterShardIndex runs load --cluster once per shard with JOB_COMPLETION_INDEX,
+// as the pods of an Indexed Job that each load their shard: each primary gets the keys of
+// its slots, and every key's expiry counts from the shared --base-time.
+func TestLoadClusterShardIndex(t *testing.T) {
+	c, layout := servertest.StartCluster(t)
+	base, _ := time.Parse(time.RFC3339, podBaseTime)
+	for i := range layout.Len() {
+		t.Setenv(envJobIndex, strconv.Itoa(i))
+		stdout, _, err := run(t, context.Background(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "3000", "--ttl", "8760h", "--base-time", podBaseTime)
+		if err != nil || !strings.Contains(stdout, "(1 primaries)") {
+			t.Fatalf("pod %d: %v: %s", i, err, stdout)
+		}
+	}
+	var total int64
+	for i, n := range c.Nodes {
+		keys, err := n.Client().Keys(t.Context(), "*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if owner := layout.Owner(cluster.Slot([]byte(k))); owner != i {
+				t.Fatalf("key %q is on node %d, its slot's owner is %d", k, i, owner)
+			}
+		}
+		at, err := n.Client().PExpireTime(t.Context(), keys[0]).Result()
+		if want := base.Add(8760 * time.Hour); err != nil || at != time.Duration(want.UnixMilli())*time.Millisecond {
+			t.Fatalf("%s expires at %v (%v), want %v", keys[0], at, err, want.UnixMilli())
+		}
+		total += int64(len(keys))
+	}
+	if total != 3000 {
+		t.Fatalf("the primaries hold %d keys, want 3000", total)
 	}
 }
