@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
@@ -41,18 +40,9 @@ func TestLoadOneShard(t *testing.T) {
 				if res.Keys != want[shard] || len(res.Nodes) != 1 || res.Nodes[c.Nodes[shard].Addr].Keys != want[shard] {
 					t.Fatalf("shard %d: result %+v, want %d keys on %s alone", shard, res, want[shard], c.Nodes[shard].Addr)
 				}
-				for i, n := range c.Nodes {
-					keys, err := n.Client().Keys(t.Context(), "*").Result()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if i > shard && len(keys) != 0 || i <= shard && uint64(len(keys)) != want[i] {
-						t.Fatalf("after shard %d, node %d holds %d keys, want %d", shard, i, len(keys), want[i])
-					}
-					for _, k := range keys {
-						if owner := layout.Owner(cluster.Slot([]byte(k))); owner != i {
-							t.Fatalf("key %q is on node %d, its slot's owner is %d", k, i, owner)
-						}
+				for i, n := range servertest.NodeKeys(t, c, layout) {
+					if i > shard && n != 0 || i <= shard && n != want[i] {
+						t.Fatalf("after shard %d, node %d holds %d keys, want %d", shard, i, n, want[i])
 					}
 				}
 			}
