@@ -7,7 +7,7 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// A Filter is a record.Sink that passes on to another sink the records whose keys some
+// A Filter is a record.KeyFilter that passes on to another sink the records whose keys some
 // shards of a layout own, and drops the others, members and all: what one process of a split that
 // many processes share writes or loads (a pod of a Kubernetes Indexed Job, each with its own
 // shard). Each key's slot is computed once, as the Writer computes it, so a key costs its
@@ -47,6 +47,18 @@ func (f *Filter) keep(key []byte) bool {
 	}
 	f.Kept++
 	return true
+}
+
+// Wants tells whether the record of key is kept: a source that asks (Filter is a
+// record.KeyFilter) leaves out the records of other shards without computing them, which
+// with random values or collections costs far more than the key. A key refused is counted
+// as dropped, and must not be written.
+func (f *Filter) Wants(key []byte) bool {
+	if f.kept[f.slots.slot(key)] {
+		return true
+	}
+	f.Dropped++
+	return false
 }
 
 // errOpen is the error of a record begun while a dropped collection is open, which next,
