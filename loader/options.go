@@ -137,6 +137,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Batch < 0 || o.Batch > MaxBatch {
 		return bad("batch %d out of range (1 to %d)", o.Batch, MaxBatch)
 	}
+	if o.Shard != nil && (!o.Cluster || *o.Shard < 0) {
+		return bad("shard %d: one shard of a cluster's primaries, numbered from 0, goes with Cluster", *o.Shard)
+	}
 	switch o.Method {
 	case Sequential, Mass:
 		if o.Workers > 1 {

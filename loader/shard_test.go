@@ -48,6 +48,13 @@ func TestLoadOneShard(t *testing.T) {
 			}
 		})
 	}
+	t.Run("not a cluster", func(t *testing.T) {
+		zero := 0
+		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Shard: &zero})
+		if !errors.Is(err, loader.ErrInvalidOption) || !strings.Contains(err.Error(), "goes with Cluster") {
+			t.Fatalf("got %v", err)
+		}
+	})
 	t.Run("out of range", func(t *testing.T) {
 		three := 3
 		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &three})
