@@ -125,16 +125,16 @@ func writeShardFiles(ctx context.Context, shards *manifest.Shards, src record.So
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
-	ms := make([]*manifest.Manifest, len(res.Shards))
-	for i, st := range res.Shards {
-		if shards.Paths[i] == "" {
-			continue
-		}
+	written := shards.Written()
+	ms := make([]*manifest.Manifest, len(written))
+	paths := make([]string, layout.Len())
+	for j, i := range written {
+		st := res.Shards[i]
 		m := manifest.New(opts.Encoder, res.Target, res.RDBVersion, st, map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}})
 		s := layout.Shard(i)
 		m.Cluster = &manifest.Shard{Index: i, Shards: layout.Len(), Slots: s.Ranges, NodeID: s.NodeID, Addr: s.Addr}
 		describe(m, src, opts)
-		ms[i] = m
+		ms[j], paths[i] = m, shards.Paths[j]
 	}
 	if opts.NoManifest {
 		ms = nil
@@ -143,7 +143,7 @@ func writeShardFiles(ctx context.Context, shards *manifest.Shards, src record.So
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
-	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: shards.Paths, Removed: removed, Stale: shards.Stale()}, nil
+	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: paths, Removed: removed, Stale: shards.Stale()}, nil
 }
 
 // stamped returns the encoder options of opts with the creation time set, so that the file

@@ -66,9 +66,21 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 //
 // A nil destination leaves its shard unwritten: one process of a split that many write side
 // by side, each its own shard, reads every record and keeps those of its shards (a
-// cluster.Filter), and writes their files byte for byte as the whole split writes them.
+// cluster.Filter), and writes their files byte for byte as the whole split writes them. The
+// unwritten shards' Shards stats are zero, and Total counts the written ones.
 func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layout *cluster.Layout, opts Options) (ClusterResult, error) {
 	start := time.Now()
+	var written []int // the shards written, when not all are
+	if slices.Contains(dsts, nil) {
+		dsts = slices.Clone(dsts)
+		for i, dst := range dsts {
+			if dst == nil {
+				dsts[i] = cluster.Discard
+			} else {
+				written = append(written, i)
+			}
+		}
+	}
 	var counts []encoder.DBInfo
 	var countTime time.Duration
 	l, exact := src.(record.KeyLister)
@@ -80,18 +92,14 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 		}
 		countTime = time.Since(start)
 	}
-	var written []int
-	for i, dst := range dsts {
-		if dst != nil {
-			pipe.Grow(dst, bufferSize(opts.Encoder))
-			written = append(written, i)
-		}
+	for _, dst := range dsts {
+		pipe.Grow(dst, bufferSize(opts.Encoder))
 	}
 	p := newProgress(src, opts.Progress)
 	if p != nil {
 		dsts = slices.Clone(dsts)
-		for _, i := range written {
-			dsts[i] = p.writer(dsts[i])
+		for i, dst := range dsts {
+			dsts[i] = p.writer(dst)
 		}
 	}
 	w, err := cluster.NewWriter(dsts, layout, cluster.WriterOptions{Encoder: opts.Encoder, Counts: counts, FillCounts: fill})
@@ -102,7 +110,7 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 		p.stats = w.Total
 	}
 	var sink record.Sink = w
-	if len(written) < len(dsts) {
+	if written != nil {
 		f, err := cluster.NewFilter(w, layout, written...)
 		if err != nil {
 			return ClusterResult{}, err
@@ -119,12 +127,24 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 		return ClusterResult{}, err
 	}
 	p.send()
-	return ClusterResult{
+	res := ClusterResult{
 		Shards:        w.Stats(),
 		Total:         w.Total(),
 		RDBVersion:    w.RDBVersion(),
 		Target:        w.Target().Name,
 		Duration:      time.Since(start),
 		CountDuration: countTime,
-	}, nil
+	}
+	if written != nil {
+		res.Total = encoder.Stats{}
+		for i := range res.Shards {
+			if !slices.Contains(written, i) {
+				res.Shards[i] = encoder.Stats{}
+				continue
+			}
+			s, t := res.Shards[i], &res.Total
+			t.Keys, t.Expires, t.Members, t.Bytes = t.Keys+s.Keys, t.Expires+s.Expires, t.Members+s.Members, t.Bytes+s.Bytes
+		}
+	}
+	return res, nil
 }

@@ -79,6 +79,11 @@ func TestWriteShardFileIsTheSplits(t *testing.T) {
 				if want := filepath.Join(pods, cluster.ShardFile(i)); res.Paths[i] != want || len(slices.DeleteFunc(res.Paths, func(p string) bool { return p == "" })) != 1 {
 					t.Fatalf("shard %d: paths %q, want %s alone", i, res.Paths, want)
 				}
+				for j, st := range res.Shards {
+					if j != i && st != (encoder.Stats{}) || j == i && (st.Bytes == 0 || res.Total.Bytes != st.Bytes || res.Total.Keys != st.Keys) {
+						t.Fatalf("shard %d: stats %+v, total %+v: want shard %d's alone", i, res.Shards, res.Total, i)
+					}
+				}
 			}
 			want, got := dirFiles(t, split), dirFiles(t, pods)
 			if len(got) != 2*tc.layout.Len() || len(want) != len(got) {

@@ -21,15 +21,10 @@ type File interface {
 }
 
 // CanFill reports whether a Writer with WriterOptions.FillCounts can write into each of
-// dsts but nil ones (shards not written): each is a File whose position can be read, and a
-// regular file when it can tell (a pipe or a device cannot be written out of order).
+// dsts: each is a File whose position can be read, and a regular file when it can tell (a
+// pipe or a device cannot be written out of order).
 func CanFill(dsts []io.Writer) bool {
-	some := false
 	for _, dst := range dsts {
-		if dst == nil {
-			continue
-		}
-		some = true
 		f, ok := dst.(File)
 		if !ok {
 			return false
@@ -43,7 +38,7 @@ func CanFill(dsts []io.Writer) bool {
 			return false
 		}
 	}
-	return some
+	return len(dsts) > 0
 }
 
 // A shardFile is a shard's destination with WriterOptions.FillCounts: at its first write it

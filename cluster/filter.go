@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -8,11 +9,14 @@ import (
 )
 
 // A Filter is a record.KeyFilter that passes on to another sink the records whose keys some
-// shards of a layout own, and drops the others, members and all: what one process of a split that
-// many processes share writes or loads (a pod of a Kubernetes Indexed Job, each with its own
-// shard). Each key's slot is computed once, as the Writer computes it, so a key costs its
-// hash and the records kept cost what they cost without a Filter. Every BeginDB is passed
-// on, with the counts of the whole database.
+// shards of a layout own, and drops the others, members and all: what one process of a split
+// that many processes share writes or loads (a pod of a Kubernetes Indexed Job, each with its
+// own shard). Each key's slot is computed once, as the Writer computes it, so a key costs
+// its hash and the records kept cost what they cost without a Filter. Every BeginDB is
+// passed on, with the counts of the whole database.
+//
+// A Writer behind a Filter writes the files of the shards kept byte for byte as it writes
+// them when every record comes: give the others Discard as their destination.
 type Filter struct {
 	next  record.Sink
 	kept  *[Slots]bool // the slots of the shards kept
@@ -60,6 +64,33 @@ func (f *Filter) Wants(key []byte) bool {
 	f.Dropped++
 	return false
 }
+
+// WriteFunction passes a function library on, when the sink after the Filter carries them:
+// libraries belong to no key, and every shard's file holds them.
+func (f *Filter) WriteFunction(code []byte) error {
+	fs, ok := f.next.(interface{ WriteFunction(code []byte) error })
+	if !ok {
+		return fmt.Errorf("a function library (%.40q): %w", code, errNoFunctions)
+	}
+	return fs.WriteFunction(code)
+}
+
+// errNoFunctions is the error of a function library for a sink that cannot carry one.
+var errNoFunctions = errors.New("the sink after a shard filter cannot carry function libraries")
+
+// Discard is the destination of a shard that is not written, whose records a Filter keeps
+// away: a File that keeps nothing, which a Writer can fill in as it fills in files
+// (CanFill). Its shard's file gets only its header and end.
+var Discard File = discard{}
+
+// discard is Discard: every write succeeds and keeps nothing, and reads read zeros.
+type discard struct{}
+
+func (discard) Write(b []byte) (int, error)            { return len(b), nil }
+func (discard) WriteAt(b []byte, _ int64) (int, error) { return len(b), nil }
+func (discard) ReadAt(b []byte, _ int64) (int, error)  { clear(b); return len(b), nil }
+func (discard) Seek(int64, int) (int64, error)         { return 0, nil }
+func (discard) Truncate(int64) error                   { return nil }
 
 // errOpen is the error of a record begun while a dropped collection is open, which next,
 // had it seen the collection, would have refused.

@@ -30,9 +30,7 @@ func (w *Writer) begin(key []byte, open func(*encoder.Writer) error) error {
 	if w.closed {
 		return encoder.ErrClosed
 	}
-	if w.cur = w.shardFor(key); w.cur == nil {
-		return notWritten(key, w.layout.ShardOf(key))
-	}
+	w.cur = w.shardFor(key)
 	return open(w.cur)
 }
 

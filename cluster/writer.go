@@ -4,17 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/rdbgen/rdbgen/encoder"
 )
 
 // ErrDB is returned for records of a database other than 0: a cluster node refuses them.
 var ErrDB = errors.New("a cluster node holds db 0 only")
-
-// ErrNotWritten is returned (wrapped) for a record of a shard whose destination is nil:
-// a Filter keeps such records away.
-var ErrNotWritten = errors.New("a shard that is not written")
 
 // Buffer sizes of the shards' encoders: all shards together get about totalBuffer, each
 // between minBuffer and the encoder's default.
@@ -69,10 +64,7 @@ type Writer struct {
 }
 
 // NewWriter returns a Writer that writes shard i of layout to dsts[i]. Like encoder.Writer,
-// it does not close the destinations. A nil destination leaves its shard unwritten (one
-// process of a split that many share writes its own shard alone): its records must not come
-// (put a Filter before the Writer), and its Stats stay zero. The shards written are
-// byte for byte what they are when every shard is written.
+// it does not close the destinations.
 func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, error) {
 	if layout == nil {
 		return nil, fmt.Errorf("%w: nil layout", encoder.ErrInvalidOption)
@@ -80,9 +72,6 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 	n := layout.Len()
 	if len(dsts) != n {
 		return nil, fmt.Errorf("%w: %d destinations for %d shards", encoder.ErrInvalidOption, len(dsts), n)
-	}
-	if !slices.ContainsFunc(dsts, func(d io.Writer) bool { return d != nil }) {
-		return nil, fmt.Errorf("%w: no destination to write", encoder.ErrInvalidOption)
 	}
 	if opts.Counts != nil && len(opts.Counts) != n {
 		return nil, fmt.Errorf("%w: %d counts for %d shards", encoder.ErrInvalidOption, len(opts.Counts), n)
@@ -106,9 +95,6 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 		w.files = make([]*shardFile, n)
 	}
 	for i, dst := range dsts {
-		if dst == nil {
-			continue
-		}
 		if w.files != nil {
 			f, err := newShardFile(dst.(File), func() int { return w.headerRoom(i) })
 			if err != nil {
@@ -133,27 +119,15 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 }
 
 // Target returns the target the shards are written for.
-func (w *Writer) Target() encoder.Target { return w.first().Target() }
+func (w *Writer) Target() encoder.Target { return w.shards[0].Target() }
 
 // RDBVersion returns the version written in the shards' headers.
-func (w *Writer) RDBVersion() int { return w.first().RDBVersion() }
-
-// first returns the encoder of the first shard written.
-func (w *Writer) first() *encoder.Writer {
-	i := slices.IndexFunc(w.shards, func(sw *encoder.Writer) bool { return sw != nil })
-	return w.shards[i]
-}
-
-// notWritten is the error of a record of key, whose shard i is not written.
-func notWritten(key []byte, i int) error {
-	return fmt.Errorf("key %q: %w: shard %d", key, ErrNotWritten, i)
-}
+func (w *Writer) RDBVersion() int { return w.shards[0].RDBVersion() }
 
 // Layout returns the layout the Writer splits by.
 func (w *Writer) Layout() *Layout { return w.layout }
 
-// Shard returns the encoder.Writer of the shard that owns key's slot; nil when that shard
-// is not written.
+// Shard returns the encoder.Writer of the shard that owns key's slot.
 func (w *Writer) Shard(key []byte) *encoder.Writer {
 	return w.shards[w.shardOf(w.slots.slot(key))]
 }
@@ -180,11 +154,7 @@ func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
 	if slot < 0 {
 		slot = w.slots.next(key)
 	}
-	i := w.shardOf(slot)
-	if w.shards[i] == nil {
-		return notWritten(key, i)
-	}
-	return w.shards[i].WriteString(key, value, expireAtMS)
+	return w.shards[w.shardOf(slot)].WriteString(key, value, expireAtMS)
 }
 
 // shardFor returns the shard a record of key goes to: the shard of key, except while a
@@ -201,9 +171,7 @@ func (w *Writer) shardFor(key []byte) *encoder.Writer {
 func (w *Writer) Stats() []encoder.Stats {
 	s := make([]encoder.Stats, len(w.shards))
 	for i, sw := range w.shards {
-		if sw != nil {
-			s[i] = sw.Stats()
-		}
+		s[i] = sw.Stats()
 	}
 	return s
 }
@@ -212,9 +180,6 @@ func (w *Writer) Stats() []encoder.Stats {
 func (w *Writer) Total() encoder.Stats {
 	var t encoder.Stats
 	for _, sw := range w.shards {
-		if sw == nil {
-			continue
-		}
 		s := sw.Stats()
 		t.Keys += s.Keys
 		t.Expires += s.Expires
@@ -230,9 +195,6 @@ func (w *Writer) Close() error {
 	w.closed = true
 	var first error
 	for i, sw := range w.shards {
-		if sw == nil {
-			continue
-		}
 		err := sw.Close()
 		if err == nil && w.files != nil {
 			err = w.files[i].writeHeader(sw.Header())

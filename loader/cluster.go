@@ -27,19 +27,14 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	if err != nil {
 		return 0, nil, err
 	}
-	r := &router{layout: layout, nodes: make([]*resp.Commands, layout.Len())}
-	counts := make([]*nodeCounts, layout.Len())
-	var sink record.Sink = r
-	only := -1 // the one shard loaded, or -1 for all
-	var filter *cluster.Filter
+	var shard *shardSource // Options.Shard's records alone, or nil for all
 	if l.o.Shard != nil {
-		only = *l.o.Shard
-		f, err := cluster.NewFilter(r, layout, only)
-		if err != nil {
-			return 0, nil, fmt.Errorf("shard index %d out of range: the cluster of %s has %d primaries (0 to %d)", only, l.o.Addr, layout.Len(), layout.Len()-1)
+		if shard, err = newShardSource(l, layout); err != nil {
+			return 0, nil, err
 		}
-		sink, filter = f, f
 	}
+	r := &router{layout: layout}
+	counts := make([]*nodeCounts, layout.Len())
 	var conduits []conduit
 	defer func() {
 		for _, c := range conduits {
@@ -48,7 +43,8 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	}()
 	for i, s := range layout.Shards() {
 		counts[i] = &nodeCounts{}
-		if only >= 0 && i != only {
+		if shard != nil && i != shard.index {
+			r.nodes = append(r.nodes, nil) // another process's primary
 			continue
 		}
 		c, err := l.open(ctx, s.Addr, counts[i])
@@ -60,10 +56,10 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		if err != nil {
 			return 0, nil, err
 		}
-		r.nodes[i] = cmds
+		r.nodes = append(r.nodes, cmds)
 	}
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, sink)
+	srcErr := l.src.WriteTo(ctx, r)
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {
@@ -73,14 +69,14 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	took := time.Since(start)
 	nodes := make(map[string]record.Counts, len(counts))
 	for i, s := range layout.Shards() {
-		if only >= 0 && i != only {
+		if shard != nil && i != shard.index {
 			continue
 		}
 		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
 	}
 	err = l.end(errors.Join(failed...), srcErr)
-	if err == nil && filter != nil && l.confirmed.Load() != filter.Kept {
-		err = fmt.Errorf("the server confirmed %d keys, want the shard's %d", l.confirmed.Load(), filter.Kept)
+	if err == nil && shard != nil && l.confirmed.Load() != shard.filter.Kept {
+		err = fmt.Errorf("the server confirmed %d keys, want the shard's %d", l.confirmed.Load(), shard.filter.Kept)
 	}
 	return took, nodes, err
 }
@@ -135,7 +131,7 @@ func (r *router) BeginDB(db int, info encoder.DBInfo) error {
 		return fmt.Errorf("db %d: a cluster has db 0 only", db)
 	}
 	for _, n := range r.nodes {
-		if n == nil { // a shard not loaded (Options.Shard)
+		if n == nil { // a primary another process loads (Options.Shard)
 			continue
 		}
 		if err := n.BeginDB(db, encoder.DBInfo{}); err != nil {

@@ -107,7 +107,7 @@ func FormatChecksum(crc uint64) string { return fmt.Sprintf("%016x", crc) }
 
 // Write stores m at path atomically, replacing an existing manifest.
 func Write(path string, m *Manifest) error {
-	f, err := create(path, m, false)
+	f, err := create(path, m)
 	if err != nil {
 		return err
 	}
@@ -115,16 +115,17 @@ func Write(path string, m *Manifest) error {
 	return f.Commit()
 }
 
-// create writes m into the temporary file of a manifest at path, which Commit puts in place;
-// shared creates it with atomicfile.CreateShared.
-func create(path string, m *Manifest, shared bool) (*atomicfile.File, error) {
+// create writes m into the temporary file of a manifest at path, which Commit puts in place.
+func create(path string, m *Manifest) (*atomicfile.File, error) {
+	return createWith(path, m, atomicfile.Create)
+}
+
+// createWith is create, the temporary file made by newFile (atomicfile.Create or
+// atomicfile.CreateShared).
+func createWith(path string, m *Manifest, newFile func(path string, overwrite bool) (*atomicfile.File, error)) (*atomicfile.File, error) {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
-	newFile := atomicfile.Create
-	if shared {
-		newFile = atomicfile.CreateShared
 	}
 	f, err := newFile(path, true)
 	if err != nil {

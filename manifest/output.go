@@ -108,17 +108,19 @@ func (f *File) Stale() []string { return f.tmp.Removed() }
 
 // Shards are the files of a cluster split being written into a directory, one per shard of
 // a layout, each with its manifest: they are put in place together by Commit, or all
-// removed by Abort. Shards made by CreateShard hold one shard's file alone.
+// removed by Abort.
 type Shards struct {
 	Dir    string
 	Layout *cluster.Layout
-	// Paths are the shard files, Paths[i] being shard i's; empty for a shard not written.
+	// Paths are the shard files, Paths[i] being shard i's.
 	Paths    []string
-	files    []*atomicfile.File // nil for a shard not written
-	existing map[int]string     // shard files in Dir before the run
-	made     bool               // Dir was created for the run
-	shared   bool               // one shard of a split that other processes write
+	files    []*atomicfile.File
+	existing map[int]string // shard files in Dir before the run
+	made     bool           // Dir was created for the run
 	done     bool
+	// index are the shards of files and Paths, when not every shard is written
+	// (CreateShard); nil when Paths[i] is shard i's.
+	index []int
 }
 
 // CreateShards starts the shard files of layout in dir, creating dir when it is missing.
@@ -149,14 +151,13 @@ func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, erro
 
 // CreateShard starts the file of shard index of layout alone, in dir, created when missing:
 // one process of a split that many write side by side into one directory, each its own
-// shard (a pod of a Kubernetes Indexed Job). Unless force is set, an existing file or
-// manifest of that shard is an error; the other shards' files are none of its business:
-// Commit puts the shard's file and manifest in place and removes nothing else, and the
-// temporary files cleaned up are the shard's own (atomicfile.CreateShared). An index out of
-// range is an error naming the number of shards.
+// shard (a pod of a Kubernetes Indexed Job). Paths holds its file alone. Unless force is
+// set, an existing file or manifest of that shard is an error; the other shards' files are
+// none of its business: Commit puts the shard's file and manifest in place and removes
+// nothing else, and the temporary files cleaned up are the shard's own
+// (atomicfile.CreateShared). An index out of range is an error naming the number of shards.
 func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Shards, error) {
-	n := layout.Len()
-	if index < 0 || index >= n {
+	if n := layout.Len(); index < 0 || index >= n {
 		return nil, fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", index, n, n-1)
 	}
 	if _, err := makeDir(dir); err != nil {
@@ -170,32 +171,35 @@ func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Sh
 	if err != nil {
 		return nil, err
 	}
-	s := &Shards{Dir: dir, Layout: layout, Paths: make([]string, n), files: make([]*atomicfile.File, n), shared: true}
-	s.Paths[index], s.files[index] = path, f
-	return s, nil
+	return &Shards{Dir: dir, Layout: layout, Paths: []string{path}, files: []*atomicfile.File{f}, index: []int{index}}, nil
 }
 
-// Writers returns the destinations of the shard files, in order: nil for a shard not
-// written.
+// Written returns the shards written, in the order of Paths.
+func (s *Shards) Written() []int {
+	if s.index != nil {
+		return s.index
+	}
+	all := make([]int, len(s.files))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// Writers returns the destinations of the shard files, one per shard of the layout: nil
+// for a shard not written.
 func (s *Shards) Writers() []io.Writer {
-	w := make([]io.Writer, len(s.files))
-	for i, f := range s.files {
-		if f != nil {
-			w[i] = f
-		}
+	w := make([]io.Writer, s.Layout.Len())
+	for i, shard := range s.Written() {
+		w[shard] = s.files[i]
 	}
 	return w
-}
-
-// written returns the files of the shards written.
-func (s *Shards) written() []*atomicfile.File {
-	return slices.DeleteFunc(slices.Clone(s.files), func(f *atomicfile.File) bool { return f == nil })
 }
 
 // Stale returns the temporary files of killed runs that CreateShards removed.
 func (s *Shards) Stale() []string {
 	var paths []string
-	for _, f := range s.written() {
+	for _, f := range s.files {
 		paths = append(paths, f.Removed()...)
 	}
 	return paths
@@ -208,7 +212,7 @@ func (s *Shards) Abort() {
 		return
 	}
 	s.done = true
-	for _, f := range s.written() {
+	for _, f := range s.files {
 		f.Abort()
 	}
 	if s.made {
@@ -217,26 +221,26 @@ func (s *Shards) Abort() {
 }
 
 // Commit puts every shard file in place, writes manifests[i] (if manifests is not nil)
-// beside shard i's, and removes
+// beside Paths[i], and removes
 // the shard files (and their manifests) left in the directory by an earlier split into more
-// shards, which force allowed to replace. It returns the paths it removed. Of Shards made by
-// CreateShard, it puts the one file and its manifest in place, and removes nothing.
+// shards, which force allowed to replace. It returns the paths it removed. Of Shards made
+// by CreateShard, it puts the one file and its manifest in place, and removes nothing.
 func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 	if manifests != nil && len(manifests) != len(s.files) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
 	s.done = true
-	if err := atomicfile.CommitAll(s.written()); err != nil {
+	if err := atomicfile.CommitAll(s.files); err != nil {
 		if s.made {
 			os.Remove(s.Dir)
 		}
 		return nil, err
 	}
-	if err := writeAll(s.Paths, manifests, s.shared); err != nil {
+	if err := writeAll(s.Paths, manifests, s.index != nil); err != nil {
 		return nil, fmt.Errorf("wrote the shard files in %s but not their manifests: %w", s.Dir, err)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.existing)) {
-		if i < len(s.files) || s.shared {
+		if i < len(s.files) {
 			continue
 		}
 		path := s.existing[i]
@@ -253,15 +257,15 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 
 // writeAll writes manifests[i] beside paths[i], all put in place together (atomicfile.CommitAll)
 // so that their syncs are committed together: 100 shards' manifests took 0.12-0.15 s one after
-// the other. An empty path has no manifest written; shared makes the manifests as
-// atomicfile.CreateShared makes files.
+// the other. shared makes their temporary files with atomicfile.CreateShared.
 func writeAll(paths []string, manifests []*Manifest, shared bool) error {
+	newFile := atomicfile.Create
+	if shared {
+		newFile = atomicfile.CreateShared
+	}
 	files := make([]*atomicfile.File, 0, len(manifests))
 	for i, m := range manifests {
-		if paths[i] == "" {
-			continue
-		}
-		f, err := create(PathFor(paths[i]), m, shared)
+		f, err := createWith(PathFor(paths[i]), m, newFile)
 		if err != nil {
 			for _, f := range files {
 				f.Abort()
