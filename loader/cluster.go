@@ -27,12 +27,6 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	if err != nil {
 		return 0, nil, err
 	}
-	var shard *shardSource // Options.Shard's records alone, or nil for all
-	if l.o.Shard != nil {
-		if shard, err = newShardSource(l, layout); err != nil {
-			return 0, nil, err
-		}
-	}
 	r := &router{layout: layout}
 	counts := make([]*nodeCounts, layout.Len())
 	var conduits []conduit
@@ -41,6 +35,12 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			c.close()
 		}
 	}()
+	var shard *shardSource // Options.Shard's records alone, or nil for all
+	if l.o.Shard != nil {
+		if shard, err = newShardSource(l, layout); err != nil {
+			return 0, nil, err
+		}
+	}
 	for i, s := range layout.Shards() {
 		counts[i] = &nodeCounts{}
 		if shard != nil && i != shard.index {
