@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
@@ -68,10 +69,7 @@ type loadSummary struct {
 }
 
 func loadAction(c *cli.Context) error {
-	now, shard, err := loadShard(c)
-	if err != nil {
-		return err
-	}
+	now := time.Now()
 	in, err := inputFromFlags(c, now)
 	if err != nil {
 		return err
@@ -96,9 +94,6 @@ func loadAction(c *cli.Context) error {
 		return err
 	}
 	opts.Cluster = c.Bool("cluster")
-	if shard >= 0 {
-		opts.Shard = &shard
-	}
 	opts.Method = loader.Method(c.String("method"))
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
@@ -106,7 +101,12 @@ func loadAction(c *cli.Context) error {
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
+	shard, err := loadShard(c)
+	if err != nil {
+		return err
+	}
 	if shard >= 0 {
+		opts.Shard = &shard
 		total = 0 // the shard's keys are known once read
 	}
 	bar := newBar(c.App.ErrWriter, int64(total), "keys", quiet || asJSON || total == 0)

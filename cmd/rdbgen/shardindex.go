@@ -108,18 +108,13 @@ func isDuration(s string) bool {
 	return err == nil
 }
 
-// loadShard returns the time load counts TTLs from (--base-time, default now) and the one
-// shard that load --cluster loads (see shardIndex), or -1 for all; a shard needs the time
-// shared with the other processes, and its range is checked against the cluster's primaries
-// by the loader.
-func loadShard(c *cli.Context) (time.Time, int, error) {
-	now, err := baseTime(c, time.Now())
-	if err != nil {
-		return now, -1, err
-	}
+// loadShard returns the one shard that load --cluster loads (see shardIndex), or -1 for
+// all; a shard needs the base time shared with the other processes, and its range is
+// checked against the cluster's primaries by the loader.
+func loadShard(c *cli.Context) (int, error) {
 	i, err := shardIndex(c, c.Bool("cluster"), "--cluster")
 	if err == nil && i >= 0 {
 		err = sharedBaseTime(c, i)
 	}
-	return now, i, err
+	return i, err
 }
