@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -134,13 +133,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	case j.resp != nil:
 		return j.writeRESP(c, src, opts.Progress)
 	case j.layout != nil:
-		write := rdbgen.WriteShardFiles
-		if j.shard >= 0 {
-			write = func(ctx context.Context, dir string, src record.Source, l *cluster.Layout, opts rdbgen.FileOptions) (rdbgen.ShardFilesResult, error) {
-				return rdbgen.WriteShardFile(ctx, dir, src, l, j.shard, opts)
-			}
-		}
-		res, err := write(c.Context, j.out, src, j.layout, opts)
+		res, err := j.writeShards(c, src, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -172,6 +165,15 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	j.warnStale(res.Stale)
 	warnDatabases(j.warnings, j.out, res.DBs)
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
+}
+
+// writeShards writes the records of src into the split's files: every shard's, or the one
+// of --shard-index.
+func (j *fileJob) writeShards(c *cli.Context, src record.Source, opts rdbgen.FileOptions) (rdbgen.ShardFilesResult, error) {
+	if j.shard >= 0 {
+		return rdbgen.WriteShardFile(c.Context, j.out, src, j.layout, j.shard, opts)
+	}
+	return rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
 }
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
