@@ -167,15 +167,6 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
-// writeShards writes the records of src into the split's files: every shard's, or the one
-// of --shard-index.
-func (j *fileJob) writeShards(c *cli.Context, src record.Source, opts rdbgen.FileOptions) (rdbgen.ShardFilesResult, error) {
-	if j.shard >= 0 {
-		return rdbgen.WriteShardFile(c.Context, j.out, src, j.layout, j.shard, opts)
-	}
-	return rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
-}
-
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
 // stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
 func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
