@@ -10,29 +10,9 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// listSink keeps every record written to it.
-type listSink struct {
-	record.Collector
-	Records []record.Record
-}
-
-func (s *listSink) WriteString(key, value []byte, exp int64) error {
-	s.Collector.WriteString(key, value, exp)
-	s.Records = append(s.Records, s.Rec)
-	return nil
-}
-
-func (s *listSink) EndCollection() error {
-	if err := s.Collector.EndCollection(); err != nil {
-		return err
-	}
-	s.Records = append(s.Records, s.Rec)
-	return nil
-}
-
 // wantsSink keeps the records of the keys it wants: those whose last digit is 0, 3, 6 or 9.
 type wantsSink struct {
-	listSink
+	record.Recorder
 	asked int
 }
 
@@ -54,7 +34,7 @@ func TestKeyFilterLeavesRecordsOut(t *testing.T) {
 	}
 	for _, d := range sets {
 		t.Run(string(d.Type), func(t *testing.T) {
-			var all listSink
+			var all record.Recorder
 			if err := d.WriteTo(context.Background(), &all); err != nil {
 				t.Fatal(err)
 			}
