@@ -1,7 +1,9 @@
 # rdbgen: test, benchmark and check.
 #
 #   make test         every test, against a real redis-server and docker (and the encoder
-#                     again with -tags purego: its checksum without assembly)
+#                     again with -tags purego: its checksum without assembly), and the
+#                     Kubernetes examples' module (examples/kubernetes: k8s.io/api stays out
+#                     of rdbgen's own go.mod)
 #   make redis-image  the local test image rdbgen-test/redis:7.0
 #   make bench        the benchmarks
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
@@ -26,6 +28,7 @@ test: redis-server
 	fi
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 	$(GO) test -count=1 -tags purego ./encoder
+	cd examples/kubernetes && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # redis-server from Debian's package, installed when missing and we are root.
 redis-server:

@@ -45,7 +45,8 @@ type ShardFilesResult struct {
 	ClusterResult
 	Dir string
 	// Paths are the shard files, Paths[i] being shard i's; each has its manifest beside it
-	// (manifest.PathFor), unless NoManifest was set.
+	// (manifest.PathFor), unless NoManifest was set. Of WriteShardFile, the other shards'
+	// paths are empty (and their Shards stats zero).
 	Paths []string
 	// Removed lists the shard files of an earlier, larger split that Force removed.
 	Removed []string
@@ -95,18 +96,45 @@ func WriteShardFiles(ctx context.Context, dir string, src record.Source, layout 
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
+	return writeShardFiles(ctx, shards, src, opts)
+}
+
+// WriteShardFile writes the file of shard index alone of the split of src that
+// WriteShardFiles writes, with its manifest, into dir (created when missing): one process of
+// a split that many write side by side into one directory, each its own shard (a pod of a
+// Kubernetes Indexed Job). It reads every record of src and keeps those of its shard's
+// slots. With the same src, layout and options, and the same opts.Encoder.CreatedAt (which
+// the processes must share: set it), the file and manifest are those of WriteShardFiles
+// byte for byte, so the union of what the processes write is one split. Other shards' files
+// are left alone, Force or not: Force replaces the shard's own file and manifest only. An
+// index out of range is an error naming the number of shards.
+func WriteShardFile(ctx context.Context, dir string, src record.Source, layout *cluster.Layout, index int, opts FileOptions) (ShardFilesResult, error) {
+	opts.Encoder = stamped(opts)
+	shards, err := manifest.CreateShard(dir, layout, index, opts.Force)
+	if err != nil {
+		return ShardFilesResult{}, err
+	}
+	return writeShardFiles(ctx, shards, src, opts)
+}
+
+// writeShardFiles writes the records of src into the files of shards, and puts them in place.
+func writeShardFiles(ctx context.Context, shards *manifest.Shards, src record.Source, opts FileOptions) (ShardFilesResult, error) {
+	dir, layout := shards.Dir, shards.Layout
 	defer shards.Abort()
 	res, err := WriteShards(ctx, shards.Writers(), src, layout, opts.Options)
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
-	ms := make([]*manifest.Manifest, len(res.Shards))
-	for i, st := range res.Shards {
+	written := shards.Written()
+	ms := make([]*manifest.Manifest, len(written))
+	paths := make([]string, layout.Len())
+	for j, i := range written {
+		st := res.Shards[i]
 		m := manifest.New(opts.Encoder, res.Target, res.RDBVersion, st, map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}})
 		s := layout.Shard(i)
 		m.Cluster = &manifest.Shard{Index: i, Shards: layout.Len(), Slots: s.Ranges, NodeID: s.NodeID, Addr: s.Addr}
 		describe(m, src, opts)
-		ms[i] = m
+		ms[j], paths[i] = m, shards.Paths[j]
 	}
 	if opts.NoManifest {
 		ms = nil
@@ -115,7 +143,7 @@ func WriteShardFiles(ctx context.Context, dir string, src record.Source, layout 
 	if err != nil {
 		return ShardFilesResult{}, err
 	}
-	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: shards.Paths, Removed: removed, Stale: shards.Stale()}, nil
+	return ShardFilesResult{ClusterResult: res, Dir: dir, Paths: paths, Removed: removed, Stale: shards.Stale()}, nil
 }
 
 // stamped returns the encoder options of opts with the creation time set, so that the file

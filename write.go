@@ -63,8 +63,24 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 // keys in parts (a PartLister, as generated datasets and spec files are) is counted on
 // every CPU at once. Other sources are read once, and their files have no RESIZEDB hint.
 // The destinations are not closed.
+//
+// A nil destination leaves its shard unwritten: one process of a split that many write side
+// by side, each its own shard, reads every record and keeps those of its shards (a
+// cluster.Filter), and writes their files byte for byte as the whole split writes them. The
+// unwritten shards' Shards stats are zero, and Total counts the written ones.
 func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layout *cluster.Layout, opts Options) (ClusterResult, error) {
 	start := time.Now()
+	var written []int // the shards written, when not all are
+	if slices.Contains(dsts, nil) {
+		dsts = slices.Clone(dsts)
+		for i, dst := range dsts {
+			if dst == nil {
+				dsts[i] = cluster.Discard
+			} else {
+				written = append(written, i)
+			}
+		}
+	}
 	var counts []encoder.DBInfo
 	var countTime time.Duration
 	l, exact := src.(record.KeyLister)
@@ -93,19 +109,42 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 	if p != nil {
 		p.stats = w.Total
 	}
-	if err := src.WriteTo(ctx, w); err != nil {
+	var sink record.Sink = w
+	if written != nil {
+		f, err := cluster.NewFilter(w, layout, written...)
+		if err != nil {
+			return ClusterResult{}, err
+		}
+		sink = f
+		if p != nil { // the keys read, out of the source's: each is looked at
+			p.stats = func() encoder.Stats { s := w.Total(); s.Keys = f.Kept + f.Dropped; return s }
+		}
+	}
+	if err := src.WriteTo(ctx, sink); err != nil {
 		return ClusterResult{}, err
 	}
 	if err := w.Close(); err != nil {
 		return ClusterResult{}, err
 	}
 	p.send()
-	return ClusterResult{
+	res := ClusterResult{
 		Shards:        w.Stats(),
 		Total:         w.Total(),
 		RDBVersion:    w.RDBVersion(),
 		Target:        w.Target().Name,
 		Duration:      time.Since(start),
 		CountDuration: countTime,
-	}, nil
+	}
+	if written != nil {
+		res.Total = encoder.Stats{}
+		for i := range res.Shards {
+			if !slices.Contains(written, i) {
+				res.Shards[i] = encoder.Stats{}
+				continue
+			}
+			s, t := res.Shards[i], &res.Total
+			t.Keys, t.Expires, t.Members, t.Bytes = t.Keys+s.Keys, t.Expires+s.Expires, t.Members+s.Members, t.Bytes+s.Bytes
+		}
+	}
+	return res, nil
 }

@@ -10,6 +10,7 @@ type Cursor struct {
 	key    []byte
 	digits int // offset of the first digit in key
 	value  []byte
+	valued bool // value is the current record's
 }
 
 // Cursor returns a cursor before the first record of d.
@@ -27,9 +28,7 @@ func (c *Cursor) Next() bool {
 	} else {
 		c.increment()
 	}
-	if c.d.Value == ValueRandom && c.d.Type.IsString() {
-		c.value = appendRandom(c.value[:0], c.d.Seed, c.next, c.d.ValueSize)
-	}
+	c.valued = false
 	c.next++
 	return true
 }
@@ -55,13 +54,18 @@ func (c *Cursor) Index() uint64 { return c.next - 1 }
 // Key returns the key of the current record.
 func (c *Cursor) Key() []byte { return c.key }
 
-// Value returns the value of the current record of a string dataset. Collections have no
-// value: their members come from AppendMember and AppendFieldValue.
+// Value returns the value of the current record of a string dataset, computed when first
+// asked for (a record left out costs no value). Collections have no value: their members
+// come from AppendMember and AppendFieldValue.
 func (c *Cursor) Value() []byte {
-	if c.d.Value == ValueRandom {
-		return c.value
+	if c.d.Value != ValueRandom {
+		return c.key
 	}
-	return c.key
+	if !c.valued {
+		c.value = appendRandom(c.value[:0], c.d.Seed, c.next-1, c.d.ValueSize)
+		c.valued = true
+	}
+	return c.value
 }
 
 // ExpireAtMS returns the expiry of the current record in Unix ms, or 0 for none.

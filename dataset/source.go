@@ -33,6 +33,9 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		return err
 	}
 	g := writer{ctx: ctx, d: d, sink: sink}
+	if f, ok := sink.(record.KeyFilter); ok {
+		g.wants = f.Wants
+	}
 	if d.Type.IsString() {
 		return g.strings()
 	}
@@ -40,9 +43,11 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	for c.Next() {
 		// The sink names the key in its errors: they are returned as they are.
 		var err error
-		if d.Type == TypeStream {
+		switch {
+		case g.wants != nil && !g.wants(c.Key()):
+		case d.Type == TypeStream:
 			err = g.stream(c.Index(), c.Key(), c.ExpireAtMS())
-		} else {
+		default:
 			err = g.collection(c.Index(), c.Key(), c.ExpireAtMS())
 		}
 		if err == nil {
@@ -60,12 +65,14 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 func (g *writer) strings() error {
 	c, expires := g.d.Cursor(), g.d.TTL > 0
 	for c.Next() {
-		var at int64
-		if expires {
-			at = c.ExpireAtMS()
-		}
-		if err := g.sink.WriteString(c.Key(), c.Value(), at); err != nil {
-			return err
+		if g.wants == nil || g.wants(c.Key()) {
+			var at int64
+			if expires {
+				at = c.ExpireAtMS()
+			}
+			if err := g.sink.WriteString(c.Key(), c.Value(), at); err != nil {
+				return err
+			}
 		}
 		if c.Index()%checkEvery == checkEvery-1 {
 			if err := g.ctx.Err(); err != nil {
@@ -114,6 +121,9 @@ type writer struct {
 	ticks int
 	name  []byte // scratch for member names
 	value []byte // scratch for hash values
+	// wants, when not nil, is the sink's record.KeyFilter: the records of keys it refuses
+	// are left out, their values and members not computed.
+	wants func(key []byte) bool
 }
 
 // tick counts a record or member, and every checkEvery of them checks for cancellation.

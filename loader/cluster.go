@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -34,8 +35,18 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			c.close()
 		}
 	}()
+	var shard *shardSource // Options.Shard's records alone, or nil for all
+	if l.o.Shard != nil {
+		if shard, err = newShardSource(l, layout); err != nil {
+			return 0, nil, err
+		}
+	}
 	for i, s := range layout.Shards() {
 		counts[i] = &nodeCounts{}
+		if shard != nil && i != shard.index {
+			r.nodes = append(r.nodes, nil) // another process's primary
+			continue
+		}
 		c, err := l.open(ctx, s.Addr, counts[i])
 		if err != nil {
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
@@ -63,9 +74,16 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	took := time.Since(start)
 	nodes := make(map[string]record.Counts, len(counts))
 	for i, s := range layout.Shards() {
+		if shard != nil && i != shard.index {
+			continue
+		}
 		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
 	}
-	return took, nodes, l.end(errors.Join(failed...), srcErr)
+	err = l.end(errors.Join(failed...), srcErr)
+	if err == nil && shard != nil && l.confirmed.Load() != shard.filter.Kept {
+		err = fmt.Errorf("the server confirmed %d keys, want the shard's %d", l.confirmed.Load(), shard.filter.Kept)
+	}
+	return took, nodes, err
 }
 
 // slots reads the cluster's layout from the seed: the primary of each slot range.
@@ -91,12 +109,19 @@ func (l *load) slots(ctx context.Context) (*cluster.Layout, error) {
 		}
 		shards[i].Ranges = append(shards[i].Ranges, cluster.Range{First: int(s.Start), Last: int(s.End)})
 	}
+	// Numbered by their first slot, as cluster.ParseLayout numbers them (Options.Shard).
+	slices.SortFunc(shards, func(a, b cluster.Shard) int {
+		return slices.MinFunc(a.Ranges, byFirst).First - slices.MinFunc(b.Ranges, byFirst).First
+	})
 	layout, err := cluster.NewLayout(shards)
 	if err != nil {
 		return nil, fmt.Errorf("the cluster of %s: %w", l.o.Addr, err)
 	}
 	return layout, nil
 }
+
+// byFirst orders slot ranges by their first slot.
+func byFirst(a, b cluster.Range) int { return a.First - b.First }
 
 // A router is a record.Sink that hands each record to the commands of its slot's primary.
 type router struct {
@@ -119,6 +144,9 @@ func (r *router) BeginDB(db int, info encoder.DBInfo) error {
 		return fmt.Errorf("db %d: a cluster has db 0 only", db)
 	}
 	for _, n := range r.nodes {
+		if n == nil { // a primary another process loads (Options.Shard)
+			continue
+		}
 		if err := n.BeginDB(db, encoder.DBInfo{}); err != nil {
 			return err
 		}

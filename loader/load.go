@@ -97,6 +97,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	}
 	l := &load{o: o, src: src}
 	sizer, sized := src.(record.Sizer)
+	sized = sized && o.Shard == nil // a shard's keys are known once read: l.cluster checks them
 	if sized {
 		l.total = sizer.Len()
 	}

@@ -73,6 +73,12 @@ type Options struct {
 	// Cluster makes Addr a seed of a Redis Cluster: each record goes to the primary that
 	// owns its key's slot, as CLUSTER SLOTS tells. Default: false.
 	Cluster bool
+	// Shard, when not nil, makes a load into a cluster load one shard alone, as one process
+	// of many that each load their own (a pod of a Kubernetes Indexed Job): the records
+	// whose keys the primary numbered *Shard owns, primaries numbered by their first slot
+	// as cluster.ParseLayout numbers them, sent to that primary; the others are read and
+	// left out, and Result counts the shard's keys. Default: nil, every record.
+	Shard *int
 	// Username and Password authenticate with AUTH (or HELLO) when Password
 	// is set. Default: none.
 	Username, Password string
@@ -146,6 +152,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Batch < 0 || o.Batch > MaxBatch {
 		return bad("batch %d out of range (1 to %d)", o.Batch, MaxBatch)
+	}
+	if o.Shard != nil && (!o.Cluster || *o.Shard < 0) {
+		return bad("shard %d: one shard of a cluster's primaries, numbered from 0, goes with Cluster", *o.Shard)
 	}
 	switch o.Method {
 	case Sequential, Mass:

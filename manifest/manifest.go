@@ -117,11 +117,17 @@ func Write(path string, m *Manifest) error {
 
 // create writes m into the temporary file of a manifest at path, which Commit puts in place.
 func create(path string, m *Manifest) (*atomicfile.File, error) {
+	return createWith(path, m, atomicfile.Create)
+}
+
+// createWith is create, the temporary file made by newFile (atomicfile.Create or
+// atomicfile.CreateShared).
+func createWith(path string, m *Manifest, newFile func(path string, overwrite bool) (*atomicfile.File, error)) (*atomicfile.File, error) {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
 	}
-	f, err := atomicfile.Create(path, true)
+	f, err := newFile(path, true)
 	if err != nil {
 		return nil, err
 	}

@@ -119,6 +119,9 @@ type Shards struct {
 	existing map[int]string // shard files in Dir before the run
 	made     bool           // Dir was created for the run
 	done     bool
+	// index are the shards of files and Paths, when not every shard is written
+	// (CreateShard); nil when Paths[i] is shard i's.
+	index []int
 }
 
 // CreateShards starts the shard files of layout in dir, creating dir when it is missing.
@@ -147,11 +150,49 @@ func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, erro
 	return s, nil
 }
 
-// Writers returns the destinations of the shard files, in order.
+// CreateShard starts the file of shard index of layout alone, in dir, created when missing:
+// one process of a split that many write side by side into one directory, each its own
+// shard (a pod of a Kubernetes Indexed Job). Paths holds its file alone. Unless force is
+// set, an existing file or manifest of that shard is an error; the other shards' files are
+// none of its business: Commit puts the shard's file and manifest in place and removes
+// nothing else, and the temporary files cleaned up are the shard's own
+// (atomicfile.CreateShared). An index out of range is an error naming the number of shards.
+func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Shards, error) {
+	if n := layout.Len(); index < 0 || index >= n {
+		return nil, fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", index, n, n-1)
+	}
+	if _, err := makeDir(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, cluster.ShardFile(index))
+	if err := atomicfile.Check(PathFor(path), force); err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	f, err := atomicfile.CreateShared(path, force)
+	if err != nil {
+		return nil, err
+	}
+	return &Shards{Dir: dir, Layout: layout, Paths: []string{path}, files: []*atomicfile.File{f}, index: []int{index}}, nil
+}
+
+// Written returns the shards written, in the order of Paths.
+func (s *Shards) Written() []int {
+	if s.index != nil {
+		return s.index
+	}
+	all := make([]int, len(s.files))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// Writers returns the destinations of the shard files, one per shard of the layout: nil
+// for a shard not written.
 func (s *Shards) Writers() []io.Writer {
-	w := make([]io.Writer, len(s.files))
-	for i, f := range s.files {
-		w[i] = f
+	w := make([]io.Writer, s.Layout.Len())
+	for i, shard := range s.Written() {
+		w[shard] = s.files[i]
 	}
 	return w
 }
@@ -181,9 +222,10 @@ func (s *Shards) Abort() {
 }
 
 // Commit puts every shard file in place, writes manifests[i] (if manifests is not nil)
-// beside shard i's, and removes
+// beside Paths[i], and removes
 // the shard files (and their manifests) left in the directory by an earlier split into more
-// shards, which force allowed to replace. It returns the paths it removed.
+// shards, which force allowed to replace. It returns the paths it removed. Of Shards made
+// by CreateShard, it puts the one file and its manifest in place, and removes nothing.
 func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 	if manifests != nil && len(manifests) != len(s.files) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
@@ -203,7 +245,7 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 		}
 		return nil, err
 	}
-	if err := writeAll(s.Paths, manifests); err != nil {
+	if err := writeAll(s.Paths, manifests, s.index != nil); err != nil {
 		return nil, fmt.Errorf("wrote the shard files in %s but not their manifests: %w", s.Dir, err)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.existing)) {
@@ -224,11 +266,15 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 
 // writeAll writes manifests[i] beside paths[i], all put in place together (atomicfile.CommitAll)
 // so that their syncs are committed together: 100 shards' manifests took 0.12-0.15 s one after
-// the other.
-func writeAll(paths []string, manifests []*Manifest) error {
+// the other. shared makes their temporary files with atomicfile.CreateShared.
+func writeAll(paths []string, manifests []*Manifest, shared bool) error {
+	newFile := atomicfile.Create
+	if shared {
+		newFile = atomicfile.CreateShared
+	}
 	files := make([]*atomicfile.File, 0, len(manifests))
 	for i, m := range manifests {
-		f, err := create(PathFor(paths[i]), m)
+		f, err := createWith(PathFor(paths[i]), m, newFile)
 		if err != nil {
 			for _, f := range files {
 				f.Abort()

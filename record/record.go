@@ -81,6 +81,15 @@ type Sink interface {
 	EndCollection() error
 }
 
+// A KeyFilter is a Sink that takes the records of some keys alone (one shard's, say): a
+// Source may ask Wants before it computes a record, and leave out, without computing it,
+// the record of a key that Wants refused, which it must then not write. A Source that
+// does not ask writes every record, and the sink drops the ones it does not want.
+type KeyFilter interface {
+	Sink
+	Wants(key []byte) bool
+}
+
 // The stream vocabulary is the encoder's, which the standard-library-only encoder and
 // reader share; see encoder.StreamID.
 type (

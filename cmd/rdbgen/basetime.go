@@ -11,7 +11,7 @@ import (
 // baseTimeFlag is --base-time: the time TTLs and relative timestamps count from, and the
 // file's creation time, instead of now.
 func baseTimeFlag() cli.Flag {
-	return &cli.StringFlag{Name: "base-time", Usage: "the time TTLs and relative timestamps count from, and the file's creation time: " +
+	return &cli.StringFlag{Name: "base-time", EnvVars: []string{envBaseTime}, Usage: "the time TTLs and relative timestamps count from, and the file's creation time: " +
 		"RFC 3339 (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h); default now. The same flags and base time write the same bytes"}
 }
 

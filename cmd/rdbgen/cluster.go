@@ -20,6 +20,7 @@ func clusterFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "cluster-shards", Usage: "split by hash slot into N files OUTPUT/shard-0.rdb ... for a Redis Cluster of N primaries", Category: "Cluster"},
 		&cli.StringFlag{Name: "slots-from", Usage: "split by the slot layout of a running cluster: a file of CLUSTER NODES or CLUSTER SHARDS output, or a nodes.conf", Category: "Cluster"},
+		shardIndexFlag(),
 	}
 }
 
@@ -86,9 +87,15 @@ func (j *fileJob) reportShards(res rdbgen.ShardFilesResult, ic importCounts, ext
 	sum := clusterSummary{
 		Output: res.Dir, Keys: res.Total.Keys, Expires: res.Total.Expires, Members: res.Total.Members, Bytes: res.Total.Bytes,
 		Seconds: res.Duration.Seconds(), CountSeconds: res.CountDuration.Seconds(), KeysPerSecond: perSecond(res.Total.Keys, res.Duration),
-		Target: res.Target, RDBVersion: res.RDBVersion, Removed: res.Removed, importCounts: ic,
+		Target: res.Target, RDBVersion: res.RDBVersion, Removed: res.Removed, importCounts: ic, TotalShards: j.layout.Len(),
+	}
+	if j.shard >= 0 {
+		sum.ShardIndex = &j.shard
 	}
 	for i, st := range res.Shards {
+		if res.Paths[i] == "" { // another process's shard
+			continue
+		}
 		shard := j.layout.Shard(i)
 		sum.Shards = append(sum.Shards, shardSummary{
 			File: res.Paths[i], Manifest: manifest.PathFor(res.Paths[i]), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr,
@@ -118,7 +125,10 @@ type clusterSummary struct {
 	Target        string         `json:"target"`
 	RDBVersion    int            `json:"rdb_version"`
 	Removed       []string       `json:"removed,omitempty"`
-	importCounts                 // imports only
+	// ShardIndex is the one shard written (--shard-index), of TotalShards; nil for all.
+	ShardIndex   *int `json:"shard_index,omitempty"`
+	TotalShards  int  `json:"total_shards"`
+	importCounts      // imports only
 }
 
 // shardSummary describes one shard file.
@@ -142,8 +152,12 @@ func printClusterSummary(w io.Writer, sum clusterSummary, extra string) error {
 	if sum.Members > 0 {
 		members = fmt.Sprintf(", %d members", sum.Members)
 	}
-	fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) in %d shards to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-		sum.Keys, sum.Expires, members, len(sum.Shards), sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
+	shards := fmt.Sprintf("%d shards", len(sum.Shards))
+	if sum.ShardIndex != nil {
+		shards = fmt.Sprintf("shard %d of %d", *sum.ShardIndex, sum.TotalShards)
+	}
+	fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) in %s to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
+		sum.Keys, sum.Expires, members, shards, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	for _, s := range sum.Shards {
 		node := ""
 		if s.Addr != "" {

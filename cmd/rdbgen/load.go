@@ -39,6 +39,8 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
+				shardIndexFlag(),
+				baseTimeFlag(),
 				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline or mass"},
 				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
 				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
@@ -142,6 +144,14 @@ func loadAction(c *cli.Context) error {
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
+	shard, err := loadShard(c)
+	if err != nil {
+		return err
+	}
+	if shard >= 0 {
+		opts.Shard = &shard
+		total = 0 // the shard's keys are known once read
+	}
 	bar := newBar(c.App.ErrWriter, int64(total), "keys", quiet || asJSON || total == 0)
 	if bar != nil {
 		opts.Progress = func(p record.Progress) { bar.Set64(int64(p.Keys)) }

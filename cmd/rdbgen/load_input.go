@@ -81,6 +81,10 @@ type input struct {
 // inputFromFlags returns the input that the flags and argument name; its cleanup must be
 // called once it has been read.
 func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
+	now, err := baseTime(c, now) // --base-time, where the command has it (load)
+	if err != nil {
+		return nil, err
+	}
 	in := &input{cleanup: func() {}}
 	switch {
 	case c.NArg() > 1:

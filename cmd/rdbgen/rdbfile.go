@@ -49,6 +49,7 @@ type fileJob struct {
 	warnings io.Writer // stderr
 	opts     rdbgen.FileOptions
 	layout   *cluster.Layout     // the split's, or nil for one file
+	shard    int                 // the one shard of the split written (--shard-index), or -1 for all
 	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
 	stdout   *countingWriter     // stdout, counting what -o - wrote
 }
@@ -89,8 +90,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		return nil, errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
 	}
 	if isCluster(c) {
-		var err error
-		j.layout, err = clusterOutput(c)
+		if j.layout, err = clusterOutput(c); err != nil {
+			return nil, err
+		}
+	}
+	if j.shard, err = shardOfSplit(c, j.layout); err != nil || j.layout != nil {
 		return j, err
 	}
 	j.opts.Manifest = c.String("manifest")
@@ -136,7 +140,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	case j.resp != nil:
 		return j.writeRESP(c, src, opts.Progress)
 	case j.layout != nil:
-		res, err := rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
+		res, err := j.writeShards(c, src, opts)
 		if err != nil {
 			return nil, err
 		}

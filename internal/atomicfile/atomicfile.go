@@ -47,6 +47,21 @@ type File struct {
 // creates the temporary file, Create removes the temporary files that killed runs left in
 // the directory (see RemoveStale, and Removed for what it removed).
 func Create(path string, overwrite bool) (*File, error) {
+	return create(path, overwrite, RemoveStale)
+}
+
+// CreateShared is Create for a directory that writers on other machines share (the volume
+// the pods of a Kubernetes Indexed Job write into, each its own file), where the process
+// IDs in their temporary files' names mean nothing: it removes only the temporary files of
+// path itself that no process holds locked, whatever process they name, and leaves the
+// others' alone. One writer at a time may write path.
+func CreateShared(path string, overwrite bool) (*File, error) {
+	_, base := filepath.Split(path)
+	return create(path, overwrite, func(dir string) ([]string, error) { return removeStaleOf(dir, base) })
+}
+
+// create is Create, removing stale temporary files with removeStale.
+func create(path string, overwrite bool, removeStale func(dir string) ([]string, error)) (*File, error) {
 	if err := Check(path, overwrite); err != nil {
 		return nil, err
 	}
@@ -61,7 +76,7 @@ func Create(path string, overwrite bool) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	removed, _ := RemoveStale(dir) // what cannot be removed now is tried again next time
+	removed, _ := removeStale(dir) // what cannot be removed now is tried again next time
 	f, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file in %s: %w", dir, unwrapPath(err))

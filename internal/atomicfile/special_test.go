@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -232,5 +234,49 @@ func TestStaleLockedFileIsKept(t *testing.T) {
 	f.Close()
 	if removed, err := RemoveStale(dir); len(removed) != 1 || err != nil {
 		t.Fatalf("RemoveStale after unlock = %v, %v", removed, err)
+	}
+}
+
+// TestCreateSharedRemovesItsOwnOnly: in a directory shared with other machines, a process's
+// own file's temporary files are removed, even one that names a live process (pods have
+// their own process IDs: each pod's rdbgen may be PID 1), unless locked; those of other
+// files are left alone, even one that names a dead process.
+func TestCreateSharedRemovesItsOwnOnly(t *testing.T) {
+	dir := t.TempDir()
+	live := strconv.Itoa(os.Getpid())
+	own := []string{".shard-7.rdb.tmp-rdbgen-1-11", ".shard-7.rdb.tmp-rdbgen-" + live + "-12", ".shard-7.rdb.tmp-rdbgen-999999999-13"}
+	others := []string{".shard-70.rdb.tmp-rdbgen-999999999-1", ".shard-6.rdb.tmp-rdbgen-999999999-2", ".shard-7.rdb.manifest.json.tmp-rdbgen-999999999-3", "shard-6.rdb"}
+	for _, name := range append(slices.Clone(own), others...) {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	locked, err := os.Create(filepath.Join(dir, ".shard-7.rdb.tmp-rdbgen-1-14"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locked.Close()
+	if err := lock(locked); err != nil {
+		t.Fatal(err)
+	}
+	f, err := CreateShared(filepath.Join(dir, "shard-7.rdb"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, name := range own {
+		want = append(want, filepath.Join(dir, name))
+	}
+	if got := slices.Sorted(slices.Values(f.Removed())); !slices.Equal(got, want) {
+		t.Fatalf("Removed() = %v, want %v", got, want)
+	}
+	f.Write([]byte("shard 7"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got := entries(t, dir)
+	wantLeft := slices.Sorted(slices.Values(append(slices.Clone(others), filepath.Base(locked.Name()), "shard-7.rdb")))
+	if !slices.Equal(got, wantLeft) {
+		t.Fatalf("left %v, want %v", got, wantLeft)
 	}
 }

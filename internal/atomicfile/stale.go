@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // tempPattern is the os.CreateTemp pattern of the temporary file for base: a hidden name
@@ -23,6 +24,20 @@ var tempName = regexp.MustCompile(`^\..+\.tmp-rdbgen-([0-9]+)-[0-9]+$`)
 // it removes nothing. The error is the first that kept a file from being removed; the
 // files returned were removed all the same.
 func RemoveStale(dir string) ([]string, error) {
+	return removeStale(dir, func(name string, pid int) bool { return !alive(pid) })
+}
+
+// removeStaleOf removes from dir the temporary files of base that no process holds locked,
+// whatever process they name (see CreateShared).
+func removeStaleOf(dir, base string) ([]string, error) {
+	prefix := "." + base + ".tmp-rdbgen-"
+	return removeStale(dir, func(name string, _ int) bool { return strings.HasPrefix(name, prefix) })
+}
+
+// removeStale removes from dir the temporary files, named as Create names them, that stale
+// says are stale, given their names and the process named in them, and that no process
+// holds locked.
+func removeStale(dir string, stale func(name string, pid int) bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -35,7 +50,7 @@ func RemoveStale(dir string) ([]string, error) {
 			continue
 		}
 		pid, err := strconv.Atoi(m[1])
-		if err != nil || alive(pid) {
+		if err != nil || !stale(e.Name(), pid) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

@@ -151,3 +151,23 @@ func StartCluster(t testing.TB) (*localcluster.Cluster, *cluster.Layout) {
 	})
 	return c, layout
 }
+
+// NodeKeys returns the number of keys each node of c holds, and fails the test unless
+// every key is on the node that layout gives its slot.
+func NodeKeys(t testing.TB, c *localcluster.Cluster, layout *cluster.Layout) []uint64 {
+	t.Helper()
+	counts := make([]uint64, len(c.Nodes))
+	for i, n := range c.Nodes {
+		keys, err := n.Client().Keys(context.Background(), "*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if owner := layout.Owner(cluster.Slot([]byte(k))); owner != i {
+				t.Fatalf("key %q is on node %d, its slot's owner is %d", k, i, owner)
+			}
+		}
+		counts[i] = uint64(len(keys))
+	}
+	return counts
+}

@@ -1,0 +1,41 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// A shardSource is the source of a load of one shard (Options.Shard): the records of the
+// load's source whose keys the shard's primary owns, through a cluster.Filter that counts
+// the keys it kept.
+type shardSource struct {
+	record.Source
+	layout *cluster.Layout
+	index  int
+	filter *cluster.Filter // the last WriteTo's
+}
+
+// newShardSource makes the source of l a shardSource of Options.Shard, a primary of layout;
+// an index out of range is an error naming the number of primaries.
+func newShardSource(l *load, layout *cluster.Layout) (*shardSource, error) {
+	i := *l.o.Shard
+	if n := layout.Len(); i >= n {
+		return nil, fmt.Errorf("shard index %d out of range: the cluster of %s has %d primaries (0 to %d)", i, l.o.Addr, n, n-1)
+	}
+	s := &shardSource{Source: l.src, layout: layout, index: i}
+	l.src = s
+	return s, nil
+}
+
+// WriteTo writes the shard's records into sink.
+func (s *shardSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	f, err := cluster.NewFilter(sink, s.layout, s.index)
+	if err != nil {
+		return err
+	}
+	s.filter = f
+	return s.Source.WriteTo(ctx, f)
+}
