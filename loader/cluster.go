@@ -59,9 +59,11 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		defer l.addStreams(cmds)
 		r.nodes = append(r.nodes, cmds)
 	}
-	var addrs []string
-	for _, s := range layout.Shards() {
-		addrs = append(addrs, s.Addr)
+	var addrs []string // where function libraries go: every primary this load writes to
+	for i, s := range layout.Shards() {
+		if shard == nil || i == shard.index {
+			addrs = append(addrs, s.Addr)
+		}
 	}
 	start := time.Now()
 	srcErr := l.src.WriteTo(ctx, l.withFunctions(ctx, r, version, addrs))

@@ -107,3 +107,31 @@ func TestLoadFunctionsIntoCluster(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadFunctionsOneShard loads a dump with function libraries into a cluster one shard
+// at a time, as the pods of an Indexed Job do: each load puts the libraries into its own
+// primary alone, so that the loads after the first find no library of that name already
+// there, and every primary ends with them.
+func TestLoadFunctionsOneShard(t *testing.T) {
+	dump := redistest.WriteFunctionDump(t, true)
+	orig := servertest.Start(t, dump, debugArgs...)
+	wantLibs := redistest.FunctionList(t, orig.Client())
+	c, layout := servertest.StartCluster(t)
+	for _, n := range c.Nodes {
+		if err := n.Client().FunctionFlush(t.Context()).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for shard := range layout.Len() {
+		res, err := loader.Load(t.Context(), decoder.File{Path: dump}, loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &shard})
+		if err != nil || res.Functions != 2 {
+			t.Fatalf("shard %d: %v, %d libraries", shard, err, res.Functions)
+		}
+		for i, n := range c.Nodes {
+			got := redistest.FunctionList(t, n.Client())
+			if i <= shard && !reflect.DeepEqual(got, wantLibs) || i > shard && len(got) != 0 {
+				t.Fatalf("after shard %d, node %d: FUNCTION LIST %v", shard, i, got)
+			}
+		}
+	}
+}
