@@ -127,7 +127,8 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 			fail("checksum", rep.Checksum, m.Checksum+" (manifest)")
 		}
 	}
-	if err := p.finish(ctx, f, size, rep, fail); err != nil {
+	generated := m != nil && (m.Dataset != nil || m.Spec != nil)
+	if err := p.finish(ctx, f, size, rep, generated, fail); err != nil {
 		return rep, err
 	}
 	if m != nil {

@@ -107,7 +107,7 @@ func TestFileOfflineBadFiles(t *testing.T) {
 		{name: "trailing bytes, no checksum", noMan: true, noCRC: true, change: func(b []byte) []byte {
 			return append(b, b[len(b)-9:]...)
 		}, want: "end of file: the EOF marker and checksum end at byte"},
-		{name: "RESIZEDB disagrees", noMan: true, noCRC: true, noTTL: true, change: func(b []byte) []byte {
+		{name: "RESIZEDB disagrees in a generated file", noCRC: true, noTTL: true, change: func(b []byte) []byte {
 			i := bytes.Index(b, []byte{0xfb, 0x43, 0xe8, 0x00}) // RESIZEDB 1000 keys, 0 with TTL
 			b[i+2]--
 			return b
@@ -216,5 +216,25 @@ func TestFileProgress(t *testing.T) {
 	wantPass(t, rep, err)
 	if calls < 2 || last.Done != last.Total {
 		t.Fatalf("%d progress calls, last %+v", calls, last)
+	}
+}
+
+// TestFileResizeHints checks that a file without rdbgen's manifest of a generated dataset
+// (a dump, a converted dump) passes whatever its RESIZEDB says: Redis uses the counts to
+// size its tables and loads the file either way; verify's own counts are the file's records.
+func TestFileResizeHints(t *testing.T) {
+	path, m := generate(t, classic(1000), encoder.Options{DisableChecksum: true})
+	redistest.ChangeFile(t, path, func(b []byte) []byte {
+		i := bytes.Index(b, []byte{0xfb, 0x43, 0xe8, 0x00}) // RESIZEDB 1000 keys, 0 with TTL
+		b[i+2] -= 7
+		return b
+	})
+	imported := *m
+	imported.Dataset, imported.Import = nil, &manifest.Import{Inputs: []string{"dump.rdb"}, Format: "rdb", Records: 1000}
+	for name, man := range map[string]*manifest.Manifest{"no manifest": nil, "an import's manifest": &imported} {
+		rep, err := verify.File(testContext(t), path, verify.Options{Offline: true, Manifest: man})
+		if err != nil || !rep.Pass || rep.File.Keys != 1000 {
+			t.Fatalf("%s: %v, %+v", name, err, rep)
+		}
 	}
 }
