@@ -28,6 +28,7 @@ func (s *nopSink) BeginSet([]byte, uint64, int64) error                     { s.
 func (s *nopSink) BeginZSet([]byte, uint64, int64) error                    { s.keys++; return nil }
 func (s *nopSink) AddField(_, _ []byte) error                               { s.members++; return nil }
 func (s *nopSink) AddElement([]byte) error                                  { s.members++; return nil }
+func (s *nopSink) WriteFunction([]byte) error                               { return nil }
 func (s *nopSink) AddMember([]byte) error                                   { s.members++; return nil }
 func (s *nopSink) AddScoredMember([]byte, float64) error                    { s.members++; return nil }
 func (s *nopSink) BeginHashWithFieldTTL([]byte, uint64, int64, int64) error { s.keys++; return nil }
