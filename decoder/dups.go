@@ -3,10 +3,12 @@ package decoder
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -26,8 +28,9 @@ var (
 
 // hashSet holds 64-bit hashes in an open-addressing table that grows with what is added
 // (never with a count the file claims): the members of the open collection, whose repeats
-// are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), and
-// the keys of the file under record.DupError, whose matches are confirmed (see keep).
+// are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), the
+// keys of a partition of a hashLog, and the keys of a source read once under
+// record.DupError.
 type hashSet struct {
 	tab []uint64 // 0 is an empty slot
 	n   int
@@ -39,6 +42,20 @@ func (m *hashSet) reset() {
 		m.tab = make([]uint64, 16)
 	} else if m.n > 0 {
 		clear(m.tab)
+	}
+	m.n = 0
+}
+
+// sized empties the set and makes room for n hashes without growing.
+func (m *hashSet) sized(n int) {
+	size := 16
+	for size*3 < n*4 {
+		size *= 2
+	}
+	if len(m.tab) == size {
+		clear(m.tab)
+	} else {
+		m.tab = make([]uint64, size)
 	}
 	m.n = 0
 }
@@ -83,9 +100,12 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 	}
 }
 
-// keyHash is the hash of db's key rd.key.
-func (rd *Reader) keyHash(db int) uint64 {
-	return maphash.Bytes(rd.seed, rd.key) ^ uint64(db)*0x9e3779b97f4a7c15
+// keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
+var keyMask = ^uint64(0)
+
+// keyHash is the hash of db's key.
+func keyHash(seed maphash.Seed, db int, key []byte) uint64 {
+	return (maphash.Bytes(seed, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
@@ -102,95 +122,165 @@ func (rd *Reader) checkMember(t byte, member []byte) error {
 		ErrDuplicateMember, what, member, what)
 }
 
+// How keys are checked. A key is remembered once its record was passed on: an empty
+// collection, which Redis skips, is no first record.
+//
+//   - A File under record.DupFirst or DupLast (or DupError with Options.CheckKeysFirst)
+//     reads the file once before (repeatedKeys): the keys that repeat, usually none, are
+//     known with the offset of the record to keep before any record is passed on (rd.dups).
+//   - Under DupError from a source that can be read again (a file), each key's hash goes
+//     to a hashLog as the file is read, and once it is read, before WriteTo returns, the
+//     hashes that repeat are confirmed by reading it again (checkLog).
+//   - Under DupError from a source read once, the hashes are kept in a hashSet (8 to 16
+//     bytes a key) and a match is reported as it comes, as a match of hashes.
+
 // keep decides, the key of the record at rd.recStart in db read, whether the record is
-// passed on under Options.OnDuplicate. A key is remembered once its record was passed on
-// (see seen): an empty collection, which Redis skips, is no first record. Under DupFirst
-// and DupLast keys are kept exactly (record.KeySet); under DupError, the default of every
-// command, as 64-bit hashes in 8 bytes a slot, and a match is confirmed by reading the file
-// again up to the record (a source that cannot be read again takes the match as a repeat).
+// passed on under Options.OnDuplicate.
 func (rd *Reader) keep(db int) (bool, error) {
-	switch rd.opts.OnDuplicate {
-	case "":
+	switch {
+	case rd.opts.OnDuplicate == "" || rd.log != nil:
 		return true, nil
-	case record.DupLast: // a key the first reading did not note (empty, skipped) is read as it comes
-		last, ok := rd.last.Get(db, rd.key)
-		return !ok || last == rd.recStart, nil
-	case record.DupFirst:
-		_, dup := rd.keys.Get(db, rd.key)
-		return !dup, nil
-	}
-	// From a file, the hash is added now, in one probe of the table: a record that turns out
-	// empty leaves its hash, and a later record of its key reads the file again to find no
-	// first record. From a source read once, only once the record was passed on (seen).
-	if h := rd.keyHash(db); (rd.ra != nil && !rd.keyHashes.add(h)) || (rd.ra == nil && !rd.keyHashes.has(h)) {
-		return true, nil
-	}
-	where := "its 64-bit hash matches an earlier key's; the input cannot be read again to compare"
-	if rd.ra != nil {
-		first, err := rd.firstRecord(db)
-		if err != nil || first < 0 {
-			return true, err
+	case rd.checked:
+		if len(rd.dups) == 0 {
+			return true, nil
 		}
-		where = fmt.Sprintf("its first record at byte %d", first)
+		d := rd.dups.get(db, rd.key, &rd.scratch)
+		switch {
+		case d == nil:
+			return true, nil
+		case rd.opts.OnDuplicate == record.DupLast:
+			return rd.recStart == d.last, nil
+		}
+		return rd.recStart == d.first, nil
 	}
-	return false, fmt.Errorf("%w in db %d (%s): keep the first with --on-duplicate first, or the last with --on-duplicate last",
-		ErrDuplicateKey, db, where)
+	if !rd.keyHashes.has(keyHash(rd.seed, db, rd.key)) {
+		return true, nil
+	}
+	return false, fmt.Errorf("%w in db %d (its 64-bit hash matches an earlier key's; the input cannot be read again to compare): keep the first with --on-duplicate first, or the last with --on-duplicate last",
+		ErrDuplicateKey, db)
 }
 
 // seen remembers the key of the record just passed on.
 func (rd *Reader) seen(db int) {
 	switch {
-	case rd.keys != nil:
-		rd.keys.Put(db, rd.key, rd.recStart)
-	case rd.opts.OnDuplicate == record.DupError && rd.ra == nil:
-		rd.keyHashes.add(rd.keyHash(db))
+	case rd.log != nil:
+		rd.log.add(keyHash(rd.seed, db, rd.key))
+	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
+		rd.keyHashes.add(keyHash(rd.seed, db, rd.key))
 	}
 }
 
-// firstRecord reads the file again up to the record being read and returns the offset of
-// the first record passed on of db's key rd.key, or -1 when there is none.
-func (rd *Reader) firstRecord(db int) (int64, error) {
+// checkLog finds the keys whose hashes the log holds twice, and reads the file again to
+// compare them: a key that comes again is an error naming both records.
+func (rd *Reader) checkLog() error {
+	rep, err := rd.log.repeated(rd.ctx)
+	if err != nil || len(rep) == 0 {
+		return err
+	}
 	opts := rd.opts
-	opts.OnDuplicate, opts.Progress, opts.BufferSize = "", nil, 64<<10
-	again, err := NewReader(io.NewSectionReader(rd.ra, 0, rd.recStart), opts)
+	opts.OnDuplicate, opts.Progress = "", nil
+	again, err := NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
 	if err != nil {
-		return -1, err
+		return fmt.Errorf("read the file again to compare keys: %w", err)
 	}
-	found := int64(-1)
-	err = again.WriteTo(rd.ctx, &keySink{fn: func(d int, key []byte) error {
-		if d == db && bytes.Equal(key, rd.key) {
-			found = again.recStart
-			return errFound
-		}
-		return nil
-	}})
-	switch {
-	case found >= 0:
-		return found, nil
-	case errors.Is(err, ErrTruncated): // the section ends where the record being read starts
-		return -1, nil
-	case err == nil:
-		err = errors.New("the file read again ends early")
+	found := dupIndex{}
+	if err := again.WriteTo(rd.ctx, repeatSink(rd.seed, rep, &again, found)); err != nil {
+		return fmt.Errorf("read the file again to compare keys: %w", err)
 	}
-	return -1, fmt.Errorf("read the file again to compare keys: %w", err)
+	found.prune()
+	return found.err()
 }
 
-// lastRecords reads the file at path once, with opts, and returns the offset of the last
-// record of every key, for a second reading under record.DupLast.
-func lastRecords(ctx context.Context, f File) (*record.KeySet, error) {
+// A dupKey is a key that comes more than once in its db: where its records are.
+type dupKey struct {
+	db                  int
+	key                 []byte
+	first, second, last int64 // offsets of its first, second and last records
+	n                   int
+}
+
+// A dupIndex holds keys that come more than once, by db and key (see get).
+type dupIndex map[string]*dupKey
+
+// get returns db's key, or nil when it does not repeat; scratch holds the map's key.
+func (x dupIndex) get(db int, key []byte, scratch *[]byte) *dupKey {
+	*scratch = append(binary.LittleEndian.AppendUint32((*scratch)[:0], uint32(db)), key...)
+	return x[string(*scratch)]
+}
+
+// err returns the error of the key that comes again first in the file, nil when none does.
+func (x dupIndex) err() error {
+	var d *dupKey
+	for _, k := range x {
+		if d == nil || k.second < d.second {
+			d = k
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	return &Error{Offset: d.second, Key: d.key, Err: fmt.Errorf("%w in db %d (its first record at byte %d): keep the first with --on-duplicate first, or the last with --on-duplicate last",
+		ErrDuplicateKey, d.db, d.first)}
+}
+
+// repeatSink returns a key-only sink that notes in found the records of the keys whose
+// hash (with seed, or-ed with 1) is in rep, at the offsets of *rd, the Reader feeding it;
+// found.prune then drops the keys that came once.
+func repeatSink(seed maphash.Seed, rep map[uint64]struct{}, rd **Reader, found dupIndex) *keySink {
+	var scratch []byte
+	return &keySink{fn: func(db int, key []byte) error {
+		if _, ok := rep[keyHash(seed, db, key)|1]; !ok {
+			return nil
+		}
+		at := (*rd).recStart
+		if d := found.get(db, key, &scratch); d != nil {
+			if d.n++; d.n == 2 {
+				d.second = at
+			}
+			d.last = at
+			return nil
+		}
+		found[string(scratch)] = &dupKey{db: db, key: bytes.Clone(key), first: at, last: at, n: 1}
+		return nil
+	}}
+}
+
+// prune drops the keys that came once.
+func (x dupIndex) prune() {
+	for k, d := range x {
+		if d.n < 2 {
+			delete(x, k)
+		}
+	}
+}
+
+// repeatedKeys reads the file once for the keys that come more than once: their hashes
+// through a hashLog, then, only when some hashes repeat, the file again to compare them.
+func repeatedKeys(ctx context.Context, f File) (dupIndex, error) {
 	opts := f.Options
 	opts.OnDuplicate, opts.Progress = "", nil
-	last := record.NewKeySet()
-	var rd *Reader
-	err := f.read(ctx, opts, func(r *Reader) { rd = r }, &keySink{fn: func(db int, key []byte) error {
-		last.Put(db, key, rd.recStart)
+	seed := maphash.MakeSeed()
+	log := newHashLog()
+	defer log.close()
+	err := f.read(ctx, opts, func(*Reader) {}, &keySink{fn: func(db int, key []byte) error {
+		log.add(keyHash(seed, db, key))
 		return nil
 	}})
-	return last, err
+	if err != nil {
+		return nil, err
+	}
+	rep, err := log.repeated(ctx)
+	if err != nil || len(rep) == 0 {
+		return nil, err
+	}
+	var rd *Reader
+	found := dupIndex{}
+	if err := f.read(ctx, opts, func(r *Reader) { rd = r }, repeatSink(seed, rep, &rd, found)); err != nil {
+		return nil, err
+	}
+	found.prune()
+	return found, nil
 }
-
-// errFound stops the reading again at the record looked for.
-var errFound = errors.New("found")
 
 // keySink calls fn with the db and key of each record it gets, and drops the rest.
 type keySink struct {
