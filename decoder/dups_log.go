@@ -49,12 +49,11 @@ var (
 	maxTable = 1 << 17
 )
 
-// logWrite is the size of the writes to the file.
-const logWrite = 256 << 10
-
-// logBatch is the number of hashes in a batch, and logBatches the number of batches.
-const (
+// logBatch is the number of hashes in a batch, logBatches the number of batches, and
+// logWrite the size of the writes to the file. Variables so that tests can make them small.
+var (
 	logBatch   = 16 << 10
+	logWrite   = 256 << 10
 	logBatches = 4
 )
 
