@@ -26,7 +26,7 @@ type hashLog struct {
 	ended bool          // work is closed
 
 	// Owned by the partitioning goroutine until done.
-	buf    []uint64          // logParts buffers of logChunk hashes
+	buf    []byte            // logParts buffers of logChunk hashes, 8 bytes each
 	n      [logParts]int     // hashes in each buffer
 	chunks [logParts][]int64 // offsets in the file of each partition's full buffers
 	f      *os.File          // the temporary file, once a buffer is full
@@ -63,7 +63,7 @@ func newHashLog() *hashLog {
 		work: make(chan []uint64, logBatches),
 		free: make(chan []uint64, logBatches),
 		done: make(chan struct{}),
-		buf:  make([]uint64, logParts*logChunk),
+		buf:  make([]byte, logParts*logChunk*8),
 	}
 	for range logBatches - 1 {
 		l.free <- make([]uint64, 0, logBatch)
@@ -110,7 +110,7 @@ func (l *hashLog) partition() {
 func (l *hashLog) put(h uint64) {
 	p := h >> (64 - logPartBits)
 	i := l.n[p]
-	l.buf[int(p)*logChunk+i] = h
+	binary.LittleEndian.PutUint64(l.buf[(int(p)*logChunk+i)*8:], h)
 	if i++; i < logChunk {
 		l.n[p] = i
 		return
@@ -122,11 +122,7 @@ func (l *hashLog) put(h uint64) {
 // spill moves the full buffer of partition p to the file.
 func (l *hashLog) spill(p int) {
 	l.chunks[p] = append(l.chunks[p], l.size)
-	at := len(l.out)
-	l.out = slices.Grow(l.out, logChunk*8)[:at+logChunk*8]
-	for i, h := range l.buf[p*logChunk : (p+1)*logChunk] {
-		binary.LittleEndian.PutUint64(l.out[at+i*8:], h)
-	}
+	l.out = append(l.out, l.buf[p*logChunk*8:(p+1)*logChunk*8]...)
 	l.size += int64(logChunk * 8)
 	if len(l.out) >= logWrite {
 		l.flush()
@@ -208,22 +204,21 @@ func (l *hashLog) check(ctx context.Context, from, step int) ([]uint64, error) {
 		rounds := (n + maxTable - 1) / maxTable
 		for r := range rounds {
 			tab.sized(min(n, maxTable+maxTable/4))
-			add := func(h uint64) {
-				if (rounds == 1 || int((h>>24)%uint64(rounds)) == r) && tab.add(h) {
-					rep = append(rep, h)
+			add := func(raw []byte) {
+				for i := 0; i+8 <= len(raw); i += 8 {
+					h := binary.LittleEndian.Uint64(raw[i:])
+					if (rounds == 1 || int((h>>24)%uint64(rounds)) == r) && tab.add(h) {
+						rep = append(rep, h)
+					}
 				}
 			}
 			for _, off := range l.chunks[p] {
 				if _, err := l.f.ReadAt(raw, off); err != nil {
 					return nil, fmt.Errorf("read back the hashes of the keys from %s: %w", l.f.Name(), err)
 				}
-				for i := 0; i < len(raw); i += 8 {
-					add(binary.LittleEndian.Uint64(raw[i:]))
-				}
+				add(raw)
 			}
-			for _, h := range l.buf[p*logChunk : p*logChunk+l.n[p]] {
-				add(h)
-			}
+			add(l.buf[p*logChunk*8 : (p*logChunk+l.n[p])*8])
 		}
 	}
 	return rep, nil
