@@ -164,7 +164,7 @@ func (rd *Reader) keep(db int) (bool, error) {
 func (rd *Reader) seen(db int) {
 	switch {
 	case rd.log != nil:
-		rd.log.add(keyHash(rd.seed, db, rd.key))
+		rd.log.addKey(db, rd.key)
 	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
 		rd.keyHashes.add(keyHash(rd.seed, db, rd.key))
 	}
@@ -260,10 +260,10 @@ func repeatedKeys(ctx context.Context, f File) (dupIndex, error) {
 	opts := f.Options
 	opts.OnDuplicate, opts.Progress = "", nil
 	seed := maphash.MakeSeed()
-	log := newHashLog()
+	log := newHashLog(seed)
 	defer log.close()
 	err := f.read(ctx, opts, func(*Reader) {}, &keySink{fn: func(db int, key []byte) error {
-		log.add(keyHash(seed, db, key))
+		log.addKey(db, key)
 		return nil
 	}})
 	if err != nil {

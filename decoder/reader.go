@@ -318,7 +318,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog()
+		rd.log = newHashLog(rd.seed)
 		defer rd.log.close()
 	case on == record.DupError:
 		rd.keyHashes.reset()
