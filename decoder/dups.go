@@ -27,7 +27,7 @@ var (
 )
 
 // hashSet holds 64-bit hashes in an open-addressing table that grows with what is added
-// (never with a count the file claims): the members of the open collection, whose repeats
+// (never with a count the file claims): the members of a large collection, whose repeats
 // are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), the
 // keys of a partition of a hashLog, and the keys of a source read once under
 // record.DupError.
@@ -108,10 +108,56 @@ func keyHash(seed maphash.Seed, db int, key []byte) uint64 {
 	return (maphash.Bytes(seed, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
 }
 
+// memberSet holds the members of the open collection: the first smallMembers as bytes,
+// compared one by one (cheaper than hashing for the small collections most are), then as
+// hashes in a hashSet.
+type memberSet struct {
+	buf  []byte // the first members, end to end
+	ends []int  // where each ends in buf
+	big  bool   // past smallMembers: hashes
+	set  hashSet
+}
+
+// smallMembers is the number of members compared as bytes.
+const smallMembers = 8
+
+// reset empties the set for the next collection; a large buffer is not kept.
+func (m *memberSet) reset() {
+	if cap(m.buf) > 4<<10 {
+		m.buf = nil
+	}
+	m.buf, m.ends, m.big = m.buf[:0], m.ends[:0], false
+}
+
+// add adds member and reports whether it was there already.
+func (m *memberSet) add(seed maphash.Seed, member []byte) bool {
+	if !m.big {
+		from := 0
+		for _, end := range m.ends {
+			if bytes.Equal(m.buf[from:end], member) {
+				return true
+			}
+			from = end
+		}
+		if len(m.ends) < smallMembers {
+			m.buf = append(m.buf, member...)
+			m.ends = append(m.ends, len(m.buf))
+			return false
+		}
+		m.big, from = true, 0
+		m.set.reset()
+		for _, end := range m.ends {
+			m.set.add(maphash.Bytes(seed, m.buf[from:end]))
+			from = end
+		}
+	}
+	return m.set.add(maphash.Bytes(seed, member))
+}
+
 // checkMember fails when member was read before in the open collection of type t (a plain
 // type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
 func (rd *Reader) checkMember(t byte, member []byte) error {
-	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(maphash.Bytes(rd.seed, member)) {
+	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(rd.seed, member) {
 		return nil
 	}
 	what := "member"

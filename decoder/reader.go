@@ -157,12 +157,12 @@ type Reader struct {
 	heldPlain      []bool
 	ra             io.ReaderAt // the source, when it can be read at an offset
 	seed           maphash.Seed
-	members        hashSet  // with OnDuplicate: the open collection's members
-	keyHashes      hashSet  // with DupError from a source read once: the keys passed on
-	log            *hashLog // with DupError from a file: the keys passed on
-	checked        bool     // File found the keys that repeat before (see dups)
-	dups           dupIndex // with checked: the keys that repeat
-	scratch        []byte   // dups's map key
+	members        memberSet // with OnDuplicate: the open collection's members
+	keyHashes      hashSet   // with DupError from a source read once: the keys passed on
+	log            *hashLog  // with DupError from a file: the keys passed on
+	checked        bool      // File found the keys that repeat before (see dups)
+	dups           dupIndex  // with checked: the keys that repeat
+	scratch        []byte    // dups's map key
 	ctx            context.Context
 }
 
