@@ -199,43 +199,11 @@ func (s *tempWatch) WriteString(_, _ []byte, _ int64) error {
 	return nil
 }
 
-// TestRepeatedMembersPastSmall checks repeats in collections past the members compared as
-// bytes: a repeat of a member before the switch to hashes, of one after, and none.
-func TestRepeatedMembersPastSmall(t *testing.T) {
-	members := func(n int, extra ...string) []string {
-		var m []string
-		for i := range n {
-			m = append(m, "m"+strconv.Itoa(i))
-		}
-		return append(m, extra...)
+// setMembers returns the members m0 to m{n-1}, then extra.
+func setMembers(n int, extra ...string) []string {
+	var m []string
+	for i := range n {
+		m = append(m, "m"+strconv.Itoa(i))
 	}
-	cases := []struct {
-		name    string
-		members []string
-		repeat  string // "" when none
-	}{
-		{"distinct", members(40), ""},
-		{"early member again", members(20, "m2"), "m2"},
-		{"late member again", members(20, "m15"), "m15"},
-		{"at the switch", members(8, "m7"), "m7"},
-		{"small", members(3, "m0"), "m0"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			rd, err := decoder.NewReader(bytes.NewReader(rdbFile("0009", plainSet("s", tc.members...))), decoder.Options{OnDuplicate: record.DupError})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = rd.WriteTo(context.Background(), &nopSink{})
-			if tc.repeat == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if !errors.Is(err, decoder.ErrDuplicateMember) || !strings.Contains(err.Error(), `"`+tc.repeat+`"`) {
-				t.Fatalf("got %v, want ErrDuplicateMember naming %q", err, tc.repeat)
-			}
-		})
-	}
+	return append(m, extra...)
 }
