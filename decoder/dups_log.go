@@ -41,13 +41,17 @@ type hashLog struct {
 // than maxCopied, hashed as they come.
 type logBatch struct {
 	keys   []byte
-	ends   []int
-	dbs    []int
+	ends   []int32
+	dbs    []int32
 	hashes []uint64
 }
 
-// maxCopied is the longest key copied to a batch.
-const maxCopied = 256
+// maxCopied is the longest key copied to a batch, and logBatchBytes the bytes of keys
+// that fill a batch.
+const (
+	maxCopied     = 256
+	logBatchBytes = 256 << 10
+)
 
 // logParts is the number of partitions, picked by a hash's top logPartBits bits.
 const (
@@ -94,10 +98,10 @@ func (l *hashLog) addKey(db int, key []byte) {
 		b.hashes = append(b.hashes, keyHash(l.seed, db, key))
 	} else {
 		b.keys = append(b.keys, key...)
-		b.ends = append(b.ends, len(b.keys))
-		b.dbs = append(b.dbs, db)
+		b.ends = append(b.ends, int32(len(b.keys)))
+		b.dbs = append(b.dbs, int32(db))
 	}
-	if len(b.ends)+len(b.hashes) == logBatchKeys {
+	if len(b.ends)+len(b.hashes) == logBatchKeys || len(b.keys) >= logBatchBytes {
 		l.work <- b
 		l.cur = <-l.free
 	}
@@ -118,9 +122,9 @@ func (l *hashLog) end() {
 func (l *hashLog) partition() {
 	defer close(l.done)
 	for b := range l.work {
-		from := 0
+		from := int32(0)
 		for i, end := range b.ends {
-			l.put(keyHash(l.seed, b.dbs[i], b.keys[from:end]))
+			l.put(keyHash(l.seed, int(b.dbs[i]), b.keys[from:end]))
 			from = end
 		}
 		for _, h := range b.hashes {
