@@ -160,9 +160,6 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 			v = int64(binary.LittleEndian.Uint64(b))
 		}
 		if it.left < it.count && v <= it.prevInt() {
-			if v == it.prevInt() { // damage, and a repeat as the other encodings name theirs
-				return it.fail(fmt.Errorf("%w: %d after %d, %w: member \"%d\"", errBadIntset, v, v, ErrDuplicateMember, v))
-			}
 			return it.fail(fmt.Errorf("%w: %d after %d, not ascending", errBadIntset, v, it.prevInt()))
 		}
 		it.p += it.width
