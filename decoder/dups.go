@@ -9,6 +9,8 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
+	"math/bits"
+	"math/rand/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -103,9 +105,39 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 // keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
 var keyMask = ^uint64(0)
 
-// keyHash is the hash of db's key.
-func keyHash(seed maphash.Seed, db int, key []byte) uint64 {
-	return (maphash.Bytes(seed, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
+// A hashSeed seeds the hashes of one reading: keyHash's, and maphash's for members.
+type hashSeed struct {
+	ms         maphash.Seed
+	a, b, c, d uint64
+}
+
+func newSeed() hashSeed {
+	return hashSeed{maphash.MakeSeed(), rand.Uint64(), rand.Uint64(), rand.Uint64(), rand.Uint64()}
+}
+
+// keyHash is the hash of db's key. A key of up to 16 bytes, as most are, is hashed inline
+// as wyhash hashes one (its first and last words, multiplied 64 by 64 bits into 128 and
+// folded, twice): a few nanoseconds where maphash takes more. A longer one goes through
+// maphash. Keys of different lengths never match, so the two kinds never need to agree.
+func keyHash(s hashSeed, db int, key []byte) uint64 {
+	var a, b uint64
+	switch n := len(key); {
+	case n > 16:
+		return (maphash.Bytes(s.ms, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
+	case n >= 8:
+		a, b = binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+	case n >= 4:
+		a, b = uint64(binary.LittleEndian.Uint32(key)), uint64(binary.LittleEndian.Uint32(key[n-4:]))
+	case n > 0:
+		a = uint64(key[0])<<16 | uint64(key[n>>1])<<8 | uint64(key[n-1])
+	}
+	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, uint64(db)^s.d) & keyMask
+}
+
+// mum multiplies a by b and folds the 128 bits of the product into 64.
+func mum(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
 }
 
 // memberSet holds the members of the open collection: the first smallMembers as bytes,
@@ -130,7 +162,7 @@ func (m *memberSet) reset() {
 }
 
 // add adds member and reports whether it was there already.
-func (m *memberSet) add(seed maphash.Seed, member []byte) bool {
+func (m *memberSet) add(seed hashSeed, member []byte) bool {
 	if !m.big {
 		from := 0
 		for _, end := range m.ends {
@@ -147,11 +179,11 @@ func (m *memberSet) add(seed maphash.Seed, member []byte) bool {
 		m.big, from = true, 0
 		m.set.reset()
 		for _, end := range m.ends {
-			m.set.add(maphash.Bytes(seed, m.buf[from:end]))
+			m.set.add(maphash.Bytes(seed.ms, m.buf[from:end]))
 			from = end
 		}
 	}
-	return m.set.add(maphash.Bytes(seed, member))
+	return m.set.add(maphash.Bytes(seed.ms, member))
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
@@ -210,7 +242,7 @@ func (rd *Reader) keep(db int) (bool, error) {
 func (rd *Reader) seen(db int) {
 	switch {
 	case rd.log != nil:
-		rd.log.addKey(db, rd.key)
+		rd.log.add(keyHash(rd.seed, db, rd.key))
 	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
 		rd.keyHashes.add(keyHash(rd.seed, db, rd.key))
 	}
@@ -272,7 +304,7 @@ func (x dupIndex) err() error {
 // repeatSink returns a key-only sink that notes in found the records of the keys whose
 // hash (with seed, or-ed with 1) is in rep, at the offsets of *rd, the Reader feeding it;
 // found.prune then drops the keys that came once.
-func repeatSink(seed maphash.Seed, rep map[uint64]struct{}, rd **Reader, found dupIndex) *keySink {
+func repeatSink(seed hashSeed, rep map[uint64]struct{}, rd **Reader, found dupIndex) *keySink {
 	var scratch []byte
 	return &keySink{fn: func(db int, key []byte) error {
 		if _, ok := rep[keyHash(seed, db, key)|1]; !ok {
@@ -305,11 +337,11 @@ func (x dupIndex) prune() {
 func repeatedKeys(ctx context.Context, f File) (dupIndex, error) {
 	opts := f.Options
 	opts.OnDuplicate, opts.Progress = "", nil
-	seed := maphash.MakeSeed()
-	log := newHashLog(seed)
+	seed := newSeed()
+	log := newHashLog()
 	defer log.close()
 	err := f.read(ctx, opts, func(*Reader) {}, &keySink{fn: func(db int, key []byte) error {
-		log.addKey(db, key)
+		log.add(keyHash(seed, db, key))
 		return nil
 	}})
 	if err != nil {

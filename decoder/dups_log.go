@@ -5,27 +5,25 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"os"
 	"slices"
 	"sync"
 )
 
-// A hashLog finds the keys whose 64-bit hashes (keyHash) come more than once among any
-// number of keys, in bounded memory and at little cost to the goroutine that adds them:
-// addKey copies a key to a batch, and a goroutine of the log takes full batches, hashes
-// each key and appends the hash to one of logParts partitions picked by its top bits, a
-// partition's buffer going to a temporary file in $TMPDIR when full (none is made for
-// fewer than logParts*logChunk keys). Then repeated takes one partition at a time into a
-// table that stays in the cache, on two goroutines. Batches and buffers take about 3 MiB,
-// the tables 1 MiB at most; the file 8 bytes a key. Use newHashLog, and close it.
+// A hashLog finds the 64-bit hashes (keyHash) that come more than once among any number
+// of them, in bounded memory and at little cost to the goroutine that adds them: add
+// appends a hash to a batch, and a goroutine of the log takes full batches and appends each
+// hash to one of logParts partitions picked by its top bits, a partition's buffer going to
+// a temporary file in $TMPDIR when full (none is made for fewer than logParts*logChunk
+// hashes). Then repeated takes one partition at a time into a table that stays in the
+// cache, on two goroutines. Batches and buffers take 2.5 MiB, the tables 1 MiB at most; the
+// file 8 bytes a hash. Use newHashLog, and close it.
 type hashLog struct {
-	seed  maphash.Seed
-	cur   *logBatch      // the batch being filled
-	work  chan *logBatch // full batches, to the partitioning goroutine
-	free  chan *logBatch // empty batches, back
-	done  chan struct{}  // closed when the partitioning goroutine ends
-	ended bool           // work is closed
+	cur   []uint64      // the batch being filled
+	work  chan []uint64 // full batches, to the partitioning goroutine
+	free  chan []uint64 // empty batches, back
+	done  chan struct{} // closed when the partitioning goroutine ends
+	ended bool          // work is closed
 
 	// Owned by the partitioning goroutine until done.
 	buf    []byte            // logParts buffers of logChunk hashes, 8 bytes each
@@ -36,22 +34,6 @@ type hashLog struct {
 	out    []byte            // full buffers waiting to be written to f
 	err    error             // the first error writing f
 }
-
-// A logBatch holds keys (their dbs, and their ends in keys) and the hashes of keys longer
-// than maxCopied, hashed as they come.
-type logBatch struct {
-	keys   []byte
-	ends   []int32
-	dbs    []int32
-	hashes []uint64
-}
-
-// maxCopied is the longest key copied to a batch, and logBatchBytes the bytes of keys
-// that fill a batch.
-const (
-	maxCopied     = 256
-	logBatchBytes = 256 << 10
-)
 
 // logParts is the number of partitions, picked by a hash's top logPartBits bits.
 const (
@@ -67,42 +49,34 @@ var (
 	maxTable = 1 << 16
 )
 
-// logBatchKeys is the number of keys in a batch, logBatches the number of batches, and
+// logBatch is the number of hashes in a batch, logBatches the number of batches, and
 // logWrite the size of the writes to the file. Variables so that tests can make them small.
 var (
-	logBatchKeys = 16 << 10
-	logWrite     = 256 << 10
-	logBatches   = 4
+	logBatch   = 16 << 10
+	logWrite   = 256 << 10
+	logBatches = 4
 )
 
-func newHashLog(seed maphash.Seed) *hashLog {
+func newHashLog() *hashLog {
 	l := &hashLog{
-		seed: seed,
-		cur:  &logBatch{},
-		work: make(chan *logBatch, logBatches),
-		free: make(chan *logBatch, logBatches),
+		cur:  make([]uint64, 0, logBatch),
+		work: make(chan []uint64, logBatches),
+		free: make(chan []uint64, logBatches),
 		done: make(chan struct{}),
 		buf:  make([]byte, logParts*logChunk*8),
 	}
 	for range logBatches - 1 {
-		l.free <- &logBatch{}
+		l.free <- make([]uint64, 0, logBatch)
 	}
 	go l.partition()
 	return l
 }
 
-// addKey adds db's key.
-func (l *hashLog) addKey(db int, key []byte) {
-	b := l.cur
-	if len(key) > maxCopied {
-		b.hashes = append(b.hashes, keyHash(l.seed, db, key))
-	} else {
-		b.keys = append(b.keys, key...)
-		b.ends = append(b.ends, int32(len(b.keys)))
-		b.dbs = append(b.dbs, int32(db))
-	}
-	if len(b.ends)+len(b.hashes) == logBatchKeys || len(b.keys) >= logBatchBytes {
-		l.work <- b
+// add adds h.
+func (l *hashLog) add(h uint64) {
+	l.cur = append(l.cur, h)
+	if len(l.cur) == logBatch {
+		l.work <- l.cur
 		l.cur = <-l.free
 	}
 }
@@ -118,20 +92,14 @@ func (l *hashLog) end() {
 	<-l.done
 }
 
-// partition hashes the keys of each batch and puts the hashes in their partitions.
+// partition puts the hashes of each batch in their partitions.
 func (l *hashLog) partition() {
 	defer close(l.done)
 	for b := range l.work {
-		from := int32(0)
-		for i, end := range b.ends {
-			l.put(keyHash(l.seed, int(b.dbs[i]), b.keys[from:end]))
-			from = end
-		}
-		for _, h := range b.hashes {
+		for _, h := range b {
 			l.put(h)
 		}
-		b.keys, b.ends, b.dbs, b.hashes = b.keys[:0], b.ends[:0], b.dbs[:0], b.hashes[:0]
-		l.free <- b
+		l.free <- b[:0]
 	}
 	l.flush()
 }

@@ -12,7 +12,7 @@ func SetKeyMask(mask uint64) (restore func()) {
 // writes one buffer, and its tables check table hashes at once, until the function it
 // returns is called.
 func SetLogSizes(chunk, table int) (restore func()) {
-	oldChunk, oldTable, oldBatch, oldWrite := logChunk, maxTable, logBatchKeys, logWrite
-	logChunk, maxTable, logBatchKeys, logWrite = chunk, table, chunk, chunk*8
-	return func() { logChunk, maxTable, logBatchKeys, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
+	oldChunk, oldTable, oldBatch, oldWrite := logChunk, maxTable, logBatch, logWrite
+	logChunk, maxTable, logBatch, logWrite = chunk, table, chunk, chunk*8
+	return func() { logChunk, maxTable, logBatch, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
 }

@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -156,7 +155,7 @@ type Reader struct {
 	heldEnds       []int
 	heldPlain      []bool
 	ra             io.ReaderAt // the source, when it can be read at an offset
-	seed           maphash.Seed
+	seed           hashSeed
 	members        memberSet // with OnDuplicate: the open collection's members
 	keyHashes      hashSet   // with DupError from a source read once: the keys passed on
 	log            *hashLog  // with DupError from a file: the keys passed on
@@ -312,13 +311,13 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	rd.done = true
 	rd.ctx = ctx
-	rd.seed = maphash.MakeSeed()
+	rd.seed = newSeed()
 	switch on := rd.opts.OnDuplicate; {
 	case rd.checked:
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog(rd.seed)
+		rd.log = newHashLog()
 		defer rd.log.close()
 	case on == record.DupError:
 		rd.keyHashes.reset()
