@@ -119,7 +119,7 @@ func newSeed() hashSeed {
 // as wyhash hashes one (its first and last words, multiplied 64 by 64 bits into 128 and
 // folded, twice): a few nanoseconds where maphash takes more. A longer one goes through
 // maphash. Keys of different lengths never match, so the two kinds never need to agree.
-func keyHash(s hashSeed, db int, key []byte) uint64 {
+func keyHash(s *hashSeed, db int, key []byte) uint64 {
 	var a, b uint64
 	switch n := len(key); {
 	case n > 16:
@@ -144,6 +144,7 @@ func mum(a, b uint64) uint64 {
 // compared one by one (cheaper than hashing for the small collections most are), then as
 // hashes in a hashSet.
 type memberSet struct {
+	rec  int64  // the offset of the collection's record: a set is emptied for the next
 	buf  []byte // the first members, end to end
 	ends []int  // where each ends in buf
 	big  bool   // past smallMembers: hashes
@@ -162,7 +163,7 @@ func (m *memberSet) reset() {
 }
 
 // add adds member and reports whether it was there already.
-func (m *memberSet) add(seed hashSeed, member []byte) bool {
+func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 	if !m.big {
 		from := 0
 		for _, end := range m.ends {
@@ -189,7 +190,14 @@ func (m *memberSet) add(seed hashSeed, member []byte) bool {
 // checkMember fails when member was read before in the open collection of type t (a plain
 // type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
 func (rd *Reader) checkMember(t byte, member []byte) error {
-	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(rd.seed, member) {
+	if rd.opts.OnDuplicate == "" || t == 1 {
+		return nil
+	}
+	if rd.members.rec != rd.recStart {
+		rd.members.reset()
+		rd.members.rec = rd.recStart
+	}
+	if !rd.members.add(&rd.seed, member) {
 		return nil
 	}
 	what := "member"
@@ -231,7 +239,7 @@ func (rd *Reader) keep(db int) (bool, error) {
 		}
 		return rd.recStart == d.first, nil
 	}
-	if !rd.keyHashes.has(keyHash(rd.seed, db, rd.key)) {
+	if !rd.keyHashes.has(keyHash(&rd.seed, db, rd.key)) {
 		return true, nil
 	}
 	return false, fmt.Errorf("%w in db %d (its 64-bit hash matches an earlier key's; the input cannot be read again to compare): keep the first with --on-duplicate first, or the last with --on-duplicate last",
@@ -242,9 +250,9 @@ func (rd *Reader) keep(db int) (bool, error) {
 func (rd *Reader) seen(db int) {
 	switch {
 	case rd.log != nil:
-		rd.log.add(keyHash(rd.seed, db, rd.key))
+		rd.log.add(keyHash(&rd.seed, db, rd.key))
 	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
-		rd.keyHashes.add(keyHash(rd.seed, db, rd.key))
+		rd.keyHashes.add(keyHash(&rd.seed, db, rd.key))
 	}
 }
 
@@ -307,7 +315,7 @@ func (x dupIndex) err() error {
 func repeatSink(seed hashSeed, rep map[uint64]struct{}, rd **Reader, found dupIndex) *keySink {
 	var scratch []byte
 	return &keySink{fn: func(db int, key []byte) error {
-		if _, ok := rep[keyHash(seed, db, key)|1]; !ok {
+		if _, ok := rep[keyHash(&seed, db, key)|1]; !ok {
 			return nil
 		}
 		at := (*rd).recStart
@@ -341,7 +349,7 @@ func repeatedKeys(ctx context.Context, f File) (dupIndex, error) {
 	log := newHashLog()
 	defer log.close()
 	err := f.read(ctx, opts, func(*Reader) {}, &keySink{fn: func(db int, key []byte) error {
-		log.add(keyHash(seed, db, key))
+		log.add(keyHash(&seed, db, key))
 		return nil
 	}})
 	if err != nil {
