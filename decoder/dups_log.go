@@ -16,7 +16,7 @@ import (
 // hash to one of logParts partitions picked by its top bits, a partition's buffer going to
 // a temporary file in $TMPDIR when full (none is made for fewer than logParts*logChunk
 // hashes). Then repeated takes one partition at a time into a table that stays in the
-// cache, on two goroutines. Batches and buffers take 2.5 MiB, the tables 1 MiB at most; the
+// cache, on two goroutines. Batches and buffers take 4.5 MiB, the tables 1 MiB at most; the
 // file 8 bytes a hash. Use newHashLog, and close it.
 type hashLog struct {
 	cur   []uint64      // the batch being filled
@@ -45,7 +45,7 @@ const (
 // hashes repeated checks at once (a larger partition takes rounds, each a share of its
 // hashes). Variables so that tests can make them small.
 var (
-	logChunk = 1024
+	logChunk = 2048
 	maxTable = 1 << 16
 )
 
