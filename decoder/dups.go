@@ -2,13 +2,13 @@ package decoder
 
 import (
 	"bytes"
-	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"io"
+	"math/bits"
+	"math/rand/v2"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -25,9 +25,10 @@ var (
 )
 
 // hashSet holds 64-bit hashes in an open-addressing table that grows with what is added
-// (never with a count the file claims): the members of the open collection, whose repeats
-// are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), and
-// the keys of the file under record.DupError, whose matches are confirmed (see keep).
+// (never with a count the file claims): the members of a large collection, whose repeats
+// are taken by their hash (two distinct members share one with odds of n²/2⁶⁵ among n), the
+// keys of a partition of a hashLog, and the keys of a source read once under
+// record.DupError.
 type hashSet struct {
 	tab []uint64 // 0 is an empty slot
 	n   int
@@ -39,6 +40,20 @@ func (m *hashSet) reset() {
 		m.tab = make([]uint64, 16)
 	} else if m.n > 0 {
 		clear(m.tab)
+	}
+	m.n = 0
+}
+
+// sized empties the set and makes room for n hashes without growing.
+func (m *hashSet) sized(n int) {
+	size := 16
+	for size*3 < n*4 {
+		size *= 2
+	}
+	if len(m.tab) == size {
+		clear(m.tab)
+	} else {
+		m.tab = make([]uint64, size)
 	}
 	m.n = 0
 }
@@ -83,15 +98,102 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 	}
 }
 
-// keyHash is the hash of db's key rd.key.
-func (rd *Reader) keyHash(db int) uint64 {
-	return maphash.Bytes(rd.seed, rd.key) ^ uint64(db)*0x9e3779b97f4a7c15
+// keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
+var keyMask = ^uint64(0)
+
+// A hashSeed seeds the hashes of one reading: keyHash's, and maphash's for members.
+type hashSeed struct {
+	ms         maphash.Seed
+	a, b, c, d uint64
+}
+
+func newSeed() hashSeed {
+	return hashSeed{maphash.MakeSeed(), rand.Uint64(), rand.Uint64(), rand.Uint64(), rand.Uint64()}
+}
+
+// keyHash is the hash of db's key. A key of up to 16 bytes, as most are, is hashed inline
+// as wyhash hashes one (its first and last words, multiplied 64 by 64 bits into 128 and
+// folded, twice): a few nanoseconds where maphash takes more. A longer one goes through
+// maphash. Keys of different lengths never match, so the two kinds never need to agree.
+func keyHash(s *hashSeed, db int, key []byte) uint64 {
+	var a, b uint64
+	switch n := len(key); {
+	case n > 16:
+		return (maphash.Bytes(s.ms, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
+	case n >= 8:
+		a, b = binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+	case n >= 4:
+		a, b = uint64(binary.LittleEndian.Uint32(key)), uint64(binary.LittleEndian.Uint32(key[n-4:]))
+	case n > 0:
+		a = uint64(key[0])<<16 | uint64(key[n>>1])<<8 | uint64(key[n-1])
+	}
+	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, uint64(db)^s.d) & keyMask
+}
+
+// mum multiplies a by b and folds the 128 bits of the product into 64.
+func mum(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// memberSet holds the members of the open collection: the first smallMembers as bytes,
+// compared one by one (cheaper than hashing for the small collections most are), then as
+// hashes in a hashSet.
+type memberSet struct {
+	rec  int64  // the offset of the collection's record: a set is emptied for the next
+	buf  []byte // the first members, end to end
+	ends []int  // where each ends in buf
+	big  bool   // past smallMembers: hashes
+	set  hashSet
+}
+
+// smallMembers is the number of members compared as bytes.
+const smallMembers = 8
+
+// reset empties the set for the next collection; a large buffer is not kept.
+func (m *memberSet) reset() {
+	if cap(m.buf) > 4<<10 {
+		m.buf = nil
+	}
+	m.buf, m.ends, m.big = m.buf[:0], m.ends[:0], false
+}
+
+// add adds member and reports whether it was there already.
+func (m *memberSet) add(seed *hashSeed, member []byte) bool {
+	if !m.big {
+		from := 0
+		for _, end := range m.ends {
+			if bytes.Equal(m.buf[from:end], member) {
+				return true
+			}
+			from = end
+		}
+		if len(m.ends) < smallMembers {
+			m.buf = append(m.buf, member...)
+			m.ends = append(m.ends, len(m.buf))
+			return false
+		}
+		m.big, from = true, 0
+		m.set.reset()
+		for _, end := range m.ends {
+			m.set.add(maphash.Bytes(seed.ms, m.buf[from:end]))
+			from = end
+		}
+	}
+	return m.set.add(maphash.Bytes(seed.ms, member))
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
 // type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
 func (rd *Reader) checkMember(t byte, member []byte) error {
-	if rd.opts.OnDuplicate == "" || t == 1 || !rd.members.add(maphash.Bytes(rd.seed, member)) {
+	if rd.opts.OnDuplicate == "" || t == 1 {
+		return nil
+	}
+	if rd.members.rec != rd.recStart {
+		rd.members.reset()
+		rd.members.rec = rd.recStart
+	}
+	if !rd.members.add(&rd.seed, member) {
 		return nil
 	}
 	what := "member"
@@ -102,110 +204,50 @@ func (rd *Reader) checkMember(t byte, member []byte) error {
 		ErrDuplicateMember, what, member, what)
 }
 
+// How keys are checked. A key is remembered once its record was passed on: an empty
+// collection, which Redis skips, is no first record.
+//
+//   - A File under record.DupFirst or DupLast (or DupError with Options.CheckKeysFirst)
+//     reads the file once before (repeatedKeys): the keys that repeat, usually none, are
+//     known with the offset of the record to keep before any record is passed on (rd.dups).
+//   - Under DupError from a source that can be read again (a file), each key's hash goes
+//     to a hashLog as the file is read, and once it is read, before WriteTo returns, the
+//     hashes that repeat are confirmed by reading it again (checkLog).
+//   - Under DupError from a source read once, the hashes are kept in a hashSet (8 to 16
+//     bytes a key) and a match is reported as it comes, as a match of hashes.
+
 // keep decides, the key of the record at rd.recStart in db read, whether the record is
-// passed on under Options.OnDuplicate. A key is remembered once its record was passed on
-// (see seen): an empty collection, which Redis skips, is no first record. Under DupFirst
-// and DupLast keys are kept exactly (record.KeySet); under DupError, the default of every
-// command, as 64-bit hashes in 8 bytes a slot, and a match is confirmed by reading the file
-// again up to the record (a source that cannot be read again takes the match as a repeat).
+// passed on under Options.OnDuplicate.
 func (rd *Reader) keep(db int) (bool, error) {
-	switch rd.opts.OnDuplicate {
-	case "":
+	switch {
+	case rd.opts.OnDuplicate == "" || rd.log != nil:
 		return true, nil
-	case record.DupLast: // a key the first reading did not note (empty, skipped) is read as it comes
-		last, ok := rd.last.Get(db, rd.key)
-		return !ok || last == rd.recStart, nil
-	case record.DupFirst:
-		_, dup := rd.keys.Get(db, rd.key)
-		return !dup, nil
-	}
-	// From a file, the hash is added now, in one probe of the table: a record that turns out
-	// empty leaves its hash, and a later record of its key reads the file again to find no
-	// first record. From a source read once, only once the record was passed on (seen).
-	if h := rd.keyHash(db); (rd.ra != nil && !rd.keyHashes.add(h)) || (rd.ra == nil && !rd.keyHashes.has(h)) {
-		return true, nil
-	}
-	where := "its 64-bit hash matches an earlier key's; the input cannot be read again to compare"
-	if rd.ra != nil {
-		first, err := rd.firstRecord(db)
-		if err != nil || first < 0 {
-			return true, err
+	case rd.checked:
+		if len(rd.dups) == 0 {
+			return true, nil
 		}
-		where = fmt.Sprintf("its first record at byte %d", first)
+		d := rd.dups.get(db, rd.key, &rd.scratch)
+		switch {
+		case d == nil:
+			return true, nil
+		case rd.opts.OnDuplicate == record.DupLast:
+			return rd.recStart == d.last, nil
+		}
+		return rd.recStart == d.first, nil
 	}
-	return false, fmt.Errorf("%w in db %d (%s): keep the first with --on-duplicate first, or the last with --on-duplicate last",
-		ErrDuplicateKey, db, where)
+	if !rd.keyHashes.has(keyHash(&rd.seed, db, rd.key)) {
+		return true, nil
+	}
+	return false, fmt.Errorf("%w in db %d (its 64-bit hash matches an earlier key's; the input cannot be read again to compare): keep the first with --on-duplicate first, or the last with --on-duplicate last",
+		ErrDuplicateKey, db)
 }
 
 // seen remembers the key of the record just passed on.
 func (rd *Reader) seen(db int) {
 	switch {
-	case rd.keys != nil:
-		rd.keys.Put(db, rd.key, rd.recStart)
-	case rd.opts.OnDuplicate == record.DupError && rd.ra == nil:
-		rd.keyHashes.add(rd.keyHash(db))
+	case rd.log != nil:
+		rd.log.add(keyHash(&rd.seed, db, rd.key))
+	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
+		rd.keyHashes.add(keyHash(&rd.seed, db, rd.key))
 	}
 }
-
-// firstRecord reads the file again up to the record being read and returns the offset of
-// the first record passed on of db's key rd.key, or -1 when there is none.
-func (rd *Reader) firstRecord(db int) (int64, error) {
-	opts := rd.opts
-	opts.OnDuplicate, opts.Progress, opts.BufferSize = "", nil, 64<<10
-	again, err := NewReader(io.NewSectionReader(rd.ra, 0, rd.recStart), opts)
-	if err != nil {
-		return -1, err
-	}
-	found := int64(-1)
-	err = again.WriteTo(rd.ctx, &keySink{fn: func(d int, key []byte) error {
-		if d == db && bytes.Equal(key, rd.key) {
-			found = again.recStart
-			return errFound
-		}
-		return nil
-	}})
-	switch {
-	case found >= 0:
-		return found, nil
-	case errors.Is(err, ErrTruncated): // the section ends where the record being read starts
-		return -1, nil
-	case err == nil:
-		err = errors.New("the file read again ends early")
-	}
-	return -1, fmt.Errorf("read the file again to compare keys: %w", err)
-}
-
-// lastRecords reads the file at path once, with opts, and returns the offset of the last
-// record of every key, for a second reading under record.DupLast.
-func lastRecords(ctx context.Context, f File) (*record.KeySet, error) {
-	opts := f.Options
-	opts.OnDuplicate, opts.Progress = "", nil
-	last := record.NewKeySet()
-	var rd *Reader
-	err := f.read(ctx, opts, func(r *Reader) { rd = r }, &keySink{fn: func(db int, key []byte) error {
-		last.Put(db, key, rd.recStart)
-		return nil
-	}})
-	return last, err
-}
-
-// errFound stops the reading again at the record looked for.
-var errFound = errors.New("found")
-
-// keySink calls fn with the db and key of each record it gets, and drops the rest.
-type keySink struct {
-	record.Discard
-	db int
-	fn func(db int, key []byte) error
-}
-
-func (s *keySink) BeginDB(db int, _ encoder.DBInfo) error        { s.db = db; return nil }
-func (s *keySink) WriteString(key, _ []byte, _ int64) error      { return s.fn(s.db, key) }
-func (s *keySink) BeginHash(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginList(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.fn(s.db, key) }
-func (s *keySink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
-	return s.fn(s.db, key)
-}
-func (s *keySink) BeginStream(key []byte, _ int64) error { return s.fn(s.db, key) }

@@ -26,17 +26,25 @@ func (f File) WriteTo(ctx context.Context, sink record.Sink) error {
 }
 
 // Read reads the file at f.Path into sink and returns what the reader saw: the version,
-// the AUX fields and the statistics. With Options.OnDuplicate last it reads the file twice.
+// the AUX fields and the statistics. With Options.OnDuplicate first or last, or error and
+// CheckKeysFirst, it reads the file once before for the keys that come twice (and a third
+// time, to compare them, if any hashes repeat): under error, a repeated key is then an
+// error before any record goes to sink, and the Reader is nil.
 func (f File) Read(ctx context.Context, sink record.Sink) (*Reader, error) {
-	var last *record.KeySet
-	if f.Options.OnDuplicate == record.DupLast {
+	on := f.Options.OnDuplicate
+	checked := on == record.DupFirst || on == record.DupLast || (on == record.DupError && f.Options.CheckKeysFirst)
+	var dups dupIndex
+	if checked {
 		var err error
-		if last, err = lastRecords(ctx, f); err != nil {
+		if dups, err = repeatedKeys(ctx, f); err != nil {
 			return nil, err
+		}
+		if on == record.DupError && len(dups) > 0 {
+			return nil, fmt.Errorf("read %s: %w", f.name(), dups.err())
 		}
 	}
 	var rd *Reader
-	err := f.read(ctx, f.Options, func(r *Reader) { rd, r.last = r, last }, sink)
+	err := f.read(ctx, f.Options, func(r *Reader) { rd, r.checked, r.dups = r, checked, dups }, sink)
 	return rd, err
 }
 

@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
@@ -94,13 +93,22 @@ type Options struct {
 	SkipModules bool
 	// OnDuplicate applies rdbgen's rules for repeats, as its importer does: a key that comes
 	// again in its db is an error wrapping ErrDuplicateKey (record.DupError), or only its
-	// first record is passed on (DupFirst), or only its last (DupLast: File reads the file
-	// twice; a Reader alone cannot), the others counted in Stats.Duplicates; and a set, hash
-	// or sorted set that repeats a member is an error wrapping ErrDuplicateMember. Keys are
-	// remembered as 128-bit hashes (see record.KeySet), members of the open collection as
-	// 64-bit ones. Default "": records are passed on as they come, for readers that report
-	// repeats themselves.
+	// first record is passed on (DupFirst), or only its last (DupLast), the others counted
+	// in Stats.Duplicates; and a set, hash or sorted set that repeats a member is an error
+	// wrapping ErrDuplicateMember. DupFirst and DupLast need File, which reads the file once
+	// before to find the keys that repeat (memory grows with those keys only); a Reader
+	// alone refuses them. Under DupError, a source that can be read at an offset (a file)
+	// has the 64-bit hashes of its keys kept in a temporary file in $TMPDIR (8 bytes a key;
+	// a few MiB of memory) and checked once it is read, before WriteTo returns: a repeated
+	// hash is confirmed by reading the source again, and the error names both records; a
+	// source read once has the hashes kept in memory (8 to 16 bytes a key) and a repeated
+	// hash is reported as it comes. Default "": records are passed on as they come, for
+	// readers that report repeats themselves.
 	OnDuplicate record.OnDuplicate
+	// CheckKeysFirst, under OnDuplicate DupError, makes File read the file once for
+	// repeated keys before it passes on any record, so that a sink (a live server) gets
+	// nothing from a file that holds a key twice; default off: the check ends the reading.
+	CheckKeysFirst bool
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
 }
@@ -147,10 +155,13 @@ type Reader struct {
 	heldEnds       []int
 	heldPlain      []bool
 	ra             io.ReaderAt // the source, when it can be read at an offset
-	seed           maphash.Seed
-	members        hashSet        // with OnDuplicate: the open collection's members
-	keyHashes      hashSet        // with DupError: the keys passed on
-	keys, last     *record.KeySet // with DupFirst, the keys passed on; with DupLast, the last record of each
+	seed           hashSeed
+	members        memberSet // with OnDuplicate: the open collection's members
+	keyHashes      hashSet   // with DupError from a source read once: the keys passed on
+	log            *hashLog  // with DupError from a file: the keys passed on
+	checked        bool      // File found the keys that repeat before (see dups)
+	dups           dupIndex  // with checked: the keys that repeat
+	scratch        []byte    // dups's map key
 	ctx            context.Context
 }
 
@@ -300,15 +311,17 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	rd.done = true
 	rd.ctx = ctx
-	switch {
-	case rd.opts.OnDuplicate == record.DupLast && rd.last == nil:
-		return fmt.Errorf("%w: OnDuplicate last reads the file twice: read it with File", ErrBadOption)
-	case rd.opts.OnDuplicate == record.DupFirst:
-		rd.keys = record.NewKeySet()
-	case rd.opts.OnDuplicate == record.DupError:
+	rd.seed = newSeed()
+	switch on := rd.opts.OnDuplicate; {
+	case rd.checked:
+	case on == record.DupFirst || on == record.DupLast:
+		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
+	case on == record.DupError && rd.ra != nil:
+		rd.log = newHashLog()
+		defer rd.log.close()
+	case on == record.DupError:
 		rd.keyHashes.reset()
 	}
-	rd.seed = maphash.MakeSeed()
 	in := rd.in
 	db, dbOpen := 0, false
 	opened := -1               // the db the sink has open
@@ -326,7 +339,10 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 		switch t {
 		case opEOF:
-			return rd.finish(off)
+			if err := rd.finish(off); err != nil || rd.log == nil {
+				return err
+			}
+			return rd.checkLog()
 		case opAux:
 			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
 				rd.b, err = in.str(rd.b, &rd.lzf)

@@ -26,9 +26,6 @@ func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) err
 	if !keep {
 		sink = record.Discard{}
 	}
-	if rd.opts.OnDuplicate != "" {
-		rd.members.reset()
-	}
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
 	}

@@ -172,6 +172,11 @@ func TestRepeatedMembers(t *testing.T) {
 		{"field-ttl hash", "0012", cat([]byte{24}, rstr("s"), le64(3000), []byte{2, 0}, rstr("f"), rstr("1"), []byte{0}, rstr("f"), rstr("2")), "f"},
 		{"list repeats", "0010", cat([]byte{18}, rstr("s"), []byte{1, 2}, blob(lp("a", "a"))), ""},
 		{"distinct", "0009", plainSet("s", "a", "b", "c"), ""},
+		// Past 8 members, the members are compared by hash.
+		{"many distinct", "0009", plainSet("s", setMembers(40)...), ""},
+		{"early member past 8", "0009", plainSet("s", setMembers(20, "m2")...), "m2"},
+		{"late member past 8", "0009", plainSet("s", setMembers(20, "m15")...), "m15"},
+		{"member at the 9th", "0009", plainSet("s", setMembers(8, "m7")...), "m7"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,7 +68,7 @@ func serverDigest(t *testing.T, path string) (string, error) {
 // sections; a set that repeats a member, a key twice) to a real redis-server 7.0 and to
 // convert, import and load: each path ends with the server's DEBUG DIGEST of the original,
 // or, where the server refuses the file, with an error naming the file, the offset, the key
-// and what repeats.
+// and what repeats; load refuses such a file before it sends any key.
 func TestDumpsAsRedisReadsThem(t *testing.T) {
 	future := int64(4102444800000)
 	keep := hmStr("b", "kept")
@@ -138,6 +138,10 @@ func TestDumpsAsRedisReadsThem(t *testing.T) {
 			stdout, stderr, err := run(t, ctx, append([]string{"load", dump, "--addr", srv.Addr, "--json"}, tc.flags...)...)
 			if tc.refused != nil {
 				checkRefused(t, "load", dump, err, tc.refused)
+				// Refused before anything was sent: the keys before the repeat are not there.
+				if n, err := srv.Client().DBSize(ctx).Result(); err != nil || n != 0 {
+					t.Errorf("load: DBSIZE %d (%v) after the refusal, want 0", n, err)
+				}
 				return
 			}
 			if err != nil {

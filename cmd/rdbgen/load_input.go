@@ -177,7 +177,8 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 				return err
 			}
 			in.read = &decoder.Stats{}
-			src := rdbSource{path: in.name, stdin: r, read: in.read, opts: decoder.Options{OnDuplicate: onDup}}
+			// A repeated key is refused before any record is sent (CheckKeysFirst).
+			src := rdbSource{path: in.name, stdin: r, read: in.read, opts: decoder.Options{OnDuplicate: onDup, CheckKeysFirst: true}}
 			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 			if err != nil {
 				return err

@@ -1,0 +1,18 @@
+package decoder
+
+// SetKeyMask makes the hash of every key its hash and-ed with mask (0: every key has the
+// same), until the function it returns is called.
+func SetKeyMask(mask uint64) (restore func()) {
+	old := keyMask
+	keyMask = mask
+	return func() { keyMask = old }
+}
+
+// SetLogSizes makes the hash log's batches and partition buffers hold chunk hashes, its
+// writes one buffer, and its tables check table hashes at once, until the function it
+// returns is called.
+func SetLogSizes(chunk, table int) (restore func()) {
+	oldChunk, oldTable, oldBatch, oldWrite := logChunk, maxTable, logBatch, logWrite
+	logChunk, maxTable, logBatch, logWrite = chunk, table, chunk, chunk*8
+	return func() { logChunk, maxTable, logBatch, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
+}
