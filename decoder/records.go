@@ -22,14 +22,15 @@ func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) err
 	if err != nil {
 		return rd.fail(err, rd.key)
 	}
-	before := rd.stats
+	keys := rd.stats.Keys
+	var before Stats // a record left out is not counted: the counts before it
 	if !keep {
-		sink = record.Discard{}
+		before, sink = rd.stats, record.Discard{}
 	}
 	if err := rd.readValue(t, expire, sink); err != nil {
 		return rd.fail(err, rd.key)
 	}
-	passed := rd.stats.Keys > before.Keys // an empty collection is not passed on
+	passed := rd.stats.Keys > keys // an empty collection is not passed on
 	switch {
 	case !keep:
 		empty := rd.stats.Empty
