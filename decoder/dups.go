@@ -101,7 +101,7 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 // keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
 var keyMask = ^uint64(0)
 
-// A hashSeed seeds the hashes of one reading: keyHash's, and maphash's for members.
+// A hashSeed seeds the hashes of one reading: keyHash's and memberHash's.
 type hashSeed struct {
 	ms         maphash.Seed
 	a, b, c, d uint64
@@ -116,10 +116,18 @@ func newSeed() hashSeed {
 // folded, twice): a few nanoseconds where maphash takes more. A longer one goes through
 // maphash. Keys of different lengths never match, so the two kinds never need to agree.
 func keyHash(s *hashSeed, db int, key []byte) uint64 {
+	return seededHash(s, uint64(db), key) & keyMask
+}
+
+// memberHash is the hash of a member of a collection (keyHash's, without the db and mask).
+func memberHash(s *hashSeed, member []byte) uint64 { return seededHash(s, 0, member) }
+
+// seededHash hashes key with x (keyHash's db).
+func seededHash(s *hashSeed, x uint64, key []byte) uint64 {
 	var a, b uint64
 	switch n := len(key); {
 	case n > 16:
-		return (maphash.Bytes(s.ms, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
+		return maphash.Bytes(s.ms, key) ^ x*0x9e3779b97f4a7c15
 	case n >= 8:
 		a, b = binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
 	case n >= 4:
@@ -127,7 +135,7 @@ func keyHash(s *hashSeed, db int, key []byte) uint64 {
 	case n > 0:
 		a = uint64(key[0])<<16 | uint64(key[n>>1])<<8 | uint64(key[n-1])
 	}
-	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, uint64(db)^s.d) & keyMask
+	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, x^s.d)
 }
 
 // mum multiplies a by b and folds the 128 bits of the product into 64.
@@ -145,6 +153,7 @@ type memberSet struct {
 	ends []int  // where each ends in buf
 	big  bool   // past smallMembers: hashes
 	set  hashSet
+	log  *hashLog // past loggedMembers: the hashes of all (see dups_members.go)
 }
 
 // smallMembers is the number of members compared as bytes.
@@ -152,6 +161,7 @@ const smallMembers = 8
 
 // reset empties the set for the next collection; a large buffer is not kept.
 func (m *memberSet) reset() {
+	m.closeLog()
 	if cap(m.buf) > 4<<10 {
 		m.buf = nil
 	}
@@ -176,11 +186,22 @@ func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 		m.big, from = true, 0
 		m.set.reset()
 		for _, end := range m.ends {
-			m.set.add(maphash.Bytes(seed.ms, m.buf[from:end]))
+			m.set.add(memberHash(seed, m.buf[from:end]))
 			from = end
 		}
 	}
-	return m.set.add(maphash.Bytes(seed.ms, member))
+	h := memberHash(seed, member)
+	if m.log != nil {
+		m.log.add(h&keyMask | 1)
+		return false
+	}
+	if m.set.add(h) {
+		return true
+	}
+	if m.set.n >= loggedMembers {
+		m.startLog()
+	}
+	return false
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
@@ -196,6 +217,11 @@ func (rd *Reader) checkMember(t byte, member []byte) error {
 	if !rd.members.add(&rd.seed, member) {
 		return nil
 	}
+	return memberError(t, member)
+}
+
+// memberError is the error of member, read twice in a collection of type t.
+func memberError(t byte, member []byte) error {
 	what := "member"
 	if t == 4 {
 		what = "field"

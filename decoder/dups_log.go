@@ -33,6 +33,7 @@ type hashLog struct {
 	size   int64             // bytes in f and in out
 	out    []byte            // full buffers waiting to be written to f
 	err    error             // the first error writing f
+	what   string            // what the hashes are of ("keys", "members"), for the file's name and errors
 }
 
 // logParts is the number of partitions, picked by a hash's top logPartBits bits.
@@ -57,8 +58,10 @@ var (
 	logBatches = 4
 )
 
-func newHashLog() *hashLog {
+// newHashLog returns a log of the hashes of what ("keys", "members").
+func newHashLog(what string) *hashLog {
 	l := &hashLog{
+		what: what,
 		cur:  make([]uint64, 0, logBatch),
 		work: make(chan []uint64, logBatches),
 		free: make(chan []uint64, logBatches),
@@ -134,13 +137,13 @@ func (l *hashLog) flush() {
 		return
 	}
 	if l.f == nil {
-		if l.f, l.err = os.CreateTemp("", "rdbgen-keys-*.tmp"); l.err != nil {
-			l.err = fmt.Errorf("keep the hashes of the keys in a temporary file: %w (set TMPDIR to a directory with room)", l.err)
+		if l.f, l.err = os.CreateTemp("", "rdbgen-"+l.what+"-*.tmp"); l.err != nil {
+			l.err = fmt.Errorf("keep the hashes of the %s in a temporary file: %w (set TMPDIR to a directory with room)", l.what, l.err)
 			return
 		}
 	}
 	if _, err := l.f.Write(l.out); err != nil {
-		l.err = fmt.Errorf("keep the hashes of the keys in %s: %w (set TMPDIR to a directory with room)", l.f.Name(), err)
+		l.err = fmt.Errorf("keep the hashes of the %s in %s: %w (set TMPDIR to a directory with room)", l.what, l.f.Name(), err)
 	}
 	l.out = l.out[:0]
 }
@@ -212,7 +215,7 @@ func (l *hashLog) check(ctx context.Context, from, step int) ([]uint64, error) {
 			}
 			for _, off := range l.chunks[p] {
 				if _, err := l.f.ReadAt(raw, off); err != nil {
-					return nil, fmt.Errorf("read back the hashes of the keys from %s: %w", l.f.Name(), err)
+					return nil, fmt.Errorf("read back the hashes of the %s from %s: %w", l.what, l.f.Name(), err)
 				}
 				add(raw)
 			}

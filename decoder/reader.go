@@ -312,12 +312,13 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	rd.done = true
 	rd.ctx = ctx
 	rd.seed = newSeed()
+	defer rd.members.closeLog()
 	switch on := rd.opts.OnDuplicate; {
 	case rd.checked:
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog()
+		rd.log = newHashLog("keys")
 		defer rd.log.close()
 	case on == record.DupError:
 		rd.keyHashes.reset()
