@@ -135,7 +135,7 @@ func seededHash(s *hashSeed, x uint64, key []byte) uint64 {
 	case n > 0:
 		a = uint64(key[0])<<16 | uint64(key[n>>1])<<8 | uint64(key[n-1])
 	}
-	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, x^s.d)
+	return mum(mum(a^s.a, b^s.b)^s.c^uint64(len(key)), x^s.d)
 }
 
 // mum multiplies a by b and folds the 128 bits of the product into 64.
