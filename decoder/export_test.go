@@ -16,3 +16,11 @@ func SetLogSizes(chunk, table int) (restore func()) {
 	logChunk, maxTable, logBatch, logWrite = chunk, table, chunk, chunk*8
 	return func() { logChunk, maxTable, logBatch, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
 }
+
+// SetLoggedMembers makes a collection's member hashes go to a hash log past n members,
+// until the function it returns is called.
+func SetLoggedMembers(n int) (restore func()) {
+	old := loggedMembers
+	loggedMembers = n
+	return func() { loggedMembers = old }
+}
