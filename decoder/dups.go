@@ -146,7 +146,8 @@ func mum(a, b uint64) uint64 {
 
 // memberSet holds the members of the open collection: the first smallMembers as bytes,
 // compared one by one (cheaper than hashing for the small collections most are), then as
-// hashes in a hashSet.
+// hashes in a hashSet, then, past loggedMembers, as hashes in a hashLog checked at the
+// collection's end (dups_members.go).
 type memberSet struct {
 	rec  int64  // the offset of the collection's record: a set is emptied for the next
 	buf  []byte // the first members, end to end
@@ -170,6 +171,10 @@ func (m *memberSet) reset() {
 
 // add adds member and reports whether it was there already.
 func (m *memberSet) add(seed *hashSeed, member []byte) bool {
+	if m.log != nil {
+		m.log.add(memberHash(seed, member)&keyMask | 1)
+		return false
+	}
 	if !m.big {
 		from := 0
 		for _, end := range m.ends {
@@ -190,12 +195,7 @@ func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 			from = end
 		}
 	}
-	h := memberHash(seed, member)
-	if m.log != nil {
-		m.log.add(h&keyMask | 1)
-		return false
-	}
-	if m.set.add(h) {
+	if m.set.add(memberHash(seed, member)) {
 		return true
 	}
 	if m.set.n >= loggedMembers {
@@ -205,7 +205,13 @@ func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
-// type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
+// type: 2 set, 3 or 5 zset, 4 hash); lists may repeat. Up to loggedMembers members, a
+// repeat is found as it comes: exactly among the first 8, by a match of 64-bit hashes past
+// them (two distinct members share one with odds of n²/2⁶⁵ among n). Past loggedMembers,
+// the hashes are logged and checked at the collection's end, before EndCollection
+// (endCollection): a repeat is confirmed by reading the collection again when the source
+// can be read at an offset, so the error names the member; from a source read once, the
+// error names the 64-bit hash that two members share.
 func (rd *Reader) checkMember(t byte, member []byte) error {
 	if rd.opts.OnDuplicate == "" || t == 1 {
 		return nil
