@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,71 +130,4 @@ func TestRepeatedMembersLogged(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestLoggedMembersTempFile checks that a large collection's hash log keeps its hashes in
-// a temporary file while the collection is read, and that the file is removed when the
-// reading succeeds, fails on a repeated member, or is cancelled.
-func TestLoggedMembersTempFile(t *testing.T) {
-	defer decoder.SetLoggedMembers(16)()
-	defer decoder.SetLogSizes(2, 1<<16)()
-	const n = 3000
-	distinct := rdbFile("0009", bigCollection(2, setMembers(n)))
-	repeated := rdbFile("0009", bigCollection(2, setMembers(n, "m5")))
-	cases := []struct {
-		name     string
-		file     []byte
-		cancelAt int
-		want     error
-	}{
-		{"success", distinct, 0, nil},
-		{"repeated member", repeated, 0, decoder.ErrDuplicateMember},
-		{"cancelled", distinct, 2000, context.Canceled},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			t.Setenv("TMPDIR", dir)
-			path := filepath.Join(t.TempDir(), "dump.rdb")
-			if err := os.WriteFile(path, tc.file, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			sink := &memberWatch{dir: dir, at: 1500, cancelAt: tc.cancelAt, cancel: cancel}
-			_, err := decoder.File{Path: path, Options: decoder.Options{OnDuplicate: record.DupError}}.Read(ctx, sink)
-			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
-				t.Fatalf("got %v, want %v", err, tc.want)
-			}
-			if !sink.found {
-				t.Errorf("no temporary file in $TMPDIR at member %d", sink.at)
-			}
-			if left, _ := os.ReadDir(dir); len(left) != 0 {
-				t.Errorf("left in $TMPDIR: %v", left)
-			}
-		})
-	}
-}
-
-// memberWatch is a sink that looks for the members' hash log file in dir at member at,
-// and cancels at member cancelAt.
-type memberWatch struct {
-	nopSink
-	dir      string
-	n, at    int
-	cancelAt int
-	cancel   func()
-	found    bool
-}
-
-func (s *memberWatch) AddMember([]byte) error {
-	s.n++
-	if s.n == s.cancelAt {
-		s.cancel()
-	}
-	if s.n == s.at {
-		files, _ := filepath.Glob(filepath.Join(s.dir, "rdbgen-members-*"))
-		s.found = len(files) > 0
-	}
-	return nil
 }
