@@ -155,6 +155,8 @@ type memberSet struct {
 	big  bool   // past smallMembers: hashes
 	set  hashSet
 	log  *hashLog // past loggedMembers: the hashes of all (see dups_members.go)
+	// spare is the last log, closed: the next takes its buffers.
+	spare *hashLog
 }
 
 // smallMembers is the number of members compared as bytes.

@@ -58,18 +58,26 @@ var (
 	logBatches = 4
 )
 
-// newHashLog returns a log of the hashes of what ("keys", "members").
-func newHashLog(what string) *hashLog {
+// newHashLog returns a log of the hashes of what ("keys", "members"). It takes the buffers
+// of old, a closed log, when not nil (old is not used again).
+func newHashLog(what string, old *hashLog) *hashLog {
 	l := &hashLog{
 		what: what,
-		cur:  make([]uint64, 0, logBatch),
 		work: make(chan []uint64, logBatches),
 		free: make(chan []uint64, logBatches),
 		done: make(chan struct{}),
-		buf:  make([]byte, logParts*logChunk*8),
 	}
-	for range logBatches - 1 {
-		l.free <- make([]uint64, 0, logBatch)
+	if old != nil && len(old.buf) == logParts*logChunk*8 && len(old.free) == logBatches {
+		l.buf, l.out = old.buf, old.out[:0]
+		l.cur = (<-old.free)[:0]
+		for range logBatches - 1 {
+			l.free <- (<-old.free)[:0]
+		}
+	} else {
+		l.buf, l.cur = make([]byte, logParts*logChunk*8), make([]uint64, 0, logBatch)
+		for range logBatches - 1 {
+			l.free <- make([]uint64, 0, logBatch)
+		}
 	}
 	go l.partition()
 	return l

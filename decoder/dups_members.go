@@ -20,13 +20,15 @@ import (
 // and two distinct members sharing a hash are no error; from a source read once, a
 // repeated hash is the error (two distinct members share one with odds of n²/2⁶⁵ among n).
 
-// loggedMembers is the number of members of a collection held in a hashSet (1 MiB of
-// table) before their hashes go to a hashLog. A variable so that tests can make it small.
-var loggedMembers = 1 << 16
+// loggedMembers is the number of members of a collection held in a hashSet (256 KiB of
+// table) before their hashes go to a hashLog (1<<14: a file of sets of 200,000 members
+// converts in 0.23 s and 35 MB against 0.29 s and 41 MB with 1<<16, whose larger tables
+// leave more garbage). A variable so that tests can make it small.
+var loggedMembers = 1 << 14
 
 // startLog moves the hashes of the set to a new hashLog, which takes every further one.
 func (m *memberSet) startLog() {
-	m.log = newHashLog("members")
+	m.log, m.spare = newHashLog("members", m.spare), nil
 	for _, h := range m.set.tab {
 		if h != 0 {
 			m.log.add(h&keyMask | 1)
@@ -35,11 +37,11 @@ func (m *memberSet) startLog() {
 	m.set.reset()
 }
 
-// closeLog ends the log, if any, and removes its file.
+// closeLog ends the log, if any, and removes its file; its buffers are kept for the next.
 func (m *memberSet) closeLog() {
 	if m.log != nil {
 		m.log.close()
-		m.log = nil
+		m.log, m.spare = nil, m.log
 	}
 }
 

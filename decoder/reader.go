@@ -104,7 +104,7 @@ type Options struct {
 	// source read once has the hashes kept in memory (8 to 16 bytes a key) and a repeated
 	// hash is reported as it comes. Members are compared as bytes among a collection's
 	// first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a false alarm among n members):
-	// up to 65536 in memory, reported as they come; past that, in a temporary file in
+	// up to 16384 in memory, reported as they come; past that, in a temporary file in
 	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
 	// EndCollection, a repeated hash confirmed by reading the collection again from a source
 	// that can be read at an offset (the error names the member; distinct members sharing a
@@ -325,7 +325,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog("keys")
+		rd.log = newHashLog("keys", nil)
 		defer rd.log.close()
 	case on == record.DupError:
 		rd.keyHashes.reset()
