@@ -24,9 +24,12 @@ func rlen(n int) []byte {
 
 // bigCollection is a collection of type t (2 set, 4 hash, 5 zset, 24 field-TTL hash) of key
 // "big" holding members, in plain encoding.
-func bigCollection(t byte, members []string) []byte {
+func bigCollection(t byte, members []string) []byte { return keyedCollection(t, "big", members) }
+
+// keyedCollection is bigCollection of key.
+func keyedCollection(t byte, key string, members []string) []byte {
 	b := []byte{t}
-	b = append(b, rstr("big")...)
+	b = append(b, rstr(key)...)
 	if t == 24 {
 		b = append(b, le64(0)...)
 	}
@@ -129,5 +132,42 @@ func TestRepeatedMembersLogged(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLoggedMembersOfSeveralCollections checks that the hash logs of collections read one
+// after the other (the second taking the first's buffers) start empty: distinct members of
+// sets that share members are no error, and a member repeated in the last set is.
+func TestLoggedMembersOfSeveralCollections(t *testing.T) {
+	defer decoder.SetLoggedMembers(16)()
+	defer decoder.SetLogSizes(2, 4)()
+	m := setMembers(300)
+	for _, tc := range []struct {
+		name   string
+		last   []string
+		member string
+	}{
+		{"distinct", m, ""},
+		{"repeated", append(append([]string{}, m...), "m150"), "m150"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := rdbFile("0009", keyedCollection(2, "a", m), keyedCollection(4, "b", m), keyedCollection(2, "c", tc.last))
+			rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{OnDuplicate: record.DupError})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = rd.WriteTo(context.Background(), &nopSink{})
+			if tc.member == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var de *decoder.Error
+			if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != "c" ||
+				!strings.Contains(err.Error(), fmt.Sprintf("%q", tc.member)) {
+				t.Fatalf("got %v, want ErrDuplicateMember naming key \"c\" and %q", err, tc.member)
+			}
+		})
 	}
 }
