@@ -98,7 +98,8 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 	}
 }
 
-// keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
+// keyMask is and-ed with every key's hash and every logged member's: the tests make them
+// share hashes with it.
 var keyMask = ^uint64(0)
 
 // A hashSeed seeds the hashes of one reading: keyHash's and memberHash's.

@@ -10,8 +10,8 @@ import (
 	"sync"
 )
 
-// A hashLog finds the 64-bit hashes (keyHash) that come more than once among any number
-// of them, in bounded memory and at little cost to the goroutine that adds them: add
+// A hashLog finds the 64-bit hashes (keyHash, memberHash) that come more than once among
+// any number of them, in bounded memory and at little cost to the goroutine that adds: add
 // appends a hash to a batch, and a goroutine of the log takes full batches and appends each
 // hash to one of logParts partitions picked by its top bits, a partition's buffer going to
 // a temporary file in $TMPDIR when full (none is made for fewer than logParts*logChunk

@@ -1,7 +1,8 @@
 package decoder
 
-// SetKeyMask makes the hash of every key its hash and-ed with mask (0: every key has the
-// same), until the function it returns is called.
+// SetKeyMask makes the hash of every key, and of every member logged (past
+// SetLoggedMembers), its hash and-ed with mask (0: all have the same), until the function
+// it returns is called.
 func SetKeyMask(mask uint64) (restore func()) {
 	old := keyMask
 	keyMask = mask
