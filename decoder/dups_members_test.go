@@ -152,22 +152,7 @@ func TestLoggedMembersOfSeveralCollections(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := rdbFile("0009", keyedCollection(2, "a", m), keyedCollection(4, "b", m), keyedCollection(2, "c", tc.last))
-			rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{OnDuplicate: record.DupError})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = rd.WriteTo(context.Background(), &nopSink{})
-			if tc.member == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			var de *decoder.Error
-			if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != "c" ||
-				!strings.Contains(err.Error(), fmt.Sprintf("%q", tc.member)) {
-				t.Fatalf("got %v, want ErrDuplicateMember naming key \"c\" and %q", err, tc.member)
-			}
+			readRepeatedMember(t, file, "c", tc.member)
 		})
 	}
 }
