@@ -98,10 +98,11 @@ func (m *hashSet) probe(h uint64, insert bool) bool {
 	}
 }
 
-// keyMask is and-ed with every key's hash: the tests make keys share hashes with it.
+// keyMask is and-ed with every key's hash and every logged member's: the tests make them
+// share hashes with it.
 var keyMask = ^uint64(0)
 
-// A hashSeed seeds the hashes of one reading: keyHash's, and maphash's for members.
+// A hashSeed seeds the hashes of one reading: keyHash's and memberHash's.
 type hashSeed struct {
 	ms         maphash.Seed
 	a, b, c, d uint64
@@ -116,10 +117,18 @@ func newSeed() hashSeed {
 // folded, twice): a few nanoseconds where maphash takes more. A longer one goes through
 // maphash. Keys of different lengths never match, so the two kinds never need to agree.
 func keyHash(s *hashSeed, db int, key []byte) uint64 {
+	return seededHash(s, uint64(db), key) & keyMask
+}
+
+// memberHash is the hash of a member of a collection (keyHash's, without the db and mask).
+func memberHash(s *hashSeed, member []byte) uint64 { return seededHash(s, 0, member) }
+
+// seededHash hashes key with x (keyHash's db).
+func seededHash(s *hashSeed, x uint64, key []byte) uint64 {
 	var a, b uint64
 	switch n := len(key); {
 	case n > 16:
-		return (maphash.Bytes(s.ms, key) ^ uint64(db)*0x9e3779b97f4a7c15) & keyMask
+		return maphash.Bytes(s.ms, key) ^ x*0x9e3779b97f4a7c15
 	case n >= 8:
 		a, b = binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
 	case n >= 4:
@@ -127,7 +136,7 @@ func keyHash(s *hashSeed, db int, key []byte) uint64 {
 	case n > 0:
 		a = uint64(key[0])<<16 | uint64(key[n>>1])<<8 | uint64(key[n-1])
 	}
-	return mum(mum(a^s.a^uint64(len(key)), b^s.b)^s.c, uint64(db)^s.d) & keyMask
+	return mum(mum(a^s.a, b^s.b)^s.c^uint64(len(key)), x^s.d)
 }
 
 // mum multiplies a by b and folds the 128 bits of the product into 64.
@@ -138,13 +147,17 @@ func mum(a, b uint64) uint64 {
 
 // memberSet holds the members of the open collection: the first smallMembers as bytes,
 // compared one by one (cheaper than hashing for the small collections most are), then as
-// hashes in a hashSet.
+// hashes in a hashSet, then, past loggedMembers, as hashes in a hashLog checked at the
+// collection's end (dups_members.go).
 type memberSet struct {
 	rec  int64  // the offset of the collection's record: a set is emptied for the next
 	buf  []byte // the first members, end to end
 	ends []int  // where each ends in buf
 	big  bool   // past smallMembers: hashes
 	set  hashSet
+	log  *hashLog // past loggedMembers: the hashes of all (see dups_members.go)
+	// spare is the last log, closed: the next takes its buffers.
+	spare *hashLog
 }
 
 // smallMembers is the number of members compared as bytes.
@@ -152,6 +165,7 @@ const smallMembers = 8
 
 // reset empties the set for the next collection; a large buffer is not kept.
 func (m *memberSet) reset() {
+	m.closeLog()
 	if cap(m.buf) > 4<<10 {
 		m.buf = nil
 	}
@@ -160,6 +174,10 @@ func (m *memberSet) reset() {
 
 // add adds member and reports whether it was there already.
 func (m *memberSet) add(seed *hashSeed, member []byte) bool {
+	if m.log != nil {
+		m.log.add(memberHash(seed, member)&keyMask | 1)
+		return false
+	}
 	if !m.big {
 		from := 0
 		for _, end := range m.ends {
@@ -176,15 +194,27 @@ func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 		m.big, from = true, 0
 		m.set.reset()
 		for _, end := range m.ends {
-			m.set.add(maphash.Bytes(seed.ms, m.buf[from:end]))
+			m.set.add(memberHash(seed, m.buf[from:end]))
 			from = end
 		}
 	}
-	return m.set.add(maphash.Bytes(seed.ms, member))
+	if m.set.add(memberHash(seed, member)) {
+		return true
+	}
+	if m.set.n >= loggedMembers {
+		m.startLog()
+	}
+	return false
 }
 
 // checkMember fails when member was read before in the open collection of type t (a plain
-// type: 2 set, 3 or 5 zset, 4 hash); lists may repeat.
+// type: 2 set, 3 or 5 zset, 4 hash); lists may repeat. Up to loggedMembers members, a
+// repeat is found as it comes: exactly among the first 8, by a match of 64-bit hashes past
+// them (two distinct members share one with odds of n²/2⁶⁵ among n). Past loggedMembers,
+// the hashes are logged and checked at the collection's end, before EndCollection
+// (endCollection): a repeat is confirmed by reading the collection again when the source
+// can be read at an offset, so the error names the member; from a source read once, the
+// error names the 64-bit hash that two members share.
 func (rd *Reader) checkMember(t byte, member []byte) error {
 	if rd.opts.OnDuplicate == "" || t == 1 {
 		return nil
@@ -196,6 +226,11 @@ func (rd *Reader) checkMember(t byte, member []byte) error {
 	if !rd.members.add(&rd.seed, member) {
 		return nil
 	}
+	return memberError(t, member)
+}
+
+// memberError is the error of member, read twice in a collection of type t.
+func memberError(t byte, member []byte) error {
 	what := "member"
 	if t == 4 {
 		what = "field"

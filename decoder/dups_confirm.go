@@ -105,7 +105,7 @@ func repeatedKeys(ctx context.Context, f File) (dupIndex, error) {
 	opts := f.Options
 	opts.OnDuplicate, opts.Progress = "", nil
 	seed := newSeed()
-	log := newHashLog()
+	log := newHashLog("keys", nil)
 	defer log.close()
 	err := f.read(ctx, opts, func(*Reader) {}, &keySink{fn: func(db int, key []byte) error {
 		log.add(keyHash(&seed, db, key))

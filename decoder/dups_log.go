@@ -10,8 +10,8 @@ import (
 	"sync"
 )
 
-// A hashLog finds the 64-bit hashes (keyHash) that come more than once among any number
-// of them, in bounded memory and at little cost to the goroutine that adds them: add
+// A hashLog finds the 64-bit hashes (keyHash, memberHash) that come more than once among
+// any number of them, in bounded memory and at little cost to the goroutine that adds: add
 // appends a hash to a batch, and a goroutine of the log takes full batches and appends each
 // hash to one of logParts partitions picked by its top bits, a partition's buffer going to
 // a temporary file in $TMPDIR when full (none is made for fewer than logParts*logChunk
@@ -33,6 +33,7 @@ type hashLog struct {
 	size   int64             // bytes in f and in out
 	out    []byte            // full buffers waiting to be written to f
 	err    error             // the first error writing f
+	what   string            // what the hashes are of ("keys", "members"), for the file's name and errors
 }
 
 // logParts is the number of partitions, picked by a hash's top logPartBits bits.
@@ -57,16 +58,26 @@ var (
 	logBatches = 4
 )
 
-func newHashLog() *hashLog {
+// newHashLog returns a log of the hashes of what ("keys", "members"). It takes the buffers
+// of old, a closed log, when not nil (old is not used again).
+func newHashLog(what string, old *hashLog) *hashLog {
 	l := &hashLog{
-		cur:  make([]uint64, 0, logBatch),
+		what: what,
 		work: make(chan []uint64, logBatches),
 		free: make(chan []uint64, logBatches),
 		done: make(chan struct{}),
-		buf:  make([]byte, logParts*logChunk*8),
 	}
-	for range logBatches - 1 {
-		l.free <- make([]uint64, 0, logBatch)
+	if old != nil && len(old.buf) == logParts*logChunk*8 && len(old.free) == logBatches {
+		l.buf, l.out = old.buf, old.out[:0]
+		l.cur = (<-old.free)[:0]
+		for range logBatches - 1 {
+			l.free <- (<-old.free)[:0]
+		}
+	} else {
+		l.buf, l.cur = make([]byte, logParts*logChunk*8), make([]uint64, 0, logBatch)
+		for range logBatches - 1 {
+			l.free <- make([]uint64, 0, logBatch)
+		}
 	}
 	go l.partition()
 	return l
@@ -134,13 +145,13 @@ func (l *hashLog) flush() {
 		return
 	}
 	if l.f == nil {
-		if l.f, l.err = os.CreateTemp("", "rdbgen-keys-*.tmp"); l.err != nil {
-			l.err = fmt.Errorf("keep the hashes of the keys in a temporary file: %w (set TMPDIR to a directory with room)", l.err)
+		if l.f, l.err = os.CreateTemp("", "rdbgen-"+l.what+"-*.tmp"); l.err != nil {
+			l.err = fmt.Errorf("keep the hashes of the %s in a temporary file: %w (set TMPDIR to a directory with room)", l.what, l.err)
 			return
 		}
 	}
 	if _, err := l.f.Write(l.out); err != nil {
-		l.err = fmt.Errorf("keep the hashes of the keys in %s: %w (set TMPDIR to a directory with room)", l.f.Name(), err)
+		l.err = fmt.Errorf("keep the hashes of the %s in %s: %w (set TMPDIR to a directory with room)", l.what, l.f.Name(), err)
 	}
 	l.out = l.out[:0]
 }
@@ -212,7 +223,7 @@ func (l *hashLog) check(ctx context.Context, from, step int) ([]uint64, error) {
 			}
 			for _, off := range l.chunks[p] {
 				if _, err := l.f.ReadAt(raw, off); err != nil {
-					return nil, fmt.Errorf("read back the hashes of the keys from %s: %w", l.f.Name(), err)
+					return nil, fmt.Errorf("read back the hashes of the %s from %s: %w", l.what, l.f.Name(), err)
 				}
 				add(raw)
 			}

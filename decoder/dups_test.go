@@ -135,13 +135,23 @@ func testRepeatedKeys(t *testing.T) {
 }
 
 // TestHashLogTempFile checks that the hash log, with tiny buffers, keeps the hashes in a
-// temporary file in $TMPDIR while the file is read, and removes it when the reading
-// succeeds, fails on a repeated key, or is cancelled.
+// temporary file in $TMPDIR while the file is read (of its keys, or of the members of a
+// large set), and removes it when the reading succeeds, fails on a repeated key or member,
+// or is cancelled.
 func TestHashLogTempFile(t *testing.T) {
 	defer decoder.SetLogSizes(4, 1<<16)()
+	defer decoder.SetLoggedMembers(16)()
 	const n = 5000
 	distinct, _ := keyFile(t, n, false)
 	repeated, _ := keyFile(t, n, true)
+	bigSet := func(extra ...string) string {
+		path := filepath.Join(t.TempDir(), "set.rdb")
+		if err := os.WriteFile(path, rdbFile("0009", bigCollection(2, setMembers(n, extra...))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	distinctSet, repeatedSet := bigSet(), bigSet("m5")
 	cases := []struct {
 		name     string
 		path     string
@@ -154,6 +164,9 @@ func TestHashLogTempFile(t *testing.T) {
 		{"cancelled", distinct, dupReads[0], 100, context.Canceled},
 		{"first", repeated, dupReads[3], 0, nil},
 		{"repeated key, CheckKeysFirst", repeated, dupReads[2], 0, decoder.ErrDuplicateKey},
+		{"set, success", distinctSet, dupReads[0], 0, nil},
+		{"set, repeated member", repeatedSet, dupReads[0], 0, decoder.ErrDuplicateMember},
+		{"set, cancelled", distinctSet, dupReads[0], 4000, context.Canceled},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -176,8 +189,8 @@ func TestHashLogTempFile(t *testing.T) {
 	}
 }
 
-// tempWatch is a sink that looks for the hash log's file in dir at record at, and cancels
-// at record cancelAt.
+// tempWatch is a sink that looks for a hash log's file in dir at record (or set member)
+// at, and cancels at record (or member) cancelAt.
 type tempWatch struct {
 	nopSink
 	dir      string
@@ -187,13 +200,16 @@ type tempWatch struct {
 	found    bool
 }
 
-func (s *tempWatch) WriteString(_, _ []byte, _ int64) error {
+func (s *tempWatch) WriteString(_, _ []byte, _ int64) error { return s.tick() }
+func (s *tempWatch) AddMember([]byte) error                 { return s.tick() }
+
+func (s *tempWatch) tick() error {
 	s.n++
 	if s.n == s.cancelAt {
 		s.cancel()
 	}
 	if s.n == s.at {
-		files, _ := filepath.Glob(filepath.Join(s.dir, "rdbgen-keys-*"))
+		files, _ := filepath.Glob(filepath.Join(s.dir, "rdbgen-*"))
 		s.found = len(files) > 0
 	}
 	return nil

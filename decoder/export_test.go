@@ -1,7 +1,8 @@
 package decoder
 
-// SetKeyMask makes the hash of every key its hash and-ed with mask (0: every key has the
-// same), until the function it returns is called.
+// SetKeyMask makes the hash of every key, and of every member logged (past
+// SetLoggedMembers), its hash and-ed with mask (0: all have the same), until the function
+// it returns is called.
 func SetKeyMask(mask uint64) (restore func()) {
 	old := keyMask
 	keyMask = mask
@@ -15,4 +16,12 @@ func SetLogSizes(chunk, table int) (restore func()) {
 	oldChunk, oldTable, oldBatch, oldWrite := logChunk, maxTable, logBatch, logWrite
 	logChunk, maxTable, logBatch, logWrite = chunk, table, chunk, chunk*8
 	return func() { logChunk, maxTable, logBatch, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
+}
+
+// SetLoggedMembers makes a collection's member hashes go to a hash log past n members,
+// until the function it returns is called.
+func SetLoggedMembers(n int) (restore func()) {
+	old := loggedMembers
+	loggedMembers = n
+	return func() { loggedMembers = old }
 }

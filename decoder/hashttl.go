@@ -74,7 +74,7 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 				return err
 			}
 		}
-		return s(sink.EndCollection())
+		return rd.endCollection(4, sink)
 	}
 	// Type 22: hold field, value and ttl.
 	rd.held, rd.heldEnds = rd.held[:0], rd.heldEnds[:0]
@@ -112,5 +112,5 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 	}
-	return s(sink.EndCollection())
+	return rd.endCollection(4, sink)
 }

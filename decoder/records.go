@@ -186,7 +186,7 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 	}
-	return s(sink.EndCollection())
+	return rd.endCollection(t, sink)
 }
 
 // score reads a sorted-set score: a binary double (type 5) or a length-prefixed decimal.
@@ -322,7 +322,7 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 	if err := rd.emitBlob(&it, t, plain, sink); err != nil {
 		return err
 	}
-	return s(sink.EndCollection())
+	return rd.endCollection(plain, sink)
 }
 
 // blobEntries counts the entries of an opened blob of type t by walking it (it is passed by

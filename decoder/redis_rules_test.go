@@ -180,22 +180,7 @@ func TestRepeatedMembers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rd, err := decoder.NewReader(bytes.NewReader(rdbFile(tc.version, tc.object)), decoder.Options{OnDuplicate: record.DupError})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = rd.WriteTo(context.Background(), &nopSink{})
-			if tc.member == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			var de *decoder.Error
-			if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != "s" ||
-				!strings.Contains(err.Error(), `"`+tc.member+`"`) {
-				t.Fatalf("got %v, want ErrDuplicateMember naming key \"s\" and %q", err, tc.member)
-			}
+			readRepeatedMember(t, rdbFile(tc.version, tc.object), "s", tc.member)
 		})
 	}
 }
@@ -277,5 +262,27 @@ func TestRepeatedKeyConfirmed(t *testing.T) {
 				t.Fatalf("got %v, want ErrDuplicateKey saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// readRepeatedMember reads file under DupError: no error when member is "", else
+// ErrDuplicateMember naming key and member.
+func readRepeatedMember(t *testing.T, file []byte, key, member string) {
+	t.Helper()
+	rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{OnDuplicate: record.DupError})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = rd.WriteTo(context.Background(), &nopSink{})
+	if member == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	var de *decoder.Error
+	if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != key ||
+		!strings.Contains(err.Error(), `"`+member+`"`) {
+		t.Fatalf("got %v, want ErrDuplicateMember naming key %q and %q", err, key, member)
 	}
 }
