@@ -72,7 +72,7 @@ func (s *sink) begin(key []byte, typ record.Type, exp int64, n uint64) {
 // drops them when the record is expired.
 func (s *sink) mem() record.Sink {
 	if s.drop {
-		return dropped{}
+		return record.Discard{} // an expired record's members: kept nowhere
 	}
 	return s.est
 }
@@ -176,27 +176,6 @@ func (s *sink) EndCollection() error {
 	s.end()
 	return nil
 }
-
-// dropped is the sink of expired records' members: it takes them and keeps nothing.
-type dropped struct{}
-
-func (dropped) BeginDB(int, encoder.DBInfo) error                        { return nil }
-func (dropped) WriteString(_, _ []byte, _ int64) error                   { return nil }
-func (dropped) BeginHash([]byte, uint64, int64) error                    { return nil }
-func (dropped) BeginList([]byte, uint64, int64) error                    { return nil }
-func (dropped) BeginSet([]byte, uint64, int64) error                     { return nil }
-func (dropped) BeginZSet([]byte, uint64, int64) error                    { return nil }
-func (dropped) BeginHashWithFieldTTL([]byte, uint64, int64, int64) error { return nil }
-func (dropped) BeginStream([]byte, int64) error                          { return nil }
-func (dropped) AddField(_, _ []byte) error                               { return nil }
-func (dropped) AddFieldWithTTL(_, _ []byte, _ int64) error               { return nil }
-func (dropped) AddElement([]byte) error                                  { return nil }
-func (dropped) AddMember([]byte) error                                   { return nil }
-func (dropped) AddScoredMember([]byte, float64) error                    { return nil }
-func (dropped) AddStreamEntry(record.StreamID, [][]byte) error           { return nil }
-func (dropped) SetStreamMeta(record.StreamMeta) error                    { return nil }
-func (dropped) AddStreamGroup(*record.StreamGroup) error                 { return nil }
-func (dropped) EndCollection() error                                     { return nil }
 
 // WriteFunction takes a function library: the reader counts them (Reader.Functions).
 func (s *sink) WriteFunction([]byte) error { return nil }

@@ -219,8 +219,12 @@ func (d loadDBs) checkInput(ctx context.Context, src record.Source, path string,
 	return nil
 }
 
-// A dbLister is a record.Sink that lists the databases it is given and ignores the rest.
-type dbLister struct{ dbs []int }
+// A dbLister is a record.Sink that lists the databases it is given and drops the rest
+// (function libraries too: they belong to no database).
+type dbLister struct {
+	record.Discard
+	dbs []int
+}
 
 func (l *dbLister) BeginDB(db int, _ encoder.DBInfo) error {
 	if !slices.Contains(l.dbs, db) {
@@ -228,19 +232,3 @@ func (l *dbLister) BeginDB(db int, _ encoder.DBInfo) error {
 	}
 	return nil
 }
-func (*dbLister) WriteString(_, _ []byte, _ int64) error                     { return nil }
-func (*dbLister) BeginHash(_ []byte, _ uint64, _ int64) error                { return nil }
-func (*dbLister) BeginList(_ []byte, _ uint64, _ int64) error                { return nil }
-func (*dbLister) BeginSet(_ []byte, _ uint64, _ int64) error                 { return nil }
-func (*dbLister) BeginZSet(_ []byte, _ uint64, _ int64) error                { return nil }
-func (*dbLister) AddField(_, _ []byte) error                                 { return nil }
-func (*dbLister) AddElement(_ []byte) error                                  { return nil }
-func (*dbLister) AddMember(_ []byte) error                                   { return nil }
-func (*dbLister) AddScoredMember(_ []byte, _ float64) error                  { return nil }
-func (*dbLister) BeginHashWithFieldTTL(_ []byte, _ uint64, _, _ int64) error { return nil }
-func (*dbLister) AddFieldWithTTL(_, _ []byte, _ int64) error                 { return nil }
-func (*dbLister) BeginStream(_ []byte, _ int64) error                        { return nil }
-func (*dbLister) AddStreamEntry(_ record.StreamID, _ [][]byte) error         { return nil }
-func (*dbLister) SetStreamMeta(_ record.StreamMeta) error                    { return nil }
-func (*dbLister) AddStreamGroup(_ *record.StreamGroup) error                 { return nil }
-func (*dbLister) EndCollection() error                                       { return nil }

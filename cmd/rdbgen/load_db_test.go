@@ -48,6 +48,13 @@ func TestLoadDB(t *testing.T) {
 	}
 	oneDB := redistest.WriteDump(t, map[string]string{"k": "new"})
 	severalDBs := multiDBDump(t)
+	// A dump whose libraries come before its db: the pass that lists the dbs takes them too.
+	withFunctions := redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
+		if err := c.FunctionLoad(ctx, redistest.FunctionLibraries[0]).Err(); err != nil {
+			return err
+		}
+		return c.Set(ctx, "k", "new", 0).Err()
+	})
 
 	tests := []struct {
 		name string
@@ -64,6 +71,7 @@ func TestLoadDB(t *testing.T) {
 		{"spec", []string{"--spec", specFile, "--db", "5"}, "", map[int]map[string]string{5: {"k": "new"}}, ""},
 		{"dump of one db", []string{oneDB, "--db", "5"}, "", map[int]map[string]string{5: {"k": "new"}}, ""},
 		{"dump of one db, url", []string{oneDB}, "/5", map[int]map[string]string{5: {"k": "new"}}, ""},
+		{"dump of one db with functions", []string{withFunctions, "--db", "5"}, "", map[int]map[string]string{5: {"k": "new"}}, ""},
 		{"dump of two dbs", []string{severalDBs, "--db", "5"}, "", nil, "the input holds databases 0 and 3, and --db 5 moves one: say where each goes with --db-map 0=5,3=N"},
 		{"json of two dbs", []string{twoDBs, "--db", "5"}, "", nil, "the input holds databases 0 and 3"},
 		{"dump of two dbs, mapped", []string{severalDBs, "--db-map", "0=5,3=6"}, "", map[int]map[string]string{5: {"k": "new"}, 6: {"k3": "three"}}, ""},
