@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -9,14 +10,18 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc64"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"testing"
 )
 
 // The golden hashes of TestGoldenOutputs are of the outputs with the tool's version left
 // out, so that a release does not change them: in an RDB file, the value of the AUX field
 // toolVersionAux, which the writer puts in the header; in its manifest, the generator's
-// version, and the checksum, which covers that field. Nothing else is changed; the
-// checksums left out are checked against the bytes they cover instead.
+// version, and the checksum and the size, which follow from that field and the rest. Nothing
+// else is changed; what is left out for following from the rest is checked against it instead.
 
 // toolVersionAux is the AUX field that names the version of rdbgen that wrote a file.
 const toolVersionAux = "rdbgen-ver"
@@ -25,6 +30,7 @@ const toolVersionAux = "rdbgen-ver"
 const (
 	toolVersionMark = "<rdbgen-ver>"
 	checksumMark    = "<crc64>"
+	sizeMark        = "<size>"
 	rootMark        = "<root>"
 	workMark        = "<work>"
 )
@@ -40,6 +46,7 @@ type rdbFacts struct {
 	version  int    // the RDB version of the header
 	tool     string // the value of the toolVersionAux field
 	checksum uint64 // the trailer, checked against the bytes it covers
+	size     int    // the file's
 }
 
 // normalizeRDB returns the SHA-256 of the RDB file data with the value of its toolVersionAux
@@ -54,7 +61,7 @@ func normalizeRDB(data []byte) (string, rdbFacts, error) {
 	if err != nil {
 		return "", f, fmt.Errorf("%w: RDB version %q", errNotNormalizable, data[5:9])
 	}
-	f.version = v
+	f.version, f.size = v, len(data)
 	body := data[:len(data)-8]
 	f.checksum = binary.LittleEndian.Uint64(data[len(data)-8:])
 	if want := ^crc64.Update(^uint64(0), redisCRC, body); f.checksum != want {
@@ -133,14 +140,15 @@ func rdbString(data []byte, i int) (string, int, error) {
 }
 
 // normalizeManifest returns the SHA-256 of the manifest m of an RDB file of which normalizeRDB
-// learned f: with the generator's version replaced by toolVersionMark, the checksum (which
-// must be the file's) by checksumMark, and at the start of a path (an input's or a spec's,
+// learned f: with the generator's version replaced by toolVersionMark, the checksum and the
+// size (which must be the file's) by checksumMark and sizeMark, and at the start of a path (an input's or a spec's,
 // which the manifest makes absolute) the directories of the test: root, the module's, by
 // rootMark, and work, the test's temporary one, by workMark.
 func normalizeManifest(m []byte, f rdbFacts, root, work string) (string, error) {
 	var fields struct {
 		Generator string `json:"generator"`
 		Checksum  string `json:"checksum"`
+		Bytes     int    `json:"bytes"`
 	}
 	if err := json.Unmarshal(m, &fields); err != nil {
 		return "", fmt.Errorf("%w: manifest: %v", errNotNormalizable, err)
@@ -151,9 +159,13 @@ func normalizeManifest(m []byte, f rdbFacts, root, work string) (string, error) 
 	if want := fmt.Sprintf("%016x", f.checksum); fields.Checksum != want {
 		return "", fmt.Errorf("%w: manifest checksum %q, the file's %q", errNotNormalizable, fields.Checksum, want)
 	}
+	if fields.Bytes != f.size {
+		return "", fmt.Errorf("%w: manifest bytes %d, the file has %d", errNotNormalizable, fields.Bytes, f.size)
+	}
 	for _, r := range []struct{ old, new string }{
 		{`"generator": "rdbgen ` + f.tool + `"`, `"generator": "rdbgen ` + toolVersionMark + `"`},
 		{`"checksum": "` + fields.Checksum + `"`, `"checksum": "` + checksumMark + `"`},
+		{`"bytes": ` + strconv.Itoa(f.size) + ",", `"bytes": "` + sizeMark + `",`},
 	} {
 		if bytes.Count(m, []byte(r.old)) != 1 {
 			return "", fmt.Errorf("%w: manifest: %s is not there once", errNotNormalizable, r.old)
@@ -169,4 +181,51 @@ func normalizeManifest(m []byte, f rdbFacts, root, work string) (string, error) 
 	}
 	sum := sha256.Sum256(m)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// TestNormalizeRDB checks the normalization on a file the CLI writes: a different tool
+// version (with its checksum) gives the same hash; a changed byte anywhere else (with its
+// checksum) a different one; a checksum that does not match the bytes, an error.
+func TestNormalizeRDB(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dump.rdb")
+	if _, stderr, err := run(t, context.Background(), "--count", "3", "--type", "hash", "--target", "redis-7.0", "-q", "--base-time", goldenBaseTime, "-o", path); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, f, err := normalizeRDB(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// resum gives b the checksum of its bytes.
+	resum := func(b []byte) []byte {
+		binary.LittleEndian.PutUint64(b[len(b)-8:], ^crc64.Update(^uint64(0), redisCRC, b[:len(b)-8]))
+		return b
+	}
+	field := []byte("\x0a" + toolVersionAux + string(rune(len(f.tool))) + f.tool)
+	at := bytes.Index(data, field)
+	if at < 0 || f.version != 10 {
+		t.Fatalf("no %q in the header of an RDB %d file", field, f.version)
+	}
+	valueAt := at + len(field) - len(f.tool)
+	other := slices.Concat(data[:at], []byte("\x0a"+toolVersionAux+"\x0b9.99.0-next"), data[valueAt+len(f.tool):])
+	if got, g, err := normalizeRDB(resum(other)); err != nil || got != want || g.tool != "9.99.0-next" {
+		t.Errorf("another tool version: %s (%q) %v, want %s", got, g.tool, err, want)
+	}
+	for _, i := range []int{5, at - 1, valueAt - 1, valueAt + len(f.tool), len(data) / 2, len(data) - 9} {
+		flipped := slices.Clone(data)
+		flipped[i] ^= 0x20
+		if got, _, err := normalizeRDB(resum(flipped)); err == nil && got == want {
+			t.Errorf("byte %d changed: the same hash", i)
+		}
+	}
+	for _, i := range []int{valueAt, len(data) / 2, len(data) - 1} {
+		flipped := slices.Clone(data)
+		flipped[i] ^= 0x20
+		if _, _, err := normalizeRDB(flipped); !errors.Is(err, errNotNormalizable) {
+			t.Errorf("byte %d changed, the checksum not: %v", i, err)
+		}
+	}
 }
