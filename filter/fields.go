@@ -60,7 +60,8 @@ func (d *fieldDropper) End(t *record.StreamTail) error {
 		held.release()
 		return err
 	}
-	d.h = record.Header{Key: held.key, Type: record.Hash, Len: held.n, ExpireAtMS: held.exp, MinFieldExpireAtMS: held.minField}
+	// Marked FieldTTLs: a hash whose fields left have no expiry keeps its encoding.
+	d.h = record.Header{Key: held.key, Type: record.Hash, Len: held.n, ExpireAtMS: held.exp, MinFieldExpireAtMS: held.minField, FieldTTLs: true}
 	if err := d.Next.Begin(&d.h); err != nil {
 		held.release()
 		return err

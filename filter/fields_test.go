@@ -11,8 +11,8 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// fieldSink records hashes with field TTLs as text, and fails when a hash brings another
-// number of fields than it declared.
+// fieldSink records hashes with field TTLs as text, and fails when a hash is not opened as
+// one with field TTLs or brings another number of fields than it declared.
 type fieldSink struct {
 	record.Discard
 	dbs    []int
@@ -27,6 +27,9 @@ func (s *fieldSink) BeginDB(db int, _ record.Counts) error {
 }
 
 func (s *fieldSink) Begin(h *record.Header) error {
+	if !h.HasFieldTTLs() {
+		return fmt.Errorf("%s: %+v is not a hash with field TTLs", h.Key, h)
+	}
 	s.out = append(s.out, fmt.Sprintf("%s n=%d exp=%d min=%d", h.Key, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS))
 	s.n, s.fields = h.Len, nil
 	return nil
