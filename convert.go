@@ -174,7 +174,7 @@ func (t *targetSink) holds(h *record.Header) (bool, error) {
 	switch {
 	case h.Type == record.Stream:
 		needs, what, since = 9, "a stream", "redis-5.0"
-	case h.MinFieldExpireAtMS != 0 && !t.dropFieldTTL:
+	case h.HasFieldTTLs() && !t.dropFieldTTL:
 		needs, what, since = 12, "a hash with field TTLs", "redis-7.4"
 	}
 	if t.version >= needs {
