@@ -1,19 +1,20 @@
-// Package record defines the stream of records that rdbgen's sources produce and its
-// writers consume: a Source (a spec file's generator, an importer) writes records into a
-// Sink, which an *encoder.Writer implements, and which a router (one file per cluster shard,
-// say) can implement as well.
+// Package record is the vocabulary every part of rdbgen shares: the records that sources
+// (a generated dataset, a spec file, a JSON or CSV import, an RDB file) write into sinks (an
+// RDB writer, shard files, RESP commands, a live server, a report). It uses the standard
+// library only, and every other package may import it.
 //
 // A Sink receives its records database by database: BeginDB once per database, then that
-// database's records. A string is one WriteString call; a collection is a Begin call naming
-// its key, expiry and member count, one Add call per member, and EndCollection.
+// database's keys. Each key opens with Begin and a Header that says its type (the type is
+// data, not a method): a string is whole in its header and nothing follows it; any other
+// key takes one Add per member (a hash field, a list element, a set or sorted-set member, a
+// stream entry) and ends with End, which carries a stream's metadata and consumer groups.
+// Function libraries belong to no database and arrive through WriteFunction.
 package record
 
 import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/rdbgen/rdbgen/encoder"
 )
 
 // Type is the Redis type of a record.
@@ -44,75 +45,47 @@ func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set ||
 // Valid reports whether t is one of the types (the empty type means String).
 func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Stream }
 
-// Counts are the keys of one database, or of a file, and how many of them expire: a Sink's
-// BeginDB takes them, manifests and verifiers report them. It is the encoder's DBInfo (the
-// RESIZEDB hint of the format) under its domain name.
-type Counts = encoder.DBInfo
-
-// A Sink receives records, database by database. *encoder.Writer implements it.
-type Sink interface {
-	// BeginDB ends the open database, if any, and opens db; each database is opened once.
-	BeginDB(db int, info encoder.DBInfo) error
-	// WriteString writes a string record; expireAtMS is absolute Unix ms, 0 for none.
-	WriteString(key, value []byte, expireAtMS int64) error
-	// BeginHash, BeginList, BeginSet and BeginZSet open a collection of n members.
-	BeginHash(key []byte, n uint64, expireAtMS int64) error
-	BeginList(key []byte, n uint64, expireAtMS int64) error
-	BeginSet(key []byte, n uint64, expireAtMS int64) error
-	BeginZSet(key []byte, n uint64, expireAtMS int64) error
-	// AddField, AddElement, AddMember and AddScoredMember add one member to the open
-	// hash, list, set or sorted set.
-	AddField(field, value []byte) error
-	AddElement(element []byte) error
-	AddMember(member []byte) error
-	AddScoredMember(member []byte, score float64) error
-	// BeginHashWithFieldTTL opens a hash of n fields some of which expire (Redis 7.4+):
-	// minFieldExpireAtMS is the smallest field expiry. AddFieldWithTTL adds its fields.
-	BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error
-	AddFieldWithTTL(field, value []byte, expireAtMS int64) error
-	// BeginStream opens a stream; AddStreamEntry adds its entries (fields alternate name and
-	// value) in ascending id order, SetStreamMeta (optional) its metadata, then
-	// AddStreamGroup each consumer group.
-	BeginStream(key []byte, expireAtMS int64) error
-	AddStreamEntry(id StreamID, fields [][]byte) error
-	SetStreamMeta(meta StreamMeta) error
-	AddStreamGroup(g *StreamGroup) error
-	// EndCollection closes the open collection or stream.
-	EndCollection() error
+// A Header opens one key in a Sink: its name, type and expiry, and what a writer must know
+// before the members (their number, the first field expiry). A string is whole in its
+// header.
+type Header struct {
+	Key  []byte
+	Type Type
+	// Value is a string's value; other types leave it nil.
+	Value []byte
+	// Len is the number of members of a hash, list, set or sorted set; 0 for strings and
+	// streams (a stream's length is in its tail).
+	Len uint64
+	// ExpireAtMS is the key's expiry, absolute Unix ms; 0 for none.
+	ExpireAtMS int64
+	// MinFieldExpireAtMS is, for a hash whose fields carry expiries (Redis 7.4+), the
+	// smallest of them; 0 for every other key. A writer needs it first: Redis writes it
+	// before the fields.
+	MinFieldExpireAtMS int64
+	// FieldTTLs marks a hash whose fields may carry expiries (Redis 7.4+) although none
+	// does now (MinFieldExpireAtMS 0): a dump holds such a hash once its field TTLs are
+	// removed, and a writer keeps its encoding. See HasFieldTTLs.
+	FieldTTLs bool
 }
 
-// A KeyFilter is a Sink that takes the records of some keys alone (one shard's, say): a
-// Source may ask Wants before it computes a record, and leave out, without computing it,
-// the record of a key that Wants refused, which it must then not write. A Source that
-// does not ask writes every record, and the sink drops the ones it does not want.
-type KeyFilter interface {
-	Sink
-	Wants(key []byte) bool
+// HasFieldTTLs reports whether h opens a hash whose fields may carry expiries (Redis
+// 7.4+): one with a smallest field expiry, or marked FieldTTLs.
+func (h *Header) HasFieldTTLs() bool {
+	return h.Type == Hash && (h.MinFieldExpireAtMS != 0 || h.FieldTTLs)
 }
 
-// The stream vocabulary is the encoder's, which the standard-library-only encoder and
-// reader share; see encoder.StreamID.
-type (
-	StreamID       = encoder.StreamID
-	StreamMeta     = encoder.StreamMeta
-	StreamGroup    = encoder.StreamGroup
-	StreamPending  = encoder.StreamPending
-	StreamConsumer = encoder.StreamConsumer
-)
-
-// A StreamEntry is one entry of a stream: its id and its fields, alternating name and value.
-type StreamEntry struct {
+// A Member is one member of the open key: a hash field and its value (and expiry), a list
+// element, a set member, a sorted-set member and its score, or a stream entry (its id and
+// fields). Fields that do not apply to the key's type are zero.
+type Member struct {
+	Name       []byte  // hash field, list element, set or sorted-set member
+	Value      []byte  // hashes: the field's value
+	Score      float64 // sorted sets
+	ExpireAtMS int64   // hash fields: absolute Unix ms, 0 for none (Redis 7.4+)
+	// Streams: the entry's id, in ascending order, and its fields, alternating name and
+	// value.
 	ID     StreamID
 	Fields [][]byte
-}
-
-// A Member is one member of a collection: a hash field and its value, a list element, or a
-// set or sorted-set member with its score.
-type Member struct {
-	Name       []byte
-	Value      []byte  // hashes only
-	Score      float64 // sorted sets only
-	ExpireAtMS int64   // hash fields only: absolute Unix ms, 0 for none (Redis 7.4+)
 }
 
 // A Record is the whole content of one key.
@@ -121,19 +94,17 @@ type Record struct {
 	Key        []byte
 	Type       Type
 	Value      []byte   // strings only
-	Members    []Member // collections, in the order written
+	Members    []Member // collections and stream entries, in the order written
 	ExpireAtMS int64    // absolute Unix ms, 0 for none
-	// Streams only: the entries, the metadata (zero fields derived) and the groups.
-	Entries    []StreamEntry
-	StreamMeta StreamMeta
-	Groups     []StreamGroup
+	// Stream is a stream's metadata (zero fields derived) and its consumer groups.
+	Stream StreamTail
 }
 
 // Errors of Check, for errors.Is.
 var (
-	ErrEmpty    = errors.New("empty collection (Redis drops empty keys)")
-	ErrBadType  = errors.New("unknown type")
-	ErrNaNScore = errors.New("score is NaN")
+	ErrEmpty    = errors.New("record: empty collection (Redis drops empty keys)")
+	ErrBadType  = errors.New("record: unknown type")
+	ErrNaNScore = errors.New("record: score is NaN")
 )
 
 // Check reports what would make r unwritable: an unknown type, an empty collection, a NaN
@@ -159,63 +130,34 @@ func (r *Record) Check() error {
 	return nil
 }
 
-// WriteTo writes r, as one record of the open database, to s: a hash some of whose fields
-// have an expiry through BeginHashWithFieldTTL, a stream through BeginStream (with its
-// metadata when r.StreamMeta is not zero).
+// Header returns the header that opens r in a Sink.
+func (r *Record) Header() Header {
+	h := Header{Key: r.Key, Type: r.Type, ExpireAtMS: r.ExpireAtMS}
+	switch {
+	case r.Type.IsString():
+		h.Type, h.Value = String, r.Value
+	case r.Type.IsCollection():
+		h.Len = uint64(len(r.Members))
+		h.MinFieldExpireAtMS = r.minFieldExpiry()
+	}
+	return h
+}
+
+// WriteTo writes r, as one key of the open database, into s.
 func (r *Record) WriteTo(s Sink) error {
-	if r.Type.IsString() {
-		return s.WriteString(r.Key, r.Value, r.ExpireAtMS)
-	}
-	if r.Type == Stream {
-		return r.writeStream(s)
-	}
-	if fieldTTL := r.minFieldExpiry(); fieldTTL != 0 {
-		return r.writeHashWithFieldTTL(s, fieldTTL)
-	}
-	if err := Begin(s, r.Type, r.Key, uint64(len(r.Members)), r.ExpireAtMS); err != nil {
+	h := r.Header()
+	if err := s.Begin(&h); err != nil || h.Type == String {
 		return err
 	}
 	for i := range r.Members {
-		m := &r.Members[i]
-		if err := Add(s, r.Type, m.Name, m.Value, m.Score); err != nil {
+		if err := s.Add(&r.Members[i]); err != nil {
 			return err
 		}
 	}
-	return s.EndCollection()
-}
-
-// Begin opens in s a collection of type t (a hash, list, set or sorted set) of n members:
-// the one place that turns a Type into a Sink's Begin call. Any other type is an error
-// wrapping ErrBadType.
-func Begin(s Sink, t Type, key []byte, n uint64, expireAtMS int64) error {
-	switch t {
-	case Hash:
-		return s.BeginHash(key, n, expireAtMS)
-	case List:
-		return s.BeginList(key, n, expireAtMS)
-	case Set:
-		return s.BeginSet(key, n, expireAtMS)
-	case ZSet:
-		return s.BeginZSet(key, n, expireAtMS)
+	if r.Type == Stream {
+		return s.End(&r.Stream)
 	}
-	return fmt.Errorf("%w %q", ErrBadType, t)
-}
-
-// Add adds one member to the open collection of type t in s: a hash field name and its
-// value, a list element, a set member, or a sorted-set member and its score (value and score
-// are ignored where they do not apply). Any other type is an error wrapping ErrBadType.
-func Add(s Sink, t Type, name, value []byte, score float64) error {
-	switch t {
-	case Hash:
-		return s.AddField(name, value)
-	case List:
-		return s.AddElement(name)
-	case Set:
-		return s.AddMember(name)
-	case ZSet:
-		return s.AddScoredMember(name, score)
-	}
-	return fmt.Errorf("%w %q", ErrBadType, t)
+	return s.End(nil)
 }
 
 // minFieldExpiry returns the smallest expiry of r's hash fields, 0 when none expires.
@@ -231,44 +173,3 @@ func (r *Record) minFieldExpiry() int64 {
 	}
 	return least
 }
-
-// writeHashWithFieldTTL writes the hash r, some of whose fields expire, the first at
-// minFieldTTL.
-func (r *Record) writeHashWithFieldTTL(s Sink, minFieldTTL int64) error {
-	if err := s.BeginHashWithFieldTTL(r.Key, uint64(len(r.Members)), r.ExpireAtMS, minFieldTTL); err != nil {
-		return err
-	}
-	for i := range r.Members {
-		m := &r.Members[i]
-		if err := s.AddFieldWithTTL(m.Name, m.Value, m.ExpireAtMS); err != nil {
-			return err
-		}
-	}
-	return s.EndCollection()
-}
-
-// writeStream writes the stream r.
-func (r *Record) writeStream(s Sink) error {
-	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
-		return err
-	}
-	for _, e := range r.Entries {
-		if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
-			return err
-		}
-	}
-	if r.StreamMeta != (StreamMeta{}) {
-		if err := s.SetStreamMeta(r.StreamMeta); err != nil {
-			return err
-		}
-	}
-	for i := range r.Groups {
-		if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
-			return err
-		}
-	}
-	return s.EndCollection()
-}
-
-// *encoder.Writer is the Sink that writes files.
-var _ Sink = (*encoder.Writer)(nil)

@@ -8,18 +8,18 @@ type Recorder struct {
 	Records []Record
 }
 
-// WriteString keeps a string record.
-func (r *Recorder) WriteString(key, value []byte, exp int64) error {
-	if err := r.Collector.WriteString(key, value, exp); err != nil {
+// Begin keeps a string record, or starts another.
+func (r *Recorder) Begin(h *Header) error {
+	if err := r.Collector.Begin(h); err != nil || h.Type != String {
 		return err
 	}
 	r.Records = append(r.Records, r.Rec)
 	return nil
 }
 
-// EndCollection keeps the collection or stream just ended.
-func (r *Recorder) EndCollection() error {
-	if err := r.Collector.EndCollection(); err != nil {
+// End keeps the collection or stream just ended.
+func (r *Recorder) End(t *StreamTail) error {
+	if err := r.Collector.End(t); err != nil {
 		return err
 	}
 	r.Records = append(r.Records, r.Rec)

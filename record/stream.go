@@ -1,19 +1,6 @@
-package encoder
+package record
 
 import "fmt"
-
-// Streams and hash field TTLs: the vocabulary the Writer, the RDB reader and every other
-// record.Sink share. A stream is written in steps, like a collection:
-//
-//	BeginStream(key, expireAtMS)
-//	AddStreamEntry(id, fields)      // one call per live entry, in ascending id order
-//	SetStreamMeta(meta)             // optional; zero fields are derived from the entries
-//	AddStreamGroup(group)           // one call per consumer group
-//	EndCollection()
-//
-// A hash whose fields carry TTLs (Redis 7.4+, RDB 12) opens with BeginHashWithFieldTTL,
-// which names the smallest field expiry up front (Redis writes it before the fields), and
-// takes its fields with AddFieldWithTTL.
 
 // A StreamID is a stream entry id, ms-seq.
 type StreamID struct {
@@ -26,6 +13,13 @@ func (id StreamID) String() string { return fmt.Sprintf("%d-%d", id.Ms, id.Seq) 
 // Less reports whether id comes before o.
 func (id StreamID) Less(o StreamID) bool {
 	return id.Ms < o.Ms || (id.Ms == o.Ms && id.Seq < o.Seq)
+}
+
+// A StreamTail is what follows a stream's entries: its metadata and its consumer groups.
+// End receives it.
+type StreamTail struct {
+	Meta   StreamMeta
+	Groups []StreamGroup
 }
 
 // StreamMeta is the metadata a stream keeps beside its entries. The zero value of a field
@@ -63,4 +57,18 @@ type StreamConsumer struct {
 	SeenTimeMS   int64      // Unix ms of the consumer's last interaction
 	ActiveTimeMS int64      // Unix ms of its last successful read, -1 for never (RDB 11+)
 	Pending      []StreamID // ids of the group's Pending list it owns, ascending
+}
+
+// Clone returns a deep copy of g, sharing no memory with it.
+func (g *StreamGroup) Clone() StreamGroup {
+	cp := *g
+	cp.Name = clone(g.Name)
+	cp.Pending = append([]StreamPending(nil), g.Pending...)
+	cp.Consumers = make([]StreamConsumer, len(g.Consumers))
+	for i, k := range g.Consumers {
+		k.Name = clone(k.Name)
+		k.Pending = append([]StreamID(nil), k.Pending...)
+		cp.Consumers[i] = k
+	}
+	return cp
 }
