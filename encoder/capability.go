@@ -1,0 +1,190 @@
+package encoder
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A Feature is something an RDB file holds, or a way it encodes something, that only some
+// RDB versions (and, for a few, only some servers) have. The capability table below says, for
+// each, the first RDB version that holds it: the Writer, and every caller that must know
+// before writing what a target can hold (convert, load, the CLI), ask it through Can,
+// Target.Can and Capabilities.Can.
+type Feature uint8
+
+// Features, in the order of the RDB version that brought them.
+const (
+	// BinaryScores: sorted-set scores as binary doubles (type 5); text scores before.
+	BinaryScores Feature = iota + 1
+	// Streams: stream keys (type 15).
+	Streams
+	// StreamMetadata: a stream's first id, largest deleted id and entries added, and its
+	// groups' entries read (type 19); without them the loader derives what it can.
+	StreamMetadata
+	// Functions: function libraries (opcode 245).
+	Functions
+	// ListpackEncodings: hashes and sorted sets as listpacks, lists as quicklists of
+	// listpacks (types 16, 17, 18); ziplists before.
+	ListpackEncodings
+	// PlainListNodes: a list element over the node size limit in a node of its own, as the
+	// server makes it (Redis 7.4, Valkey 8.0); older servers make one only from 1 GiB.
+	PlainListNodes
+	// ConsumerActiveTime: a stream consumer's active time (type 21).
+	ConsumerActiveTime
+	// SetListpack: small sets of strings as listpacks (type 20); hash tables before.
+	SetListpack
+	// HashFieldTTL: hashes whose fields expire (types 24, 25).
+	HashFieldTTL
+)
+
+// What a version without a feature does with what needs it.
+const (
+	refused = iota // the record cannot be written: an error wrapping ErrCannotHold
+	encoded        // written in an older encoding
+	omitted        // written without it
+)
+
+// A capability is one row of the table.
+type capability struct {
+	name  string // in messages
+	since int    // the first RDB version that holds it
+	// redis and valkey, when set, are the first release of that server that makes it: a
+	// target of an older release does without, whatever its version.
+	redis, valkey string
+	without       int // refused, encoded or omitted
+}
+
+// capabilities is the table: one row per feature. A new record type, encoding or field is
+// one row here (and its constant above); a new server release is one row of targets.
+var capabilities = [...]capability{
+	BinaryScores:       {"sorted-set scores as binary doubles", 8, "", "", encoded},
+	Streams:            {"a stream", 9, "", "", refused},
+	StreamMetadata:     {"stream metadata (first id, largest deleted id, entries added, entries read)", 10, "", "", omitted},
+	Functions:          {"a function library", 10, "", "", refused},
+	ListpackEncodings:  {"hash, sorted-set and list listpacks", 10, "", "", encoded},
+	PlainListNodes:     {"plain list nodes for elements over the node size", 10, "7.4", "8.0", encoded},
+	ConsumerActiveTime: {"stream consumers' active time", 11, "", "", omitted},
+	SetListpack:        {"set listpacks", 11, "", "", encoded},
+	HashFieldTTL:       {"a hash with field TTLs", 12, "", "", refused},
+}
+
+// Features returns every feature, in the order of the RDB version that brought them.
+func Features() []Feature {
+	fs := make([]Feature, 0, len(capabilities)-1)
+	for f := range capabilities[1:] {
+		fs = append(fs, Feature(f+1))
+	}
+	return fs
+}
+
+func (f Feature) row() capability {
+	if f == 0 || int(f) >= len(capabilities) {
+		panic("encoder: unknown feature " + strconv.Itoa(int(f)))
+	}
+	return capabilities[f]
+}
+
+// String names the feature as messages do: "a stream", "function libraries".
+func (f Feature) String() string { return f.row().name }
+
+// Since returns the first RDB version that holds f.
+func (f Feature) Since() int { return f.row().since }
+
+// Refused reports whether a record that needs f cannot be written where f is missing (a
+// stream, a library, a hash with field TTLs), rather than written in an older encoding or
+// without the parts that need it.
+func (f Feature) Refused() bool { return f.row().without == refused }
+
+// FirstTarget returns the oldest target that holds f (the first Redis, Valkey after it), and
+// false when none does.
+func (f Feature) FirstTarget() (Target, bool) {
+	for _, t := range targets {
+		if t.Can(f) {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+// Can reports whether RDB version holds f, in its format: a file of that version may use it.
+// Whether a file for a given target does is Target.Can or Capabilities.Can.
+func Can(version int, f Feature) bool { return version >= f.row().since }
+
+// Can reports whether a file for t, in its own RDB version, holds f.
+func (t Target) Can(f Feature) bool { return Capabilities{Target: t, RDBVersion: t.RDBVersion}.Can(f) }
+
+// Capabilities are what a file for a target in an RDB version (no newer than the target
+// loads) can hold; Options.Check returns them.
+type Capabilities struct {
+	Target     Target
+	RDBVersion int
+}
+
+// Can reports whether the file holds f: its RDB version does, and the target's server, where
+// the table names a first release, is that release or later.
+func (c Capabilities) Can(f Feature) bool {
+	r := f.row()
+	if !Can(c.RDBVersion, f) {
+		return false
+	}
+	family, release, _ := strings.Cut(c.Target.Name, "-")
+	first := r.redis
+	if family == "valkey" {
+		first = r.valkey
+	}
+	return first == "" || !releaseBefore(release, first)
+}
+
+// releaseBefore reports whether release a ("7.2") comes before b.
+func releaseBefore(a, b string) bool {
+	amaj, amin, _ := strings.Cut(a, ".")
+	bmaj, bmin, _ := strings.Cut(b, ".")
+	x, _ := strconv.Atoi(amaj)
+	y, _ := strconv.Atoi(bmaj)
+	if x != y {
+		return x < y
+	}
+	x, _ = strconv.Atoi(amin)
+	y, _ = strconv.Atoi(bmin)
+	return x < y
+}
+
+// ErrCannotHold is wrapped by the errors for a record the file's RDB version cannot hold (see
+// CannotHoldError).
+var ErrCannotHold = errors.New("encoder: the RDB version cannot hold it")
+
+// A CannotHoldError is the error for a record that needs a feature the file lacks. Its
+// message names the feature, the RDB version that brought it and the oldest target that has
+// it, and what the file is written as. It wraps ErrCannotHold.
+type CannotHoldError struct {
+	Feature Feature
+	In      Capabilities // what the file is written as
+}
+
+// Refuse returns the error for a record that needs f, which c lacks.
+func (c Capabilities) Refuse(f Feature) *CannotHoldError {
+	return &CannotHoldError{Feature: f, In: c}
+}
+
+// VersionTooOld reports whether the target itself holds the feature, in its own RDB
+// version: the version the file is written as, set below the target's (Options.RDBVersion),
+// is what lacks it.
+func (e *CannotHoldError) VersionTooOld() bool { return e.In.Target.Can(e.Feature) }
+
+func (e *CannotHoldError) Error() string {
+	f, t := e.Feature, e.In.Target
+	if e.VersionTooOld() {
+		return fmt.Sprintf("%s needs RDB %d, and the file is written as RDB %d, below %s's own %d",
+			f, f.Since(), e.In.RDBVersion, t.Name, t.RDBVersion)
+	}
+	first := "no target has it"
+	if ft, ok := f.FirstTarget(); ok {
+		first = ft.Name + " or later"
+	}
+	return fmt.Sprintf("%s needs RDB %d (%s), and %s writes RDB %d", f, f.Since(), first, t.Name, e.In.RDBVersion)
+}
+
+// Unwrap returns ErrCannotHold.
+func (e *CannotHoldError) Unwrap() error { return ErrCannotHold }
