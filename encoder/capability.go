@@ -188,3 +188,25 @@ func (e *CannotHoldError) Error() string {
 
 // Unwrap returns ErrCannotHold.
 func (e *CannotHoldError) Unwrap() error { return ErrCannotHold }
+
+// features is a set of features, a bit each: what a Writer holds, asked record by record.
+type features uint32
+
+// set returns the features c holds.
+func (c Capabilities) set() features {
+	var s features
+	for _, f := range Features() {
+		if c.Can(f) {
+			s |= 1 << f
+		}
+	}
+	return s
+}
+
+// has reports whether f is in s.
+func (s features) has(f Feature) bool { return s&(1<<f) != 0 }
+
+// refuse fails the Writer with the error for key, which needs f.
+func (w *Writer) refuse(key []byte, f Feature) error {
+	return w.fail(fmt.Errorf("write key %q: %w", key, w.caps.Refuse(f)))
+}
