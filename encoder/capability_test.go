@@ -192,6 +192,13 @@ func TestCapabilities(t *testing.T) {
 				c := capabilityCases[f]
 				file, err := writeCase(opts, c)
 				can := caps.Can(f)
+				if c.records != nil {
+					// What the Writer refuses, Check refuses with the same error.
+					h := c.records[0].Header()
+					if checked := caps.Check(&h); fmt.Sprint(checked) != fmt.Sprint(errors.Unwrap(err)) {
+						t.Errorf("Check: %v; the Writer: %v", checked, err)
+					}
+				}
 				var cannot *encoder.CannotHoldError
 				switch {
 				case c.needs != 0 && !caps.Can(c.needs):
@@ -202,6 +209,7 @@ func TestCapabilities(t *testing.T) {
 					if !errors.Is(err, encoder.ErrCannotHold) || !errors.As(err, &cannot) || cannot.Feature != f {
 						t.Fatalf("the table says the file cannot hold it: got %v, want a CannotHoldError for %s", err, f)
 					}
+
 					what := `"` + capKey + `"`
 					if c.functions != nil {
 						what = `"caplib"`
@@ -211,12 +219,48 @@ func TestCapabilities(t *testing.T) {
 					}
 				case err != nil:
 					t.Fatalf("the table says the file can hold it, or write it otherwise: %v", err)
+
 				case c.held(t, file) != can:
 					t.Errorf("the file holds it: %v; the table says %v", !can, can)
 				}
 			})
 		}
 	}
+}
+
+// TestDropFieldTTL checks that with DropFieldTTL a hash with field TTLs is written with them
+// where the table says the file holds them, and else as a plain hash without them.
+func TestDropFieldTTL(t *testing.T) {
+	c := capabilityCases[encoder.HashFieldTTL]
+	for _, opts := range formats() {
+		opts.DropFieldTTL = true
+		caps, err := opts.Check()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := c.records[0].Header()
+		if err := caps.Check(&h); err != nil {
+			t.Errorf("%s at RDB %d: Check: %v", opts.Target, opts.RDBVersion, err)
+		}
+		file, err := writeCase(opts, c)
+		if err != nil {
+			t.Fatalf("%s at RDB %d: %v", opts.Target, opts.RDBVersion, err)
+		}
+		want := []byte{13, 16}[btoi(caps.Can(encoder.ListpackEncodings))] // ziplist, listpack
+		if caps.Can(encoder.HashFieldTTL) {
+			want = 25
+		}
+		if typ := recordType(t, file, capKey); typ != want {
+			t.Errorf("%s at RDB %d: type %d, want %d", opts.Target, opts.RDBVersion, typ, want)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestCapabilitiesCovered checks that every feature has a case in TestCapabilities, and a

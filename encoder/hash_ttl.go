@@ -36,7 +36,7 @@ var (
 // Options.DropFieldTTL opens a plain hash that Add fills without the TTLs.
 func (w *Writer) beginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
 	if w.err == nil && !w.closed && !w.has.has(HashFieldTTL) {
-		if !w.dropTTL {
+		if !w.caps.DropFieldTTL {
 			return w.refuse(key, HashFieldTTL)
 		}
 		err := w.beginHash(key, n, expireAtMS)

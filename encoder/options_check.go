@@ -11,7 +11,7 @@ func (o Options) Check() (Capabilities, error) {
 	if err != nil {
 		return Capabilities{}, err
 	}
-	c := Capabilities{Target: t, RDBVersion: t.RDBVersion}
+	c := Capabilities{Target: t, RDBVersion: t.RDBVersion, DropFieldTTL: o.DropFieldTTL}
 	if o.RDBVersion != 0 {
 		c.RDBVersion = o.RDBVersion
 	}

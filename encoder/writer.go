@@ -173,7 +173,6 @@ type Writer struct {
 	coll      collection // the open collection record, if any
 	strm      streamState
 	spool     spool // the parts of the open stream or list
-	dropTTL   bool
 	head      header
 	payload   bool // records without key or expiry, as DUMP payloads hold them (payload.go)
 }
@@ -213,7 +212,6 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		hints:     opts.CountsAreHints,
 		limits:    limits,
 		spool:     spool{dir: opts.TempDir},
-		dropTTL:   opts.DropFieldTTL,
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
