@@ -3,6 +3,7 @@ package encoder
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,11 +100,11 @@ func (f Feature) Since() int { return f.row().since }
 // without the parts that need it.
 func (f Feature) Refused() bool { return f.row().without == refused }
 
-// FirstTarget returns the oldest target that holds f (the first Redis, Valkey after it), and
-// false when none does.
-func (f Feature) FirstTarget() (Target, bool) {
+// FirstTarget returns the oldest target that holds every one of fs (Redis first, then
+// Valkey), and false when none does. FirstTarget(Features()...) holds whatever a file may.
+func FirstTarget(fs ...Feature) (Target, bool) {
 	for _, t := range targets {
-		if t.Can(f) {
+		if !slices.ContainsFunc(fs, func(f Feature) bool { return !t.Can(f) }) {
 			return t, true
 		}
 	}
@@ -208,7 +209,7 @@ func (e *CannotHoldError) Error() string {
 			f, f.Since(), e.In.RDBVersion, t.Name, t.RDBVersion)
 	}
 	first := "no target has it"
-	if ft, ok := f.FirstTarget(); ok {
+	if ft, ok := FirstTarget(f); ok {
 		first = ft.Name + " or later"
 	}
 	return fmt.Sprintf("%s needs RDB %d (%s), and %s writes RDB %d", f, f.Since(), first, t.Name, e.In.RDBVersion)

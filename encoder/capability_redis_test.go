@@ -87,7 +87,7 @@ func TestCapabilitiesInRedis(t *testing.T) {
 	for _, f := range encoder.Features() {
 		t.Run(f.String(), func(t *testing.T) {
 			c := capabilityCases[f]
-			first, ok := f.FirstTarget()
+			first, ok := encoder.FirstTarget(f)
 			if !ok {
 				t.Fatalf("no target holds %s", f)
 			}

@@ -270,8 +270,27 @@ func TestCapabilitiesCovered(t *testing.T) {
 		if _, ok := capabilityCases[f]; !ok {
 			t.Errorf("%s has no capability case", f)
 		}
-		if tg, ok := f.FirstTarget(); !ok || tg.Can(f) != true {
+		if tg, ok := encoder.FirstTarget(f); !ok || !tg.Can(f) {
 			t.Errorf("%s: first target %v (%v)", f, tg.Name, ok)
+		}
+	}
+}
+
+// TestFirstTarget checks the oldest target of a few sets of features.
+func TestFirstTarget(t *testing.T) {
+	for _, tt := range []struct {
+		fs   []encoder.Feature
+		want string
+	}{
+		{nil, "redis-5.0"},
+		{[]encoder.Feature{encoder.Streams}, "redis-5.0"},
+		{[]encoder.Feature{encoder.Functions}, "redis-7.0"},
+		{[]encoder.Feature{encoder.Functions, encoder.SetListpack}, "redis-7.2"},
+		{[]encoder.Feature{encoder.SetListpack, encoder.PlainListNodes}, "redis-7.4"},
+		{encoder.Features(), "redis-7.4"},
+	} {
+		if got, ok := encoder.FirstTarget(tt.fs...); !ok || got.Name != tt.want {
+			t.Errorf("FirstTarget(%v) = %s (%v), want %s", tt.fs, got.Name, ok, tt.want)
 		}
 	}
 }
