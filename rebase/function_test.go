@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
@@ -16,7 +15,8 @@ import (
 type librarySource []byte
 
 func (l librarySource) WriteTo(_ context.Context, sink record.Sink) error {
-	return errors.Join(record.WriteFunction(sink, l), sink.BeginDB(0, encoder.DBInfo{}), sink.WriteString([]byte("k"), []byte("v"), 1000))
+	return errors.Join(sink.WriteFunction(l), sink.BeginDB(0, record.Counts{}),
+		sink.Begin(&record.Header{Key: []byte("k"), Type: record.String, Value: []byte("v"), ExpireAtMS: 1000}))
 }
 
 // TestRebaseKeepsFunctions: a function library, which has no expiry, passes a rebase that
