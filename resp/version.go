@@ -34,6 +34,14 @@ func (v Version) AtLeast(major, minor int) bool {
 	return v == (Version{}) || v.Major > major || (v.Major == major && v.Minor >= minor)
 }
 
+// firstServer returns the version of the oldest Redis whose files hold f (encoder's
+// capability table).
+func firstServer(f encoder.Feature) Version {
+	t, _ := encoder.FirstTarget(f)
+	v, _ := ParseVersion(t.ServerVer)
+	return v
+}
+
 // TargetVersion returns the version of the server of an encoder target ("redis-6.2",
 // "valkey-8.0"; "" is encoder.DefaultTarget), so that a RESP stream written for a target
 // loads into the servers its RDB file loads into.
