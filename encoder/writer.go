@@ -22,6 +22,14 @@
 // spooled, in memory up to a few MiB and beyond that in a temporary file (Options.TempDir),
 // and copied out at End.
 //
+// # What a file can hold
+//
+// What each RDB version and target can hold (record types, encodings, the fields of stream
+// metadata) is one table, a row per Feature: the Writer asks it for every choice it makes by
+// version, and callers ask it before writing. Options.Check checks options without a Writer
+// and returns their Capabilities; Capabilities.Check tells whether a key will be taken. A
+// record the file cannot hold fails with a CannotHoldError.
+//
 // # Streams and hash field TTLs
 //
 // A stream (RDB 9+) is written with Begin, Add per entry, and End with its metadata and
