@@ -212,6 +212,9 @@ func (e *CannotHoldError) Error() string {
 	if ft, ok := FirstTarget(f); ok {
 		first = ft.Name + " or later"
 	}
+	if e.In.RDBVersion != t.RDBVersion {
+		return fmt.Sprintf("%s needs RDB %d (%s), and the file is written as RDB %d for %s", f, f.Since(), first, e.In.RDBVersion, t.Name)
+	}
 	return fmt.Sprintf("%s needs RDB %d (%s), and %s writes RDB %d", f, f.Since(), first, t.Name, e.In.RDBVersion)
 }
 

@@ -356,6 +356,8 @@ func TestCannotHoldMessage(t *testing.T) {
 			"a hash with field TTLs needs RDB 12, and the file is written as RDB 11, below redis-7.4's own 12"},
 		{encoder.Options{RDBVersion: 8}, encoder.Streams,
 			"a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9"},
+		{encoder.Options{RDBVersion: 8}, encoder.Functions,
+			"a function library needs RDB 10 (redis-7.0 or later), and the file is written as RDB 8 for redis-5.0"},
 	} {
 		caps, err := tt.opts.Check()
 		if err != nil {
@@ -432,4 +434,19 @@ func parse(t *testing.T, file []byte) map[string]model.RedisObject {
 		t.Fatalf("parse: %v", err)
 	}
 	return objs
+}
+
+// Options.Check tells what a file written under the options can hold, without a Writer.
+func ExampleOptions_Check() {
+	caps, err := encoder.Options{Target: "redis-7.2"}.Check()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(caps.Target.Name, caps.RDBVersion, caps.Can(encoder.SetListpack), caps.Can(encoder.HashFieldTTL))
+	h := record.Header{Key: []byte("session:1"), Type: record.Hash, Len: 1, MinFieldExpireAtMS: 1893456000000}
+	fmt.Println(caps.Check(&h))
+	// Output:
+	// redis-7.2 11 true false
+	// a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11
 }

@@ -16,7 +16,7 @@ import (
 // field TTLs (h.HasFieldTTLs) needs HashFieldTTL, and a stream Streams (see Feature): a
 // file without fails with a CannotHoldError naming the key, or, with Options.DropFieldTTL,
 // writes such a hash without its field TTLs. An unknown type is an error wrapping
-// record.ErrBadType that leaves the Writer usable.
+// record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
 	switch h.Type {
 	case record.String:
@@ -35,7 +35,10 @@ func (w *Writer) Begin(h *record.Header) error {
 	case record.Stream:
 		return w.beginStream(h.Key, h.ExpireAtMS)
 	}
-	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
+	if err := w.usable(); err != nil {
+		return err
+	}
+	return w.fail(fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type))
 }
 
 // Add adds a member to the open key: a hash field and its value (and, in a hash with field
