@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"text/tabwriter"
 	"time"
 
@@ -64,7 +63,7 @@ func specCheckAction(c *cli.Context) error {
 		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		Thresholds:         thresholdsFrom(c),
 	}
-	w, err := encoder.NewWriter(io.Discard, opts)
+	caps, err := opts.Check()
 	if err != nil {
 		return err
 	}
@@ -72,11 +71,11 @@ func specCheckAction(c *cli.Context) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: w.Target().Name, Thresholds: opts.Thresholds})
+	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: caps.Target.Name, Thresholds: opts.Thresholds})
 	if err != nil {
 		return errInterrupted(err)
 	}
-	res := specCheckResult{File: s.File, Target: w.Target().Name, RDBVersion: w.RDBVersion(), Estimate: est,
+	res := specCheckResult{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
 		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
 	if c.Bool("json") {
 		return printJSON(c.App.Writer, res)
