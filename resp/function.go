@@ -28,9 +28,9 @@ func (c *Commands) WriteFunction(code []byte) error {
 	if c.verb != "" || c.stream != nil {
 		return c.fail(fmt.Errorf("%s: key %q is still open", record.LibraryLabel(code), c.key))
 	}
-	if !encoder.Can(c.o.Server.RDBVersion(), encoder.Functions) {
+	if !c.o.Server.Has(encoder.Functions) {
 		return c.fail(fmt.Errorf("%s: %w: function libraries need Redis %s or later, not %s; leave them out with --drop-functions",
-			record.LibraryLabel(code), ErrServerTooOld, firstServer(encoder.Functions), c.o.Server))
+			record.LibraryLabel(code), ErrServerTooOld, FirstVersion(encoder.Functions), c.o.Server))
 	}
 	args := FunctionLoad(code, c.o.ReplaceFunctions)
 	c.start(string(args[0]), args[1:]...)

@@ -34,9 +34,12 @@ func (v Version) AtLeast(major, minor int) bool {
 	return v == (Version{}) || v.Major > major || (v.Major == major && v.Minor >= minor)
 }
 
-// firstServer returns the version of the oldest Redis whose files hold f (encoder's
-// capability table).
-func firstServer(f encoder.Feature) Version {
+// Has reports whether a server of version v has f: whether its RDB version holds it, by
+// the encoder's capability table.
+func (v Version) Has(f encoder.Feature) bool { return encoder.Can(v.RDBVersion(), f) }
+
+// FirstVersion returns the version of the oldest Redis that has f.
+func FirstVersion(f encoder.Feature) Version {
 	t, _ := encoder.FirstTarget(f)
 	v, _ := ParseVersion(t.ServerVer)
 	return v
