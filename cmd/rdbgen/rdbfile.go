@@ -30,7 +30,7 @@ func fileFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)"},
+		&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		dryRunFlag(),

@@ -27,7 +27,7 @@ func specCommand() *cli.Command {
 				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
 				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
 				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
-				&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, estimate hashes whose fields expire without the field TTLs"},
+				&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, estimate hashes whose fields expire without the field TTLs", encoder.HashFieldTTL.Since())},
 				&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			}, encodingFlags()...),
 			Action: specCheckAction,
