@@ -89,8 +89,13 @@ func (f Feature) row() capability {
 	return capabilities[f]
 }
 
-// String names the feature as messages do: "a stream", "function libraries".
-func (f Feature) String() string { return f.row().name }
+// String names the feature as messages do: "a stream", "a function library".
+func (f Feature) String() string {
+	if f == 0 || int(f) >= len(capabilities) {
+		return "feature " + strconv.Itoa(int(f))
+	}
+	return f.row().name
+}
 
 // Since returns the first RDB version that holds f.
 func (f Feature) Since() int { return f.row().since }
@@ -222,7 +227,7 @@ func (e *CannotHoldError) Error() string {
 func (e *CannotHoldError) Unwrap() error { return ErrCannotHold }
 
 // features is a set of features, a bit each: what a Writer holds, asked record by record.
-type features uint32
+type features uint64
 
 // set returns the features c holds.
 func (c Capabilities) set() features {
