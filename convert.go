@@ -15,10 +15,10 @@ import (
 // ConvertOptions configure Convert. The zero value converts every record.
 type ConvertOptions struct {
 	// Filter chooses the records to keep (see filter.Options); default keep all. Where the
-	// encoder drops field TTLs (encoder.Options.DropFieldTTL where the file cannot hold
-	// them, encoder.HashFieldTTL), the fields that
-	// have expired at Filter.Now are dropped (filter.Options.DropExpiredFields): written
-	// without their TTL, they would never expire.
+	// encoder drops field TTLs (encoder.Options.DropFieldTTL, in a file that cannot hold
+	// them: encoder.HashFieldTTL), the fields that have expired at Filter.Now are dropped
+	// (filter.Options.DropExpiredFields): written without their TTL, they would never
+	// expire.
 	Filter filter.Options
 	// SkipUnsupported leaves out, counting them, the records the file cannot hold (see
 	// encoder.Capabilities.Check) instead of failing; default off.
@@ -49,10 +49,10 @@ type ConvertStats struct {
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
 // opts.Filter keeps and, with SkipUnsupported, those the file holds (a key it cannot hold is
-// otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way out). Write it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder
-// options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
-// are hints, and a db of it may come in two sections); stats are complete once its WriteTo
-// returns.
+// otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way out). Write
+// it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder options,
+// with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts are hints,
+// and a db of it may come in two sections); stats are complete once its WriteTo returns.
 func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
 	caps, err := encOpts.Check()
 	if err != nil {
