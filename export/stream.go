@@ -136,8 +136,8 @@ func (s *streamState) end(b []byte, t *record.StreamTail, version int) []byte {
 
 // appendGroup appends a consumer group as the tool's model.StreamGroup, in which unsigned
 // numbers hold what the file holds: an unknown entries-read (-1) or a consumer never active
-// (-1) is 2^64-1. A version 1 stream has no entries-read and version 1 or 2 no active
-// times: the tool writes none and 0.
+// (-1) is 2^64-1. A version 1 stream has no entries-read: the tool writes none. Before
+// version 3 a consumer's active time is its seen time, as the tool and servers read it.
 func appendGroup(b []byte, g *record.StreamGroup, version int) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, g.Name)
@@ -180,12 +180,8 @@ func appendGroup(b []byte, g *record.StreamGroup, version int) []byte {
 				}
 				b = append(b, ']')
 			}
-			active := uint64(0)
-			if version >= 3 {
-				active = uint64(c.ActiveTimeMS)
-			}
 			b = append(b, `,"activeTime":`...)
-			b = strconv.AppendUint(b, active, 10)
+			b = strconv.AppendUint(b, uint64(c.ActiveTimeMS), 10)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
