@@ -12,7 +12,7 @@ func (w *Writer) endCSV() error {
 	b = append(b, ',')
 	b = append(b, w.typ...)
 	b = append(b, ',')
-	b = appendCSVField(b, []byte(d.Encoding))
+	b = appendCSVField(b, d.Encoding)
 	b = append(b, ',')
 	if d.Bytes > 0 {
 		b = strconv.AppendInt(b, d.Bytes, 10)
@@ -40,7 +40,7 @@ func (w *Writer) endCSV() error {
 // appendCSVField appends s as a CSV field: the inside of its JSON string (see the package
 // doc), in double quotes, doubled inside, when it holds a comma, a quote or starts with a
 // space (RFC 4180; the JSON escaping leaves no line break).
-func appendCSVField(b, s []byte) []byte {
+func appendCSVField[S []byte | string](b []byte, s S) []byte {
 	start := len(b)
 	b = appendString(b, s)
 	inner := b[start+1 : len(b)-1]

@@ -21,7 +21,7 @@ const hexDigits = "0123456789abcdef"
 // control characters, escaped as encoding/json escapes them), and each byte that is not
 // part of valid UTF-8 as the lone low surrogate \udc80 to \udcff that stands for it (see
 // the package doc). The output is valid UTF-8 and valid JSON whatever s holds.
-func appendString(b, s []byte) []byte {
+func appendString[S []byte | string](b []byte, s S) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -48,7 +48,7 @@ func appendString(b, s []byte) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRune(s[i:])
+		r, size := utf8.DecodeRune([]byte(s[i:]))
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', 'd', 'c', hexDigits[c>>4], hexDigits[c&0xf])

@@ -131,6 +131,7 @@ type Writer struct {
 	key     []byte // FormatCSV: the key, kept to its End
 	ttls    []byte // a hash's "fieldExpirations" so far, fields without the braces
 	stream  streamState
+	d       Detail // the Detail of the key just read, kept here: not allocated per key
 }
 
 // NewWriter returns a Writer to w, or an error wrapping ErrFormat.
@@ -342,19 +343,19 @@ func (w *Writer) End(t *record.StreamTail) error {
 }
 
 // detail returns what Options.Detail tells of the key just read.
-func (w *Writer) detail() Detail {
-	var d Detail
+func (w *Writer) detail() *Detail {
+	w.d = Detail{}
 	if w.opts.Detail != nil {
-		w.opts.Detail(&d)
+		w.opts.Detail(&w.d)
 	}
-	return d
+	return &w.d
 }
 
 // finish writes a key's encoding and size, when d knows them, and closes its object.
-func (w *Writer) finish(d Detail) error {
+func (w *Writer) finish(d *Detail) error {
 	if d.Encoding != "" {
 		w.buf = append(w.buf, `,"encoding":`...)
-		w.buf = appendString(w.buf, []byte(d.Encoding))
+		w.buf = appendString(w.buf, d.Encoding)
 	}
 	if d.Memory > 0 {
 		w.buf = append(w.buf, `,"size":`...)
@@ -379,7 +380,7 @@ func (w *Writer) WriteFunction(code []byte) error {
 	w.buf = append(w.buf, `{"type":"function"`...)
 	if name, err := record.LibraryName(code); err == nil {
 		w.buf = append(w.buf, `,"name":`...)
-		w.buf = appendString(w.buf, []byte(name))
+		w.buf = appendString(w.buf, name)
 	}
 	w.buf = append(w.buf, `,"code":`...)
 	w.buf = appendString(w.buf, code)
