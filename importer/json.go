@@ -25,7 +25,7 @@ import (
 //
 // size and encoding are ignored; db defaults to 0; a missing type is inferred from the field
 // that holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
-// the tool writes binary values raw. Scores may also be the strings "inf", "+inf", "-inf".
+// the tool writes binary values raw; what rdbgen's export adds is read too (json_export.go). Scores may also be the strings "inf", "+inf", "-inf".
 // The input is one JSON array of such objects (what the tool writes) or a stream of them
 // (JSON Lines); either way it is read one object at a time.
 
