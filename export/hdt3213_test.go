@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -16,11 +15,9 @@ import (
 	"github.com/hdt3213/rdb/core"
 	"github.com/hdt3213/rdb/helper"
 	"github.com/hdt3213/rdb/model"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
-	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 
 // serverDumps are the dumps redis-server 7.0.15 wrote (see their README).
@@ -37,46 +34,14 @@ func dumpPath(name string) string {
 // the same data (the keys expired by now left out, as the server drops them).
 func withoutFunctions(t *testing.T, path string) string {
 	t.Helper()
-	dir := t.TempDir()
-	data, err := os.ReadFile(path)
-	if err != nil {
+	c, dir := server(t, path)
+	if err := c.FunctionFlush(t.Context()).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "dump.rdb"), data, 0o644); err != nil {
+	if err := c.Save(t.Context()).Err(); err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(dir, "redis.sock")
-	cmd := exec.Command(redistest.RedisServer(t), "--port", "0", "--unixsocket", sock, "--dir", dir,
-		"--save", "", "--appendonly", "no", "--logfile", filepath.Join(dir, "redis.log"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	c := redis.NewClient(&redis.Options{Network: "unix", Addr: sock})
-	defer c.Close()
-	ctx := t.Context()
-	for tries := 0; c.Ping(ctx).Err() != nil; tries++ {
-		if tries > 500 {
-			log, _ := os.ReadFile(filepath.Join(dir, "redis.log"))
-			t.Fatalf("redis-server does not answer:\n%s", log)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := c.FunctionFlush(ctx).Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Save(ctx).Err(); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "nofunctions.rdb")
-	data, err = os.ReadFile(filepath.Join(dir, "dump.rdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return filepath.Join(dir, "dump.rdb")
 }
 
 // exportDump exports the dump at path in format f, with the Detail a decoder.Reader tells.

@@ -110,10 +110,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// server is a redis-server started on a dump, for the state it holds.
-func server(t *testing.T, dump string) *redis.Client {
+// server starts a redis-server on a copy of dump (DEBUG enabled, its directory dir, where
+// SAVE writes dir/dump.rdb) and returns a client of it.
+func server(t *testing.T, dump string) (c *redis.Client, dir string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir = t.TempDir()
 	data, err := os.ReadFile(dump)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func server(t *testing.T, dump string) *redis.Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	c := redis.NewClient(&redis.Options{Network: "unix", Addr: sock, Protocol: 2})
+	c = redis.NewClient(&redis.Options{Network: "unix", Addr: sock, Protocol: 2})
 	t.Cleanup(func() { c.Close() })
 	for tries := 0; c.Ping(t.Context()).Err() != nil; tries++ {
 		if tries > 500 {
@@ -137,7 +138,7 @@ func server(t *testing.T, dump string) *redis.Client {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return c
+	return c, dir
 }
 
 // state is what a server holds as its commands tell: DEBUG DIGEST, FUNCTION LIST WITHCODE,
@@ -205,7 +206,8 @@ func TestServerRoundTrip(t *testing.T) {
 	for _, name := range serverDumps {
 		for _, f := range []export.Format{export.FormatJSONL, export.FormatJSON} {
 			t.Run(name+" "+string(f), func(t *testing.T) {
-				want := state(t, server(t, dumpPath(name)))
+				orig, _ := server(t, dumpPath(name))
+				want := state(t, orig)
 				if len(want) < 5 {
 					t.Fatalf("the original holds too little for a test: %v", want)
 				}
@@ -229,7 +231,8 @@ func TestServerRoundTrip(t *testing.T) {
 				if stats.Functions != 2 || stats.Expired == 0 {
 					t.Errorf("imported %d libraries and %d keys already expired, want 2 and some", stats.Functions, stats.Expired)
 				}
-				got := state(t, server(t, out))
+				back, _ := server(t, out)
+				got := state(t, back)
 				for k := range want {
 					if !reflect.DeepEqual(got[k], want[k]) {
 						t.Errorf("%s:\n got %.500s\nwant %.500s", k, fmt.Sprint(got[k]), fmt.Sprint(want[k]))
