@@ -20,12 +20,11 @@ func (w *Writer) endCSV() error {
 	b = append(b, ',')
 	b = strconv.AppendUint(b, w.members, 10)
 	b = append(b, ',')
-	if w.expire > 0 {
-		t := appendTime(nil, w.expire)
-		if t[0] == '"' {
-			t = t[1 : len(t)-1]
+	if n := len(b); w.expire > 0 {
+		if b = appendTime(b, w.expire); b[n] == '"' { // the time without its quotes
+			copy(b[n:], b[n+1:len(b)-1])
+			b = b[:len(b)-2]
 		}
-		b = append(b, t...)
 	}
 	b = append(b, ',')
 	if d.Memory > 0 {
@@ -55,13 +54,28 @@ func appendCSVField[S []byte | string](b []byte, s S) []byte {
 		copy(b[start:], inner)
 		return b[:start+len(inner)]
 	}
-	field := append([]byte(nil), inner...)
-	b = append(b[:start], '"')
-	for _, c := range field {
+	// Quote it: room for the quotes around it and one more for each inside, then the bytes
+	// moved from the end.
+	quotes := 0
+	for _, c := range inner {
 		if c == '"' {
-			b = append(b, '"')
+			quotes++
 		}
-		b = append(b, c)
 	}
-	return append(b, '"')
+	n := len(inner)
+	b = append(b, make([]byte, quotes)...) // the two quotes around it take those of the JSON string
+	out := b[start:]
+	out[len(out)-1] = '"'
+	j := len(out) - 2
+	for i := n - 1; i >= 0; i-- {
+		c := out[1+i]
+		out[j] = c
+		j--
+		if c == '"' {
+			out[j] = '"'
+			j--
+		}
+	}
+	out[0] = '"'
+	return b
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -211,5 +212,47 @@ func TestRDBEncoding(t *testing.T) {
 		if enc, v := RDBEncoding(tt.t); enc != tt.enc || v != tt.version {
 			t.Errorf("RDBEncoding(%d) = %q, %d, want %q, %d", tt.t, enc, v, tt.enc, tt.version)
 		}
+	}
+}
+
+// TestConstantMemory: once its buffers have grown, the Writer allocates nothing per key or
+// member, in any format: memory does not grow with the output.
+func TestConstantMemory(t *testing.T) {
+	for _, f := range Formats {
+		w, err := NewWriter(io.Discard, Options{Format: f, BufferSize: 4096, Detail: func(d *Detail) { d.Encoding, d.Memory, d.Bytes = "listpack", 10, 10 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := hardRecords()
+		heads := make([]record.Header, len(recs)) // made once: Record.WriteTo allocates its own
+		for i := range recs {
+			heads[i] = recs[i].Header()
+		}
+		allocs := testing.AllocsPerRun(100, func() {
+			for i := range recs {
+				if err := w.Begin(&heads[i]); err != nil || recs[i].Type == record.String {
+					continue
+				}
+				for k := range recs[i].Members {
+					w.Add(&recs[i].Members[k])
+				}
+				w.End(&recs[i].Stream)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations a run", f, allocs)
+		}
+	}
+}
+
+// hardRecords are a record of each type, the hash's fields with expiries.
+func hardRecords() []record.Record {
+	return []record.Record{
+		{Key: []byte("s\xff"), Type: record.String, Value: []byte("v"), ExpireAtMS: 4102444800123},
+		{Key: []byte("l"), Type: record.List, Members: []record.Member{m("a"), m("b")}},
+		{Key: []byte("z"), Type: record.ZSet, Members: []record.Member{{Name: []byte("a"), Score: 1.5}}},
+		{Key: []byte("h"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v"), ExpireAtMS: 4102444800123}}},
+		{Key: []byte("x"), Type: record.Stream, Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			Stream: record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g"), Consumers: []record.StreamConsumer{{Name: []byte("c")}}}}}},
 	}
 }
