@@ -25,9 +25,10 @@ import (
 //
 // size and encoding are ignored; db defaults to 0; a missing type is inferred from the field
 // that holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
-// the tool writes binary values raw; what rdbgen's export adds is read too (json_export.go). Scores may also be the strings "inf", "+inf", "-inf".
-// The input is one JSON array of such objects (what the tool writes) or a stream of them
-// (JSON Lines); either way it is read one object at a time.
+// the tool writes binary values raw. Scores may also be the strings "inf", "+inf", "-inf".
+// What rdbgen's export adds to these objects is read too (see json_export.go). The input is
+// one JSON array of such objects (what the tool writes) or a stream of them (JSON Lines);
+// either way it is read one object at a time.
 
 // A JSONReader reads records from JSON.
 type JSONReader struct {
