@@ -301,24 +301,3 @@ func TestRDBRoundTrip(t *testing.T) {
 		}
 	}
 }
-
-// TestImportRefuses: what import refuses of export's additions, each with a message that
-// names it.
-func TestImportRefuses(t *testing.T) {
-	tests := []struct{ json, msg string }{
-		{`{"type":"function","name":"x"}`, `function: no "code"`},
-		{`{"type":"function","code":1}`, `function: "code"`},
-		{`{"key":"h","type":"hash","hash":{"f":"v"},"fieldExpirations":{"g":"2100-01-01T00:00:00Z"}}`, `field "g" is not in "hash"`},
-		{`{"key":"h","type":"hash","hash":{"f":"v"},"fieldExpirations":{"f":"soon"}}`, `field "f": "soon": want an RFC 3339 time`},
-		{`{"key":"s","value":"v","expiration":0}`, `"expiration" 0: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z, or Unix ms after 0`},
-		{`{"key":"s","value":"v","expiration":-5}`, `Unix ms after 0`},
-		{`{"key":"s","value":"v","expiration":1.5}`, `Unix ms after 0`},
-	}
-	for _, tt := range tests {
-		open := func() (importer.Reader, error) { return importer.NewJSONReader(strings.NewReader(tt.json)), nil }
-		_, err := importer.Copy(context.Background(), record.Discard{}, open, importer.Options{})
-		if err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%s: %v, want %q", tt.json, err, tt.msg)
-		}
-	}
-}
