@@ -1,6 +1,8 @@
 package main
 
 import (
+	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,7 +29,7 @@ func exportCommand() *cli.Command {
 		UsageText: "rdbgen export dump.rdb [-o out.json|-] [--format json|jsonl|csv] [--match 'user:*'] [--type hash]\n" +
 			"rdbgen import out.json -o back.rdb   # reads json and jsonl back, byte for byte",
 		Flags: slices.Concat([]cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "output file, or - for stdout"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "output file (gzip-compressed when its name ends in .gz), or - for stdout"},
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
 			&cli.StringFlag{Name: "format", Usage: "json (one array), jsonl (one object a line) or csv (one row a key, no values); default by the output's extension (.jsonl, .ndjson, .csv), else json"},
 			&cli.StringFlag{Name: "target", Value: memory.DefaultTarget, Usage: "the server the memory estimates (size, memory) are for"},
@@ -66,6 +68,11 @@ func exportAction(c *cli.Context) error {
 		defer file.Abort()
 		dst = file
 	}
+	var gz *gzip.Writer
+	if strings.HasSuffix(out, ".gz") {
+		gz = gzip.NewWriter(dst)
+		dst = gz
+	}
 	in, err := openRDBInput(c.Context, c.Args().First(), c.App.Reader)
 	if err != nil {
 		return errInterrupted(err)
@@ -73,8 +80,16 @@ func exportAction(c *cli.Context) error {
 	defer in.Close()
 	start := time.Now()
 	s, err := exportRDB(c, in, dst, export.Options{Format: format}, f, est)
-	if err != nil {
+	switch {
+	case errors.Is(err, context.Canceled) && out == "-":
+		return errors.New("interrupted; the output on stdout is incomplete")
+	case err != nil:
 		return errInterrupted(err)
+	}
+	if gz != nil {
+		if err := gz.Close(); err != nil {
+			return fmt.Errorf("export: write: %w", err)
+		}
 	}
 	if file != nil {
 		if err := file.Commit(); err != nil {

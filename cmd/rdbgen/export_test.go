@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +80,7 @@ func TestExportOutput(t *testing.T) {
 		{"json by default", []string{"-o", filepath.Join(dir, "a.out")}, "a.out", "[\n{", ""},
 		{"jsonl by extension", []string{"-o", filepath.Join(dir, "b.ndjson")}, "b.ndjson", `{"type":"function"`, ""},
 		{"csv by extension", []string{"-o", filepath.Join(dir, "c.csv")}, "c.csv", "db,key,type,encoding,bytes,members,expiry,memory\n", ""},
+		{"gzip", []string{"-o", filepath.Join(dir, "g.jsonl.gz")}, "g.jsonl.gz", `{"type":"function"`, ""},
 		{"stdout", []string{"--format", "jsonl", "--type", "hash", "--db", "1"}, "", `{"type":"function"`, ""},
 		{"unknown format", []string{"-o", filepath.Join(dir, "d.json"), "--format", "xml"}, "d.json", "", `--format "xml"`},
 		{"bad filter", []string{"-o", filepath.Join(dir, "e.json"), "--type", "bitmap"}, "e.json", "", `"bitmap"`},
@@ -121,6 +124,15 @@ func TestExportOutput(t *testing.T) {
 				}
 			} else {
 				summary = stderr
+			}
+			if strings.HasSuffix(tt.out, ".gz") {
+				zr, err := gzip.NewReader(bytes.NewReader(data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if data, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if !bytes.HasPrefix(data, []byte(tt.first)) {
 				t.Errorf("output starts %.80q, want %q", data, tt.first)
