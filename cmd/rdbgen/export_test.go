@@ -155,3 +155,38 @@ func TestExportOutput(t *testing.T) {
 		t.Errorf("summary %+v (%v) from %s", s, err, stderr)
 	}
 }
+
+// TestExportInputs: a dump on stdin, and gzipped, exports as the file itself does.
+func TestExportInputs(t *testing.T) {
+	dump := filepath.Join(conformanceDumps, "encodings.rdb")
+	raw, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(raw)
+	zw.Close()
+	gz := filepath.Join(t.TempDir(), "dump.rdb.gz")
+	if err := os.WriteFile(gz, zipped.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	export := func(input string, stdin []byte) string {
+		var stdout, stderr bytes.Buffer
+		app := newApp(&stdout, &stderr)
+		app.Reader = bytes.NewReader(stdin)
+		if err := runApp(t.Context(), app, []string{"rdbgen", "export", input, "--format", "jsonl", "--quiet"}); err != nil {
+			t.Fatalf("export %s: %v\n%s", input, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	want := export(dump, nil)
+	if strings.Count(want, "\n") < 20 {
+		t.Fatalf("too little exported:\n%s", want)
+	}
+	for name, got := range map[string]string{"stdin": export("-", raw), "gzip": export(gz, nil), "gzip on stdin": export("-", zipped.Bytes())} {
+		if got != want {
+			t.Errorf("%s: the export differs from the file's", name)
+		}
+	}
+}
