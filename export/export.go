@@ -43,7 +43,8 @@
 //     entries with the same field names; deleted entries, which are not data, are not
 //     written, and a message's fields repeat a name when its entry does.
 //   - Function libraries (Redis 7.0+) are objects of type "function" with their code.
-//   - Module values: not yet (rdbgen's records do not carry them).
+//   - Module values: not yet (rdbgen's records do not carry them); they will have the
+//     tool's "moduleType" field.
 //
 // "encoding" and "size" come from Detail: the RDB encoding as the tool names it, and the
 // key's estimated used_memory (rdbgen's memory package; the tool's "size" is its own
@@ -248,6 +249,8 @@ func (w *Writer) Begin(h *record.Header) error {
 	case record.Stream:
 		w.stream.begin()
 	default:
+		// Module values (issue 24) go here once records carry them, as hdt3213's
+		// ModuleTypeObject has them: "moduleType" and the value.
 		w.err = fmt.Errorf("export: key %q: %w %q", h.Key, record.ErrBadType, h.Type)
 	}
 	return w.err
