@@ -93,6 +93,7 @@ type Estimator struct {
 	encs    map[encKey]*Usage
 	coll    collection
 	scratch []byte
+	last    int64 // the bytes of the last key counted (see KeyBytes)
 }
 
 // The Estimator is a Sink.
@@ -169,6 +170,7 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 		b += sizeClass(dictEntrySize)
 	}
 	d.Bytes += b
+	e.last = b
 	u := e.types[typ]
 	if u == nil {
 		u = new(Usage)

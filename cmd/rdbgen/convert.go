@@ -15,7 +15,6 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
@@ -27,18 +26,12 @@ func convertCommand() *cli.Command {
 		Name:      "convert",
 		Usage:     "rewrite an RDB file for another server (down or up), optionally filtered",
 		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]",
-		Flags: append([]cli.Flag{
-			&cli.IntSliceFlag{Name: "db", Usage: "keep only these databases (repeat the flag or separate with commas)", Category: "Filters"},
-			&cli.StringFlag{Name: "match", Usage: "keep only keys matching this glob (Redis rules: * ? [a-z] [^x] \\)", Category: "Filters"},
-			&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
-			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
-			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
+		Flags: append(append(filterFlags(),
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since())},
 			onDuplicateFlag(""),
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
 	}
 }
@@ -47,25 +40,9 @@ func convertAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("convert takes one input: an RDB file, or - for stdin")
 	}
-	f := filter.Options{
-		Match:       c.String("match"),
-		Sample:      c.Float64("sample"),
-		Seed:        c.Uint64("seed"),
-		DropExpired: c.Bool("drop-expired"),
-	}
-	if c.IsSet("db") {
-		f.DBs = c.IntSlice("db")
-	}
-	for _, t := range c.StringSlice("type") {
-		for _, s := range strings.Split(t, ",") {
-			f.Types = append(f.Types, record.Type(strings.TrimSpace(s)))
-		}
-	}
-	if c.IsSet("sample") && (f.Sample <= 0 || f.Sample > 1) {
-		return fmt.Errorf("--sample %v: want a fraction above 0 and at most 1", f.Sample)
-	}
-	if _, err := filter.New(nil, f); err != nil {
-		return fmt.Errorf("convert: %w", err)
+	f, err := filterOptions(c)
+	if err != nil {
+		return err
 	}
 	j, err := newFileJob(c)
 	if err != nil {
