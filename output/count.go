@@ -1,0 +1,70 @@
+package output
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// A partLister is a record.KeyLister that can also list its keys in parts, concurrently:
+// ListKeysPart lists part part of parts, and the parts together list every key once, as
+// generated datasets and spec files do.
+type partLister interface {
+	record.KeyLister
+	ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error
+}
+
+// partsFrom is the number of keys from which a partLister is counted in parts.
+const partsFrom = 1 << 20
+
+// countShards counts the keys of src that each shard of layout will hold, in one pass over
+// its keys alone, in as many parts at once as there are CPUs when src is a large
+// partLister. A key of a db other than 0 is an error wrapping cluster.ErrDB.
+func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layout) ([]record.Counts, error) {
+	parts := 1
+	pl, ok := src.(partLister)
+	if sz, sized := src.(record.Sizer); ok && sized && sz.Len() >= partsFrom {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	counters := make([]*cluster.Counter, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		c := cluster.NewCounter(layout)
+		counters[p] = c
+		var badDB error
+		add := func(db int, key []byte, expires bool) {
+			if db != 0 && badDB == nil {
+				badDB = fmt.Errorf("%w: records of db %d", cluster.ErrDB, db)
+			}
+			c.Add(key, expires)
+		}
+		wg.Go(func() {
+			if parts == 1 {
+				errs[p] = src.ListKeys(ctx, add)
+			} else {
+				errs[p] = pl.ListKeysPart(ctx, p, parts, add)
+			}
+			if errs[p] == nil {
+				errs[p] = badDB
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	counts := counters[0].Counts()
+	for _, c := range counters[1:] {
+		for i, n := range c.Counts() {
+			counts[i].Add(n)
+		}
+	}
+	return counts, nil
+}
