@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/decoder"
@@ -72,12 +73,16 @@ type Options struct {
 	OnDuplicate record.OnDuplicate
 	// SkipInvalid skips malformed JSON or CSV records, counting them, instead of stopping.
 	SkipInvalid bool
-	// CSV configures the CSV reader.
+	// BaseTime is the time a spec's TTLs and timestamps, and CSV's TTLs, count from.
+	// Default: when Open is called.
+	BaseTime time.Time
+	// CSV configures the CSV reader; its BaseTime is BaseTime.
 	CSV importer.CSVOptions
 	// Decoder configures the reader of a dump; its OnDuplicate is OnDuplicate.
 	Decoder decoder.Options
 	// SpecParams, if not nil, changes the parameters a spec file gives itself (seed, count
 	// scale, base time) before its records are made.
+	// The base time is set already.
 	SpecParams func(*spec.Params)
 	// Dataset, if not nil, is the input: the built-in dataset, opened with an empty name.
 	Dataset *dataset.Spec
@@ -113,6 +118,10 @@ type Input struct {
 // by the name (.json, .jsonl, .ndjson, .csv, .tsv, with or without .gz), else by the first
 // byte. Close it once read. Errors name the input.
 func Open(ctx context.Context, arg string, opts Options) (*Input, error) {
+	if opts.BaseTime.IsZero() {
+		opts.BaseTime = time.Now()
+	}
+	opts.CSV.BaseTime = opts.BaseTime
 	switch {
 	case opts.Dataset != nil:
 		if arg != "" {
@@ -169,6 +178,7 @@ func openSpec(ctx context.Context, path string, opts Options) (*Input, error) {
 		return nil, err
 	}
 	p := s.Params
+	p.BaseTimeMS = opts.BaseTime.UnixMilli()
 	if opts.SpecParams != nil {
 		opts.SpecParams(&p)
 	}

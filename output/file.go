@@ -114,9 +114,9 @@ func (f *fileOut) toStdout() error {
 	return nil
 }
 
-func (f *fileOut) sink() record.Sink                           { return f.snk }
+func (f *fileOut) sink() record.Sink                            { return f.snk }
 func (f *fileOut) prepare(context.Context, record.Source) error { return nil }
-func (f *fileOut) written() int64                              { return f.meter.n.Load() }
+func (f *fileOut) written() int64                               { return f.meter.n.Load() }
 
 func (f *fileOut) abort() {
 	if f.tmp != nil {

@@ -62,7 +62,7 @@ type shardsOut struct {
 	raw     []io.Writer // each shard's file; cluster.Discard for a shard not written
 	dsts    []io.Writer // raw, metered
 	meters  []*meter
-	written []int // the shards written when not all are; nil for all
+	only    []int // the shards written when not all are; nil for all
 	w       *cluster.Writer
 	filter  *cluster.Filter // with written
 	snk     record.Sink
@@ -82,7 +82,7 @@ func newShards(files *manifest.Shards, opts Options, now time.Time) (*Output, er
 			continue
 		}
 		if !all {
-			s.written = append(s.written, i)
+			s.only = append(s.only, i)
 		}
 		var m *meter
 		s.dsts[i], m = metered(dst, s.p)
@@ -108,8 +108,8 @@ func (s *shardsOut) open(counts []record.Counts, fill bool) error {
 	if s.p != nil {
 		s.p.stats = w.Total
 	}
-	if s.written != nil {
-		f, err := cluster.NewFilter(w, s.files.Layout, s.written...)
+	if s.only != nil {
+		f, err := cluster.NewFilter(w, s.files.Layout, s.only...)
 		if err != nil {
 			return err
 		}
