@@ -77,7 +77,9 @@ func (f *fileOut) newSink() error {
 			return err
 		}
 		f.enc, f.snk = w, w
-		f.meter.p.stats = w.Stats
+		if f.meter.p != nil {
+			f.meter.p.stats = w.Stats
+		}
 		return nil
 	}
 	w, err := resp.NewWriter(f.meter, *f.opts.RESP)
