@@ -133,7 +133,7 @@ func (s *shardsOut) prepare(ctx context.Context, src record.Source) error {
 		return s.open(nil, true)
 	}
 	start := time.Now()
-	counts, err := countShards(ctx, l, s.files.Layout)
+	counts, err := cluster.CountShards(ctx, l, s.files.Layout)
 	if err != nil {
 		return err
 	}

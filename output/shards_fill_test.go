@@ -1,4 +1,4 @@
-package output
+package output_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -52,7 +53,7 @@ func TestShardsFilledAsCounted(t *testing.T) {
 		opts   encoder.Options
 	}{
 		{"default dataset", classic(100_000), even3, encoder.Options{}},
-		{"in parts", classic(partsFrom + 1000), even3, encoder.Options{}},
+		{"in parts", classic(1<<20 + 1000), even3, encoder.Options{}},
 		{"flushed early", classic(100_000), even3, encoder.Options{BufferSize: 4096}},
 		{"ttl, uneven", &dataset.Spec{Count: 50_000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
 			Seed: 3, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}, uneven, encoder.Options{BufferSize: 4096, Target: "redis-7.0"}},
@@ -64,7 +65,7 @@ func TestShardsFilledAsCounted(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.CreatedAt = time.UnixMilli(base)
-			counts, err := countShards(t.Context(), tc.src, tc.layout)
+			counts, err := cluster.CountShards(t.Context(), tc.src, tc.layout)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +85,7 @@ func TestShardsFilledAsCounted(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			out, err := Shards(t.TempDir(), tc.layout, Options{Encoder: tc.opts})
+			out, err := output.Shards(t.TempDir(), tc.layout, output.Options{Encoder: tc.opts})
 			if err != nil {
 				t.Fatal(err)
 			}

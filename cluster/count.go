@@ -1,4 +1,4 @@
-package output
+package cluster
 
 import (
 	"context"
@@ -6,40 +6,41 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// A partLister is a record.KeyLister that can also list its keys in parts, concurrently:
-// ListKeysPart lists part part of parts, and the parts together list every key once, as
-// generated datasets and spec files do.
-type partLister interface {
+// A PartLister is a record.KeyLister that can also list its keys in parts, concurrently:
+// ListKeysPart lists part part of parts (0 <= part < parts), and the parts together list
+// every key once. CountShards counts such a source's keys on every CPU at once. Generated
+// datasets and spec files are PartListers.
+type PartLister interface {
 	record.KeyLister
 	ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error
 }
 
-// partsFrom is the number of keys from which a partLister is counted in parts.
+// partsFrom is the number of keys from which a PartLister is counted in parts.
 const partsFrom = 1 << 20
 
-// countShards counts the keys of src that each shard of layout will hold, in one pass over
-// its keys alone, in as many parts at once as there are CPUs when src is a large
-// partLister. A key of a db other than 0 is an error wrapping cluster.ErrDB.
-func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layout) ([]record.Counts, error) {
+// CountShards counts the keys of src that each shard of layout will hold, for
+// WriterOptions.Counts, in one pass over its keys alone: in as many parts at once as there
+// are CPUs when src is a PartLister of a million keys or more. A key of a db other than 0 is
+// an error wrapping ErrDB.
+func CountShards(ctx context.Context, src record.KeyLister, layout *Layout) ([]record.Counts, error) {
 	parts := 1
-	pl, ok := src.(partLister)
+	pl, ok := src.(PartLister)
 	if sz, sized := src.(record.Sizer); ok && sized && sz.Len() >= partsFrom {
 		parts = runtime.GOMAXPROCS(0)
 	}
-	counters := make([]*cluster.Counter, parts)
+	counters := make([]*Counter, parts)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
-		c := cluster.NewCounter(layout)
+		c := NewCounter(layout)
 		counters[p] = c
 		var badDB error
 		add := func(db int, key []byte, expires bool) {
 			if db != 0 && badDB == nil {
-				badDB = fmt.Errorf("%w: records of db %d", cluster.ErrDB, db)
+				badDB = fmt.Errorf("%w: records of db %d", ErrDB, db)
 			}
 			c.Add(key, expires)
 		}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package rdbgen
-
-import "os"
-
-// keepOwner does nothing where files have no Unix owner.
-func keepOwner(string, os.FileInfo) error { return nil }
