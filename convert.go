@@ -157,16 +157,6 @@ func (t *targetSink) BeginDB(db int, c record.Counts) error {
 	return t.Next.BeginDB(db, c)
 }
 
-// Begin passes the key h opens on when the target holds it; an error of the Writer that
-// does not name the key is given its name.
-func (t *targetSink) Begin(h *record.Header) error {
-	err := t.Gate.Begin(h)
-	if h.Type != record.String && errors.Is(err, encoder.ErrUnsupported) {
-		return fmt.Errorf("key %q: %w", h.Key, err)
-	}
-	return err
-}
-
 // holds counts a key and decides whether the target holds it: the Gate's Keep.
 func (t *targetSink) holds(h *record.Header) (bool, error) {
 	t.seen++
