@@ -28,8 +28,9 @@
 // consumer groups (see record.StreamTail): type 15 for RDB 9, 19 for RDB 10, 21 for
 // RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
 // StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
-// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header
-// has field TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
+// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header has field
+// TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type
+// 24 beyond.
 //
 // # Unique members
 //
@@ -332,34 +333,6 @@ func (w *Writer) endDB() error {
 			ErrCountMismatch, w.db, in.Keys, in.Expires, keys, expires))
 	}
 	return nil
-}
-
-// writeString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
-// or 0 for none.
-func (w *Writer) writeString(key, value []byte, expireAtMS int64) error {
-	if err := w.checkRecord(key, expireAtMS); err != nil {
-		return err
-	}
-	if w.payload {
-		w.appendRecordHeader(key, expireAtMS, typeString)
-		w.buf = w.appendString(w.buf, value)
-		return w.maybeFlush()
-	}
-	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
-	b := w.buf
-	if expireAtMS > 0 {
-		b = appendExpiry(b, expireAtMS)
-		w.stats.Expires++
-	}
-	b = append(b, typeString)
-	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
-		b = appendShort(appendShort(b, key), value)
-	} else {
-		b = w.appendString(w.appendString(b, key), value)
-	}
-	w.buf = b
-	w.stats.Keys++
-	return w.maybeFlush()
 }
 
 // checkRecord checks that a record with this key and expiry may start now.
