@@ -64,20 +64,6 @@ func gzipped(t *testing.T, b []byte) []byte {
 	return buf.Bytes()
 }
 
-// tempFiles returns the names of the files in dir.
-func tempFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // TestOpenDump opens a dump a server wrote as it is, gzip-compressed, and on stdin, plain
 // and compressed, with and without a format asked for: each is an RDB input whose records
 // are the dump's, read twice alike; the compressed and stdin ones through a temporary file
@@ -131,7 +117,7 @@ func TestOpenDump(t *testing.T) {
 				t.Fatalf("Read counts %d keys", in.Read.Keys)
 			}
 			in.Close()
-			if left := tempFiles(t, tmp); len(left) != 0 {
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
 				t.Fatalf("left in TempDir: %v", left)
 			}
 		})
@@ -216,7 +202,7 @@ func TestStdinReadTwice(t *testing.T) {
 		t.Fatalf("records %v, stats %+v: want a=2 alone", got, in.Import.Stats)
 	}
 	in.Close()
-	if left := tempFiles(t, tmp); len(left) != 0 {
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Fatalf("left in TempDir: %v", left)
 	}
 

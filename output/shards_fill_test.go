@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/spec"
 )
 
 // TestShardsFilledAsCounted splits sources into files, whose headers are written last with
@@ -31,20 +29,7 @@ func TestShardsFilledAsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("..", "examples", "spring-data-redis.yaml")
-	text, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	springs, err := spec.Parse(path, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := springs.Params
-	p.BaseTimeMS, p.CountScale = base, 0.05
-	if err := springs.SetParams(p); err != nil {
-		t.Fatal(err)
-	}
+	springs := loadExample(t, "spring-data-redis.yaml", time.UnixMilli(base))
 	classic := func(n uint64) *dataset.Spec { return &dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
 	cases := []struct {
 		name   string

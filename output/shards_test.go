@@ -12,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
@@ -20,24 +21,15 @@ import (
 	"github.com/rdbgen/rdbgen/spec"
 )
 
-// loadExample returns the example spec file name, scaled down, its time base.
+// loadExample returns the example spec file name, scaled down, its TTLs counting from base.
 func loadExample(t *testing.T, name string, base time.Time) *spec.Spec {
 	t.Helper()
-	path := filepath.Join("..", "examples", name)
-	text, err := os.ReadFile(path)
+	in, err := input.Open(t.Context(), filepath.Join("..", "examples", name), input.Options{Format: input.Spec, BaseTime: base,
+		SpecParams: func(p *spec.Params) { p.CountScale = 0.05 }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := spec.Parse(path, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := s.Params
-	p.BaseTimeMS, p.CountScale = base.UnixMilli(), 0.05
-	if err := s.SetParams(p); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return in.Spec
 }
 
 // TestShardIsTheSplits writes each shard's file alone, one after the other into one
