@@ -54,7 +54,7 @@ type ConvertStats struct {
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
 // opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
 // cannot hold is otherwise an error wrapping ErrTargetCannotHold, naming the key and the way
-// out). Write it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder
+// out). Write it with Write, WriteShards, output.File or output.Shards under the same encoder
 // options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
 // are hints, and a db of it may come in two sections); stats are complete once its WriteTo
 // returns.

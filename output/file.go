@@ -17,7 +17,7 @@ import (
 // File starts the file at path ("-": Options.Stdout): an RDB file written with
 // opts.Encoder, with its manifest (see Options.Manifest), or with opts.RESP the commands
 // that make the records. The options are checked first, then the paths: unless opts.Force
-// is set, an existing file or manifest is an error wrapping manifest.ErrExists. Nothing
+// is set, an existing file or manifest is an error wrapping ErrExists. Nothing
 // appears at path before Commit, unless path is standard output, a FIFO or a device.
 func File(path string, opts Options) (*Output, error) {
 	now := time.Now()
@@ -45,7 +45,7 @@ func File(path string, opts Options) (*Output, error) {
 	if opts.KeepOwner {
 		f.replaced, _ = os.Stat(path) // nothing to keep when there is no file
 	}
-	tmp, err := manifest.CreateFile(path, f.manifest, opts.Force)
+	tmp, err := createFile(path, f.manifest, opts.Force)
 	if err != nil {
 		return nil, err
 	}
@@ -64,9 +64,9 @@ type fileOut struct {
 	resp     *tally          // RESP's counts; nil for an RDB file
 	respW    *resp.Writer
 	snk      record.Sink
-	tmp      *manifest.File // nil for standard output
-	manifest string         // the manifest's path; empty for none
-	replaced os.FileInfo    // with KeepOwner, the file replaced; nil for none
+	tmp      *diskFile   // nil for standard output
+	manifest string      // the manifest's path; empty for none
+	replaced os.FileInfo // with KeepOwner, the file replaced; nil for none
 }
 
 // newSink makes the writer of the records, which checks the options: nothing reaches the
@@ -137,7 +137,7 @@ func (f *fileOut) commit(describe func(*manifest.Manifest)) (*Result, error) {
 	f.meter.p.send()
 	res := &Result{Path: f.path, Stats: f.enc.Stats(), DBs: f.enc.DBs(), Target: f.enc.Target().Name, RDBVersion: f.enc.RDBVersion(),
 		Duration: time.Since(f.start)}
-	m := manifest.New(f.opts.Encoder, res.Target, res.RDBVersion, res.Stats, res.DBs)
+	m := newManifest(f.opts.Encoder, res.Target, res.RDBVersion, res.Stats, res.DBs)
 	if describe != nil {
 		describe(m)
 	}

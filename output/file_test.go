@@ -175,9 +175,9 @@ func TestFileNeverTruncates(t *testing.T) {
 		{"source fails", nil, output.Options{}, context.Background(), failAfter{200_000, errSource}, "", errSource},
 		{"source fails, good file kept", []string{"dump.rdb", "dump.rdb.manifest.json"}, output.Options{Force: true}, context.Background(), failAfter{200_000, errSource}, "", errSource},
 		{"cancelled", []string{"dump.rdb"}, output.Options{Force: true}, cancelled, &dataset.Spec{Count: 200_000}, "", context.Canceled},
-		{"file exists", []string{"dump.rdb"}, output.Options{}, context.Background(), sample, "", manifest.ErrExists},
-		{"manifest exists", []string{"dump.rdb.manifest.json"}, output.Options{}, context.Background(), sample, "", manifest.ErrExists},
-		{"file appears meanwhile", nil, output.Options{}, context.Background(), sample, "dump.rdb", manifest.ErrExists},
+		{"file exists", []string{"dump.rdb"}, output.Options{}, context.Background(), sample, "", output.ErrExists},
+		{"manifest exists", []string{"dump.rdb.manifest.json"}, output.Options{}, context.Background(), sample, "", output.ErrExists},
+		{"file appears meanwhile", nil, output.Options{}, context.Background(), sample, "dump.rdb", output.ErrExists},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,7 @@
 //     only once complete: an error or an interruption never leaves a truncated file at the
 //     path, and never replaces a good one.
 //   - An existing file (or manifest, or shard files in the directory) is replaced only with
-//     Options.Force; otherwise it is an error wrapping manifest.ErrExists, checked before
+//     Options.Force; otherwise it is an error wrapping ErrExists, checked before
 //     anything is written and again when the file is put in place.
 //   - A file and its manifest are put in place together, under a lock on their directory,
 //     so that two runs writing the same paths leave the pair of one of them.
@@ -44,7 +44,7 @@ type Options struct {
 	RESP *resp.Options
 	// Force replaces existing files: the file, its manifest, the shard files in a directory
 	// (and removes those beyond the new layout). Default false: an existing one is an error
-	// wrapping manifest.ErrExists, and it is left as it was.
+	// wrapping ErrExists, and it is left as it was.
 	Force bool
 	// Manifest is the path of File's manifest. Default: the file's path with
 	// manifest.Suffix; none for standard output, a FIFO or a device. Shards put each

@@ -27,7 +27,7 @@ func Shards(dir string, layout *cluster.Layout, opts Options) (*Output, error) {
 		return nil, ErrRESPShards
 	}
 	now := time.Now()
-	files, err := manifest.CreateShards(dir, layout, opts.Force)
+	files, err := createShards(dir, layout, opts.Force)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func Shard(dir string, layout *cluster.Layout, index int, opts Options) (*Output
 		return nil, ErrRESPShards
 	}
 	now := time.Now()
-	files, err := manifest.CreateShard(dir, layout, index, opts.Force)
+	files, err := createShard(dir, layout, index, opts.Force)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func Shard(dir string, layout *cluster.Layout, index int, opts Options) (*Output
 
 // A shardsOut is the files of a split being written.
 type shardsOut struct {
-	files   *manifest.Shards
+	files   *shardFiles
 	opts    Options
 	start   time.Time
 	total   uint64
@@ -71,7 +71,7 @@ type shardsOut struct {
 }
 
 // newShards starts the writer of files; on an error, it removes them.
-func newShards(files *manifest.Shards, opts Options, now time.Time) (*Output, error) {
+func newShards(files *shardFiles, opts Options, now time.Time) (*Output, error) {
 	s := &shardsOut{files: files, opts: opts, total: opts.Total, start: now}
 	s.p = newProgress(opts.Progress, &s.total)
 	s.raw = files.Writers()
@@ -163,7 +163,7 @@ func (s *shardsOut) commit(describe func(*manifest.Manifest)) (*Result, error) {
 	var ms []*manifest.Manifest
 	for j, i := range s.files.Written() {
 		st := stats[i]
-		m := manifest.New(s.opts.Encoder, res.Target, res.RDBVersion, st, map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}})
+		m := newManifest(s.opts.Encoder, res.Target, res.RDBVersion, st, map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}})
 		shard := layout.Shard(i)
 		m.Cluster = &manifest.Shard{Index: i, Shards: layout.Len(), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr}
 		if describe != nil {

@@ -146,8 +146,8 @@ func TestShardLeavesOthersAlone(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("got %v, want %q", err, tt.want)
 				}
-				if tt.index == 0 && !errors.Is(err, manifest.ErrExists) {
-					t.Fatalf("%v does not wrap manifest.ErrExists", err)
+				if tt.index == 0 && !errors.Is(err, output.ErrExists) {
+					t.Fatalf("%v does not wrap output.ErrExists", err)
 				}
 				return
 			}
