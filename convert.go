@@ -48,11 +48,12 @@ type ConvertStats struct {
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
-// opts.Filter keeps and, with SkipUnsupported, those the file holds (a key it cannot hold is
-// otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way out). Write
-// it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder options,
-// with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts are hints,
-// and a db of it may come in two sections); stats are complete once its WriteTo returns.
+// opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
+// cannot hold is otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way
+// out). Write it with Write, WriteShards, output.File or output.Shards under the same encoder
+// options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
+// are hints, and a db of it may come in two sections); stats are complete once its WriteTo
+// returns.
 func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
 	caps, err := encOpts.Check()
 	if err != nil {

@@ -58,7 +58,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		}
 		sum.Memory = &r
 	} else {
-		res, r, err := sizeAndMemory(c.Context, src, j.opts.Options, mopts)
+		res, r, err := sizeAndMemory(c.Context, src, rdbgen.Options{Encoder: j.opts.Encoder}, mopts)
 		if err != nil {
 			return errInterrupted(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
@@ -73,7 +74,7 @@ func exportAction(c *cli.Context) error {
 		gz = gzip.NewWriter(dst)
 		dst = gz
 	}
-	in, err := openRDBInput(c.Context, c.Args().First(), c.App.Reader)
+	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB})
 	if err != nil {
 		return errInterrupted(err)
 	}
@@ -163,9 +164,9 @@ func (s exportSummary) print(c *cli.Context, toStdout bool) error {
 
 // exportRDB writes the records of in that f keeps to dst, each with its RDB encoding, its
 // bytes in the file and its estimated memory, and returns the counts.
-func exportRDB(c *cli.Context, in *rdbInput, dst io.Writer, opts export.Options, f filter.Options, est *memory.Estimator) (exportSummary, error) {
-	s := exportSummary{Input: in.name}
-	fh, err := os.Open(in.path)
+func exportRDB(c *cli.Context, in *input.Input, dst io.Writer, opts export.Options, f filter.Options, est *memory.Estimator) (exportSummary, error) {
+	s := exportSummary{Input: in.Name}
+	fh, err := os.Open(in.Path)
 	if err != nil {
 		return s, err
 	}
@@ -181,7 +182,7 @@ func exportRDB(c *cli.Context, in *rdbInput, dst io.Writer, opts export.Options,
 		}
 	}})
 	if err != nil {
-		return s, fmt.Errorf("read %s: %w", in.name, err)
+		return s, fmt.Errorf("read %s: %w", in.Name, err)
 	}
 	opts.Detail = func(d *export.Detail) {
 		d.Encoding, d.StreamVersion = export.RDBEncoding(rd.RecordType())
@@ -205,7 +206,7 @@ func exportRDB(c *cli.Context, in *rdbInput, dst io.Writer, opts export.Options,
 	var de *decoder.Error
 	switch {
 	case errors.As(err, &de):
-		return s, fmt.Errorf("read %s: %w", in.name, err)
+		return s, fmt.Errorf("read %s: %w", in.Name, err)
 	case err != nil:
 		return s, err
 	}
