@@ -50,10 +50,10 @@ type fileJob struct {
 	warnings io.Writer // stderr
 	opts     output.Options
 	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
-	layout   *cluster.Layout // the split's, or nil for one file
-	shard    int             // the one shard of the split written (--shard-index), or -1 for all
-	resp     *resp.Options   // with --format resp: the commands' options; nil for an RDB file
-	written  *output.Output  // the output being written, once opened
+	layout   *cluster.Layout      // the split's, or nil for one file
+	shard    int                  // the one shard of the split written (--shard-index), or -1 for all
+	resp     *resp.Options        // with --format resp: the commands' options; nil for an RDB file
+	written  *output.Output       // the output being written, once opened
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
