@@ -211,7 +211,7 @@ func (m *memberSet) add(seed *hashSeed, member []byte) bool {
 // type: 2 set, 3 or 5 zset, 4 hash); lists may repeat. Up to loggedMembers members, a
 // repeat is found as it comes: exactly among the first 8, by a match of 64-bit hashes past
 // them (two distinct members share one with odds of n²/2⁶⁵ among n). Past loggedMembers,
-// the hashes are logged and checked at the collection's end, before EndCollection
+// the hashes are logged and checked at the collection's end, before End
 // (endCollection): a repeat is confirmed by reading the collection again when the source
 // can be read at an offset, so the error names the member; from a source read once, the
 // error names the 64-bit hash that two members share.

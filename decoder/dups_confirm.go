@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -134,13 +133,5 @@ type keySink struct {
 	fn func(db int, key []byte) error
 }
 
-func (s *keySink) BeginDB(db int, _ encoder.DBInfo) error        { s.db = db; return nil }
-func (s *keySink) WriteString(key, _ []byte, _ int64) error      { return s.fn(s.db, key) }
-func (s *keySink) BeginHash(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginList(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginSet(key []byte, _ uint64, _ int64) error  { return s.fn(s.db, key) }
-func (s *keySink) BeginZSet(key []byte, _ uint64, _ int64) error { return s.fn(s.db, key) }
-func (s *keySink) BeginHashWithFieldTTL(key []byte, _ uint64, _, _ int64) error {
-	return s.fn(s.db, key)
-}
-func (s *keySink) BeginStream(key []byte, _ int64) error { return s.fn(s.db, key) }
+func (s *keySink) BeginDB(db int, _ record.Counts) error { s.db = db; return nil }
+func (s *keySink) Begin(h *record.Header) error          { return s.fn(s.db, h.Key) }

@@ -14,7 +14,7 @@ import (
 // memberSet's hashSet, the hashes of a collection's members go to a hashLog (moved there,
 // then each further one), so that memory stays a few MiB whatever the collection's size
 // (the log spills to a temporary file in $TMPDIR, 8 bytes a member). At the collection's
-// end, before the sink gets EndCollection, the log is checked for a hash that comes twice:
+// end, before the sink gets End, the log is checked for a hash that comes twice:
 // from a source that can be read at an offset (a file), the collection is read again and
 // the members whose hash repeats are compared as bytes, so that the error names the member
 // and two distinct members sharing a hash are no error; from a source read once, a
@@ -53,7 +53,7 @@ func (rd *Reader) endCollection(t byte, sink record.Sink) error {
 			return err
 		}
 	}
-	return s(sink.EndCollection())
+	return s(sink.End(nil))
 }
 
 // endMembers checks the hash log of the open collection of plain type t for a member that
@@ -139,7 +139,5 @@ func (s *memberSink) member(m []byte) error {
 	return nil
 }
 
-func (s *memberSink) AddMember(m []byte) error                   { return s.member(m) }
-func (s *memberSink) AddScoredMember(m []byte, _ float64) error  { return s.member(m) }
-func (s *memberSink) AddField(f, _ []byte) error                 { return s.member(f) }
-func (s *memberSink) AddFieldWithTTL(f, _ []byte, _ int64) error { return s.member(f) }
+// Add notes a set or sorted-set member or a hash field (lists are not checked).
+func (s *memberSink) Add(m *record.Member) error { return s.member(m.Name) }

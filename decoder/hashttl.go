@@ -59,7 +59,8 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 	}
 	if t == 24 {
 		rd.stats.Keys++
-		if err := s(sink.BeginHashWithFieldTTL(rd.key, n, exp, int64(minExp))); err != nil {
+		h := record.Header{Key: rd.key, Type: record.Hash, Len: n, ExpireAtMS: exp, MinFieldExpireAtMS: int64(minExp), FieldTTLs: true}
+		if err := rd.open(sink, h); err != nil {
 			return err
 		}
 		for range n {
@@ -67,7 +68,7 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 			if err != nil {
 				return err
 			}
-			if err := s(sink.AddFieldWithTTL(rd.a, rd.b, ttl)); err != nil {
+			if err := rd.add(sink, rd.a, rd.b, 0, ttl); err != nil {
 				return err
 			}
 			if err := rd.member(); err != nil {
@@ -97,7 +98,8 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 		rd.heldEnds = append(rd.heldEnds, len(rd.held))
 	}
 	rd.stats.Keys++
-	if err := s(sink.BeginHashWithFieldTTL(rd.key, n, exp, min)); err != nil {
+	h := record.Header{Key: rd.key, Type: record.Hash, Len: n, ExpireAtMS: exp, MinFieldExpireAtMS: min, FieldTTLs: true}
+	if err := rd.open(sink, h); err != nil {
 		return err
 	}
 	start := 0
@@ -105,7 +107,7 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 		ttl := int64(binary.LittleEndian.Uint64(rd.held[start:]))
 		f, v := rd.held[start+8:rd.heldEnds[i]], rd.held[rd.heldEnds[i]:rd.heldEnds[i+1]]
 		start = rd.heldEnds[i+1]
-		if err := s(sink.AddFieldWithTTL(f, v, ttl)); err != nil {
+		if err := rd.add(sink, f, v, 0, ttl); err != nil {
 			return err
 		}
 		if err := rd.member(); err != nil {

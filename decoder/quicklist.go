@@ -65,7 +65,7 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 			}
 			start = end
 		}
-		return s(sink.EndCollection())
+		return s(sink.End(nil))
 	}
 	again := newInput(io.NewSectionReader(rd.ra, from, in.offset()-from), 64<<10)
 	for i := range nodes {
@@ -77,7 +77,7 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 	}
-	return s(sink.EndCollection())
+	return s(sink.End(nil))
 }
 
 // holdBeforeReread is how many bytes of a quicklist are held before it is read again from a
@@ -129,7 +129,7 @@ func quicklistKind(t byte) packKind {
 // emitNode adds the elements of a quicklist node to the open list.
 func (rd *Reader) emitNode(t byte, node []byte, plain bool, sink record.Sink) error {
 	if plain {
-		if err := s(sink.AddElement(node)); err != nil {
+		if err := rd.add(sink, node, nil, 0, 0); err != nil {
 			return err
 		}
 		if err := rd.member(); err != nil {

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -106,7 +105,7 @@ type Options struct {
 	// first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a false alarm among n members):
 	// up to 16384 in memory, reported as they come; past that, in a temporary file in
 	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
-	// EndCollection, a repeated hash confirmed by reading the collection again from a source
+	// End, a repeated hash confirmed by reading the collection again from a source
 	// that can be read at an offset (the error names the member; distinct members sharing a
 	// hash pass), or, from a source read once, the error naming the shared hash. The
 	// temporary files are removed when WriteTo returns. Default "": records are passed on
@@ -147,7 +146,7 @@ type Reader struct {
 	opts      Options
 	version   int
 	aux       map[string]string
-	hints     map[int]encoder.DBInfo
+	hints     map[int]record.Counts
 	functions []string
 	stats     Stats
 	types     [256]uint64
@@ -169,6 +168,9 @@ type Reader struct {
 	checked        bool      // File found the keys that repeat before (see dups)
 	dups           dupIndex  // with checked: the keys that repeat
 	scratch        []byte    // dups's map key
+	hdr            record.Header
+	mem            record.Member     // the open key's member, its type's fields set on each Add
+	tail           record.StreamTail // the open stream's
 	ctx            context.Context
 }
 
@@ -186,7 +188,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	if opts.OnDuplicate != "" && !opts.OnDuplicate.Valid() {
 		return nil, fmt.Errorf("%w: OnDuplicate %q (known: error, first, last)", ErrBadOption, opts.OnDuplicate)
 	}
-	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]encoder.DBInfo{}}
+	rd := &Reader{in: newInput(r, opts.BufferSize), opts: opts, aux: map[string]string{}, hints: map[int]record.Counts{}}
 	// A source at its start that can also be read at an offset (a file just opened, an
 	// io.SectionReader) lets long quicklists be read twice instead of held.
 	if ra, ok := r.(io.ReaderAt); ok {
@@ -246,15 +248,15 @@ func (rd *Reader) Aux() map[string]string { return rd.aux }
 
 // ResizeHints returns the RESIZEDB hints read so far, by database: for a db in several
 // sections, the sum of theirs.
-func (rd *Reader) ResizeHints() map[int]encoder.DBInfo { return rd.hints }
+func (rd *Reader) ResizeHints() map[int]record.Counts { return rd.hints }
 
 // Functions returns the code of the function libraries read so far (Redis 7.0+). WriteTo
-// also passes each to the sink, in file order, with record.WriteFunction: a sink that
-// cannot carry them stops the reading with record.ErrFunctionsUnsupported.
+// also passes each to the sink, in file order: a sink that cannot carry them stops the
+// reading with its error (record.ErrFunctionsUnsupported).
 func (rd *Reader) Functions() []string { return rd.functions }
 
-// Offset returns the bytes of the file read so far. Called from a Sink's WriteString or
-// EndCollection, it is the offset just past that record.
+// Offset returns the bytes of the file read so far. Called from a Sink's Begin of a string or
+// its End of another key, it is the offset just past that record.
 func (rd *Reader) Offset() int64 { return rd.in.offset() }
 
 // RecordOffset returns the offset of the type byte of the record being read, or of the last
@@ -332,8 +334,8 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	in := rd.in
 	db, dbOpen := 0, false
-	opened := -1               // the db the sink has open
-	var section encoder.DBInfo // the RESIZEDB of the SELECTDB section being read
+	opened := -1              // the db the sink has open
+	var section record.Counts // the RESIZEDB of the SELECTDB section being read
 	// The expiry read for the next record: Redis applies it to the next key whatever
 	// opcodes (AUX, SELECTDB) come between, and forgets it once that key is read.
 	var expire int64
@@ -361,14 +363,14 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			if n, err = in.plainLength(); err == nil && n > record.MaxDB {
 				err = errDBOutOfRange
 			}
-			db, dbOpen, section = int(n), int(n) == opened, encoder.DBInfo{}
+			db, dbOpen, section = int(n), int(n) == opened, record.Counts{}
 		case opResizeDB:
 			var k, e uint64
 			if k, err = in.plainLength(); err == nil {
 				e, err = in.plainLength()
-				section = encoder.DBInfo{Keys: k, Expires: e}
+				section = record.Counts{Keys: k, Expires: e}
 				h := rd.hints[db]
-				rd.hints[db] = encoder.DBInfo{Keys: h.Keys + k, Expires: h.Expires + e}
+				rd.hints[db] = record.Counts{Keys: h.Keys + k, Expires: h.Expires + e}
 			}
 		case opExpireTimeMS:
 			var v uint64
@@ -398,7 +400,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 		case opFunction2:
 			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
 				rd.functions = append(rd.functions, string(rd.a))
-				if err := record.WriteFunction(sink, rd.a); err != nil {
+				if err := sink.WriteFunction(rd.a); err != nil {
 					return err // the sink's, as it is
 				}
 			}
@@ -414,7 +416,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			if !dbOpen {
 				info := section // a section of a db that came before gets its own hint
 				if rd.opts.IgnoreResizeDB {
-					info = encoder.DBInfo{}
+					info = record.Counts{}
 				}
 				if err := sink.BeginDB(db, info); err != nil {
 					return err

@@ -95,7 +95,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 		rd.stats.Keys++
-		return s(sink.WriteString(key, rd.a, exp))
+		return rd.open(sink, record.Header{Key: key, Type: record.String, Value: rd.a, ExpireAtMS: exp})
 	case 1, 2, 3, 4, 5:
 		return rd.readPlain(t, exp, sink)
 	case 6, 7:
@@ -131,16 +131,31 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 // 3 or 5 zset, 4 hash).
 func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64) error {
 	rd.stats.Keys++
-	key := rd.key
+	typ := record.Hash
 	switch t {
 	case 1:
-		return s(sink.BeginList(key, n, exp))
+		typ = record.List
 	case 2:
-		return s(sink.BeginSet(key, n, exp))
+		typ = record.Set
 	case 3, 5:
-		return s(sink.BeginZSet(key, n, exp))
+		typ = record.ZSet
 	}
-	return s(sink.BeginHash(key, n, exp))
+	return rd.open(sink, record.Header{Key: rd.key, Type: typ, Len: n, ExpireAtMS: exp})
+}
+
+// open opens the key h in sink; h is kept in the Reader, and the member the key's Adds
+// pass is cleared.
+func (rd *Reader) open(sink record.Sink, h record.Header) error {
+	rd.hdr, rd.mem = h, record.Member{}
+	return s(sink.Begin(&rd.hdr))
+}
+
+// add passes a member of the open key to sink: a list element or a set member (name), a
+// sorted-set member (name, score) or a hash field (name, value, expiry).
+func (rd *Reader) add(sink record.Sink, name, value []byte, score float64, expireAtMS int64) error {
+	m := &rd.mem
+	m.Name, m.Value, m.Score, m.ExpireAtMS = name, value, score, expireAtMS
+	return s(sink.Add(m))
 }
 
 // readPlain reads the plain types: a count, then the members one by one.
@@ -165,18 +180,16 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 		switch t {
-		case 1:
-			err = s(sink.AddElement(rd.a))
-		case 2:
-			err = s(sink.AddMember(rd.a))
+		case 1, 2:
+			err = rd.add(sink, rd.a, nil, 0, 0)
 		case 3, 5:
 			var f float64
 			if f, err = rd.score(t); err == nil {
-				err = s(sink.AddScoredMember(rd.a, f))
+				err = rd.add(sink, rd.a, nil, f, 0)
 			}
 		case 4:
 			if rd.b, err = in.str(rd.b, &rd.lzf); err == nil {
-				err = s(sink.AddField(rd.a, rd.b))
+				err = rd.add(sink, rd.a, rd.b, 0, 0)
 			}
 		}
 		if err != nil {
@@ -313,7 +326,8 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 			return err
 		}
 		rd.stats.Keys++
-		if err := s(sink.BeginHashWithFieldTTL(rd.key, uint64(entries/3), exp, min)); err != nil {
+		h := record.Header{Key: rd.key, Type: record.Hash, Len: uint64(entries / 3), ExpireAtMS: exp, MinFieldExpireAtMS: min, FieldTTLs: true}
+		if err := rd.open(sink, h); err != nil {
 			return err
 		}
 	} else if err := rd.begin(sink, plain, uint64(entries/k), exp); err != nil {
@@ -357,13 +371,13 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 		var err error
 		switch plain {
 		case 1:
-			err = s(sink.AddElement(rd.entry(s1, v1, i1)))
+			err = rd.add(sink, rd.entry(s1, v1, i1), nil, 0, 0)
 		case 2:
 			m := rd.entry(s1, v1, i1)
 			if err := rd.checkMember(2, m); err != nil {
 				return err
 			}
-			err = s(sink.AddMember(m))
+			err = rd.add(sink, m, nil, 0, 0)
 		default:
 			if err := rd.checkMember(plain, rd.entry(s1, v1, i1)); err != nil {
 				return err
@@ -377,21 +391,21 @@ func (rd *Reader) emitBlob(it *packIter, t, plain byte, sink record.Sink) error 
 				if err != nil {
 					return err
 				}
-				err = s(sink.AddScoredMember(rd.entry(s1, v1, i1), f))
+				err = rd.add(sink, rd.entry(s1, v1, i1), nil, f, 0)
 				if err != nil {
 					return err
 				}
 				break
 			}
 			if !hfe {
-				err = s(sink.AddField(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2)))
+				err = rd.add(sink, rd.entry(s1, v1, i1), rd.entry(s2, v2, i2), 0, 0)
 				break
 			}
 			_, ttl, isInt, ok := it.next()
 			if !ok || !isInt || ttl < 0 || ttl > maxFieldTTL {
 				return fmt.Errorf("%w: bad ttl of field %q", errBadHashTTL, rd.entry(s1, v1, i1))
 			}
-			err = s(sink.AddFieldWithTTL(rd.entry(s1, v1, i1), rd.entry(s2, v2, i2), ttl))
+			err = rd.add(sink, rd.entry(s1, v1, i1), rd.entry(s2, v2, i2), 0, ttl)
 		}
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 		return err
 	}
 	rd.stats.Keys++
-	if err := s(sink.BeginStream(rd.key, exp)); err != nil {
+	if err := rd.open(sink, record.Header{Key: rd.key, Type: record.Stream, ExpireAtMS: exp}); err != nil {
 		return err
 	}
 	var last *record.StreamID // the last entry's id: ids ascend through the nodes
@@ -44,7 +44,10 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 			return fmt.Errorf("node %s: %w", master, err)
 		}
 	}
-	var meta record.StreamMeta
+	tail := &rd.tail
+	clear(tail.Groups)
+	tail.Meta, tail.Groups = record.StreamMeta{}, tail.Groups[:0]
+	meta := &tail.Meta
 	if meta.Length, err = in.plainLength(); err != nil {
 		return err
 	}
@@ -62,9 +65,6 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 	}
-	if err := s(sink.SetStreamMeta(meta)); err != nil {
-		return err
-	}
 	groups, err := in.plainLength()
 	if err != nil {
 		return err
@@ -79,11 +79,9 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 			return fmt.Errorf("%w: group %q twice", errBadStream, g.Name)
 		}
 		names[string(g.Name)] = true
-		if err := s(sink.AddStreamGroup(g)); err != nil {
-			return err
-		}
+		tail.Groups = append(tail.Groups, *g)
 	}
-	return s(sink.EndCollection())
+	return s(sink.End(tail))
 }
 
 // streamID reads an id as two lengths.
@@ -315,7 +313,9 @@ func (rd *Reader) streamNode(master record.StreamID, lp []byte, last **record.St
 			return fmt.Errorf("%w: entry %s: lp-count %d does not match its %d fields", errBadStream, id, lpCount, len(rd.fields)/2)
 		}
 		if flags&streamDeleted == 0 {
-			if err := s(sink.AddStreamEntry(id, rd.fields)); err != nil {
+			m := &rd.mem
+			m.ID, m.Fields = id, rd.fields
+			if err := s(sink.Add(m)); err != nil {
 				return err
 			}
 			if err := rd.member(); err != nil {

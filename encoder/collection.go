@@ -166,9 +166,9 @@ func (w *Writer) writeCompact(typ byte, blob []byte) {
 	w.buf = w.appendString(w.buf, blob)
 }
 
-// EndCollection closes the open collection, writing it if it was held for a compact
+// endCollection closes the open collection, writing it if it was held for a compact
 // encoding. It fails with ErrMemberCount when fewer members were added than declared.
-func (w *Writer) EndCollection() error {
+func (w *Writer) endCollection() error {
 	if err := w.usableRecord(); err != nil {
 		return err
 	}

@@ -31,16 +31,16 @@ var (
 	ErrFieldExpiry = errors.New("encoder: field expiry out of range")
 )
 
-// BeginHashWithFieldTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
+// beginHashTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
 // the smallest field expiry (absolute Unix ms), 0 when no field expires. Fields follow with
-// AddFieldWithTTL. It needs RDB 12 (Redis 7.4+); below, it fails with ErrFieldTTL, or with
-// Options.DropFieldTTL opens a plain hash that AddFieldWithTTL fills without the TTLs.
-func (w *Writer) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+// addFieldTTL. It needs RDB 12 (Redis 7.4+); below, it fails with ErrFieldTTL, or with
+// Options.DropFieldTTL opens a plain hash that Add fills without the TTLs.
+func (w *Writer) beginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
 	if w.err == nil && !w.closed && w.version < 12 {
 		if !w.dropTTL {
 			return w.fail(fmt.Errorf("write key %q: %w, not %d", key, ErrFieldTTL, w.version))
 		}
-		err := w.BeginHash(key, n, expireAtMS)
+		err := w.beginHash(key, n, expireAtMS)
 		w.coll.noTTL = err == nil
 		return err
 	}
@@ -58,12 +58,12 @@ func (w *Writer) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFiel
 	return nil
 }
 
-// AddFieldWithTTL adds a field, its value and its expiry (absolute Unix ms, 0 for none) to
-// the hash opened by BeginHashWithFieldTTL. An expiry must be at least the declared smallest
+// addFieldTTL adds a field, its value and its expiry (absolute Unix ms, 0 for none) to
+// the hash opened by beginHashTTL. An expiry must be at least the declared smallest
 // one, and 0 when that is 0.
-func (w *Writer) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
+func (w *Writer) addFieldTTL(field, value []byte, expireAtMS int64) error {
 	if w.coll.noTTL {
-		return w.AddField(field, value)
+		return w.addField(field, value)
 	}
 	if err := w.checkAdd(hashTTLCollection, field); err != nil {
 		return err

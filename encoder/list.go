@@ -7,7 +7,7 @@ package encoder
 //
 // The node count comes before the nodes, so each node is packed as its elements arrive and,
 // once full, encoded into the spool (memory up to a bound, then a temporary file); at
-// EndCollection the count is written and the nodes copied after it. A list of any length
+// End the count is written and the nodes copied after it. A list of any length
 // takes the memory of one node and the spool's bound.
 
 // nodeSizeLimits are the quicklist node sizes of list-max-listpack-size -1 to -5.
@@ -16,9 +16,9 @@ var nodeSizeLimits = [...]int{4096, 8192, 16384, 32768, 65536}
 // nodeSafetyLimit is the largest node when the fill is a count of elements.
 const nodeSafetyLimit = 8192
 
-// BeginList opens a list record of the given number of elements, each then added with
-// AddElement. expireAtMS is the absolute expiry in Unix ms, or 0 for none.
-func (w *Writer) BeginList(key []byte, elements uint64, expireAtMS int64) error {
+// beginList opens a list record of the given number of elements, each then added with
+// addElement. expireAtMS is the absolute expiry in Unix ms, or 0 for none.
+func (w *Writer) beginList(key []byte, elements uint64, expireAtMS int64) error {
 	if err := w.beginCollection(listCollection, key, elements, expireAtMS); err != nil {
 		return err
 	}
@@ -27,8 +27,8 @@ func (w *Writer) BeginList(key []byte, elements uint64, expireAtMS int64) error 
 	return nil
 }
 
-// AddElement appends an element to the open list.
-func (w *Writer) AddElement(element []byte) error {
+// addElement appends an element to the open list.
+func (w *Writer) addElement(element []byte) error {
 	if err := w.checkAdd(listCollection, element); err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // A DUMP payload is one value as RESTORE takes it (createDumpPayload, cluster.c): the
@@ -30,13 +32,14 @@ var (
 // A PayloadWriter writes records one at a time as DUMP payloads, for RESTORE: each record is
 // encoded as a Writer encodes it for the same Options (target, RDB version, thresholds,
 // compression), so that a payload carries everything a file would. Write a record with the
-// Writer's calls (WriteString; Begin…, Add…, EndCollection; the stream calls), then take
-// its payload with Payload. The key and expiry given to the calls name the record in errors
+// record.Sink calls (Begin; Add and End for all but a string), then take its payload with
+// Payload. The key and expiry given to the calls name the record in errors
 // only: RESTORE takes them as arguments. It is a record sink, like a Writer; BeginDB does
 // nothing, since a payload belongs to no database.
 type PayloadWriter struct {
-	w   *Writer
-	out payloadBuffer
+	record.RefuseFunctions // RESTORE carries one key; libraries go by FUNCTION LOAD
+	w                      *Writer
+	out                    payloadBuffer
 }
 
 // payloadBuffer is a PayloadWriter's destination: the encoded record, up to max bytes
@@ -167,72 +170,13 @@ func CheckPayload(payload []byte, maxVersion int) (int, error) {
 // The record calls, as the Writer's.
 
 // BeginDB does nothing: a payload belongs to no database.
-func (p *PayloadWriter) BeginDB(int, DBInfo) error { return p.w.usable() }
+func (p *PayloadWriter) BeginDB(int, record.Counts) error { return p.w.usable() }
 
-// WriteString writes a string record; see Writer.WriteString.
-func (p *PayloadWriter) WriteString(key, value []byte, expireAtMS int64) error {
-	return p.w.WriteString(key, value, expireAtMS)
-}
+// Begin opens a record; see Writer.Begin. A string's payload is then ready.
+func (p *PayloadWriter) Begin(h *record.Header) error { return p.w.Begin(h) }
 
-// BeginHash opens a hash; see Writer.BeginHash.
-func (p *PayloadWriter) BeginHash(key []byte, n uint64, expireAtMS int64) error {
-	return p.w.BeginHash(key, n, expireAtMS)
-}
+// Add adds a member to the open record; see Writer.Add.
+func (p *PayloadWriter) Add(m *record.Member) error { return p.w.Add(m) }
 
-// BeginHashWithFieldTTL opens a hash whose fields expire; see Writer.BeginHashWithFieldTTL.
-func (p *PayloadWriter) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
-	return p.w.BeginHashWithFieldTTL(key, n, expireAtMS, minFieldExpireAtMS)
-}
-
-// BeginList opens a list; see Writer.BeginList.
-func (p *PayloadWriter) BeginList(key []byte, n uint64, expireAtMS int64) error {
-	return p.w.BeginList(key, n, expireAtMS)
-}
-
-// BeginSet opens a set; see Writer.BeginSet.
-func (p *PayloadWriter) BeginSet(key []byte, n uint64, expireAtMS int64) error {
-	return p.w.BeginSet(key, n, expireAtMS)
-}
-
-// BeginZSet opens a sorted set; see Writer.BeginZSet.
-func (p *PayloadWriter) BeginZSet(key []byte, n uint64, expireAtMS int64) error {
-	return p.w.BeginZSet(key, n, expireAtMS)
-}
-
-// AddField adds a field to the open hash.
-func (p *PayloadWriter) AddField(field, value []byte) error { return p.w.AddField(field, value) }
-
-// AddFieldWithTTL adds a field with its expiry to the open hash.
-func (p *PayloadWriter) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
-	return p.w.AddFieldWithTTL(field, value, expireAtMS)
-}
-
-// AddElement adds an element to the open list.
-func (p *PayloadWriter) AddElement(element []byte) error { return p.w.AddElement(element) }
-
-// AddMember adds a member to the open set.
-func (p *PayloadWriter) AddMember(member []byte) error { return p.w.AddMember(member) }
-
-// AddScoredMember adds a member to the open sorted set.
-func (p *PayloadWriter) AddScoredMember(member []byte, score float64) error {
-	return p.w.AddScoredMember(member, score)
-}
-
-// BeginStream opens a stream; see Writer.BeginStream.
-func (p *PayloadWriter) BeginStream(key []byte, expireAtMS int64) error {
-	return p.w.BeginStream(key, expireAtMS)
-}
-
-// AddStreamEntry adds an entry to the open stream.
-func (p *PayloadWriter) AddStreamEntry(id StreamID, fields [][]byte) error {
-	return p.w.AddStreamEntry(id, fields)
-}
-
-// SetStreamMeta sets the open stream's metadata.
-func (p *PayloadWriter) SetStreamMeta(meta StreamMeta) error { return p.w.SetStreamMeta(meta) }
-
-// AddStreamGroup adds a consumer group to the open stream.
-func (p *PayloadWriter) AddStreamGroup(g *StreamGroup) error { return p.w.AddStreamGroup(g) }
-
-// EndCollection closes the open collection or stream; its payload is then ready.
-func (p *PayloadWriter) EndCollection() error { return p.w.EndCollection() }
+// End closes the open record; its payload is then ready.
+func (p *PayloadWriter) End(t *record.StreamTail) error { return p.w.End(t) }

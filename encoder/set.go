@@ -10,11 +10,11 @@ import (
 // a listpack (type 20) when there are at most SetMaxListpackEntries members of at most
 // SetMaxListpackValue bytes; else the plain type 2, streamed.
 
-// BeginSet opens a set record of the given number of members, each then added with
-// AddMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A set too large
+// beginSet opens a set record of the given number of members, each then added with
+// addMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A set too large
 // for an intset or listpack streams in constant memory; a smaller one is held until
-// EndCollection.
-func (w *Writer) BeginSet(key []byte, members uint64, expireAtMS int64) error {
+// End.
+func (w *Writer) beginSet(key []byte, members uint64, expireAtMS int64) error {
 	if err := w.beginCollection(setCollection, key, members, expireAtMS); err != nil {
 		return err
 	}
@@ -31,8 +31,8 @@ func (w *Writer) setListpackFits(n uint64) bool {
 	return w.version >= 11 && n <= uint64(w.limits.SetMaxListpackEntries)
 }
 
-// AddMember adds a member to the open set. Members must be unique (see "Unique members").
-func (w *Writer) AddMember(member []byte) error {
+// addMember adds a member to the open set. Members must be unique (see "Unique members").
+func (w *Writer) addMember(member []byte) error {
 	if err := w.checkAdd(setCollection, member); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"slices"
 )
 
@@ -17,7 +18,7 @@ import (
 // StreamNodeMaxBytes, or it holds StreamNodeMaxEntries entries.
 //
 // The node count comes before the nodes, so finished nodes are spooled (memory up to a
-// bound, then a temporary file) until EndCollection; the open node is at most
+// bound, then a temporary file) until End; the open node is at most
 // StreamNodeMaxBytes plus one entry.
 
 // Record type bytes of streams and hashes with field TTLs.
@@ -49,15 +50,15 @@ var (
 // streamState is the open stream record.
 type streamState struct {
 	entries     uint64 // entries added
-	first, last StreamID
-	meta        StreamMeta
+	first, last record.StreamID
+	meta        record.StreamMeta
 	metaSet     bool
-	groups      []StreamGroup
+	groups      []record.StreamGroup
 	nodes       uint64
 
 	// The open node.
 	open       bool
-	master     StreamID
+	master     record.StreamID
 	masterRest []byte // the master entry after its count: deleted, field count, fields, 0
 	fieldEnds  []int  // end of each master field name in fields
 	fields     []byte // the master field names, back to back
@@ -67,9 +68,9 @@ type streamState struct {
 	enc        []byte // scratch: a node being encoded
 }
 
-// BeginStream opens a stream record; see the comment at StreamID for the sequence of calls.
+// beginStream opens a stream record; entries follow (addStreamEntry), then its tail.
 // expireAtMS is the absolute expiry in Unix ms, or 0 for none. Streams need RDB 9 or later.
-func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
+func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
 	s := &w.strm
-	s.entries, s.first, s.last, s.meta, s.metaSet, s.groups, s.nodes, s.open = 0, StreamID{}, StreamID{}, StreamMeta{}, false, s.groups[:0], 0, false
+	s.entries, s.first, s.last, s.meta, s.metaSet, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, false, s.groups[:0], 0, false
 	return nil
 }
 
@@ -97,9 +98,9 @@ func (w *Writer) streamStep(what string, after bool) error {
 	return nil
 }
 
-// AddStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
+// addStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
 // must rise, from above 0-0.
-func (w *Writer) AddStreamEntry(id StreamID, fields [][]byte) error {
+func (w *Writer) addStreamEntry(id record.StreamID, fields [][]byte) error {
 	if err := w.streamStep("add a stream entry", true); err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func (s *streamState) nodeBytes() int {
 }
 
 // startStreamNode opens a node whose master entry is id with the field names of fields.
-func (w *Writer) startStreamNode(id StreamID, fields [][]byte) {
+func (w *Writer) startStreamNode(id record.StreamID, fields [][]byte) {
 	s := &w.strm
 	s.open, s.master, s.count, s.body = true, id, 0, s.body[:0]
 	s.fields, s.fieldEnds = s.fields[:0], s.fieldEnds[:0]
@@ -224,8 +225,8 @@ func (w *Writer) finishStreamNode() error {
 	return w.spool.write(out[at:])
 }
 
-// SetStreamMeta sets the open stream's metadata; it comes after the entries.
-func (w *Writer) SetStreamMeta(meta StreamMeta) error {
+// setStreamMeta sets the open stream's metadata; it comes after the entries.
+func (w *Writer) setStreamMeta(meta record.StreamMeta) error {
 	if err := w.streamStep("set the stream metadata", true); err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func (w *Writer) endStream() error {
 	if err != nil {
 		return fmt.Errorf("write key %q: %w", w.coll.key, err)
 	}
-	slices.SortFunc(s.groups, func(a, b StreamGroup) int { return bytes.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.groups, func(a, b record.StreamGroup) int { return bytes.Compare(a.Name, b.Name) })
 	for i := 1; i < len(s.groups); i++ {
 		if bytes.Equal(s.groups[i-1].Name, s.groups[i].Name) {
 			return fmt.Errorf("write key %q: %w: group %q twice", w.coll.key, ErrStreamGroup, s.groups[i].Name)
@@ -283,7 +284,7 @@ func (w *Writer) endStream() error {
 }
 
 // derivedMeta returns the stream's metadata with zero fields derived from its entries.
-func (s *streamState) derivedMeta() (StreamMeta, error) {
+func (s *streamState) derivedMeta() (record.StreamMeta, error) {
 	m := s.meta
 	if m.Length == 0 {
 		m.Length = s.entries
@@ -291,13 +292,13 @@ func (s *streamState) derivedMeta() (StreamMeta, error) {
 	if m.Length != s.entries {
 		return m, fmt.Errorf("%w: length %d, but %d entries", ErrStreamMeta, m.Length, s.entries)
 	}
-	if m.LastID == (StreamID{}) {
+	if m.LastID == (record.StreamID{}) {
 		m.LastID = s.last
 	}
 	if m.LastID.Less(s.last) {
 		return m, fmt.Errorf("%w: last id %s before the last entry %s", ErrStreamMeta, m.LastID, s.last)
 	}
-	if m.FirstID == (StreamID{}) {
+	if m.FirstID == (record.StreamID{}) {
 		m.FirstID = s.first
 	}
 	if m.EntriesAdded == 0 {

@@ -6,31 +6,30 @@
 //
 // # Collections
 //
-// Strings are written with WriteString. Hashes, sets, sorted sets and lists are written in
-// three steps: BeginHash, BeginSet, BeginZSet or BeginList names the key, its expiry and the
-// number of members; one AddField, AddMember, AddScoredMember or AddElement call per member
-// follows; EndCollection closes the record. The count comes first because every encoding
-// writes it before the members.
+// A Writer is a record.Sink. A string is written whole by Begin. Hashes, sets, sorted sets and
+// lists are written in three steps: Begin names the key, its type, its expiry and the number
+// of members; one Add call per member follows; End closes the record. The count comes first
+// because every encoding writes it before the members.
 //
 // Each collection takes the encoding the target's server would itself choose under the
 // Thresholds, so that it loads without converting. A collection too large for a compact
 // encoding is written in its plain type as it arrives, in constant memory. One that may fit a
-// compact encoding (listpack, ziplist, intset, quicklist) is held until EndCollection, in
+// compact encoding (listpack, ziplist, intset, quicklist) is held until End, in
 // memory the thresholds bound, then written compact; if a member turns out too long (or, for
 // sets, not an integer where only an intset would do), the members held so far are written
 // in the plain type and the rest streams after them. Lists are always quicklists and streams
 // always listpack nodes: their node count comes before the nodes, so finished nodes are
 // spooled, in memory up to a few MiB and beyond that in a temporary file (Options.TempDir),
-// and copied out at EndCollection.
+// and copied out at End.
 //
 // # Streams and hash field TTLs
 //
-// A stream (RDB 9+) is written with BeginStream, AddStreamEntry per entry, SetStreamMeta and
-// AddStreamGroup, and EndCollection (see StreamID): type 15 for RDB 9, 19 for RDB 10, 21 for
+// A stream (RDB 9+) is written with Begin, Add per entry, and End with its metadata and
+// consumer groups (see record.StreamTail): type 15 for RDB 9, 19 for RDB 10, 21 for
 // RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
 // StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
-// them. A hash whose fields expire (RDB 12) is written with BeginHashWithFieldTTL and
-// AddFieldWithTTL: type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
+// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header
+// has field TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
 //
 // # Unique members
 //
@@ -53,6 +52,7 @@ package encoder
 import (
 	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"maps"
 	"slices"
@@ -137,15 +137,6 @@ type Options struct {
 	HeaderLast bool
 }
 
-// DBInfo describes a database section to BeginDB.
-type DBInfo struct {
-	// Keys and Expires are the number of keys, and of keys with an expiry, the section will
-	// hold. They are written as a RESIZEDB hint that lets Redis size its tables up front, and
-	// checked when the section ends. Zero means unknown: no hint and no check.
-	Keys    uint64 `json:"keys"`
-	Expires uint64 `json:"expires"`
-}
-
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
@@ -171,11 +162,11 @@ type Writer struct {
 	scratch   [16]byte
 	dbOpen    bool
 	db        int
-	dbInfo    DBInfo
+	dbInfo    record.Counts
 	dbStart   Stats // stats when the open database began
 	dbsDone   map[int]bool
-	dbCounts  map[int]DBInfo      // the keys written in each ended database that has some
-	seen      map[string]struct{} // keys of the open database with CheckDuplicates
+	dbCounts  map[int]record.Counts // the keys written in each ended database that has some
+	seen      map[string]struct{}   // keys of the open database with CheckDuplicates
 	checkDups bool
 	hints     bool // Options.CountsAreHints
 	limits    Thresholds
@@ -270,7 +261,7 @@ func (w *Writer) appendAux(key, value string) {
 // BeginDB ends the open database section, if any, and opens database db. Each database may
 // be opened once (again, continuing it, with Options.CountsAreHints); info gives its size
 // when known.
-func (w *Writer) BeginDB(db int, info DBInfo) error {
+func (w *Writer) BeginDB(db int, info record.Counts) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -298,7 +289,7 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 
 // appendDB appends the opening of database db's section: SELECTDB, and a RESIZEDB hint of
 // info's counts when it gives keys.
-func appendDB(b []byte, db int, info DBInfo) []byte {
+func appendDB(b []byte, db int, info record.Counts) []byte {
 	b = appendLength(append(b, opSelectDB), uint64(db))
 	if info.Keys > 0 {
 		b = appendLength(append(b, opResizeDB), info.Keys)
@@ -309,13 +300,13 @@ func appendDB(b []byte, db int, info DBInfo) []byte {
 
 // DBs returns the keys, and keys with an expiry, written so far in each database that holds
 // some; complete after Close.
-func (w *Writer) DBs() map[int]DBInfo {
-	dbs := make(map[int]DBInfo, len(w.dbCounts)+1)
+func (w *Writer) DBs() map[int]record.Counts {
+	dbs := make(map[int]record.Counts, len(w.dbCounts)+1)
 	maps.Copy(dbs, w.dbCounts)
 	if w.dbOpen {
 		if keys := w.stats.Keys - w.dbStart.Keys; keys > 0 {
 			before := dbs[w.db] // the sections of a database opened again
-			dbs[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + w.stats.Expires - w.dbStart.Expires}
+			dbs[w.db] = record.Counts{Keys: before.Keys + keys, Expires: before.Expires + w.stats.Expires - w.dbStart.Expires}
 		}
 	}
 	return dbs
@@ -331,10 +322,10 @@ func (w *Writer) endDB() error {
 	keys, expires := w.stats.Keys-w.dbStart.Keys, w.stats.Expires-w.dbStart.Expires
 	if keys > 0 {
 		if w.dbCounts == nil {
-			w.dbCounts = make(map[int]DBInfo)
+			w.dbCounts = make(map[int]record.Counts)
 		}
 		before := w.dbCounts[w.db] // the sections of a database opened again
-		w.dbCounts[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + expires}
+		w.dbCounts[w.db] = record.Counts{Keys: before.Keys + keys, Expires: before.Expires + expires}
 	}
 	if in := w.dbInfo; in.Keys > 0 && !w.hints && (in.Keys != keys || in.Expires != expires) {
 		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
@@ -343,9 +334,9 @@ func (w *Writer) endDB() error {
 	return nil
 }
 
-// WriteString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
+// writeString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
 // or 0 for none.
-func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
+func (w *Writer) writeString(key, value []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}

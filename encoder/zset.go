@@ -15,11 +15,11 @@ import (
 // streamed. Redis loads a plain sorted set fastest when its members come in descending score
 // order, the order Redis itself writes.
 
-// BeginZSet opens a sorted-set record of the given number of members, each then added with
-// AddScoredMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A sorted
+// beginZSet opens a sorted-set record of the given number of members, each then added with
+// addScoredMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A sorted
 // set over the entries threshold streams in constant memory; a smaller one is held until
-// EndCollection.
-func (w *Writer) BeginZSet(key []byte, members uint64, expireAtMS int64) error {
+// End.
+func (w *Writer) beginZSet(key []byte, members uint64, expireAtMS int64) error {
 	if err := w.beginCollection(zsetCollection, key, members, expireAtMS); err != nil {
 		return err
 	}
@@ -30,9 +30,9 @@ func (w *Writer) BeginZSet(key []byte, members uint64, expireAtMS int64) error {
 	return nil
 }
 
-// AddScoredMember adds a member with its score to the open sorted set. Members must be
+// addScoredMember adds a member with its score to the open sorted set. Members must be
 // unique (see "Unique members"); the score may be ±Inf but not NaN (ErrNaNScore).
-func (w *Writer) AddScoredMember(member []byte, score float64) error {
+func (w *Writer) addScoredMember(member []byte, score float64) error {
 	if err := w.checkAdd(zsetCollection, member); err != nil {
 		return err
 	}

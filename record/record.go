@@ -62,6 +62,16 @@ type Header struct {
 	// smallest of them; 0 for every other key. A writer needs it first: Redis writes it
 	// before the fields.
 	MinFieldExpireAtMS int64
+	// FieldTTLs marks a hash whose fields may carry expiries (Redis 7.4+) although none
+	// does now (MinFieldExpireAtMS 0): a dump holds such a hash once its field TTLs are
+	// removed, and a writer keeps its encoding. See HasFieldTTLs.
+	FieldTTLs bool
+}
+
+// HasFieldTTLs reports whether h opens a hash whose fields may carry expiries (Redis
+// 7.4+): one with a smallest field expiry, or marked FieldTTLs.
+func (h *Header) HasFieldTTLs() bool {
+	return h.Type == Hash && (h.MinFieldExpireAtMS != 0 || h.FieldTTLs)
 }
 
 // A Member is one member of the open key: a hash field and its value (and expiry), a list

@@ -1,14 +1,13 @@
 package record
 
 import (
-	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/rdbgen/rdbgen/encoder"
 )
 
 func TestCheck(t *testing.T) {
@@ -47,34 +46,86 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// trace is a Sink that notes every call, for tests of the order of calls.
+type trace struct{ calls []string }
+
+func (t *trace) BeginDB(db int, c Counts) error {
+	t.calls = append(t.calls, fmt.Sprintf("db %d %d/%d", db, c.Keys, c.Expires))
+	return nil
+}
+
+func (t *trace) Begin(h *Header) error {
+	t.calls = append(t.calls, fmt.Sprintf("begin %s %s %q n=%d exp=%d min=%d", h.Type, h.Key, h.Value, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS))
+	return nil
+}
+
+func (t *trace) Add(m *Member) error {
+	t.calls = append(t.calls, fmt.Sprintf("add %s=%s %g %d %s %q", m.Name, m.Value, m.Score, m.ExpireAtMS, m.ID, m.Fields))
+	return nil
+}
+
+func (t *trace) End(st *StreamTail) error {
+	if st == nil {
+		t.calls = append(t.calls, "end")
+		return nil
+	}
+	t.calls = append(t.calls, fmt.Sprintf("end stream len=%d groups=%d", st.Meta.Length, len(st.Groups)))
+	return nil
+}
+
+func (t *trace) WriteFunction(code []byte) error {
+	t.calls = append(t.calls, "function "+string(code))
+	return nil
+}
+
+// TestWriteTo writes a record of each type, the empty type included, and checks the calls
+// a Sink receives: the header's type, count and smallest field expiry, then the members and
+// the tail.
 func TestWriteTo(t *testing.T) {
-	w, err := encoder.NewWriter(new(bytes.Buffer), encoder.Options{CheckDuplicates: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.BeginDB(0, encoder.DBInfo{Keys: 5, Expires: 1}); err != nil {
-		t.Fatal(err)
-	}
 	two := []Member{{Name: []byte("a"), Value: []byte("1"), Score: 1}, {Name: []byte("b"), Value: []byte("2"), Score: 2}}
-	for _, r := range []Record{
-		{Key: []byte("s"), Value: []byte("v"), ExpireAtMS: 1893456000000},
-		{Key: []byte("h"), Type: Hash, Members: two},
-		{Key: []byte("l"), Type: List, Members: two},
-		{Key: []byte("set"), Type: Set, Members: two},
-		{Key: []byte("z"), Type: ZSet, Members: two},
-	} {
-		if err := r.WriteTo(w); err != nil {
-			t.Fatalf("%s: %v", r.Key, err)
+	ttl := []Member{{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: 9}, {Name: []byte("b"), Value: []byte("2")}, {Name: []byte("c"), Value: []byte("3"), ExpireAtMS: 5}}
+	tests := []struct {
+		r    Record
+		want []string
+	}{
+		{Record{Key: []byte("s"), Value: []byte("v"), ExpireAtMS: 1893456000000}, []string{`begin string s "v" n=0 exp=1893456000000 min=0`}},
+		{Record{Key: []byte("h"), Type: Hash, Members: two}, []string{`begin hash h "" n=2 exp=0 min=0`, `add a=1 1 0 0-0 []`, `add b=2 2 0 0-0 []`, "end"}},
+		{Record{Key: []byte("t"), Type: Hash, Members: ttl}, []string{`begin hash t "" n=3 exp=0 min=5`, `add a=1 0 9 0-0 []`, `add b=2 0 0 0-0 []`, `add c=3 0 5 0-0 []`, "end"}},
+		{Record{Key: []byte("l"), Type: List, Members: two[:1], ExpireAtMS: 3}, []string{`begin list l "" n=1 exp=3 min=0`, `add a=1 1 0 0-0 []`, "end"}},
+		{Record{Key: []byte("x"), Type: Stream, Members: []Member{{ID: StreamID{1, 2}, Fields: [][]byte{[]byte("f"), []byte("v")}}}, Stream: StreamTail{Meta: StreamMeta{Length: 1}, Groups: make([]StreamGroup, 2)}},
+			[]string{`begin stream x "" n=0 exp=0 min=0`, `add = 0 0 1-2 ["f" "v"]`, "end stream len=1 groups=2"}},
+	}
+	for _, tt := range tests {
+		var tr trace
+		if err := tt.r.WriteTo(&tr); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(tr.calls, tt.want) {
+			t.Errorf("%s: calls\n%q\nwant\n%q", tt.r.Key, tr.calls, tt.want)
 		}
 	}
-	if err := (&Record{Key: []byte("x"), Type: "blob"}).WriteTo(w); !errors.Is(err, ErrBadType) {
-		t.Fatalf("unknown type: %v", err)
+}
+
+// TestRecordsWriteTo: each run of records of one database opens it with its counts.
+func TestRecordsWriteTo(t *testing.T) {
+	rs := Records{
+		{DB: 0, Key: []byte("a"), ExpireAtMS: 1},
+		{DB: 0, Key: []byte("b")},
+		{DB: 3, Key: []byte("c"), Type: Set, Members: []Member{{Name: []byte("m")}}},
 	}
-	if err := w.Close(); err != nil {
+	var tr trace
+	if err := rs.WriteTo(context.Background(), &tr); err != nil {
 		t.Fatal(err)
 	}
-	if s := w.Stats(); s.Keys != 5 || s.Expires != 1 || s.Members != 8 {
-		t.Fatalf("stats %+v, want 5 keys, 1 expiry, 8 members", s)
+	want := []string{"db 0 2/1", `begin string a "" n=0 exp=1 min=0`, `begin string b "" n=0 exp=0 min=0`,
+		"db 3 1/0", `begin set c "" n=1 exp=0 min=0`, `add m= 0 0 0-0 []`, "end"}
+	if !reflect.DeepEqual(tr.calls, want) {
+		t.Errorf("calls\n%q\nwant\n%q", tr.calls, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := rs.WriteTo(ctx, Discard{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
 
@@ -84,10 +135,10 @@ func TestWriteToCollector(t *testing.T) {
 	for _, r := range []Record{
 		{Key: []byte("h"), Type: Hash, ExpireAtMS: 9, Members: []Member{{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: 5}, {Name: []byte("b"), Value: []byte("2")}}},
 		{Key: []byte("x"), Type: Stream, ExpireAtMS: 7,
-			Entries:    []StreamEntry{{ID: StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
-			StreamMeta: StreamMeta{LastID: StreamID{Ms: 2}, EntriesAdded: 2},
-			Groups: []StreamGroup{{Name: []byte("g"), LastID: StreamID{Ms: 1}, EntriesRead: 1, Pending: []StreamPending{{ID: StreamID{Ms: 1}, DeliveryTimeMS: 3, DeliveryCount: 1}},
-				Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 3, ActiveTimeMS: 3, Pending: []StreamID{{Ms: 1}}}}}}},
+			Members: []Member{{ID: StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			Stream: StreamTail{Meta: StreamMeta{LastID: StreamID{Ms: 2}, EntriesAdded: 2},
+				Groups: []StreamGroup{{Name: []byte("g"), LastID: StreamID{Ms: 1}, EntriesRead: 1, Pending: []StreamPending{{ID: StreamID{Ms: 1}, DeliveryTimeMS: 3, DeliveryCount: 1}},
+					Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 3, ActiveTimeMS: 3, Pending: []StreamID{{Ms: 1}}}}}}}},
 	} {
 		var c Collector
 		if err := r.WriteTo(&c); err != nil {

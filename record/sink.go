@@ -4,8 +4,8 @@ package record
 // BeginDB takes them (the RESIZEDB hint of the RDB format), manifests and verifiers report
 // them.
 type Counts struct {
-	Keys    uint64
-	Expires uint64
+	Keys    uint64 `json:"keys"`
+	Expires uint64 `json:"expires"`
 }
 
 // Add adds o to c.
