@@ -182,9 +182,9 @@ func (d *Spec) Record(i uint64) Record {
 	}
 	n := d.MemberCount(i)
 	if d.Type == TypeStream {
-		r.Entries = make([]record.StreamEntry, n)
+		r.Members = make([]Member, n)
 		for j := range n {
-			r.Entries[j] = record.StreamEntry{ID: d.StreamEntryID(j),
+			r.Members[j] = Member{ID: d.StreamEntryID(j),
 				Fields: [][]byte{[]byte(StreamField), d.AppendStreamValue(nil, i, j)}}
 		}
 		return r

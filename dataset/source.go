@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -29,7 +28,7 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	if d.Count == 0 {
 		return nil
 	}
-	if err := sink.BeginDB(d.DB, encoder.DBInfo{Keys: d.Count, Expires: d.Expires()}); err != nil {
+	if err := sink.BeginDB(d.DB, record.Counts{Keys: d.Count, Expires: d.Expires()}); err != nil {
 		return err
 	}
 	g := writer{ctx: ctx, d: d, sink: sink}
@@ -64,13 +63,16 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 // whether keys expire and the cancellation count decided outside it, the generator's hot path.
 func (g *writer) strings() error {
 	c, expires := g.d.Cursor(), g.d.TTL > 0
+	h := &g.hdr
+	*h = record.Header{Type: record.String}
 	for c.Next() {
 		if g.wants == nil || g.wants(c.Key()) {
 			var at int64
 			if expires {
 				at = c.ExpireAtMS()
 			}
-			if err := g.sink.WriteString(c.Key(), c.Value(), at); err != nil {
+			h.Key, h.Value, h.ExpireAtMS = c.Key(), c.Value(), at
+			if err := g.sink.Begin(h); err != nil {
 				return err
 			}
 		}
@@ -121,6 +123,9 @@ type writer struct {
 	ticks int
 	name  []byte // scratch for member names
 	value []byte // scratch for hash values
+	hdr   record.Header
+	mem   record.Member
+	tail  record.StreamTail // a stream's: zero, its metadata derived
 	// wants, when not nil, is the sink's record.KeyFilter: the records of keys it refuses
 	// are left out, their values and members not computed.
 	wants func(key []byte) bool
@@ -140,42 +145,51 @@ func (g *writer) tick() error {
 func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 	d, s := g.d, g.sink
 	n := d.MemberCount(i)
-	err := record.Begin(s, d.Type, key, n, expireAtMS)
+	g.hdr = record.Header{Key: key, Type: d.Type, Len: n, ExpireAtMS: expireAtMS}
+	err := s.Begin(&g.hdr)
+	m := &g.mem
+	*m = record.Member{}
 	for j := uint64(0); j < n && err == nil; j++ {
 		g.name = d.AppendMember(g.name[:0], i, j)
-		var score float64
+		m.Name = g.name
 		switch d.Type {
 		case TypeHash:
 			g.value = d.AppendFieldValue(g.value[:0], i, j)
+			m.Value = g.value
 		case TypeZSet:
-			score = d.Score(i, j, n)
+			m.Score = d.Score(i, j, n)
 		}
-		if err = record.Add(s, d.Type, g.name, g.value, score); err == nil {
+		if err = s.Add(m); err == nil {
 			err = g.tick()
 		}
 	}
 	if err != nil {
 		return err
 	}
-	return s.EndCollection()
+	return s.End(nil)
 }
 
 // stream writes stream record i: its entries, each one field.
 func (g *writer) stream(i uint64, key []byte, expireAtMS int64) error {
 	d, s := g.d, g.sink
-	if err := s.BeginStream(key, expireAtMS); err != nil {
+	g.hdr = record.Header{Key: key, Type: record.Stream, ExpireAtMS: expireAtMS}
+	if err := s.Begin(&g.hdr); err != nil {
 		return err
 	}
 	fields := [][]byte{[]byte(StreamField), nil}
+	m := &g.mem
+	*m = record.Member{Fields: fields}
 	for j := range d.MemberCount(i) {
 		g.value = d.AppendStreamValue(g.value[:0], i, j)
 		fields[1] = g.value
-		if err := s.AddStreamEntry(d.StreamEntryID(j), fields); err != nil {
+		m.ID = d.StreamEntryID(j)
+		if err := s.Add(m); err != nil {
 			return err
 		}
 		if err := g.tick(); err != nil {
 			return err
 		}
 	}
-	return s.EndCollection()
+	g.tail = record.StreamTail{}
+	return s.End(&g.tail)
 }

@@ -35,8 +35,8 @@ func TestModuleValuesCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := rd.Stats()
-	if len(rec.recs) != 1 || st.SkippedModules != 3 || st.Modules["MBbloom--"] != 2 || st.Modules["ReJSON-RL"] != 1 || st.ModuleAux["ft-index0"] != 1 {
-		t.Fatalf("records %v, stats %+v", canonAll(rec.recs), st)
+	if len(rec.Records) != 1 || st.SkippedModules != 3 || st.Modules["MBbloom--"] != 2 || st.Modules["ReJSON-RL"] != 1 || st.ModuleAux["ft-index0"] != 1 {
+		t.Fatalf("records %v, stats %+v", canonAll(rec.Records), st)
 	}
 	if got := strings.Join(rec.skipped, ","); got != "bf1 MBbloom--,bf2 MBbloom--,js ReJSON-RL" {
 		t.Fatalf("skipped %s", got)

@@ -3,7 +3,7 @@ package encoder
 import (
 	"bytes"
 	"errors"
-	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"strings"
 	"testing"
 )
@@ -23,7 +23,7 @@ func TestWriteFunction(t *testing.T) {
 		{"RDB 12", 12, code, nil, ""},
 		{"RDB 9", 9, code, ErrFunctions, `function library "mylib": encoder: function libraries need RDB 10 (Redis 7.0+), not 9`},
 		{"RDB 7", 7, code, ErrFunctions, "not 7"},
-		{"no name", 10, []byte("return 1"), ErrLibraryCode, `function library with first line "return 1"`},
+		{"no name", 10, []byte("return 1"), record.ErrLibraryCode, `function library with first line "return 1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

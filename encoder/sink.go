@@ -15,7 +15,7 @@ import (
 // thresholds streams in constant memory; a smaller one is held until End. A hash with
 // field TTLs (h.HasFieldTTLs) needs RDB 12, else fails with ErrFieldTTL unless
 // Options.DropFieldTTL; a stream needs RDB 9. An unknown type is an error wrapping
-// record.ErrBadType that leaves the Writer usable.
+// record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
 	switch h.Type {
 	case record.String:
@@ -34,7 +34,10 @@ func (w *Writer) Begin(h *record.Header) error {
 	case record.Stream:
 		return w.beginStream(h.Key, h.ExpireAtMS)
 	}
-	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
+	if err := w.usable(); err != nil {
+		return err
+	}
+	return w.fail(fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type))
 }
 
 // Add adds a member to the open key: a hash field and its value (and, in a hash with field

@@ -18,7 +18,7 @@ import (
 // consumer's Pending list must be in the group's, and every id of the group's in exactly one
 // consumer's. The Writer keeps a copy of g.
 func (w *Writer) addStreamGroup(g *record.StreamGroup) error {
-	if err := w.streamStep("add a consumer group", false); err != nil {
+	if err := w.streamStep("add a consumer group"); err != nil {
 		return err
 	}
 	c := record.StreamGroup{

@@ -39,12 +39,11 @@ const streamListpackMaxSize = 1 << 30
 // Errors of stream writes, for errors.Is.
 var (
 	// ErrUnsupported is returned for records the Writer cannot write for its target.
-	ErrUnsupported    = errors.New("encoder: unsupported")
-	ErrStreamID       = errors.New("encoder: stream entry ids must rise")
-	ErrStreamFields   = errors.New("encoder: a stream entry needs field and value pairs")
-	ErrStreamMeta     = errors.New("encoder: stream metadata disagrees with its entries")
-	ErrStreamGroup    = errors.New("encoder: invalid consumer group")
-	ErrStreamSequence = errors.New("encoder: stream calls out of order")
+	ErrUnsupported  = errors.New("encoder: unsupported")
+	ErrStreamID     = errors.New("encoder: stream entry ids must rise")
+	ErrStreamFields = errors.New("encoder: a stream entry needs field and value pairs")
+	ErrStreamMeta   = errors.New("encoder: stream metadata disagrees with its entries")
+	ErrStreamGroup  = errors.New("encoder: invalid consumer group")
 )
 
 // streamState is the open stream record.
@@ -52,7 +51,6 @@ type streamState struct {
 	entries     uint64 // entries added
 	first, last record.StreamID
 	meta        record.StreamMeta
-	metaSet     bool
 	groups      []record.StreamGroup
 	nodes       uint64
 
@@ -80,20 +78,17 @@ func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
 	s := &w.strm
-	s.entries, s.first, s.last, s.meta, s.metaSet, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, false, s.groups[:0], 0, false
+	s.entries, s.first, s.last, s.meta, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, s.groups[:0], 0, false
 	return nil
 }
 
-// streamStep checks that the open record is a stream that may take the given call.
-func (w *Writer) streamStep(what string, after bool) error {
+// streamStep checks that the open record is a stream, which may take the given call.
+func (w *Writer) streamStep(what string) error {
 	if err := w.usableRecord(); err != nil {
 		return err
 	}
 	if w.coll.kind != streamCollection {
 		return w.fail(fmt.Errorf("%w: %s while %s is open", ErrNoCollection, what, w.coll.kind))
-	}
-	if after && (w.strm.metaSet || len(w.strm.groups) > 0) {
-		return w.fail(fmt.Errorf("write key %q: %w: %s after the metadata or groups", w.coll.key, ErrStreamSequence, what))
 	}
 	return nil
 }
@@ -101,7 +96,7 @@ func (w *Writer) streamStep(what string, after bool) error {
 // addStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
 // must rise, from above 0-0.
 func (w *Writer) addStreamEntry(id record.StreamID, fields [][]byte) error {
-	if err := w.streamStep("add a stream entry", true); err != nil {
+	if err := w.streamStep("add a stream entry"); err != nil {
 		return err
 	}
 	s := &w.strm
@@ -227,10 +222,10 @@ func (w *Writer) finishStreamNode() error {
 
 // setStreamMeta sets the open stream's metadata; it comes after the entries.
 func (w *Writer) setStreamMeta(meta record.StreamMeta) error {
-	if err := w.streamStep("set the stream metadata", true); err != nil {
+	if err := w.streamStep("set the stream metadata"); err != nil {
 		return err
 	}
-	w.strm.meta, w.strm.metaSet = meta, true
+	w.strm.meta = meta
 	return nil
 }
 

@@ -28,8 +28,9 @@
 // consumer groups (see record.StreamTail): type 15 for RDB 9, 19 for RDB 10, 21 for
 // RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
 // StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
-// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header
-// has field TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
+// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header has field
+// TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type
+// 24 beyond.
 //
 // # Unique members
 //

@@ -13,7 +13,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -101,7 +100,7 @@ type Stats struct {
 	// FirstSkipped is the first malformed record skipped, for the report.
 	FirstSkipped error
 	// DBs holds the keys written to each database, and those of them with an expiry.
-	DBs map[int]encoder.DBInfo
+	DBs map[int]record.Counts
 }
 
 // checkEvery is how many records pass between checks for cancellation.
@@ -141,14 +140,14 @@ type copier struct {
 	opts     Options
 	now      time.Time
 	stats    Stats
-	seen     *record.KeySet         // key → line of its record
-	last     *record.KeySet         // DupLast: key → number of its last record
-	counts   map[int]encoder.DBInfo // DupLast: what each db will hold
-	db       int                    // the open db
-	open     bool                   // a db is open
-	dbLine   map[int]int64          // the line each db started on
-	streamer MemberStreamer         // the reader, when the record's elements stay in its input
-	streamed uint64                 // how many
+	seen     *record.KeySet        // key → line of its record
+	last     *record.KeySet        // DupLast: key → number of its last record
+	counts   map[int]record.Counts // DupLast: what each db will hold
+	db       int                   // the open db
+	open     bool                  // a db is open
+	dbLine   map[int]int64         // the line each db started on
+	streamer MemberStreamer        // the reader, when the record's elements stay in its input
+	streamed uint64                // how many
 }
 
 // checkRecord checks rec as record.Check does, counting the streamed elements of a list.
@@ -166,13 +165,14 @@ func (c *copier) writeRecord(rec *record.Record) error {
 	if c.streamed == 0 || rec.Type != record.List {
 		return rec.WriteTo(c.sink)
 	}
-	if err := c.sink.BeginList(rec.Key, c.streamed, rec.ExpireAtMS); err != nil {
+	h := record.Header{Key: rec.Key, Type: record.List, Len: c.streamed, ExpireAtMS: rec.ExpireAtMS}
+	if err := c.sink.Begin(&h); err != nil {
 		return err
 	}
 	if err := c.streamer.WriteMembers(c.sink); err != nil {
 		return err
 	}
-	return c.sink.EndCollection()
+	return c.sink.End(nil)
 }
 
 // each calls fn for each good record of r with its line and its number (counted from 1,
@@ -224,7 +224,7 @@ func (c *copier) findLast(open func() (Reader, error)) error {
 	// Each key's number, doubled, plus 1 when its record expires: what each db holds is
 	// its keys' last records.
 	c.last = record.NewKeySet()
-	c.counts = map[int]encoder.DBInfo{}
+	c.counts = map[int]record.Counts{}
 	return c.each(r, func(rec *record.Record, _ int64, n uint64) error {
 		exp := rec.ExpireAtMS > 0
 		prev, dup := c.last.Get(rec.DB, rec.Key)
@@ -285,7 +285,7 @@ func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 	}
 	c.stats.Written++
 	if c.stats.DBs == nil {
-		c.stats.DBs = map[int]encoder.DBInfo{}
+		c.stats.DBs = map[int]record.Counts{}
 	}
 	counts := c.stats.DBs[rec.DB]
 	counts.Keys++
@@ -300,9 +300,9 @@ func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 }
 
 // checkMembers refuses a set, sorted set or hash whose members repeat, which Redis would
-// refuse to load.
+// refuse to load (stream entries are Members too: their ids rise, the writer checks them).
 func checkMembers(rec *record.Record) error {
-	if rec.Type == record.List || len(rec.Members) < 2 {
+	if rec.Type == record.List || rec.Type == record.Stream || len(rec.Members) < 2 {
 		return nil
 	}
 	seen := make(map[string]struct{}, len(rec.Members))

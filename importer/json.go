@@ -201,12 +201,14 @@ func (j *JSONReader) StreamedMembers() uint64 { return j.streamed }
 
 // WriteMembers adds the elements that StreamedMembers counts to the list open in sink.
 func (j *JSONReader) WriteMembers(sink record.Sink) error {
+	var m record.Member
 	return eachElement(j.elements, func(elem []byte) error {
 		s, err := str(elem)
 		if err != nil {
 			return err
 		}
-		return sink.AddElement(s)
+		m.Name = s
+		return sink.Add(&m)
 	})
 }
 

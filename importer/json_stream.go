@@ -27,7 +27,7 @@ func parseJSONStream(raw []byte, rec *record.Record) error {
 	var groups []byte
 	err := eachField(raw, func(name, value []byte) error {
 		var err error
-		m := &rec.StreamMeta
+		m := &rec.Stream.Meta
 		switch string(name) {
 		case "version":
 			version, err = jsonUint(value)
@@ -61,7 +61,7 @@ func parseJSONStream(raw []byte, rec *record.Record) error {
 		if err != nil {
 			return fmt.Errorf(`"groups": %w`, err)
 		}
-		rec.Groups = append(rec.Groups, sg)
+		rec.Stream.Groups = append(rec.Stream.Groups, sg)
 		return nil
 	})
 }
@@ -87,7 +87,7 @@ func appendStreamNode(rec *record.Record, node []byte) error {
 		return err
 	}
 	return eachElement(msgs, func(msg []byte) error {
-		var e record.StreamEntry
+		var e record.Member
 		var fields []record.Member
 		deleted := false
 		err := eachField(msg, func(name, value []byte) error {
@@ -111,7 +111,7 @@ func appendStreamNode(rec *record.Record, node []byte) error {
 		for _, f := range inMasterOrder(fields, master) {
 			e.Fields = append(e.Fields, f.Name, f.Value)
 		}
-		rec.Entries = append(rec.Entries, e)
+		rec.Members = append(rec.Members, e)
 		return nil
 	})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/draw"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -44,6 +43,9 @@ type emitter struct {
 	seen  map[string]struct{}
 	ends  []int    // streams: the end of each field's value in buf
 	entry [][]byte // streams: an entry's fields and values
+	hdr   record.Header
+	mem   record.Member
+	tail  record.StreamTail
 	// done stops a record's members when it is cancelled (checked every cancelEvery).
 	done context.Context
 	// maxMembers, when not 0, cuts collections to that many members (for Estimate).
@@ -74,7 +76,7 @@ func (s *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	dbs, by := s.DBs()
 	var done uint64
 	for _, db := range dbs {
-		var info encoder.DBInfo
+		var info record.Counts
 		for _, f := range by[db] {
 			info.Keys += f.count
 			info.Expires += f.Expires()
@@ -135,7 +137,7 @@ func (e *emitter) write(f *Family, i uint64) error {
 	exp := f.ExpireAtMS(i)
 	if f.Type == record.String {
 		e.buf = e.eval(e.buf[:0], f.value, f, saltField^hashString("value"), i, 0, false)
-		return e.sink.WriteString(e.key, e.buf, exp)
+		return e.begin(record.Header{Key: e.key, Type: record.String, Value: e.buf, ExpireAtMS: exp})
 	}
 	if f.Type == record.Stream {
 		return e.writeStream(f, i, exp)
@@ -145,29 +147,37 @@ func (e *emitter) write(f *Family, i uint64) error {
 		return e.writeFieldTTLs(f, i, exp)
 	}
 	if f.fields != nil {
-		if err = e.sink.BeginHash(e.key, uint64(len(f.fields)), exp); err != nil {
+		if err = e.begin(record.Header{Key: e.key, Type: record.Hash, Len: uint64(len(f.fields)), ExpireAtMS: exp}); err != nil {
 			return err
 		}
 		for k := range f.fields {
 			fd := &f.fields[k]
 			e.buf = e.eval(e.buf[:0], fd.gen, f, saltField^hashString(string(fd.name)), i, 0, false)
-			if err = e.sink.AddField(fd.name, e.buf); err != nil {
+			e.mem.Name, e.mem.Value = fd.name, e.buf
+			if err = e.sink.Add(&e.mem); err != nil {
 				return err
 			}
 		}
-		return e.sink.EndCollection()
+		return e.sink.End(nil)
 	}
 	n := f.memberCount(i)
 	if e.maxMembers > 0 {
 		n = min(n, e.maxMembers)
 	}
-	if err = record.Begin(e.sink, f.Type, e.key, n, exp); err != nil {
+	if err = e.begin(record.Header{Key: e.key, Type: f.Type, Len: n, ExpireAtMS: exp}); err != nil {
 		return err
 	}
 	if err := e.writeMembers(f, i, n); err != nil {
 		return err
 	}
-	return e.sink.EndCollection()
+	return e.sink.End(nil)
+}
+
+// begin opens the key h in the sink; h is kept in e, and the member the key's Adds pass is
+// cleared.
+func (e *emitter) begin(h record.Header) error {
+	e.hdr, e.mem = h, record.Member{}
+	return e.sink.Begin(&e.hdr)
 }
 
 // writeMembers adds the n members of record i.
@@ -213,21 +223,23 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 			}
 		}
 		var err error
-		var score float64
+		mem := &e.mem
+		mem.Name = e.name
 		switch f.Type {
 		case record.Hash:
 			e.buf = e.eval(e.buf[:0], m.value, f, saltField, i, j, true)
+			mem.Value = e.buf
 		case record.ZSet:
-			score = float64(j + 1)
+			mem.Score = float64(j + 1)
 			if m.score != nil {
 				e.buf = e.eval(e.buf[:0], m.score, f, saltScore, i, j, true)
-				if score, err = parseScore(e.buf); err != nil {
+				if mem.Score, err = parseScore(e.buf); err != nil {
 					err = fmt.Errorf("family %s, key %q: score %q is not a number", f.Name, e.key, e.buf)
 				}
 			}
 		}
 		if err == nil {
-			err = record.Add(e.sink, f.Type, e.name, e.buf, score)
+			err = e.sink.Add(mem)
 		}
 		if err != nil {
 			return err
@@ -239,7 +251,7 @@ func (e *emitter) writeMembers(f *Family, i, n uint64) error {
 // writeStream writes stream record i of f: its entries, entry j with the id
 // (base time + j + 1)-0 and the family's fields, their values drawn for (i, j).
 func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
-	if err := e.sink.BeginStream(e.key, exp); err != nil {
+	if err := e.begin(record.Header{Key: e.key, Type: record.Stream, ExpireAtMS: exp}); err != nil {
 		return err
 	}
 	n := f.memberCount(i)
@@ -264,17 +276,18 @@ func (e *emitter) writeStream(f *Family, i uint64, exp int64) error {
 			e.entry = append(e.entry, f.fields[k].name, e.buf[start:end])
 			start = end
 		}
-		if err := e.sink.AddStreamEntry(f.streamID(j), e.entry); err != nil {
+		e.mem.ID, e.mem.Fields = f.streamID(j), e.entry
+		if err := e.sink.Add(&e.mem); err != nil {
 			return err
 		}
 	}
+	t := &e.tail
+	clear(t.Groups)
+	t.Groups = t.Groups[:0]
 	for k := range f.groups {
-		g := f.streamGroup(&f.groups[k], n)
-		if err := e.sink.AddStreamGroup(&g); err != nil {
-			return err
-		}
+		t.Groups = append(t.Groups, f.streamGroup(&f.groups[k], n))
 	}
-	return e.sink.EndCollection()
+	return e.sink.End(t)
 }
 
 // streamID returns the id of entry j of a stream: (base time + j + 1)-0.
@@ -321,15 +334,17 @@ func (e *emitter) writeFieldTTLs(f *Family, i uint64, exp int64) error {
 			least = at
 		}
 	}
-	if err := e.sink.BeginHashWithFieldTTL(e.key, uint64(len(f.fields)), exp, least); err != nil {
+	h := record.Header{Key: e.key, Type: record.Hash, Len: uint64(len(f.fields)), ExpireAtMS: exp, MinFieldExpireAtMS: least, FieldTTLs: true}
+	if err := e.begin(h); err != nil {
 		return err
 	}
 	for k := range f.fields {
 		fd := &f.fields[k]
 		e.buf = e.eval(e.buf[:0], fd.gen, f, saltField^hashString(string(fd.name)), i, 0, false)
-		if err := e.sink.AddFieldWithTTL(fd.name, e.buf, f.fieldExpireAtMS(fd, i)); err != nil {
+		e.mem.Name, e.mem.Value, e.mem.ExpireAtMS = fd.name, e.buf, f.fieldExpireAtMS(fd, i)
+		if err := e.sink.Add(&e.mem); err != nil {
 			return err
 		}
 	}
-	return e.sink.EndCollection()
+	return e.sink.End(nil)
 }

@@ -155,7 +155,7 @@ func encodedSize(opts encoder.Options, write func(record.Sink) error) (int64, er
 		return 0, err
 	}
 	if write != nil {
-		if err := w.BeginDB(0, encoder.DBInfo{}); err != nil {
+		if err := w.BeginDB(0, record.Counts{}); err != nil {
 			return 0, err
 		}
 		if err := write(w); err != nil {
