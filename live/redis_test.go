@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -223,7 +224,7 @@ func TestLiveToFile(t *testing.T) {
 		name  string
 		args  []string
 		setup func(t *testing.T, c *redis.Client) // after fill
-		user  string                             // the URL's user info
+		user  string                              // the URL's user info
 		via   live.Via
 		want  string // a notice that must come
 	}{
@@ -291,5 +292,44 @@ func TestLiveToFile(t *testing.T) {
 				t.Errorf("the last progress reports %d keys, want %d: %+v", last.Keys, keys, last)
 			}
 		})
+	}
+}
+
+// TestCancel cancels a reading once it has begun, by sync and by scan: WriteTo returns the
+// context's error, and the source server goes on.
+func TestCancel(t *testing.T) {
+	src := startServer(t, "", "--repl-diskless-sync", "no")
+	c := redis.NewClient(&redis.Options{Addr: src.Addr, Protocol: 2})
+	defer c.Close()
+	if err := c.Do(context.Background(), "DEBUG", "POPULATE", 200000, "key", 100).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, via := range []live.Via{live.Sync, live.Scan} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var seen record.Progress
+		s, err := live.Open("redis://"+src.Addr, live.Options{Via: via, Progress: func(p record.Progress) {
+			if p.Keys > 0 && seen.Keys == 0 {
+				seen = p
+				cancel()
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := &record.Count{}
+		err = s.WriteTo(ctx, count)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", via, err)
+		}
+		if via == live.Sync && seen.Bytes < 1<<20 {
+			t.Errorf("sync: the first progress with keys reports %d bytes, want the first MiB's", seen.Bytes)
+		}
+		if count.Counts.Keys == 0 || count.Counts.Keys >= 200000 {
+			t.Errorf("%s: %d keys read before the cancel took, want some of 200000", via, count.Counts.Keys)
+		}
+		if n, err := c.DBSize(context.Background()).Result(); err != nil || n != 200000 {
+			t.Errorf("%s: the source holds %d keys (%v) after the cancel", via, n, err)
+		}
 	}
 }

@@ -50,6 +50,9 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		}
 	}
 	w.report()
+	if w.gone > 0 {
+		s.notice("%d keys of %s were deleted between SCAN and DUMP, and are not read", w.gone, s.addr)
+	}
 	return nil
 }
 
