@@ -100,11 +100,13 @@ func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
 // convertInto writes src through opts's filter and the target check into sink, which writes
 // RDB version for target.
 func convertInto(ctx context.Context, sink record.Sink, version int, target string, dropFieldTTL bool, src record.Source, opts ConvertOptions) (ConvertStats, error) {
-	stats := ConvertStats{DBs: map[int]record.Counts{}}
+	stats := ConvertStats{}
 	if dropFieldTTL && version < 12 {
 		opts.Filter.DropExpiredFields = true
 	}
-	t := &targetSink{w: sink, version: version, target: target, dropFieldTTL: dropFieldTTL, opts: opts, stats: &stats}
+	kept := newTally(sink, nil)
+	t := &targetSink{version: version, target: target, dropFieldTTL: dropFieldTTL, opts: opts, stats: &stats}
+	t.Gate = record.Gate{Pass: record.Pass{Next: kept}, Keep: t.holds}
 	var into record.Sink = t
 	var f *filter.Filter
 	if opts.Filter.Active() {
@@ -123,13 +125,17 @@ func convertInto(ctx context.Context, sink record.Sink, version int, target stri
 		stats.Filtered, stats.ExpiredFields, stats.EmptiedHashes = fs.Dropped, fs.ExpiredFields, fs.EmptiedHashes
 	}
 	stats.Read = stats.Filtered + t.seen
+	stats.Unsupported = t.Dropped
+	if stats.DBs = kept.DBs(); stats.DBs == nil {
+		stats.DBs = map[int]record.Counts{}
+	}
 	return stats, err
 }
 
-// targetSink passes records to the Writer, refusing (or skipping) what its version cannot
-// hold, and counts them.
+// targetSink is a record.Gate that passes on the keys the target's RDB version can hold,
+// and refuses (or, under SkipUnsupported, drops) the others.
 type targetSink struct {
-	w       record.Sink
+	record.Gate
 	version int
 	target  string
 	// dropFieldTTL: the encoder writes a hash with field TTLs as a plain hash, so any RDB
@@ -139,163 +145,45 @@ type targetSink struct {
 	stats        *ConvertStats
 	db           int
 	seen         uint64
-	skipping     bool
 }
 
-func (t *targetSink) BeginDB(db int, info encoder.DBInfo) error {
+// BeginDB passes db on, without counts under SkipUnsupported: the keys it drops would make
+// them wrong.
+func (t *targetSink) BeginDB(db int, c record.Counts) error {
 	t.db = db
 	if t.opts.SkipUnsupported {
-		info = encoder.DBInfo{} // skipped records would make the counts wrong
+		c = record.Counts{}
 	}
-	return t.w.BeginDB(db, info)
+	return t.Next.BeginDB(db, c)
 }
 
-// record counts a record and decides whether the target holds it: needs is the RDB
-// version the record needs and what (for the message).
-func (t *targetSink) record(key []byte, exp int64, needs int, what, since string) (bool, error) {
+// holds counts a key and decides whether the target holds it: the Gate's Keep.
+func (t *targetSink) holds(h *record.Header) (bool, error) {
 	t.seen++
-	if t.version < needs {
-		if t.opts.SkipUnsupported {
-			t.stats.Unsupported++
-			return false, nil
-		}
-		way := "leave such keys out with --skip-unsupported"
-		if needs == 12 {
-			way = "keep them without their field TTLs with --drop-field-ttl, or " + way
-		}
-		if tg, err := encoder.LookupTarget(t.target); err == nil && tg.RDBVersion >= needs {
-			// The target holds it: the version asked for (--rdb-version) is the one too old.
-			return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d, and the file is written as RDB %d (--rdb-version); choose --rdb-version %d or more, or leave --rdb-version out, or %s",
-				key, t.db, ErrTargetCannotHold, what, needs, t.version, needs, way)
-		}
-		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
-			key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)
+	needs, what, since := 0, "", ""
+	switch {
+	case h.Type == record.Stream:
+		needs, what, since = 9, "a stream", "redis-5.0"
+	case h.HasFieldTTLs() && !t.dropFieldTTL:
+		needs, what, since = 12, "a hash with field TTLs", "redis-7.4"
 	}
-	c := t.stats.DBs[t.db]
-	c.Keys++
-	if exp != 0 {
-		c.Expires++
+	if t.version >= needs {
+		return true, nil
 	}
-	t.stats.DBs[t.db] = c
-	return true, nil
-}
-
-// named adds the key to an error of the Writer that does not name it.
-func named(key []byte, err error) error {
-	if errors.Is(err, encoder.ErrUnsupported) {
-		return fmt.Errorf("key %q: %w", key, err)
+	if t.opts.SkipUnsupported {
+		return false, nil
 	}
-	return err
-}
-
-func (t *targetSink) WriteString(key, value []byte, exp int64) error {
-	if ok, err := t.record(key, exp, 0, "", ""); !ok {
-		return err
+	way := "leave such keys out with --skip-unsupported"
+	if needs == 12 {
+		way = "keep them without their field TTLs with --drop-field-ttl, or " + way
 	}
-	return t.w.WriteString(key, value, exp)
-}
-
-func (t *targetSink) begin(key []byte, exp int64, needs int, what, since string, open func() error) error {
-	ok, err := t.record(key, exp, needs, what, since)
-	t.skipping = !ok
-	if !ok {
-		return err
+	if tg, err := encoder.LookupTarget(t.target); err == nil && tg.RDBVersion >= needs {
+		// The target holds it: the version asked for (--rdb-version) is the one too old.
+		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d, and the file is written as RDB %d (--rdb-version); choose --rdb-version %d or more, or leave --rdb-version out, or %s",
+			h.Key, t.db, ErrTargetCannotHold, what, needs, t.version, needs, way)
 	}
-	return named(key, open())
-}
-
-func (t *targetSink) BeginHash(key []byte, n uint64, exp int64) error {
-	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginHash(key, n, exp) })
-}
-
-func (t *targetSink) BeginList(key []byte, n uint64, exp int64) error {
-	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginList(key, n, exp) })
-}
-
-func (t *targetSink) BeginSet(key []byte, n uint64, exp int64) error {
-	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginSet(key, n, exp) })
-}
-
-func (t *targetSink) BeginZSet(key []byte, n uint64, exp int64) error {
-	return t.begin(key, exp, 0, "", "", func() error { return t.w.BeginZSet(key, n, exp) })
-}
-
-func (t *targetSink) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	needs := 12
-	if t.dropFieldTTL {
-		needs = 0
-	}
-	return t.begin(key, exp, needs, "a hash with field TTLs", "redis-7.4", func() error {
-		return t.w.BeginHashWithFieldTTL(key, n, exp, minField)
-	})
-}
-
-func (t *targetSink) BeginStream(key []byte, exp int64) error {
-	return t.begin(key, exp, 9, "a stream", "redis-5.0", func() error { return t.w.BeginStream(key, exp) })
-}
-
-func (t *targetSink) AddField(f, v []byte) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddField(f, v)
-}
-
-func (t *targetSink) AddFieldWithTTL(f, v []byte, exp int64) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddFieldWithTTL(f, v, exp)
-}
-
-func (t *targetSink) AddElement(e []byte) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddElement(e)
-}
-
-func (t *targetSink) AddMember(m []byte) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddMember(m)
-}
-
-func (t *targetSink) AddScoredMember(m []byte, s float64) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddScoredMember(m, s)
-}
-
-func (t *targetSink) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddStreamEntry(id, fields)
-}
-
-func (t *targetSink) SetStreamMeta(m record.StreamMeta) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.SetStreamMeta(m)
-}
-
-func (t *targetSink) AddStreamGroup(g *record.StreamGroup) error {
-	if t.skipping {
-		return nil
-	}
-	return t.w.AddStreamGroup(g)
-}
-
-func (t *targetSink) EndCollection() error {
-	if t.skipping {
-		t.skipping = false
-		return nil
-	}
-	return t.w.EndCollection()
+	return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
+		h.Key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)
 }
 
 // WriteFunction passes a function library on, unless DropFunctions leaves it out; a target
@@ -307,9 +195,9 @@ func (t *targetSink) WriteFunction(code []byte) error {
 	}
 	if t.version < encoder.FunctionsVersion {
 		return fmt.Errorf("%s: %w: function libraries need RDB %d (redis-7.0 or later), and %s writes RDB %d; choose a newer --target, or leave them out with --drop-functions",
-			encoder.LibraryLabel(code), ErrTargetCannotHold, encoder.FunctionsVersion, t.target, t.version)
+			record.LibraryLabel(code), ErrTargetCannotHold, encoder.FunctionsVersion, t.target, t.version)
 	}
-	if err := record.WriteFunction(t.w, code); err != nil {
+	if err := t.Next.WriteFunction(code); err != nil {
 		return err
 	}
 	t.stats.Functions++

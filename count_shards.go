@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -25,7 +24,7 @@ const partsFrom = 1 << 20
 // countShards counts the keys of src that each shard of layout will hold, in one pass over
 // its keys alone, in as many parts at once as there are CPUs when src is a large PartLister.
 // A key of a db other than 0 is an error wrapping cluster.ErrDB.
-func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layout) ([]encoder.DBInfo, error) {
+func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layout) ([]record.Counts, error) {
 	parts := 1
 	pl, ok := src.(PartLister)
 	if sz, sized := src.(record.Sizer); ok && sized && sz.Len() >= partsFrom {
@@ -64,8 +63,7 @@ func countShards(ctx context.Context, src record.KeyLister, layout *cluster.Layo
 	counts := counters[0].Counts()
 	for _, c := range counters[1:] {
 		for i, n := range c.Counts() {
-			counts[i].Keys += n.Keys
-			counts[i].Expires += n.Expires
+			counts[i].Add(n)
 		}
 	}
 	return counts, nil

@@ -180,17 +180,17 @@ func TestWriterIsASink(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sink record.Sink = w
-	if err := sink.BeginDB(3, encoder.DBInfo{}); !errors.Is(err, cluster.ErrDB) {
+	if err := sink.BeginDB(3, record.Counts{}); !errors.Is(err, cluster.ErrDB) {
 		t.Fatalf("BeginDB(3) = %v", err)
 	}
-	if err := sink.BeginDB(0, encoder.DBInfo{Keys: 99}); err != nil {
+	if err := sink.BeginDB(0, record.Counts{Keys: 99}); err != nil {
 		t.Fatalf("BeginDB(0) = %v", err)
 	}
-	if err := sink.BeginDB(0, encoder.DBInfo{}); !errors.Is(err, encoder.ErrDBReopened) {
+	if err := sink.BeginDB(0, record.Counts{}); !errors.Is(err, encoder.ErrDBReopened) {
 		t.Fatalf("BeginDB(0) again = %v", err)
 	}
-	if err := sink.AddField([]byte("f"), []byte("v")); !errors.Is(err, encoder.ErrNoCollection) {
-		t.Fatalf("AddField without a hash = %v", err)
+	if err := sink.Add(&record.Member{Name: []byte("f"), Value: []byte("v")}); !errors.Is(err, encoder.ErrNoCollection) {
+		t.Fatalf("Add without a collection = %v", err)
 	}
 	recs := []record.Record{
 		{Key: []byte("foo"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}},

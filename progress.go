@@ -79,10 +79,10 @@ type progressFile struct {
 // Write writes b and reports.
 func (f *progressFile) Write(b []byte) (int, error) { return f.w.Write(b) }
 
-// A progressSink passes every call to its Sink and, every progressEvery records and
-// members, reports. It costs one counter increment per call.
+// A progressSink passes every call on and, every progressEvery strings and members,
+// reports. It costs one counter increment per string and member.
 type progressSink struct {
-	record.Sink
+	record.Pass
 	p     *progress
 	ticks int
 }
@@ -96,10 +96,10 @@ func withProgress(sink record.Sink, src record.Source, stats func() encoder.Stat
 		return sink, func() {}
 	}
 	p.stats = stats
-	return &progressSink{Sink: sink, p: p}, p.send
+	return &progressSink{Pass: record.Pass{Next: sink}, p: p}, p.send
 }
 
-// tick counts a call, and every progressEvery of them reports.
+// tick counts a string or member, and every progressEvery of them reports.
 func (p *progressSink) tick() {
 	if p.ticks++; p.ticks >= progressEvery {
 		p.ticks = 0
@@ -107,47 +107,16 @@ func (p *progressSink) tick() {
 	}
 }
 
-// WriteString writes a string record.
-func (p *progressSink) WriteString(key, value []byte, expireAtMS int64) error {
-	p.tick()
-	return p.Sink.WriteString(key, value, expireAtMS)
+// Begin counts a string and passes the key on.
+func (p *progressSink) Begin(h *record.Header) error {
+	if h.Type == record.String {
+		p.tick()
+	}
+	return p.Next.Begin(h)
 }
 
-// AddField adds a hash field.
-func (p *progressSink) AddField(field, value []byte) error {
+// Add counts a member and passes it on.
+func (p *progressSink) Add(m *record.Member) error {
 	p.tick()
-	return p.Sink.AddField(field, value)
+	return p.Next.Add(m)
 }
-
-// AddElement adds a list element.
-func (p *progressSink) AddElement(element []byte) error {
-	p.tick()
-	return p.Sink.AddElement(element)
-}
-
-// AddMember adds a set member.
-func (p *progressSink) AddMember(member []byte) error {
-	p.tick()
-	return p.Sink.AddMember(member)
-}
-
-// AddScoredMember adds a sorted-set member.
-func (p *progressSink) AddScoredMember(member []byte, score float64) error {
-	p.tick()
-	return p.Sink.AddScoredMember(member, score)
-}
-
-// AddFieldWithTTL adds a hash field that may expire.
-func (p *progressSink) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
-	p.tick()
-	return p.Sink.AddFieldWithTTL(field, value, expireAtMS)
-}
-
-// AddStreamEntry adds a stream entry.
-func (p *progressSink) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	p.tick()
-	return p.Sink.AddStreamEntry(id, fields)
-}
-
-// WriteFunction passes a function library on.
-func (p *progressSink) WriteFunction(code []byte) error { return record.WriteFunction(p.Sink, code) }

@@ -81,7 +81,7 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 			}
 		}
 	}
-	var counts []encoder.DBInfo
+	var counts []record.Counts
 	var countTime time.Duration
 	l, exact := src.(record.KeyLister)
 	fill := exact && cluster.CanFill(dsts)

@@ -1,6 +1,6 @@
 package cluster
 
-import "github.com/rdbgen/rdbgen/encoder"
+import "github.com/rdbgen/rdbgen/record"
 
 // A Counter counts the keys each shard of a layout will hold, for WriterOptions.Counts: a
 // first pass over the keys alone, before the records are written, lets every file declare
@@ -33,8 +33,8 @@ func (c *Counter) Add(key []byte, expires bool) {
 }
 
 // Counts returns the counts of each shard so far.
-func (c *Counter) Counts() []encoder.DBInfo {
-	counts := make([]encoder.DBInfo, c.layout.Len())
+func (c *Counter) Counts() []record.Counts {
+	counts := make([]record.Counts, c.layout.Len())
 	for s := range Slots {
 		n := &counts[c.layout.Owner(s)]
 		n.Keys += c.keys[s]

@@ -6,7 +6,7 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // A File is a destination a Writer with WriterOptions.FillCounts writes a shard file into:
@@ -129,10 +129,10 @@ func (w *Writer) headerRoom(i int) int {
 	}
 	if w.declared.Keys == 0 {
 		s := sw.Stats()
-		return sw.HeaderLen(0, encoder.DBInfo{Keys: s.Keys, Expires: s.Expires})
+		return sw.HeaderLen(0, record.Counts{Keys: s.Keys, Expires: s.Expires})
 	}
 	share := float64(w.layout.Shard(i).Slots()) / Slots
-	return sw.HeaderLen(0, encoder.DBInfo{
+	return sw.HeaderLen(0, record.Counts{
 		Keys:    uint64(float64(w.declared.Keys) * share),
 		Expires: uint64(float64(w.declared.Expires) * share),
 	})

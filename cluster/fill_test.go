@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // fillRecords writes n string records (every third with an expiry) and, with tagged, as
@@ -22,12 +23,12 @@ func fillRecords(w *Writer, n int, tagged bool) error {
 			at = 4102444800000 + int64(i)
 		}
 		k := fmt.Appendf(nil, "key%d", i)
-		if err := w.WriteString(k, bytes.Repeat(k, 3), at); err != nil {
+		if err := writeString(w, k, bytes.Repeat(k, 3), at); err != nil {
 			return err
 		}
 		if tagged {
 			k = fmt.Appendf(nil, "{tag}:%d", i)
-			if err := w.WriteString(k, k, 0); err != nil {
+			if err := writeString(w, k, k, 0); err != nil {
 				return err
 			}
 		}
@@ -49,20 +50,20 @@ func TestFillCounts(t *testing.T) {
 		layout   *Layout
 		n        int
 		tagged   bool
-		declared encoder.DBInfo // what BeginDB declares; zero: BeginDB is not called
-		prefix   int            // bytes in the files before the shard files start
-		wantMove bool           // some shard's room misses its header: its records move
+		declared record.Counts // what BeginDB declares; zero: BeginDB is not called
+		prefix   int           // bytes in the files before the shard files start
+		wantMove bool          // some shard's room misses its header: its records move
 	}{
-		{name: "declared right", layout: even3, n: 60000, declared: encoder.DBInfo{Keys: 60000, Expires: 20000}},
-		{name: "fits in the buffers", layout: even3, n: 300, declared: encoder.DBInfo{Keys: 300, Expires: 100}},
+		{name: "declared right", layout: even3, n: 60000, declared: record.Counts{Keys: 60000, Expires: 20000}},
+		{name: "fits in the buffers", layout: even3, n: 300, declared: record.Counts{Keys: 300, Expires: 100}},
 		// Predicted from the first 4096 bytes: a few hundred keys, not 20000.
 		{name: "not declared", layout: even3, n: 60000, wantMove: true},
-		{name: "declared too many", layout: even3, n: 30000, declared: encoder.DBInfo{Keys: 1 << 33, Expires: 1 << 33}, wantMove: true},
-		{name: "declared too few", layout: even3, n: 60000, declared: encoder.DBInfo{Keys: 30, Expires: 3}, wantMove: true},
-		{name: "after a prefix", layout: even3, n: 60000, declared: encoder.DBInfo{Keys: 30, Expires: 3}, prefix: 12345, wantMove: true},
+		{name: "declared too many", layout: even3, n: 30000, declared: record.Counts{Keys: 1 << 33, Expires: 1 << 33}, wantMove: true},
+		{name: "declared too few", layout: even3, n: 60000, declared: record.Counts{Keys: 30, Expires: 3}, wantMove: true},
+		{name: "after a prefix", layout: even3, n: 60000, declared: record.Counts{Keys: 30, Expires: 3}, prefix: 12345, wantMove: true},
 		// The tag's shard gets 53333 keys, the others 13333 each, under 16384.
-		{name: "one hash tag", layout: even3, n: 40000, tagged: true, declared: encoder.DBInfo{Keys: 80000, Expires: 13334}, wantMove: true},
-		{name: "uneven", layout: uneven, n: 50000, declared: encoder.DBInfo{Keys: 50000, Expires: 16667}},
+		{name: "one hash tag", layout: even3, n: 40000, tagged: true, declared: record.Counts{Keys: 80000, Expires: 13334}, wantMove: true},
+		{name: "uneven", layout: uneven, n: 50000, declared: record.Counts{Keys: 50000, Expires: 16667}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,9 +80,9 @@ func TestFillCounts(t *testing.T) {
 			must(t, err)
 			must(t, fillRecords(first, tt.n, tt.tagged))
 			must(t, first.Close())
-			counts := make([]encoder.DBInfo, len(want))
+			counts := make([]record.Counts, len(want))
 			for i, s := range first.Stats() {
-				counts[i] = encoder.DBInfo{Keys: s.Keys, Expires: s.Expires}
+				counts[i] = record.Counts{Keys: s.Keys, Expires: s.Expires}
 				want[i].Reset()
 			}
 			counted, err := NewWriter(dsts, tt.layout, WriterOptions{Encoder: opts, Counts: counts})

@@ -18,50 +18,49 @@ import (
 // sinkRecords writes n keys of every kind through a record.Sink: strings (every third with
 // an expiry), hashes, lists, sets, sorted sets, hashes with field TTLs and streams.
 func sinkRecords(s record.Sink, n int) error {
-	if err := s.BeginDB(0, encoder.DBInfo{Keys: uint64(n), Expires: uint64(n+2) / 3}); err != nil {
+	if err := s.BeginDB(0, record.Counts{Keys: uint64(n), Expires: uint64(n+2) / 3}); err != nil {
 		return err
 	}
 	for i := range n {
 		k := fmt.Appendf(nil, "key:%d", i)
-		var at int64
+		r := record.Record{Key: k}
 		if i%3 == 0 {
-			at = 4102444800000 + int64(i)
+			r.ExpireAtMS = 4102444800000 + int64(i)
 		}
-		var err error
 		switch i % 7 {
 		case 0, 1, 2:
-			err = s.WriteString(k, bytes.Repeat(k, 3), at)
+			r.Type, r.Value = record.String, bytes.Repeat(k, 3)
 		case 3:
-			err = collection(s.BeginHash(k, 3, at), func(j int) error { return s.AddField(fmt.Appendf(nil, "f%d", j), k) }, 3, s)
+			r.Type = record.Hash
+			for j := range 3 {
+				r.Members = append(r.Members, record.Member{Name: fmt.Appendf(nil, "f%d", j), Value: k})
+			}
 		case 4:
-			err = collection(s.BeginZSet(k, 2, at), func(j int) error { return s.AddScoredMember(fmt.Appendf(nil, "m%d", j), float64(j)/3) }, 2, s)
+			r.Type = record.ZSet
+			for j := range 2 {
+				r.Members = append(r.Members, record.Member{Name: fmt.Appendf(nil, "m%d", j), Score: float64(j) / 3})
+			}
 		case 5:
-			err = collection(s.BeginHashWithFieldTTL(k, 2, at, 4102444800000), func(j int) error {
-				return s.AddFieldWithTTL(fmt.Appendf(nil, "f%d", j), k, 4102444800000+int64(j))
-			}, 2, s)
+			r.Type = record.Hash
+			for j := range 2 {
+				r.Members = append(r.Members, record.Member{Name: fmt.Appendf(nil, "f%d", j), Value: k, ExpireAtMS: 4102444800000 + int64(j)})
+			}
 		case 6:
-			err = collection(s.BeginStream(k, at), func(j int) error {
-				return s.AddStreamEntry(encoder.StreamID{Ms: 1700000000000 + uint64(j), Seq: 0}, [][]byte{[]byte("f"), k})
-			}, 4, s)
+			r.Type = record.Stream
+			for j := range 4 {
+				r.Members = append(r.Members, record.Member{ID: record.StreamID{Ms: 1700000000000 + uint64(j)}, Fields: [][]byte{[]byte("f"), k}})
+			}
 		}
-		if err != nil {
+		if err := r.WriteTo(s); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// collection adds n members with add to the collection begun with the error begun, and ends it.
-func collection(begun error, add func(int) error, n int, s record.Sink) error {
-	if begun != nil {
-		return begun
-	}
-	for j := range n {
-		if err := add(j); err != nil {
-			return err
-		}
-	}
-	return s.EndCollection()
+// writeString writes a string into s.
+func writeString(s record.Sink, key, value []byte, exp int64) error {
+	return s.Begin(&record.Header{Key: key, Type: record.String, Value: value, ExpireAtMS: exp})
 }
 
 // TestFilterWritesOneShardOfTheSplit: a Writer given shard i's destination alone (Discard for
@@ -142,6 +141,13 @@ func TestFilterWritesOneShardOfTheSplit(t *testing.T) {
 	}
 }
 
+// noFunctions is a Sink that refuses function libraries.
+type noFunctions struct{ record.Discard }
+
+func (noFunctions) WriteFunction(code []byte) error {
+	return record.RefuseFunctions{}.WriteFunction(code)
+}
+
 func TestFilterErrors(t *testing.T) {
 	even3, _ := Even(3)
 	key0 := []byte("key:0") // a key of shard 0, and one of shard 2
@@ -160,15 +166,15 @@ func TestFilterErrors(t *testing.T) {
 		{"a record while a dropped collection is open", func() error {
 			w, _ := NewWriter([]io.Writer{io.Discard, Discard, Discard}, even3, WriterOptions{})
 			f, _ := NewFilter(w, even3, 0)
-			if err := f.BeginSet(key2, 1, 0); err != nil {
+			if err := f.Begin(&record.Header{Key: key2, Type: record.Set, Len: 1}); err != nil {
 				return err
 			}
-			return f.WriteString(key0, key0, 0)
+			return writeString(f, key0, key0, 0)
 		}, encoder.ErrCollectionOpen, "a new record begun"},
 		{"a library for a sink without libraries", func() error {
-			f, _ := NewFilter(&struct{ record.Sink }{}, even3, 0)
+			f, _ := NewFilter(noFunctions{}, even3, 0)
 			return f.WriteFunction([]byte("#!lua name=lib\n"))
-		}, errNoFunctions, `a function library ("#!lua name=lib\n")`},
+		}, record.ErrFunctionsUnsupported, `function library "lib"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

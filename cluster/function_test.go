@@ -42,7 +42,7 @@ func TestWriterGivesEveryShardTheFunctions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.BeginDB(0, encoder.DBInfo{}); err != nil {
+		if err := w.BeginDB(0, record.Counts{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, code := range libs {
@@ -51,7 +51,7 @@ func TestWriterGivesEveryShardTheFunctions(t *testing.T) {
 			}
 		}
 		for _, k := range []string{"x", "y", "z", "{a}1", "foo"} {
-			if err := w.WriteString([]byte(k), []byte("v"), 0); err != nil {
+			if err := writeString(w, []byte(k), []byte("v"), 0); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // ErrDB is returned for records of a database other than 0: a cluster node refuses them.
@@ -28,7 +29,7 @@ type WriterOptions struct {
 	// Counts gives, for each shard, the keys and keys with an expiry it will hold, when they
 	// are known up front (see Counter). They become each file's RESIZEDB hint and are
 	// checked on Close. Default nil: unknown, no hint, unless FillCounts is set.
-	Counts []encoder.DBInfo
+	Counts []record.Counts
 	// FillCounts gives each file the RESIZEDB hint of the keys it got without counting them
 	// up front: every destination must be a File standing where its shard file is to start
 	// (see CanFill); the Writer leaves room there for the header, writes the records after
@@ -44,14 +45,14 @@ type WriterOptions struct {
 // in memory bounded by the number of shards. Every file holds database 0.
 //
 // Writer implements record.Sink, the interface every record source writes to (generated
-// datasets, spec files, imports), with the same methods as encoder.Writer: a collection's
-// Begin call picks the shard of its key, and its members and EndCollection go there. Keys
+// datasets, spec files, imports), as encoder.Writer does: a key's Begin picks the shard of
+// its key, and a collection's members and End go there. Keys
 // must be unique, as in a single file. Shard gives direct access to a key's encoder.Writer.
 type Writer struct {
 	layout   *Layout
 	shards   []*encoder.Writer
-	files    []*shardFile   // with FillCounts, the shards' destinations
-	declared encoder.DBInfo // the counts BeginDB declared for the whole database
+	files    []*shardFile  // with FillCounts, the shards' destinations
+	declared record.Counts // the counts BeginDB declared for the whole database
 	slots    slotter
 	// owner8 is the layout's table of each slot's shard in bytes, with 256 shards or fewer:
 	// a lookup of a random slot in the layout's 32 KiB table missed the first-level cache
@@ -106,7 +107,7 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 		if err != nil {
 			return nil, err
 		}
-		var info encoder.DBInfo
+		var info record.Counts
 		if opts.Counts != nil {
 			info = opts.Counts[i]
 		}
@@ -139,32 +140,6 @@ func (w *Writer) shardOf(slot int) int {
 		return int(w.owner8[slot])
 	}
 	return w.layout.Owner(slot)
-}
-
-// WriteString writes a string record to the shard of its key. expireAtMS is the absolute
-// expiry in Unix ms, or 0 for none.
-func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if w.closed {
-		return encoder.ErrClosed
-	}
-	if w.cur != nil {
-		return w.cur.WriteString(key, value, expireAtMS) // which refuses it
-	}
-	slot := w.slots.last(key) // inlined: the call to slot costs more than the rest
-	if slot < 0 {
-		slot = w.slots.next(key)
-	}
-	return w.shards[w.shardOf(slot)].WriteString(key, value, expireAtMS)
-}
-
-// shardFor returns the shard a record of key goes to: the shard of key, except while a
-// collection is open, when it is that collection's shard, which refuses the record with
-// encoder.ErrCollectionOpen as a single encoder.Writer would.
-func (w *Writer) shardFor(key []byte) *encoder.Writer {
-	if w.cur != nil {
-		return w.cur
-	}
-	return w.Shard(key)
 }
 
 // Stats returns each shard's counts so far; after Close they describe the whole files.

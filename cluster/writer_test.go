@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // testRecord is a string record of the writer tests.
@@ -98,7 +99,7 @@ func TestWriterSplitsBySlot(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, r := range records {
-				if err := w.WriteString([]byte(r.key), []byte(r.value), r.expireAtMS); err != nil {
+				if err := writeString(w, []byte(r.key), []byte(r.value), r.expireAtMS); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -152,7 +153,7 @@ func TestWriterShardHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"foo", "bar"} { // slots 12182 and 5061
-		if err := w.Shard([]byte(k)).WriteString([]byte(k), []byte("v"), 0); err != nil {
+		if err := writeString(w.Shard([]byte(k)), []byte(k), []byte("v"), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -167,9 +168,14 @@ func TestWriterShardHook(t *testing.T) {
 	if sizes != [2]uint64{} {
 		t.Fatalf("RESIZEDB %v without counts", sizes)
 	}
-	if err := w.WriteString([]byte("x"), nil, 0); !errors.Is(err, encoder.ErrClosed) {
+	if err := writeString(w, []byte("x"), nil, 0); !errors.Is(err, encoder.ErrClosed) {
 		t.Fatalf("write after close: %v", err)
 	}
+}
+
+// writeString writes a string into s.
+func writeString(s record.Sink, key, value []byte, exp int64) error {
+	return s.Begin(&record.Header{Key: key, Type: record.String, Value: value, ExpireAtMS: exp})
 }
 
 func TestWriterErrors(t *testing.T) {
@@ -178,19 +184,19 @@ func TestWriterErrors(t *testing.T) {
 	if _, err := cluster.NewWriter(two[:1], layout, cluster.WriterOptions{}); err == nil || !strings.Contains(err.Error(), "1 destinations for 2 shards") {
 		t.Errorf("too few destinations: %v", err)
 	}
-	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Counts: make([]encoder.DBInfo, 3)}); err == nil || !strings.Contains(err.Error(), "3 counts for 2 shards") {
+	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Counts: make([]record.Counts, 3)}); err == nil || !strings.Contains(err.Error(), "3 counts for 2 shards") {
 		t.Errorf("wrong counts: %v", err)
 	}
 	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Encoder: encoder.Options{Target: "redis-1"}}); !errors.Is(err, encoder.ErrUnknownTarget) {
 		t.Errorf("bad target: %v", err)
 	}
 	// A count that turns out wrong fails Close, naming the shard.
-	w, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Counts: []encoder.DBInfo{{Keys: 1}, {Keys: 5}}})
+	w, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Counts: []record.Counts{{Keys: 1}, {Keys: 5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.WriteString([]byte("bar"), []byte("v"), 0)
-	w.WriteString([]byte("foo"), []byte("v"), 0)
+	writeString(w, []byte("bar"), []byte("v"), 0)
+	writeString(w, []byte("foo"), []byte("v"), 0)
 	if err := w.Close(); !errors.Is(err, encoder.ErrCountMismatch) || !strings.HasPrefix(err.Error(), "shard 1: ") {
 		t.Fatalf("Close = %v, want shard 1's count mismatch", err)
 	}
@@ -205,14 +211,14 @@ func TestWriterCollectionOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.BeginSet([]byte("bar"), 1, 0); err != nil {
+	if err := w.Begin(&record.Header{Key: []byte("bar"), Type: record.Set, Len: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WriteString([]byte("foo"), []byte("v"), 0); !errors.Is(err, encoder.ErrCollectionOpen) {
-		t.Errorf("WriteString in another shard while a set is open = %v, want ErrCollectionOpen", err)
+	if err := writeString(w, []byte("foo"), []byte("v"), 0); !errors.Is(err, encoder.ErrCollectionOpen) {
+		t.Errorf("a string in another shard while a set is open = %v, want ErrCollectionOpen", err)
 	}
-	if err := w.BeginHash([]byte("foo"), 1, 0); !errors.Is(err, encoder.ErrCollectionOpen) {
-		t.Errorf("BeginHash in another shard while a set is open = %v, want ErrCollectionOpen", err)
+	if err := w.Begin(&record.Header{Key: []byte("foo"), Type: record.Hash, Len: 1}); !errors.Is(err, encoder.ErrCollectionOpen) {
+		t.Errorf("a hash in another shard while a set is open = %v, want ErrCollectionOpen", err)
 	}
 	if err := w.Close(); !errors.Is(err, encoder.ErrCollectionOpen) || !strings.HasPrefix(err.Error(), "shard 0: ") {
 		t.Errorf("Close = %v, want shard 0's ErrCollectionOpen", err)
@@ -227,7 +233,7 @@ func ExampleWriter() {
 	files := []io.Writer{new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)}
 	w, _ := cluster.NewWriter(files, layout, cluster.WriterOptions{})
 	for _, key := range []string{"foo", "bar", "{user1000}.following", "{user1000}.followers"} {
-		w.WriteString([]byte(key), []byte("value"), 0)
+		w.Begin(&record.Header{Key: []byte(key), Type: record.String, Value: []byte("value")})
 	}
 	w.Close()
 	for i, s := range w.Stats() {

@@ -7,43 +7,50 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// fieldSink records hashes with field TTLs as text, and fails when a hash brings another
-// number of fields than it declared.
+// fieldSink records hashes with field TTLs as text, and fails when a hash is not opened as
+// one with field TTLs or brings another number of fields than it declared.
 type fieldSink struct {
-	record.Collector
+	record.Discard
 	dbs    []int
 	out    []string
 	n      uint64
 	fields []string
 }
 
-func (s *fieldSink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *fieldSink) BeginDB(db int, _ record.Counts) error {
 	s.dbs = append(s.dbs, db)
 	return nil
 }
 
-func (s *fieldSink) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	s.out = append(s.out, fmt.Sprintf("%s n=%d exp=%d min=%d", key, n, exp, minField))
-	s.n, s.fields = n, nil
+func (s *fieldSink) Begin(h *record.Header) error {
+	if !h.HasFieldTTLs() {
+		return fmt.Errorf("%s: %+v is not a hash with field TTLs", h.Key, h)
+	}
+	s.out = append(s.out, fmt.Sprintf("%s n=%d exp=%d min=%d", h.Key, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS))
+	s.n, s.fields = h.Len, nil
 	return nil
 }
 
-func (s *fieldSink) AddFieldWithTTL(f, v []byte, exp int64) error {
-	s.fields = append(s.fields, fmt.Sprintf("%s=%s@%d", f, v, exp))
+func (s *fieldSink) Add(m *record.Member) error {
+	s.fields = append(s.fields, fmt.Sprintf("%s=%s@%d", m.Name, m.Value, m.ExpireAtMS))
 	return nil
 }
 
-func (s *fieldSink) EndCollection() error {
+func (s *fieldSink) End(*record.StreamTail) error {
 	if uint64(len(s.fields)) != s.n {
 		return fmt.Errorf("%d fields, %d declared", len(s.fields), s.n)
 	}
 	s.out = append(s.out, strings.Join(s.fields, " "))
 	return nil
+}
+
+// addField adds a field with its expiry to s.
+func addField(s record.Sink, name, value string, exp int64) error {
+	return s.Add(&record.Member{Name: []byte(name), Value: []byte(value), ExpireAtMS: exp})
 }
 
 type field struct {
@@ -90,16 +97,16 @@ func TestDropExpiredFields(t *testing.T) {
 			if on := tc.opts.DropExpiredFields || tc.opts.DropExpired; on && !tc.opts.Active() {
 				t.Fatal("not active")
 			}
-			f.BeginDB(3, encoder.DBInfo{})
-			if err := f.BeginHashWithFieldTTL([]byte("h"), uint64(len(tc.fields)), 0, tc.min); err != nil {
+			f.BeginDB(3, record.Counts{})
+			if err := f.Begin(&record.Header{Key: []byte("h"), Type: record.Hash, Len: uint64(len(tc.fields)), MinFieldExpireAtMS: tc.min}); err != nil {
 				t.Fatal(err)
 			}
 			for _, fl := range tc.fields {
-				if err := f.AddFieldWithTTL([]byte(fl.name), []byte("v"+fl.name), fl.exp); err != nil {
+				if err := addField(f, fl.name, "v"+fl.name, fl.exp); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := f.EndCollection(); err != nil {
+			if err := f.End(nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := fmt.Sprint(s.out); got != tc.want {
@@ -127,9 +134,9 @@ func TestDropExpiredFieldsLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.BeginDB(0, encoder.DBInfo{})
+	f.BeginDB(0, record.Counts{})
 	const fields = 5000
-	f.BeginHashWithFieldTTL([]byte("big"), fields, 0, n-1)
+	f.Begin(&record.Header{Key: []byte("big"), Type: record.Hash, Len: fields, MinFieldExpireAtMS: n - 1})
 	var want []string
 	for i := range fields {
 		exp := n + int64(i)
@@ -137,7 +144,7 @@ func TestDropExpiredFieldsLarge(t *testing.T) {
 			exp = n - 1
 		}
 		name, value := fmt.Sprint("field", i), strings.Repeat("v", i%50)
-		if err := f.AddFieldWithTTL([]byte(name), []byte(value), exp); err != nil {
+		if err := addField(f, name, value, exp); err != nil {
 			t.Fatal(err)
 		}
 		if i%3 != 0 {
@@ -149,7 +156,7 @@ func TestDropExpiredFieldsLarge(t *testing.T) {
 			}
 		}
 	}
-	if err := f.EndCollection(); err != nil {
+	if err := f.End(nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.out) != 2 || s.out[0] != fmt.Sprintf("big n=%d exp=0 min=%d", len(want), n+1) || s.out[1] != strings.Join(want, " ") {

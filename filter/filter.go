@@ -3,9 +3,10 @@
 // or those not yet expired, and the hash fields not yet expired. A Filter is a record.Sink
 // that wraps another.
 //
-// Filtering changes the counts of a database, so a Filter passes zero counts (unknown) to
-// the wrapped sink's BeginDB, and opens a database there only when one of its records is
-// kept.
+// A Filter is a record.Gate, which drops whole keys, and, with DropExpiredFields, a stage
+// behind it that drops the expired fields of the hashes it keeps. Filtering changes the
+// counts of a database, so a Filter passes zero counts (unknown) to the wrapped sink's
+// BeginDB, and opens a database there only when one of its records is kept.
 package filter
 
 import (
@@ -13,7 +14,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -53,6 +53,25 @@ func (o Options) Active() bool {
 	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired || o.DropExpiredFields
 }
 
+// Check reports the first option New cannot use, wrapping ErrBadOption; nil when it can use
+// them all.
+func (o Options) Check() error {
+	if o.Sample < 0 || o.Sample > 1 || o.Sample != o.Sample {
+		return fmt.Errorf("%w: sample %v is not a fraction above 0 and at most 1", ErrBadOption, o.Sample)
+	}
+	for _, db := range o.DBs {
+		if db < 0 || db > record.MaxDB {
+			return fmt.Errorf("%w: db %d out of range (0 to %d)", ErrBadOption, db, record.MaxDB)
+		}
+	}
+	for _, t := range o.Types {
+		if t == "" || !t.Valid() {
+			return fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream)", ErrBadOption, t)
+		}
+	}
+	return nil
+}
+
 // Stats count what a Filter kept and dropped.
 type Stats struct {
 	// Kept and Dropped count records; Dropped includes EmptiedHashes.
@@ -63,31 +82,33 @@ type Stats struct {
 	EmptiedHashes uint64
 }
 
-// A Filter is a record.Sink that passes the records its Options keep to another Sink.
+// A Filter is a record.Sink that passes the records its Options keep to another Sink. Its
+// Gate drops the keys the options refuse; with DropExpiredFields, the keys it keeps go
+// through a stage that drops expired hash fields before they reach the sink.
 type Filter struct {
-	sink     record.Sink
-	opts     Options
-	match    []byte
-	dbs      map[int]bool
-	types    map[record.Type]bool
-	limit    uint64 // keep a key whose sample hash is below it
-	nowMS    int64
-	db       int
-	dbKept   bool // the current database is kept
-	dbOpen   bool // it is open in sink
-	skipping bool // the open collection is dropped
-	holding  bool // the open hash's live fields are held until it ends
-	held     heldHash
-	stats    Stats
+	record.Gate
+	opts   Options
+	match  []byte
+	dbs    map[int]bool
+	types  map[record.Type]bool
+	limit  uint64 // keep a key whose sample hash is below it
+	nowMS  int64
+	sink   record.Sink
+	db     int
+	dbKept bool // the current database is kept
+	dbOpen bool // it is open in sink
+	kept   uint64
+	fields fieldDropper // with DropExpiredFields, the Gate's Next
 }
 
-// New returns a Filter that passes the records opts keep to sink.
+// New returns a Filter that passes the records opts keep to sink. Options that Check
+// refuses are an error wrapping ErrBadOption.
 func New(sink record.Sink, opts Options) (*Filter, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
 	opts.DropExpiredFields = opts.DropExpiredFields || opts.DropExpired
 	f := &Filter{sink: sink, opts: opts, limit: ^uint64(0)}
-	if opts.Sample < 0 || opts.Sample > 1 || opts.Sample != opts.Sample {
-		return nil, fmt.Errorf("%w: sample %v is not a fraction above 0 and at most 1", ErrBadOption, opts.Sample)
-	}
 	if opts.Sample > 0 && opts.Sample < 1 {
 		f.limit = uint64(opts.Sample * (1 << 64))
 	}
@@ -97,18 +118,12 @@ func New(sink record.Sink, opts Options) (*Filter, error) {
 	if opts.DBs != nil {
 		f.dbs = map[int]bool{}
 		for _, db := range opts.DBs {
-			if db < 0 || db > record.MaxDB {
-				return nil, fmt.Errorf("%w: db %d out of range (0 to %d)", ErrBadOption, db, record.MaxDB)
-			}
 			f.dbs[db] = true
 		}
 	}
 	if opts.Types != nil {
 		f.types = map[record.Type]bool{}
 		for _, t := range opts.Types {
-			if t == "" || !t.Valid() {
-				return nil, fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream)", ErrBadOption, t)
-			}
 			f.types[t] = true
 		}
 	}
@@ -117,46 +132,56 @@ func New(sink record.Sink, opts Options) (*Filter, error) {
 		now = time.Now()
 	}
 	f.nowMS = now.UnixMilli()
+	f.Keep, f.Next = f.keep, sink
+	if opts.DropExpiredFields {
+		// The stage after the Gate opens the database of the keys it passes on.
+		f.fields = fieldDropper{Pass: record.Pass{Next: sink}, f: f}
+		f.Keep, f.Next = f.pass, &f.fields
+	}
 	return f, nil
 }
 
 // Stats returns the records kept and dropped so far.
-func (f *Filter) Stats() Stats { return f.stats }
+func (f *Filter) Stats() Stats {
+	return Stats{
+		Kept:          f.kept,
+		Dropped:       f.Dropped + f.fields.emptied,
+		ExpiredFields: f.fields.expired,
+		EmptiedHashes: f.fields.emptied,
+	}
+}
 
 // BeginDB notes the database of the records that follow; it is opened in the wrapped sink,
 // with zero counts, when one of its records is kept.
-func (f *Filter) BeginDB(db int, _ encoder.DBInfo) error {
+func (f *Filter) BeginDB(db int, _ record.Counts) error {
 	f.db, f.dbOpen = db, false
 	f.dbKept = f.dbs == nil || f.dbs[db]
 	return nil
 }
 
-// keep decides on a record and opens its database in the sink when it is kept.
-func (f *Filter) keep(t record.Type, key []byte, exp int64) (bool, error) {
-	if !f.pass(t, key, exp) {
-		f.stats.Dropped++
+// keep is the Gate's Keep without DropExpiredFields: a key the options keep opens its
+// database in the sink.
+func (f *Filter) keep(h *record.Header) (bool, error) {
+	if ok, _ := f.pass(h); !ok {
 		return false, nil
 	}
-	if err := f.kept(); err != nil {
-		return false, err
-	}
-	return true, nil
+	return true, f.open()
 }
 
-// pass tells whether the options keep a record.
-func (f *Filter) pass(t record.Type, key []byte, exp int64) bool {
+// pass tells whether the options keep the key h opens.
+func (f *Filter) pass(h *record.Header) (bool, error) {
 	return f.dbKept &&
-		(f.types == nil || f.types[t]) &&
-		(f.match == nil || Match(f.match, key)) &&
-		(!f.opts.DropExpired || exp == 0 || exp > f.nowMS) &&
-		(f.limit == ^uint64(0) || sampleHash(f.opts.Seed, key) < f.limit)
+		(f.types == nil || f.types[h.Type]) &&
+		(f.match == nil || Match(f.match, h.Key)) &&
+		(!f.opts.DropExpired || h.ExpireAtMS == 0 || h.ExpireAtMS > f.nowMS) &&
+		(f.limit == ^uint64(0) || sampleHash(f.opts.Seed, h.Key) < f.limit), nil
 }
 
-// kept counts a record kept and opens its database in the sink.
-func (f *Filter) kept() error {
-	f.stats.Kept++
+// open counts a key kept and opens its database in the sink.
+func (f *Filter) open() error {
+	f.kept++
 	if !f.dbOpen {
-		if err := f.sink.BeginDB(f.db, encoder.DBInfo{}); err != nil {
+		if err := f.sink.BeginDB(f.db, record.Counts{}); err != nil {
 			return err
 		}
 		f.dbOpen = true
@@ -181,170 +206,4 @@ func sampleHash(seed uint64, key []byte) uint64 {
 	return h ^ h>>31
 }
 
-// WriteString passes a kept string on.
-func (f *Filter) WriteString(key, value []byte, exp int64) error {
-	if ok, err := f.keep(record.String, key, exp); !ok {
-		return err
-	}
-	return f.sink.WriteString(key, value, exp)
-}
-
-func (f *Filter) begin(t record.Type, key []byte, exp int64, open func() error) error {
-	ok, err := f.keep(t, key, exp)
-	f.skipping = !ok
-	if !ok {
-		return err
-	}
-	return open()
-}
-
-// BeginHash opens a kept hash in the sink.
-func (f *Filter) BeginHash(key []byte, n uint64, exp int64) error {
-	return f.begin(record.Hash, key, exp, func() error { return f.sink.BeginHash(key, n, exp) })
-}
-
-// BeginList opens a kept list in the sink.
-func (f *Filter) BeginList(key []byte, n uint64, exp int64) error {
-	return f.begin(record.List, key, exp, func() error { return f.sink.BeginList(key, n, exp) })
-}
-
-// BeginSet opens a kept set in the sink.
-func (f *Filter) BeginSet(key []byte, n uint64, exp int64) error {
-	return f.begin(record.Set, key, exp, func() error { return f.sink.BeginSet(key, n, exp) })
-}
-
-// BeginZSet opens a kept sorted set in the sink.
-func (f *Filter) BeginZSet(key []byte, n uint64, exp int64) error {
-	return f.begin(record.ZSet, key, exp, func() error { return f.sink.BeginZSet(key, n, exp) })
-}
-
-// BeginHashWithFieldTTL opens a kept hash with field TTLs in the sink. With
-// DropExpiredFields, a hash one of whose fields may have expired (its smallest field expiry
-// is at or before Now) is held until it ends instead.
-func (f *Filter) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	if !f.opts.DropExpiredFields || minField == 0 || minField > f.nowMS || !f.pass(record.Hash, key, exp) {
-		return f.begin(record.Hash, key, exp, func() error { return f.sink.BeginHashWithFieldTTL(key, n, exp, minField) })
-	}
-	f.holding = true
-	f.held.start(key, exp)
-	return nil
-}
-
-// BeginStream opens a kept stream in the sink.
-func (f *Filter) BeginStream(key []byte, exp int64) error {
-	return f.begin(record.Stream, key, exp, func() error { return f.sink.BeginStream(key, exp) })
-}
-
-// AddField passes a field of a kept hash on.
-func (f *Filter) AddField(field, value []byte) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddField(field, value)
-}
-
-// AddFieldWithTTL passes a field of a kept hash on; with DropExpiredFields, one that has
-// expired is dropped.
-func (f *Filter) AddFieldWithTTL(field, value []byte, exp int64) error {
-	switch {
-	case f.skipping:
-		return nil
-	case f.opts.DropExpiredFields && exp != 0 && exp <= f.nowMS:
-		f.stats.ExpiredFields++
-		return nil
-	case f.holding:
-		return f.held.add(field, value, exp)
-	}
-	return f.sink.AddFieldWithTTL(field, value, exp)
-}
-
-// AddElement passes an element of a kept list on.
-func (f *Filter) AddElement(e []byte) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddElement(e)
-}
-
-// AddMember passes a member of a kept set on.
-func (f *Filter) AddMember(m []byte) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddMember(m)
-}
-
-// AddScoredMember passes a member of a kept sorted set on.
-func (f *Filter) AddScoredMember(m []byte, score float64) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddScoredMember(m, score)
-}
-
-// AddStreamEntry passes an entry of a kept stream on.
-func (f *Filter) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddStreamEntry(id, fields)
-}
-
-// SetStreamMeta passes the metadata of a kept stream on.
-func (f *Filter) SetStreamMeta(m record.StreamMeta) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.SetStreamMeta(m)
-}
-
-// AddStreamGroup passes a group of a kept stream on.
-func (f *Filter) AddStreamGroup(g *record.StreamGroup) error {
-	if f.skipping {
-		return nil
-	}
-	return f.sink.AddStreamGroup(g)
-}
-
-// EndCollection closes a kept collection in the sink. A hash held is passed on with the
-// fields that live on, or dropped when none does.
-func (f *Filter) EndCollection() error {
-	switch {
-	case f.skipping:
-		f.skipping = false
-		return nil
-	case f.holding:
-		f.holding = false
-		return f.endHeld()
-	}
-	return f.sink.EndCollection()
-}
-
-// endHeld passes the hash held on with its live fields, or drops it when it has none.
-func (f *Filter) endHeld() error {
-	h := &f.held
-	if h.n == 0 {
-		h.release()
-		f.stats.Dropped++
-		f.stats.EmptiedHashes++
-		return nil
-	}
-	if err := f.kept(); err != nil {
-		h.release()
-		return err
-	}
-	if err := f.sink.BeginHashWithFieldTTL(h.key, h.n, h.exp, h.minField); err != nil {
-		h.release()
-		return err
-	}
-	if err := h.replay(f.sink.AddFieldWithTTL); err != nil {
-		return err
-	}
-	return f.sink.EndCollection()
-}
-
 var _ record.Sink = (*Filter)(nil)
-
-// WriteFunction passes a function library on, whatever the options: libraries are not
-// keys, so no filter drops them.
-func (f *Filter) WriteFunction(code []byte) error { return record.WriteFunction(f.sink, code) }

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -18,18 +17,21 @@ type recorder struct {
 	begin []string
 }
 
-func (r *recorder) BeginDB(db int, info encoder.DBInfo) error {
-	r.begin = append(r.begin, fmt.Sprintf("%d:%d/%d", db, info.Keys, info.Expires))
-	return r.Collector.BeginDB(db, info)
+func (r *recorder) BeginDB(db int, c record.Counts) error {
+	r.begin = append(r.begin, fmt.Sprintf("%d:%d/%d", db, c.Keys, c.Expires))
+	return r.Collector.BeginDB(db, c)
 }
 
-func (r *recorder) WriteString(k, v []byte, exp int64) error {
-	r.Collector.WriteString(k, v, exp)
-	r.keys = append(r.keys, fmt.Sprintf("%d/%s", r.Rec.DB, r.Rec.Key))
+func (r *recorder) Begin(h *record.Header) error {
+	r.Collector.Begin(h)
+	if h.Type == record.String {
+		r.keys = append(r.keys, fmt.Sprintf("%d/%s", r.Rec.DB, r.Rec.Key))
+	}
 	return nil
 }
 
-func (r *recorder) EndCollection() error {
+func (r *recorder) End(t *record.StreamTail) error {
+	r.Collector.End(t)
 	r.keys = append(r.keys, fmt.Sprintf("%d/%s:%s:%d", r.Rec.DB, r.Rec.Key, r.Rec.Type, len(r.Rec.Members)))
 	return nil
 }
@@ -51,7 +53,7 @@ func feed(t *testing.T, s record.Sink) {
 		},
 	}
 	for db, rs := range recs {
-		if err := s.BeginDB(db*2, encoder.DBInfo{Keys: uint64(len(rs))}); err != nil {
+		if err := s.BeginDB(db*2, record.Counts{Keys: uint64(len(rs))}); err != nil {
 			t.Fatal(err)
 		}
 		for i := range rs {
@@ -108,9 +110,9 @@ func TestSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.BeginDB(0, encoder.DBInfo{})
+		f.BeginDB(0, record.Counts{})
 		for _, i := range order {
-			f.WriteString(fmt.Appendf(nil, "key%d", i), nil, 0)
+			f.Begin(&record.Header{Key: fmt.Appendf(nil, "key%d", i), Type: record.String})
 		}
 		kept := map[string]bool{}
 		for _, k := range r.keys {
@@ -139,12 +141,19 @@ func TestSample(t *testing.T) {
 	}
 }
 
+// TestNewErrors: New and Check refuse the same bad options, and Check takes good ones.
 func TestNewErrors(t *testing.T) {
+	if err := (filter.Options{DBs: []int{0, record.MaxDB}, Types: []record.Type{record.Hash}, Sample: 1}).Check(); err != nil {
+		t.Errorf("good options: %v", err)
+	}
 	for _, opts := range []filter.Options{
 		{Sample: -0.1}, {Sample: 1.5}, {DBs: []int{-1}}, {Types: []record.Type{"blob"}}, {Types: []record.Type{""}},
 	} {
 		if _, err := filter.New(&recorder{}, opts); !errors.Is(err, filter.ErrBadOption) {
 			t.Errorf("%+v: got %v, want ErrBadOption", opts, err)
+		}
+		if err := opts.Check(); !errors.Is(err, filter.ErrBadOption) {
+			t.Errorf("%+v: Check gave %v, want ErrBadOption", opts, err)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package filter_test
 import (
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -24,13 +23,13 @@ func TestFilterKeepsFunctions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.BeginDB(0, encoder.DBInfo{}); err != nil {
+		if err := f.BeginDB(0, record.Counts{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := record.WriteFunction(f, code); err != nil {
+		if err := f.WriteFunction(code); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.WriteString([]byte("k"), []byte("v"), 1); err != nil {
+		if err := f.Begin(&record.Header{Key: []byte("k"), Type: record.String, Value: []byte("v"), ExpireAtMS: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if len(c.Functions) != 1 || string(c.Functions[0]) != string(code) || f.Stats().Dropped != 1 {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // maxHeldMem is the most bytes of fields a heldHash keeps in memory before it moves them to
@@ -26,6 +28,7 @@ type heldHash struct {
 	mem      []byte // field length, field, value length, value, expiry; one after another
 	file     *os.File
 	w        *bufio.Writer
+	m        record.Member // the field replayed
 }
 
 // start begins holding the fields of the hash key, which expires at exp.
@@ -63,8 +66,8 @@ func (h *heldHash) add(field, value []byte, exp int64) error {
 	return nil
 }
 
-// replay passes every field held, in the order they came, to add, and releases them.
-func (h *heldHash) replay(add func(field, value []byte, exp int64) error) error {
+// replay adds every field held to next, in the order they came, and releases them.
+func (h *heldHash) replay(next record.Sink) error {
 	defer h.release()
 	if h.file != nil {
 		if err := h.w.Flush(); err != nil {
@@ -73,31 +76,32 @@ func (h *heldHash) replay(add func(field, value []byte, exp int64) error) error 
 		if _, err := h.file.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("filter: read back %s: %w", h.file.Name(), err)
 		}
-		if err := replayFrom(bufio.NewReaderSize(h.file, 256<<10), add); err != nil {
+		if err := h.replayFrom(bufio.NewReaderSize(h.file, 256<<10), next); err != nil {
 			return err
 		}
 	}
-	return replayFrom(bufio.NewReader(bytes.NewReader(h.mem)), add)
+	return h.replayFrom(bufio.NewReader(bytes.NewReader(h.mem)), next)
 }
 
-// replayFrom reads held fields from r until its end.
-func replayFrom(r *bufio.Reader, add func(field, value []byte, exp int64) error) error {
-	var field, value []byte
+// replayFrom reads held fields from r until its end and adds them to next.
+func (h *heldHash) replayFrom(r *bufio.Reader, next record.Sink) error {
+	m := &h.m
 	for {
 		var err error
-		if field, err = readHeld(r, field); err == io.EOF {
+		if m.Name, err = readHeld(r, m.Name); err == io.EOF {
 			return nil
 		} else if err != nil {
 			return err
 		}
-		if value, err = readHeld(r, value); err != nil {
+		if m.Value, err = readHeld(r, m.Value); err != nil {
 			return err
 		}
 		var b [8]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
 			return errHeld
 		}
-		if err := add(field, value, int64(binary.LittleEndian.Uint64(b[:]))); err != nil {
+		m.ExpireAtMS = int64(binary.LittleEndian.Uint64(b[:]))
+		if err := next.Add(m); err != nil {
 			return err
 		}
 	}

@@ -17,8 +17,8 @@ func ExampleRead() {
 	var file bytes.Buffer
 	w, _ := encoder.NewWriter(&file, encoder.Options{Target: "redis-7.0", CreatedAt: now})
 	_ = w.BeginDB(0, record.Counts{Keys: 2, Expires: 1})
-	_ = w.WriteString([]byte("greeting"), []byte("hello"), 0)
-	_ = w.WriteString([]byte("session"), []byte("abc"), now.Add(time.Hour).UnixMilli())
+	_ = w.Begin(&record.Header{Key: []byte("greeting"), Type: record.String, Value: []byte("hello")})
+	_ = w.Begin(&record.Header{Key: []byte("session"), Type: record.String, Value: []byte("abc"), ExpireAtMS: now.Add(time.Hour).UnixMilli()})
 	_ = w.Close()
 
 	rep, err := inspect.Read(context.Background(), &file, inspect.Options{Now: now})

@@ -33,6 +33,11 @@ func members(n int, prefix string) []record.Member {
 	return ms
 }
 
+// writeString writes a string into s.
+func writeString(s record.Sink, key, value []byte, exp int64) error {
+	return s.Begin(&record.Header{Key: key, Type: record.String, Value: value, ExpireAtMS: exp})
+}
+
 // sample writes a file of every type and several encodings, in two databases, with
 // expiries around now, for target.
 func sample(t testing.TB, target string) []byte {
@@ -40,9 +45,9 @@ func sample(t testing.TB, target string) []byte {
 	at := func(d time.Duration) int64 { return now.Add(d).UnixMilli() }
 	stream := record.Record{Key: []byte("stream"), Type: record.Stream}
 	for j := range 5 {
-		stream.Entries = append(stream.Entries, record.StreamEntry{ID: record.StreamID{Ms: uint64(1700000000000 + j)}, Fields: [][]byte{[]byte("n"), fmt.Appendf(nil, "%d", j)}})
+		stream.Members = append(stream.Members, record.Member{ID: record.StreamID{Ms: uint64(1700000000000 + j)}, Fields: [][]byte{[]byte("n"), fmt.Appendf(nil, "%d", j)}})
 	}
-	stream.Groups = []record.StreamGroup{{Name: []byte("g"), Consumers: []record.StreamConsumer{{Name: []byte("c")}}}}
+	stream.Stream.Groups = []record.StreamGroup{{Name: []byte("g"), Consumers: []record.StreamConsumer{{Name: []byte("c")}}}}
 	dbs := [][]record.Record{{
 		{Key: []byte("int"), Value: []byte("123456")},
 		{Key: []byte("short"), Value: []byte("hello"), ExpireAtMS: at(-time.Hour)},
@@ -171,7 +176,7 @@ func TestTop(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 10 {
-		if err := w.WriteString(fmt.Appendf(nil, "k%d", i), bytes.Repeat([]byte("a"), 1+i%3), 0); err != nil {
+		if err := writeString(w, fmt.Appendf(nil, "k%d", i), bytes.Repeat([]byte("a"), 1+i%3), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,7 +240,7 @@ func TestExpiryHistogram(t *testing.T) {
 			if err := w.BeginDB(0, record.Counts{Keys: 1, Expires: 1}); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.WriteString([]byte("k"), []byte("v"), at); err != nil {
+			if err := writeString(w, []byte("k"), []byte("v"), at); err != nil {
 				t.Fatal(err)
 			}
 			if err := w.Close(); err != nil {
@@ -369,7 +374,7 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 10000 {
-		if err := w.WriteString(fmt.Appendf(nil, "k%d", i), d[:10], 0); err != nil {
+		if err := writeString(w, fmt.Appendf(nil, "k%d", i), d[:10], 0); err != nil {
 			t.Fatal(err)
 		}
 	}

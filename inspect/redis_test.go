@@ -156,7 +156,7 @@ func TestInspectExpired(t *testing.T) {
 		if i%2 == 1 {
 			exp = now.Add(time.Hour)
 		}
-		if err := w.WriteString(fmt.Appendf(nil, "session:%d", i), fmt.Appendf(nil, "value-%d-of-some-length", i), exp.UnixMilli()); err != nil {
+		if err := writeString(w, fmt.Appendf(nil, "session:%d", i), fmt.Appendf(nil, "value-%d-of-some-length", i), exp.UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 	}

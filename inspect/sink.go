@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -44,7 +43,7 @@ func newSink(rd *decoder.Reader, opts Options) *sink {
 	}
 }
 
-func (s *sink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *sink) BeginDB(db int, info record.Counts) error {
 	if s.est == nil {
 		est, err := newEstimator(s.rd, s.opts)
 		if err != nil {
@@ -61,11 +60,33 @@ func (s *sink) BeginDB(db int, info encoder.DBInfo) error {
 	return s.est.BeginDB(db, info)
 }
 
-// begin notes the record that opens.
-func (s *sink) begin(key []byte, typ record.Type, exp int64, n uint64) {
-	s.key = append(s.key[:0], key...)
-	s.typ, s.expire, s.members = typ, exp, n
-	s.drop = exp != 0 && exp <= s.now
+// Begin notes the key that opens and passes it on; a string is counted at once.
+func (s *sink) Begin(h *record.Header) error {
+	s.key = append(s.key[:0], h.Key...)
+	s.typ, s.expire, s.members = h.Type, h.ExpireAtMS, h.Len
+	s.drop = h.ExpireAtMS != 0 && h.ExpireAtMS <= s.now
+	if err := s.mem().Begin(h); err != nil || h.Type != record.String {
+		return err
+	}
+	s.end()
+	return nil
+}
+
+// Add passes a member on, counting a stream's entries (whose number no header gives).
+func (s *sink) Add(m *record.Member) error {
+	if s.typ == record.Stream {
+		s.members++
+	}
+	return s.mem().Add(m)
+}
+
+// End passes the end of a collection or stream on and counts it.
+func (s *sink) End(t *record.StreamTail) error {
+	if err := s.mem().End(t); err != nil {
+		return err
+	}
+	s.end()
+	return nil
 }
 
 // mem returns the sink the open record's members go to: the estimator, or a sink that
@@ -105,76 +126,6 @@ func (s *sink) end() {
 			s.byCount.add(k, int64(s.members))
 		}
 	}
-}
-
-func (s *sink) WriteString(key, value []byte, exp int64) error {
-	s.begin(key, record.String, exp, 0)
-	if err := s.mem().WriteString(key, value, exp); err != nil {
-		return err
-	}
-	s.end()
-	return nil
-}
-
-func (s *sink) BeginHash(key []byte, n uint64, exp int64) error {
-	s.begin(key, record.Hash, exp, n)
-	return s.mem().BeginHash(key, n, exp)
-}
-
-func (s *sink) BeginList(key []byte, n uint64, exp int64) error {
-	s.begin(key, record.List, exp, n)
-	return s.mem().BeginList(key, n, exp)
-}
-
-func (s *sink) BeginSet(key []byte, n uint64, exp int64) error {
-	s.begin(key, record.Set, exp, n)
-	return s.mem().BeginSet(key, n, exp)
-}
-
-func (s *sink) BeginZSet(key []byte, n uint64, exp int64) error {
-	s.begin(key, record.ZSet, exp, n)
-	return s.mem().BeginZSet(key, n, exp)
-}
-
-func (s *sink) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	s.begin(key, record.Hash, exp, n)
-	return s.mem().BeginHashWithFieldTTL(key, n, exp, minField)
-}
-
-func (s *sink) BeginStream(key []byte, exp int64) error {
-	s.begin(key, record.Stream, exp, 0)
-	return s.mem().BeginStream(key, exp)
-}
-
-func (s *sink) AddField(f, v []byte) error { return s.mem().AddField(f, v) }
-
-func (s *sink) AddFieldWithTTL(f, v []byte, exp int64) error {
-	return s.mem().AddFieldWithTTL(f, v, exp)
-}
-
-func (s *sink) AddElement(e []byte) error { return s.mem().AddElement(e) }
-
-func (s *sink) AddMember(m []byte) error { return s.mem().AddMember(m) }
-
-func (s *sink) AddScoredMember(m []byte, score float64) error {
-	return s.mem().AddScoredMember(m, score)
-}
-
-func (s *sink) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	s.members++
-	return s.mem().AddStreamEntry(id, fields)
-}
-
-func (s *sink) SetStreamMeta(m record.StreamMeta) error { return s.mem().SetStreamMeta(m) }
-
-func (s *sink) AddStreamGroup(g *record.StreamGroup) error { return s.mem().AddStreamGroup(g) }
-
-func (s *sink) EndCollection() error {
-	if err := s.mem().EndCollection(); err != nil {
-		return err
-	}
-	s.end()
-	return nil
 }
 
 // WriteFunction takes a function library: the reader counts them (Reader.Functions).

@@ -26,10 +26,10 @@ func bigHash(n int) records {
 func bigStream(n int) records {
 	s := record.Record{Key: []byte("big:stream"), Type: record.Stream}
 	for i := range n {
-		s.Entries = append(s.Entries, record.StreamEntry{ID: record.StreamID{Ms: uint64(i + 1)},
+		s.Members = append(s.Members, record.Member{ID: record.StreamID{Ms: uint64(i + 1)},
 			Fields: [][]byte{[]byte("f"), []byte(strings.Repeat("v", 100))}})
 	}
-	s.Groups = []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 1}, EntriesRead: -1}}
+	s.Stream.Groups = []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 1}, EntriesRead: -1}}
 	return around(s)
 }
 

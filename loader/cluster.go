@@ -10,7 +10,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -126,7 +125,10 @@ func (l *load) slots(ctx context.Context) (*cluster.Layout, error) {
 func byFirst(a, b cluster.Range) int { return a.First - b.First }
 
 // A router is a record.Sink that hands each record to the commands of its slot's primary.
+// Function libraries do not pass through it: the functionLoader that wraps it loads them
+// into every primary.
 type router struct {
+	record.RefuseFunctions
 	layout *cluster.Layout
 	mapDB  func(int) (int, error) // Options.MapDB
 	nodes  []*resp.Commands
@@ -134,7 +136,7 @@ type router struct {
 }
 
 // BeginDB opens db 0 on every node; a cluster has no other.
-func (r *router) BeginDB(db int, info encoder.DBInfo) error {
+func (r *router) BeginDB(db int, _ record.Counts) error {
 	if r.mapDB != nil {
 		to, err := r.mapDB(db)
 		if err != nil {
@@ -149,51 +151,18 @@ func (r *router) BeginDB(db int, info encoder.DBInfo) error {
 		if n == nil { // a primary another process loads (Options.Shard)
 			continue
 		}
-		if err := n.BeginDB(db, encoder.DBInfo{}); err != nil {
+		if err := n.BeginDB(db, record.Counts{}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// node returns, and makes current, the commands of key's primary.
-func (r *router) node(key []byte) *resp.Commands {
-	r.cur = r.nodes[r.layout.ShardOf(key)]
-	return r.cur
+// Begin opens a key on its primary, which it makes current.
+func (r *router) Begin(h *record.Header) error {
+	r.cur = r.nodes[r.layout.ShardOf(h.Key)]
+	return r.cur.Begin(h)
 }
-
-// WriteString sends a string to its primary.
-func (r *router) WriteString(key, value []byte, exp int64) error {
-	return r.node(key).WriteString(key, value, exp)
-}
-
-// BeginHash opens a hash on its primary.
-func (r *router) BeginHash(key []byte, n uint64, exp int64) error {
-	return r.node(key).BeginHash(key, n, exp)
-}
-
-// BeginList opens a list on its primary.
-func (r *router) BeginList(key []byte, n uint64, exp int64) error {
-	return r.node(key).BeginList(key, n, exp)
-}
-
-// BeginSet opens a set on its primary.
-func (r *router) BeginSet(key []byte, n uint64, exp int64) error {
-	return r.node(key).BeginSet(key, n, exp)
-}
-
-// BeginZSet opens a sorted set on its primary.
-func (r *router) BeginZSet(key []byte, n uint64, exp int64) error {
-	return r.node(key).BeginZSet(key, n, exp)
-}
-
-// BeginHashWithFieldTTL opens a hash with field TTLs on its primary.
-func (r *router) BeginHashWithFieldTTL(key []byte, n uint64, exp, minField int64) error {
-	return r.node(key).BeginHashWithFieldTTL(key, n, exp, minField)
-}
-
-// BeginStream opens a stream on its primary.
-func (r *router) BeginStream(key []byte, exp int64) error { return r.node(key).BeginStream(key, exp) }
 
 // errNoRecord is the error of a member added with no record open.
 var errNoRecord = errors.New("no record is open")
@@ -206,84 +175,21 @@ func (r *router) open() (*resp.Commands, error) {
 	return r.cur, nil
 }
 
-// AddField adds a hash field.
-func (r *router) AddField(f, v []byte) error {
+// Add adds a member to the open record.
+func (r *router) Add(m *record.Member) error {
 	c, err := r.open()
 	if err != nil {
 		return err
 	}
-	return c.AddField(f, v)
+	return c.Add(m)
 }
 
-// AddFieldWithTTL adds a hash field with its TTL.
-func (r *router) AddFieldWithTTL(f, v []byte, exp int64) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddFieldWithTTL(f, v, exp)
-}
-
-// AddElement adds a list element.
-func (r *router) AddElement(e []byte) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddElement(e)
-}
-
-// AddMember adds a set member.
-func (r *router) AddMember(m []byte) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddMember(m)
-}
-
-// AddScoredMember adds a sorted-set member.
-func (r *router) AddScoredMember(m []byte, s float64) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddScoredMember(m, s)
-}
-
-// AddStreamEntry adds a stream entry.
-func (r *router) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddStreamEntry(id, fields)
-}
-
-// SetStreamMeta sets the stream's metadata.
-func (r *router) SetStreamMeta(m record.StreamMeta) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.SetStreamMeta(m)
-}
-
-// AddStreamGroup adds a consumer group.
-func (r *router) AddStreamGroup(g *record.StreamGroup) error {
-	c, err := r.open()
-	if err != nil {
-		return err
-	}
-	return c.AddStreamGroup(g)
-}
-
-// EndCollection closes the open record.
-func (r *router) EndCollection() error {
+// End closes the open record.
+func (r *router) End(t *record.StreamTail) error {
 	c, err := r.open()
 	if err != nil {
 		return err
 	}
 	r.cur = nil
-	return c.EndCollection()
+	return c.End(t)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
@@ -77,7 +76,7 @@ type movingSource struct {
 }
 
 func (s *movingSource) WriteTo(ctx context.Context, sink record.Sink) error {
-	if err := sink.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := sink.BeginDB(0, record.Counts{}); err != nil {
 		return err
 	}
 	slot := cluster.Slot(s.key)
@@ -86,14 +85,14 @@ func (s *movingSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		if cluster.Slot(k) == slot {
 			continue
 		}
-		if err := sink.WriteString(k, k, 0); err != nil {
+		if err := sink.Begin(&record.Header{Key: k, Type: record.String, Value: k}); err != nil {
 			return err
 		}
 	}
 	if err := s.c.Nodes[s.from].Client().Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", s.to).Err(); err != nil {
 		s.t.Errorf("move slot %d: %v", slot, err)
 	}
-	return sink.WriteString(s.key, []byte("v"), 0)
+	return sink.Begin(&record.Header{Key: s.key, Type: record.String, Value: []byte("v")})
 }
 
 // TestClusterMovedMidLoad: a slot that moves to another primary mid-load makes the load

@@ -202,11 +202,11 @@ type errSource struct{ after int }
 var errBroken = errors.New("broken source")
 
 func (s errSource) WriteTo(_ context.Context, sink record.Sink) error {
-	if err := sink.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := sink.BeginDB(0, record.Counts{}); err != nil {
 		return err
 	}
 	for i := range s.after {
-		if err := sink.WriteString(fmt.Appendf(nil, "k%d", i), []byte("v"), 0); err != nil {
+		if err := sink.Begin(&record.Header{Key: fmt.Appendf(nil, "k%d", i), Type: record.String, Value: []byte("v")}); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -18,7 +17,7 @@ import (
 // (every primary of a cluster needs the libraries), before any record that follows it. A
 // dump holds its libraries before its keys, so they are loaded first, whatever the method.
 type functionLoader struct {
-	record.Sink
+	record.Pass
 	l       *load
 	ctx     context.Context
 	version resp.Version
@@ -32,7 +31,7 @@ type loadedLibrary struct{ addr, name string }
 // withFunctions returns next wrapped to load function libraries into the servers of addrs,
 // of version.
 func (l *load) withFunctions(ctx context.Context, next record.Sink, version resp.Version, addrs []string) *functionLoader {
-	return &functionLoader{Sink: next, l: l, ctx: ctx, version: version, addrs: addrs}
+	return &functionLoader{Pass: record.Pass{Next: next}, l: l, ctx: ctx, version: version, addrs: addrs}
 }
 
 // do runs one command on the server at addr, through a client of its own: libraries are few.
@@ -46,7 +45,7 @@ func (f *functionLoader) do(addr string, args ...any) error {
 // that has a library of the same name (unless Options.ReplaceFunctions), is an error naming
 // the library and the server; the libraries this load added before are deleted again.
 func (f *functionLoader) WriteFunction(code []byte) error {
-	label := encoder.LibraryLabel(code)
+	label := record.LibraryLabel(code)
 	if !f.version.AtLeast(7, 0) {
 		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need 7.0 or later; leave them out with --drop-functions",
 			label, resp.ErrServerTooOld, f.l.o.Addr, f.version)
@@ -66,7 +65,7 @@ func (f *functionLoader) WriteFunction(code []byte) error {
 			f.rollback()
 			return fmt.Errorf("%s: FUNCTION LOAD into %s: %w", label, addr, err)
 		}
-		if name, err := encoder.LibraryName(code); err == nil && !f.l.o.ReplaceFunctions {
+		if name, err := record.LibraryName(code); err == nil && !f.l.o.ReplaceFunctions {
 			f.loaded = append(f.loaded, loadedLibrary{addr, name})
 		}
 	}

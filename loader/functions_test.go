@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
@@ -28,11 +27,11 @@ func TestLoadFunctions(t *testing.T) {
 	if _, err := (decoder.File{Path: dump}).Read(t.Context(), &inFile); err != nil {
 		t.Fatal(err)
 	}
-	first, err := encoder.LibraryName(inFile.Functions[0])
+	first, err := record.LibraryName(inFile.Functions[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := encoder.LibraryName(inFile.Functions[1])
+	second, err := record.LibraryName(inFile.Functions[1])
 	if err != nil {
 		t.Fatal(err)
 	}

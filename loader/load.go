@@ -25,7 +25,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -230,7 +229,7 @@ type mappedCommands struct {
 }
 
 // BeginDB begins the database that db maps to.
-func (m mappedCommands) BeginDB(db int, info encoder.DBInfo) error {
+func (m mappedCommands) BeginDB(db int, info record.Counts) error {
 	to, err := m.mapDB(db)
 	if err != nil {
 		return err

@@ -12,7 +12,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/record"
@@ -23,7 +22,7 @@ import (
 type records []record.Record
 
 func (rs records) WriteTo(_ context.Context, sink record.Sink) error {
-	if err := sink.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := sink.BeginDB(0, record.Counts{}); err != nil {
 		return err
 	}
 	for i := range rs {
@@ -104,16 +103,16 @@ func readStream(t *testing.T, c *redis.Client, key string) record.Record {
 		for _, f := range e[1].([]any) {
 			fields = append(fields, []byte(f.(string)))
 		}
-		r.Entries = append(r.Entries, record.StreamEntry{ID: parseID(t, e[0].(string)), Fields: fields})
+		r.Members = append(r.Members, record.Member{ID: parseID(t, e[0].(string)), Fields: fields})
 	}
 	info, err := c.XInfoStreamFull(ctx, key, 0).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.StreamMeta = record.StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
+	r.Stream.Meta = record.StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
 		MaxDeletedID: parseID(t, info.MaxDeletedEntryID), EntriesAdded: uint64(info.EntriesAdded)}
-	if len(r.Entries) > 0 {
-		r.StreamMeta.FirstID = r.Entries[0].ID
+	if len(r.Members) > 0 {
+		r.Stream.Meta.FirstID = r.Members[0].ID
 	}
 	read := groupsEntriesRead(t, c, key)
 	for _, g := range info.Groups {
@@ -128,7 +127,7 @@ func readStream(t *testing.T, c *redis.Client, key string) record.Record {
 			}
 			sg.Consumers = append(sg.Consumers, sc)
 		}
-		r.Groups = append(r.Groups, sg)
+		r.Stream.Groups = append(r.Stream.Groups, sg)
 	}
 	if ms := c.PExpireTime(ctx, key).Val(); ms > 0 {
 		r.ExpireAtMS = ms.Milliseconds()

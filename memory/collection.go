@@ -7,8 +7,8 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// collection is what an Estimator keeps of the open collection: counters enough to price
-// every encoding the server might choose, decided at EndCollection.
+// collection is what an Estimator keeps of the open collection or stream: counters enough
+// to price every encoding the server might choose, decided at End.
 type collection struct {
 	open     bool
 	typ      record.Type
@@ -22,101 +22,62 @@ type collection struct {
 	zslNodes float64
 	allInts  bool // sets: every member an integer
 	lo, hi   int64
-	fieldTTL bool // hashes opened with BeginHashWithFieldTTL
+	fieldTTL bool // a hash with field TTLs, on a server that has them
 	list     quicklist
 	stream   streamUsage
 }
 
-// begin opens a collection of type typ.
-func (e *Estimator) begin(typ record.Type, key []byte, n uint64, expireAtMS int64) error {
+// begin opens a collection or stream: the key h opens.
+func (e *Estimator) begin(h *record.Header) {
+	c := &e.coll
+	*c = collection{open: true, typ: h.Type, key: append(c.key[:0], h.Key...), expireAt: h.ExpireAtMS,
+		declared: h.Len, allInts: true, list: quicklist{fill: e.limits.ListMaxListpackSize},
+		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0]}}
+}
+
+// Add counts a member of the open collection or an entry of the open stream.
+func (e *Estimator) Add(m *record.Member) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.coll.open {
-		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrCollectionOpen))
-	}
-	if e.db == nil {
-		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrNoDB))
-	}
 	c := &e.coll
-	*c = collection{open: true, typ: typ, key: append(c.key[:0], key...), expireAt: expireAtMS,
-		declared: n, allInts: true, list: quicklist{fill: e.limits.ListMaxListpackSize}}
-	return nil
-}
-
-// add checks that a member of type typ may be added, and counts it.
-func (e *Estimator) add(typ record.Type) error {
-	if e.err != nil {
-		return e.err
+	if !c.open {
+		return e.fail(fmt.Errorf("%w: add a member with none open", encoder.ErrNoCollection))
 	}
-	if !e.coll.open || e.coll.typ != typ {
-		return e.fail(fmt.Errorf("%w: add a %s member", encoder.ErrNoCollection, typ))
-	}
-	e.coll.added++
-	return nil
-}
-
-// BeginHash opens a hash of n fields.
-func (e *Estimator) BeginHash(key []byte, n uint64, expireAtMS int64) error {
-	return e.begin(record.Hash, key, n, expireAtMS)
-}
-
-// BeginHashWithFieldTTL opens a hash of n fields some of which expire.
-func (e *Estimator) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, _ int64) error {
-	if err := e.begin(record.Hash, key, n, expireAtMS); err != nil {
-		return err
-	}
-	e.coll.fieldTTL = e.model.fieldTTL
-	return nil
-}
-
-// BeginList opens a list of n elements.
-func (e *Estimator) BeginList(key []byte, n uint64, expireAtMS int64) error {
-	return e.begin(record.List, key, n, expireAtMS)
-}
-
-// BeginSet opens a set of n members.
-func (e *Estimator) BeginSet(key []byte, n uint64, expireAtMS int64) error {
-	return e.begin(record.Set, key, n, expireAtMS)
-}
-
-// BeginZSet opens a sorted set of n members.
-func (e *Estimator) BeginZSet(key []byte, n uint64, expireAtMS int64) error {
-	return e.begin(record.ZSet, key, n, expireAtMS)
-}
-
-// AddField counts a field and its value of the open hash.
-func (e *Estimator) AddField(field, value []byte) error {
-	if err := e.add(record.Hash); err != nil {
-		return err
-	}
-	c := &e.coll
-	c.maxLen = max(c.maxLen, len(field), len(value))
-	c.lp += int64(encoder.ListpackEntrySize(field) + encoder.ListpackEntrySize(value))
-	c.table += sizeClass(dictEntrySize) + sdsSize(len(field)) + sdsSize(len(value))
-	return nil
-}
-
-// AddFieldWithTTL counts a field of a hash opened with BeginHashWithFieldTTL. Redis 7.4
-// keeps a listpack of field, value and expiry, or a dict whose fields carry their expiry
-// (about 16 bytes more each, an estimate).
-func (e *Estimator) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
-	if err := e.AddField(field, value); err != nil {
-		return err
-	}
-	if e.coll.fieldTTL {
-		e.coll.lp += int64(encoder.ListpackIntSize(expireAtMS))
-		e.coll.table += 16
+	c.added++
+	switch c.typ {
+	case record.Hash:
+		c.addField(m)
+	case record.Set:
+		c.addMember(m.Name)
+	case record.ZSet:
+		c.maxLen = max(c.maxLen, len(m.Name))
+		c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackScoreSize(m.Score))
+		c.table += sizeClass(dictEntrySize) + sdsSize(len(m.Name))
+		c.zslNodes++
+	case record.List:
+		c.list.push(m.Name)
+	case record.Stream:
+		c.stream.add(m.ID, m.Fields)
 	}
 	return nil
 }
 
-// AddMember counts a member of the open set.
-func (e *Estimator) AddMember(member []byte) error {
-	if err := e.add(record.Set); err != nil {
-		return err
+// addField counts a field and its value. A hash with field TTLs, from Redis 7.4, keeps a
+// listpack of field, value and expiry, or a dict whose fields carry their expiry (about 16
+// bytes more each, an estimate).
+func (c *collection) addField(m *record.Member) {
+	c.maxLen = max(c.maxLen, len(m.Name), len(m.Value))
+	c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackEntrySize(m.Value))
+	c.table += sizeClass(dictEntrySize) + sdsSize(len(m.Name)) + sdsSize(len(m.Value))
+	if c.fieldTTL {
+		c.lp += int64(encoder.ListpackIntSize(m.ExpireAtMS))
+		c.table += 16
 	}
-	c := &e.coll
+}
+
+// addMember counts a member of a set.
+func (c *collection) addMember(member []byte) {
 	if v, ok := encoder.CanonicalInt(member); ok && c.allInts {
 		if c.added == 1 {
 			c.lo, c.hi = v, v
@@ -128,33 +89,11 @@ func (e *Estimator) AddMember(member []byte) error {
 	c.maxLen = max(c.maxLen, len(member))
 	c.lp += int64(encoder.ListpackEntrySize(member))
 	c.table += sizeClass(dictEntrySize) + sdsSize(len(member))
-	return nil
 }
 
-// AddScoredMember counts a member of the open sorted set.
-func (e *Estimator) AddScoredMember(member []byte, score float64) error {
-	if err := e.add(record.ZSet); err != nil {
-		return err
-	}
-	c := &e.coll
-	c.maxLen = max(c.maxLen, len(member))
-	c.lp += int64(encoder.ListpackEntrySize(member) + encoder.ListpackScoreSize(score))
-	c.table += sizeClass(dictEntrySize) + sdsSize(len(member))
-	c.zslNodes++
-	return nil
-}
-
-// AddElement counts an element of the open list.
-func (e *Estimator) AddElement(element []byte) error {
-	if err := e.add(record.List); err != nil {
-		return err
-	}
-	e.coll.list.push(element)
-	return nil
-}
-
-// EndCollection prices the open collection in the encoding the server would choose.
-func (e *Estimator) EndCollection() error {
+// End prices the open collection or stream (its groups from t) in the encoding the server
+// would choose.
+func (e *Estimator) End(t *record.StreamTail) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -164,6 +103,11 @@ func (e *Estimator) EndCollection() error {
 	}
 	if c.typ != record.Stream && c.added != c.declared {
 		return e.fail(fmt.Errorf("write key %q: %w: declared %d, added %d", c.key, encoder.ErrMemberCount, c.declared, c.added))
+	}
+	if c.typ == record.Stream && t != nil {
+		for i := range t.Groups {
+			c.stream.group(&t.Groups[i])
+		}
 	}
 	c.open = false
 	enc, b := e.collectionValue()

@@ -138,7 +138,7 @@ func (e *Estimator) fail(err error) error {
 }
 
 // BeginDB opens database db; info's counts, when given, size its dicts as RESIZEDB does.
-func (e *Estimator) BeginDB(db int, info encoder.DBInfo) error {
+func (e *Estimator) BeginDB(db int, info record.Counts) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -190,16 +190,24 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 	return nil
 }
 
-// WriteString counts a string key.
-func (e *Estimator) WriteString(key, value []byte, expireAtMS int64) error {
+// Begin counts a string key, or opens a collection or stream, which End counts.
+func (e *Estimator) Begin(h *record.Header) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.coll.open {
-		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrCollectionOpen))
+	switch {
+	case e.coll.open:
+		return e.fail(fmt.Errorf("write key %q: %w", h.Key, encoder.ErrCollectionOpen))
+	case !h.Type.Valid() || h.Type == "":
+		return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
+	case h.Type == record.String:
+		enc, b := e.stringValue(h.Value)
+		return e.addKey(h.Key, h.ExpireAtMS, record.String, enc, b)
+	case e.db == nil:
+		return e.fail(fmt.Errorf("write key %q: %w", h.Key, encoder.ErrNoDB))
 	}
-	enc, b := e.stringValue(value)
-	return e.addKey(key, expireAtMS, record.String, enc, b)
+	e.begin(h)
+	return nil
 }
 
 // stringValue returns the encoding and the bytes of a string value (tryObjectEncoding).

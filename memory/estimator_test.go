@@ -21,7 +21,7 @@ func oneKey(t *testing.T, opts memory.Options, r record.Record) memory.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.BeginDB(0, encoder.DBInfo{Keys: 1}); err != nil {
+	if err := e.BeginDB(0, record.Counts{Keys: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.WriteTo(e); err != nil {
@@ -147,7 +147,7 @@ func TestResultTotals(t *testing.T) {
 		{Key: []byte("c"), Type: record.ZSet, Members: members(10, "m", 0)},
 	}
 	for db := range 2 {
-		if err := e.BeginDB(db*5, encoder.DBInfo{}); err != nil {
+		if err := e.BeginDB(db*5, record.Counts{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range recs {
@@ -181,36 +181,34 @@ func TestResultTotals(t *testing.T) {
 // Misuse fails with the encoder's sentinels, and the first error sticks.
 func TestEstimatorErrors(t *testing.T) {
 	key := []byte("k")
+	str := &record.Header{Key: key, Type: record.String, Value: key}
 	cases := []struct {
 		name string
 		run  func(e *memory.Estimator) error
 		want error
 	}{
-		{"no-db", func(e *memory.Estimator) error { return e.WriteString(key, key, 0) }, encoder.ErrNoDB},
-		{"no-db-collection", func(e *memory.Estimator) error { return e.BeginSet(key, 1, 0) }, encoder.ErrNoDB},
+		{"no-db", func(e *memory.Estimator) error { return e.Begin(str) }, encoder.ErrNoDB},
+		{"no-db-collection", func(e *memory.Estimator) error {
+			return e.Begin(&record.Header{Key: key, Type: record.Set, Len: 1})
+		}, encoder.ErrNoDB},
 		{"add-none-open", func(e *memory.Estimator) error {
-			_ = e.BeginDB(0, encoder.DBInfo{})
-			return e.AddField(key, key)
-		}, encoder.ErrNoCollection},
-		{"add-wrong-type", func(e *memory.Estimator) error {
-			_ = e.BeginDB(0, encoder.DBInfo{})
-			_ = e.BeginSet(key, 1, 0)
-			return e.AddElement(key)
+			_ = e.BeginDB(0, record.Counts{})
+			return e.Add(&record.Member{Name: key, Value: key})
 		}, encoder.ErrNoCollection},
 		{"end-none-open", func(e *memory.Estimator) error {
-			_ = e.BeginDB(0, encoder.DBInfo{})
-			return e.EndCollection()
+			_ = e.BeginDB(0, record.Counts{})
+			return e.End(nil)
 		}, encoder.ErrNoCollection},
 		{"count", func(e *memory.Estimator) error {
-			_ = e.BeginDB(0, encoder.DBInfo{})
-			_ = e.BeginList(key, 2, 0)
-			_ = e.AddElement(key)
-			return e.EndCollection()
+			_ = e.BeginDB(0, record.Counts{})
+			_ = e.Begin(&record.Header{Key: key, Type: record.List, Len: 2})
+			_ = e.Add(&record.Member{Name: key})
+			return e.End(nil)
 		}, encoder.ErrMemberCount},
 		{"string-while-open", func(e *memory.Estimator) error {
-			_ = e.BeginDB(0, encoder.DBInfo{})
-			_ = e.BeginHash(key, 1, 0)
-			return e.WriteString(key, key, 0)
+			_ = e.BeginDB(0, record.Counts{})
+			_ = e.Begin(&record.Header{Key: key, Type: record.Hash, Len: 1})
+			return e.Begin(str)
 		}, encoder.ErrCollectionOpen},
 	}
 	for _, c := range cases {
@@ -222,7 +220,7 @@ func TestEstimatorErrors(t *testing.T) {
 			if err := c.run(e); !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
 			}
-			if err := e.BeginDB(1, encoder.DBInfo{}); !errors.Is(err, c.want) {
+			if err := e.BeginDB(1, record.Counts{}); !errors.Is(err, c.want) {
 				t.Errorf("after the error, BeginDB gives %v, want the first error", err)
 			}
 			if _, err := e.Result(); !errors.Is(err, c.want) {

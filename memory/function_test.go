@@ -3,7 +3,6 @@ package memory_test
 import (
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -15,13 +14,13 @@ func TestEstimatorTakesFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := record.WriteFunction(e, []byte("#!lua name=mylib\nreturn 1")); err != nil {
+	if err := e.WriteFunction([]byte("#!lua name=mylib\nreturn 1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := e.BeginDB(0, record.Counts{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.WriteString([]byte("k"), []byte("v"), 0); err != nil {
+	if err := e.Begin(&record.Header{Key: []byte("k"), Type: record.String, Value: []byte("v")}); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := e.Result(); err != nil || r.Keys != 1 {

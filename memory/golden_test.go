@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -36,7 +35,7 @@ func TestResultGolden(t *testing.T) {
 		{Key: []byte("zset"), Type: record.ZSet, Members: members(10, "m", 0)},
 		{Key: []byte("zset-big"), Type: record.ZSet, Members: members(200, "m", 0)},
 	}
-	for db, info := range []encoder.DBInfo{{Keys: uint64(len(recs) + 1), Expires: 1}, {}} {
+	for db, info := range []record.Counts{{Keys: uint64(len(recs) + 1), Expires: 1}, {}} {
 		if err := e.BeginDB(db, info); err != nil {
 			t.Fatal(err)
 		}
@@ -45,11 +44,11 @@ func TestResultGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		err := writeStream(e, &record.Record{Key: []byte("stream"), Type: record.Stream, Entries: []record.StreamEntry{
+		stream := record.Record{Key: []byte("stream"), Type: record.Stream, Members: []record.Member{
 			{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("a"), []byte("1")}},
 			{ID: record.StreamID{Ms: 2, Seq: 0}, Fields: [][]byte{[]byte("b"), []byte("2")}},
-		}})
-		if err != nil {
+		}}
+		if err := stream.WriteTo(e); err != nil {
 			t.Fatal(err)
 		}
 	}

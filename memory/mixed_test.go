@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/mixedfill"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/memory"
@@ -19,10 +18,10 @@ func estimateRecords(t testing.TB, recs []record.Record) memory.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := map[int]*encoder.DBInfo{}
+	counts := map[int]*record.Counts{}
 	for _, r := range recs {
 		if counts[r.DB] == nil {
-			counts[r.DB] = &encoder.DBInfo{}
+			counts[r.DB] = &record.Counts{}
 		}
 		counts[r.DB].Keys++
 		if r.ExpireAtMS > 0 {
@@ -38,12 +37,7 @@ func estimateRecords(t testing.TB, recs []record.Record) memory.Result {
 				t.Fatal(err)
 			}
 		}
-		if r.Type != record.Stream {
-			err = r.WriteTo(e)
-		} else {
-			err = writeStream(e, r)
-		}
-		if err != nil {
+		if err := r.WriteTo(e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -52,24 +46,6 @@ func estimateRecords(t testing.TB, recs []record.Record) memory.Result {
 		t.Fatal(err)
 	}
 	return res
-}
-
-// writeStream writes the stream record r into s.
-func writeStream(s record.Sink, r *record.Record) error {
-	if err := s.BeginStream(r.Key, r.ExpireAtMS); err != nil {
-		return err
-	}
-	for _, e := range r.Entries {
-		if err := s.AddStreamEntry(e.ID, e.Fields); err != nil {
-			return err
-		}
-	}
-	for i := range r.Groups {
-		if err := s.AddStreamGroup(&r.Groups[i]); err != nil {
-			return err
-		}
-	}
-	return s.EndCollection()
 }
 
 // A dump a real redis-server wrote from a mixed fill, estimated from the records the fill sent

@@ -168,7 +168,7 @@ func TestEstimateExamples(t *testing.T) {
 // them up front does: the file has no RESIZEDB, and the server grows its dicts as it loads.
 type noHint struct{ record.Sink }
 
-func (s noHint) BeginDB(db int, _ encoder.DBInfo) error { return s.Sink.BeginDB(db, encoder.DBInfo{}) }
+func (s noHint) BeginDB(db int, _ record.Counts) error { return s.Sink.BeginDB(db, record.Counts{}) }
 
 type noHintSource struct{ record.Source }
 

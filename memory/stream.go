@@ -31,14 +31,14 @@ type streamUsage struct {
 	nodes   int64
 	cur     int // bytes of the open node's listpack; 0 when none is open
 	count   int // entries in the open node
-	master  encoder.StreamID
+	master  record.StreamID
 	fields  [][]byte // the open node's master field names
 	entries uint64
 	groups  int
 }
 
 // add counts an entry whose fields alternate name and value.
-func (s *streamUsage) add(id encoder.StreamID, fields [][]byte) {
+func (s *streamUsage) add(id record.StreamID, fields [][]byte) {
 	total := 0
 	for _, f := range fields {
 		total += len(f)
@@ -108,34 +108,4 @@ func (s *streamUsage) group(g *record.StreamGroup) {
 func (s *streamUsage) total() int64 {
 	s.finish()
 	return sizeClass(streamSize) + sizeClass(raxSize) + sizeClass(raxHeadSize) + s.bytes
-}
-
-// BeginStream opens a stream.
-func (e *Estimator) BeginStream(key []byte, expireAtMS int64) error {
-	if err := e.begin(record.Stream, key, 0, expireAtMS); err != nil {
-		return err
-	}
-	e.coll.stream = streamUsage{fields: e.coll.stream.fields[:0]}
-	return nil
-}
-
-// AddStreamEntry counts an entry of the open stream.
-func (e *Estimator) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	if err := e.add(record.Stream); err != nil {
-		return err
-	}
-	e.coll.stream.add(id, fields)
-	return nil
-}
-
-// SetStreamMeta takes the open stream's metadata, which costs nothing more.
-func (e *Estimator) SetStreamMeta(record.StreamMeta) error { return e.add(record.Stream) }
-
-// AddStreamGroup counts a consumer group of the open stream.
-func (e *Estimator) AddStreamGroup(g *record.StreamGroup) error {
-	if err := e.add(record.Stream); err != nil {
-		return err
-	}
-	e.coll.stream.group(g)
-	return nil
 }

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -129,9 +128,9 @@ func ParseCtime(s string) (time.Time, error) {
 var errStop = errors.New("stop")
 
 // stopAtFirstDB is a Sink that ends the read when the first database begins.
-type stopAtFirstDB struct{ record.Sink }
+type stopAtFirstDB struct{ record.Discard }
 
-func (stopAtFirstDB) BeginDB(int, encoder.DBInfo) error { return errStop }
+func (stopAtFirstDB) BeginDB(int, record.Counts) error { return errStop }
 
 // WriteFunction ends the read too: the AUX fields come before the function libraries.
 func (stopAtFirstDB) WriteFunction([]byte) error { return errStop }

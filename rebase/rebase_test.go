@@ -58,24 +58,6 @@ func TestApply(t *testing.T) {
 	}
 }
 
-// recordsSink collects every record it is given.
-type recordsSink struct {
-	record.Collector
-	got []record.Record
-}
-
-func (s *recordsSink) WriteString(key, value []byte, exp int64) error {
-	s.Collector.WriteString(key, value, exp)
-	s.got = append(s.got, s.Rec)
-	return nil
-}
-
-func (s *recordsSink) EndCollection() error {
-	s.Collector.EndCollection()
-	s.got = append(s.got, s.Rec)
-	return nil
-}
-
 // writeFile writes records as an RDB file for target created at created, and returns its path.
 func writeFile(t *testing.T, target string, recs []record.Record) string {
 	t.Helper()
@@ -96,11 +78,11 @@ func TestSinkMovesEveryExpiry(t *testing.T) {
 			{Name: []byte("f1"), Value: []byte("1"), ExpireAtMS: c + 4000},
 			{Name: []byte("f2"), Value: []byte("2")},
 		}},
-		{Key: []byte("x"), Type: record.Stream, ExpireAtMS: c + 5000, Entries: []record.StreamEntry{{ID: record.StreamID{Ms: 1, Seq: 1}, Fields: [][]byte{[]byte("a"), []byte("b")}}}},
+		{Key: []byte("x"), Type: record.Stream, ExpireAtMS: c + 5000, Members: []record.Member{{ID: record.StreamID{Ms: 1, Seq: 1}, Fields: [][]byte{[]byte("a"), []byte("b")}}}},
 	}
 	path := writeFile(t, "redis-7.4", recs)
 	shift := rebase.NewShift(created, later)
-	var got recordsSink
+	var got record.Recorder
 	sink, err := rebase.New(&got, shift)
 	if err != nil {
 		t.Fatal(err)
@@ -108,11 +90,11 @@ func TestSinkMovesEveryExpiry(t *testing.T) {
 	if err := (decoder.File{Path: path}).WriteTo(context.Background(), sink); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.got) != len(recs) {
-		t.Fatalf("%d records, want %d", len(got.got), len(recs))
+	if len(got.Records) != len(recs) {
+		t.Fatalf("%d records, want %d", len(got.Records), len(recs))
 	}
 	byKey := map[string]record.Record{}
-	for _, r := range got.got {
+	for _, r := range got.Records {
 		byKey[string(r.Key)] = r
 	}
 	for _, want := range recs {

@@ -42,8 +42,8 @@ func TestAtomic(t *testing.T) {
 		{"expired hash", Options{MaxMembers: 1}, hash("h", past, 3), "DEL h ."},
 		{"key with a hash tag", Options{MaxMembers: 1}, hash("a{user}b", 0, 2), "HSET TMP f0 v\nHSET TMP f1 v\nRENAME TMP a{user}b ."},
 		{"stream with a group", Options{}, record.Record{Key: []byte("s"), Type: record.Stream,
-			Entries: []record.StreamEntry{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
-			Groups:  []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 1}, EntriesRead: -1}}},
+			Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			Stream:  record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 1}, EntriesRead: -1}}}},
 			"XADD TMP 1-0 f v\nXSETID TMP 1-0 ENTRIESADDED 1 MAXDELETEDID 0-0\nXGROUP CREATE TMP g 1-0\nRENAME TMP s ."},
 	}
 	tmp := regexp.MustCompile(`\{[0-9a-z]+\}rdbgen-tmp:[0-9a-f]{16}:[0-9]+`)

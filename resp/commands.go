@@ -268,7 +268,7 @@ func (c *Commands) fail(err error) error {
 }
 
 // BeginDB sends SELECT db.
-func (c *Commands) BeginDB(db int, _ encoder.DBInfo) error {
+func (c *Commands) BeginDB(db int, _ record.Counts) error {
 	if c.err != nil {
 		return c.err
 	}
@@ -281,14 +281,45 @@ func (c *Commands) BeginDB(db int, _ encoder.DBInfo) error {
 	return c.send(nil, false)
 }
 
-// WriteString sends SET key value, with its expiry.
-func (c *Commands) WriteString(key, value []byte, expireAtMS int64) error {
+// Begin sends a string, or opens a collection or stream: it sends DEL key, and the
+// members follow.
+func (c *Commands) Begin(h *record.Header) error {
 	if c.err != nil {
 		return c.err
 	}
 	if c.verb != "" || c.stream != nil {
-		return c.fail(fmt.Errorf("write key %q: key %q is still open", key, c.key))
+		return c.fail(fmt.Errorf("write key %q: key %q is still open", h.Key, c.key))
 	}
+	switch h.Type {
+	case record.String:
+		return c.writeString(h.Key, h.Value, h.ExpireAtMS)
+	case record.Hash:
+		if h.HasFieldTTLs() {
+			return c.beginHashTTL(h.Key, h.ExpireAtMS, h.MinFieldExpireAtMS)
+		}
+		return c.begin(c.hashVerb(), h.Key, h.ExpireAtMS)
+	case record.List:
+		return c.begin("RPUSH", h.Key, h.ExpireAtMS)
+	case record.Set:
+		return c.begin("SADD", h.Key, h.ExpireAtMS)
+	case record.ZSet:
+		return c.begin("ZADD", h.Key, h.ExpireAtMS)
+	case record.Stream:
+		return c.beginStream(h)
+	}
+	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
+}
+
+// hashVerb is the command that fills a hash: HSET, or HMSET before 4.0.
+func (c *Commands) hashVerb() string {
+	if !c.o.Server.AtLeast(4, 0) {
+		return "HMSET"
+	}
+	return "HSET"
+}
+
+// writeString sends SET key value, with its expiry.
+func (c *Commands) writeString(key, value []byte, expireAtMS int64) error {
 	c.exp = expireAtMS
 	c.start("SET", key, value)
 	if expireAtMS == 0 {
@@ -316,12 +347,6 @@ func (c *Commands) left(at int64) int64 { return max(at-c.o.Now().UnixMilli(), 1
 
 // begin opens a collection filled by verb: it sends DEL key.
 func (c *Commands) begin(verb string, key []byte, expireAtMS int64) error {
-	if c.err != nil {
-		return c.err
-	}
-	if c.verb != "" || c.stream != nil {
-		return c.fail(fmt.Errorf("write key %q: key %q is still open", key, c.key))
-	}
 	c.key = append(c.key[:0], key...)
 	c.exp = expireAtMS
 	c.start("DEL", key)
@@ -331,30 +356,6 @@ func (c *Commands) begin(verb string, key []byte, expireAtMS int64) error {
 	c.verb = verb
 	c.members, c.memBytes, c.added, c.fieldTTL = 0, 0, 0, false
 	return nil
-}
-
-// BeginHash opens a hash.
-func (c *Commands) BeginHash(key []byte, _ uint64, expireAtMS int64) error {
-	verb := "HSET"
-	if !c.o.Server.AtLeast(4, 0) {
-		verb = "HMSET"
-	}
-	return c.begin(verb, key, expireAtMS)
-}
-
-// BeginList opens a list.
-func (c *Commands) BeginList(key []byte, _ uint64, expireAtMS int64) error {
-	return c.begin("RPUSH", key, expireAtMS)
-}
-
-// BeginSet opens a set.
-func (c *Commands) BeginSet(key []byte, _ uint64, expireAtMS int64) error {
-	return c.begin("SADD", key, expireAtMS)
-}
-
-// BeginZSet opens a sorted set.
-func (c *Commands) BeginZSet(key []byte, _ uint64, expireAtMS int64) error {
-	return c.begin("ZADD", key, expireAtMS)
 }
 
 // member starts a command of the open collection if none is being built, and flushes
@@ -403,60 +404,45 @@ func (c *Commands) flush(last bool) error {
 	return c.fieldExpiries(names, ttls, last)
 }
 
-// AddField adds a field to the open hash.
-func (c *Commands) AddField(field, value []byte) error {
-	verb := "HSET"
-	if !c.o.Server.AtLeast(4, 0) {
-		verb = "HMSET"
-	}
-	if err := c.member(verb, len(field)+len(value)); err != nil {
-		return err
-	}
-	c.arg(field)
-	c.arg(value)
-	c.ttls = append(c.ttls, 0)
-	return nil
-}
-
-// AddElement adds an element to the open list.
-func (c *Commands) AddElement(element []byte) error {
-	if err := c.member("RPUSH", len(element)); err != nil {
-		return err
-	}
-	c.arg(element)
-	return nil
-}
-
-// AddMember adds a member to the open set.
-func (c *Commands) AddMember(member []byte) error {
-	if err := c.member("SADD", len(member)); err != nil {
-		return err
-	}
-	c.arg(member)
-	return nil
-}
-
-// AddScoredMember adds a member to the open sorted set.
-func (c *Commands) AddScoredMember(member []byte, score float64) error {
-	if math.IsNaN(score) {
-		return c.fail(fmt.Errorf("add to key %q: member %q: %w", c.key, member, record.ErrNaNScore))
-	}
-	if err := c.member("ZADD", len(member)+24); err != nil {
-		return err
-	}
-	c.argScore(score)
-	c.arg(member)
-	return nil
-}
-
-// EndCollection sends the last command of the open collection or stream, then its
-// expiry.
-func (c *Commands) EndCollection() error {
+// Add adds a member to the open collection, or sends an entry of the open stream.
+func (c *Commands) Add(m *record.Member) error {
 	if c.err != nil {
 		return c.err
 	}
 	if c.stream != nil {
-		return c.endStream()
+		return c.addStreamEntry(m)
+	}
+	switch c.verb {
+	case "HSET", "HMSET":
+		return c.addField(m.Name, m.Value, m.ExpireAtMS)
+	case "RPUSH", "SADD":
+		if err := c.member(c.verb, len(m.Name)); err != nil {
+			return err
+		}
+		c.arg(m.Name)
+		return nil
+	case "ZADD":
+		if math.IsNaN(m.Score) {
+			return c.fail(fmt.Errorf("add to key %q: member %q: %w", c.key, m.Name, record.ErrNaNScore))
+		}
+		if err := c.member("ZADD", len(m.Name)+24); err != nil {
+			return err
+		}
+		c.argScore(m.Score)
+		c.arg(m.Name)
+		return nil
+	}
+	return c.fail(errors.New("add a member: no key is open"))
+}
+
+// End sends the last command of the open collection or stream (t is a stream's metadata
+// and groups), then its expiry.
+func (c *Commands) End(t *record.StreamTail) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.stream != nil {
+		return c.endStream(t)
 	}
 	if c.verb == "" {
 		return c.fail(errors.New("end collection: none is open"))

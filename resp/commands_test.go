@@ -36,7 +36,7 @@ func lines(t *testing.T, o Options, recs ...record.Record) (string, error) {
 	}
 	for _, r := range recs {
 		if r.Key == nil {
-			err = c.BeginDB(r.DB, encoder.DBInfo{})
+			err = c.BeginDB(r.DB, record.Counts{})
 		} else {
 			err = r.WriteTo(c)
 		}
@@ -100,18 +100,17 @@ func TestCommands(t *testing.T) {
 		{"field ttl 7.0", Options{Server: v("7.0")}, []record.Record{{Key: []byte("h"), Type: record.Hash, Members: []record.Member{
 			{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: 50}}}}, "", ErrServerTooOld},
 		{"stream", Options{}, []record.Record{{Key: []byte("x"), Type: record.Stream, ExpireAtMS: 9,
-			Entries:    []record.StreamEntry{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}, {ID: record.StreamID{Ms: 2, Seq: 5}, Fields: [][]byte{[]byte("a"), []byte("1"), []byte("b"), []byte("2")}}},
-			StreamMeta: record.StreamMeta{LastID: record.StreamID{Ms: 3}, EntriesAdded: 4, MaxDeletedID: record.StreamID{Ms: 2, Seq: 9}},
-			Groups: []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 2, Seq: 5}, EntriesRead: 2,
+			Members: []record.Member{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}, {ID: record.StreamID{Ms: 2, Seq: 5}, Fields: [][]byte{[]byte("a"), []byte("1"), []byte("b"), []byte("2")}}},
+			Stream: record.StreamTail{Meta: record.StreamMeta{LastID: record.StreamID{Ms: 3}, EntriesAdded: 4, MaxDeletedID: record.StreamID{Ms: 2, Seq: 9}}, Groups: []record.StreamGroup{{Name: []byte("g"), LastID: record.StreamID{Ms: 2, Seq: 5}, EntriesRead: 2,
 				Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 1}, DeliveryTimeMS: 100, DeliveryCount: 2}, {ID: record.StreamID{Ms: 2, Seq: 5}, DeliveryTimeMS: 100, DeliveryCount: 2}},
-				Consumers: []record.StreamConsumer{{Name: []byte("alice"), Pending: []record.StreamID{{Ms: 1}, {Ms: 2, Seq: 5}}}, {Name: []byte("bob")}}}}}},
+				Consumers: []record.StreamConsumer{{Name: []byte("alice"), Pending: []record.StreamID{{Ms: 1}, {Ms: 2, Seq: 5}}}, {Name: []byte("bob")}}}}}}},
 			"DEL x\nXADD x 1-0 f v\nXADD x 2-5 a 1 b 2\nXSETID x 3-0 ENTRIESADDED 4 MAXDELETEDID 2-9\nXGROUP CREATE x g 2-5 ENTRIESREAD 2\n" +
 				"XGROUP CREATECONSUMER x g alice\nXCLAIM x g alice 0 1-0 2-5 TIME 100 RETRYCOUNT 2 FORCE JUSTID\nXGROUP CREATECONSUMER x g bob\nPEXPIREAT x 9 .", nil},
 		{"stream 6.2", Options{Server: v("6.2")}, []record.Record{{Key: []byte("x"), Type: record.Stream,
-			Entries: []record.StreamEntry{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
-			Groups:  []record.StreamGroup{{Name: []byte("g"), EntriesRead: 1}}}},
+			Members: []record.Member{{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			Stream:  record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g"), EntriesRead: 1}}}}},
 			"DEL x\nXADD x 1-0 f v\nXSETID x 1-0\nXGROUP CREATE x g 0-0 .", nil},
-		{"empty stream", Options{}, []record.Record{{Key: []byte("x"), Type: record.Stream, StreamMeta: record.StreamMeta{LastID: record.StreamID{Ms: 5}, EntriesAdded: 3}}},
+		{"empty stream", Options{}, []record.Record{{Key: []byte("x"), Type: record.Stream, Stream: record.StreamTail{Meta: record.StreamMeta{LastID: record.StreamID{Ms: 5}, EntriesAdded: 3}}}},
 			"DEL x\nXADD x MAXLEN 0 5-0 f v\nXSETID x 5-0 ENTRIESADDED 3 MAXDELETEDID 0-0 .", nil},
 	}
 	for _, tt := range tests {
@@ -133,10 +132,10 @@ func TestWriterBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := w.BeginDB(0, record.Counts{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WriteString([]byte("k"), []byte("v\r\n"), 0); err != nil {
+	if err := w.Begin(&record.Header{Key: []byte("k"), Type: record.String, Value: []byte("v\r\n")}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() != 0 {
@@ -156,10 +155,10 @@ func TestStickyErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddMember([]byte("m")); err == nil {
-		t.Fatal("AddMember with no open set succeeded")
+	if err := w.Add(&record.Member{Name: []byte("m")}); err == nil {
+		t.Fatal("Add with no open key succeeded")
 	}
-	if err := w.WriteString([]byte("k"), []byte("v"), 0); err == nil || w.Close() == nil {
+	if err := w.Begin(&record.Header{Key: []byte("k"), Type: record.String, Value: []byte("v")}); err == nil || w.Close() == nil {
 		t.Fatal("the first error did not stick")
 	}
 }
@@ -268,10 +267,11 @@ func BenchmarkWriterStrings(b *testing.B) {
 		b.Fatal(err)
 	}
 	key := []byte("key100000001")
+	h := record.Header{Key: key, Type: record.String, Value: key, ExpireAtMS: 1767225600000}
 	b.ReportAllocs()
 	b.SetBytes(int64(2 * len(key)))
 	for b.Loop() {
-		if err := w.WriteString(key, key, 1767225600000); err != nil {
+		if err := w.Begin(&h); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -287,18 +287,19 @@ func BenchmarkWriterSet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	member := []byte("member1000000")
+	h := record.Header{Key: []byte("s"), Type: record.Set, Len: 1_000_000}
+	m := record.Member{Name: []byte("member1000000")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := w.BeginSet([]byte("s"), 1_000_000, 0); err != nil {
+		if err := w.Begin(&h); err != nil {
 			b.Fatal(err)
 		}
 		for range 1_000_000 {
-			if err := w.AddMember(member); err != nil {
+			if err := w.Add(&m); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := w.EndCollection(); err != nil {
+		if err := w.End(nil); err != nil {
 			b.Fatal(err)
 		}
 	}

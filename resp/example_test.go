@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -16,11 +16,10 @@ func ExampleWriter() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = w.BeginDB(0, encoder.DBInfo{Keys: 1})
-	_ = w.BeginSet([]byte("tags"), 2, 1767225600000)
-	_ = w.AddMember([]byte("go"))
-	_ = w.AddMember([]byte("redis"))
-	_ = w.EndCollection()
+	_ = w.BeginDB(0, record.Counts{Keys: 1})
+	tags := record.Record{Key: []byte("tags"), Type: record.Set, ExpireAtMS: 1767225600000,
+		Members: []record.Member{{Name: []byte("go")}, {Name: []byte("redis")}}}
+	_ = tags.WriteTo(w)
 	if err := w.Close(); err != nil {
 		log.Fatal(err)
 	}

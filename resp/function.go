@@ -3,7 +3,6 @@ package resp
 import (
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -26,17 +25,14 @@ func (c *Commands) WriteFunction(code []byte) error {
 		return c.err
 	}
 	if c.verb != "" || c.stream != nil {
-		return c.fail(fmt.Errorf("%s: key %q is still open", encoder.LibraryLabel(code), c.key))
+		return c.fail(fmt.Errorf("%s: key %q is still open", record.LibraryLabel(code), c.key))
 	}
 	if !c.o.Server.AtLeast(7, 0) {
 		return c.fail(fmt.Errorf("%s: %w: function libraries need Redis 7.0 or later, not %s; leave them out with --drop-functions",
-			encoder.LibraryLabel(code), ErrServerTooOld, c.o.Server))
+			record.LibraryLabel(code), ErrServerTooOld, c.o.Server))
 	}
 	args := FunctionLoad(code, c.o.ReplaceFunctions)
 	c.start(string(args[0]), args[1:]...)
 	c.exp = 0
 	return c.send(nil, false)
 }
-
-// Commands carry function libraries.
-var _ record.FunctionSink = (*Commands)(nil)

@@ -43,7 +43,7 @@ func TestWriteFunction(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.open {
-				if err := c.BeginHash([]byte("h"), 1, 0); err != nil {
+				if err := c.Begin(&record.Header{Key: []byte("h"), Type: record.Hash, Len: 1}); err != nil {
 					t.Fatal(err)
 				}
 				got = nil
@@ -62,14 +62,14 @@ func TestWriteFunction(t *testing.T) {
 	}
 }
 
-// TestWriterCarriesFunctions: the RESP Writer is a FunctionSink, and writes the command.
+// TestWriterCarriesFunctions: the RESP Writer writes a function library's command.
 func TestWriterCarriesFunctions(t *testing.T) {
 	var out bytes.Buffer
 	w, err := NewWriter(&out, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := record.WriteFunction(w, []byte("#!lua name=a\nreturn 1")); err != nil {
+	if err := w.WriteFunction([]byte("#!lua name=a\nreturn 1")); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -29,10 +28,10 @@ func goldenRecords() map[int][]record.Record {
 			{Key: []byte("h"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("1")}, {Name: []byte("g"), Value: []byte(""), ExpireAtMS: 1767225600500}}},
 			{Key: []byte("l"), Type: record.List, Members: members("a", "b")},
 			{Key: []byte("z"), Type: record.ZSet, ExpireAtMS: 1767225601000, Members: []record.Member{{Name: []byte("lo"), Score: math.Inf(-1)}, {Name: []byte("pi"), Score: math.Pi}}},
-			{Key: []byte("x"), Type: record.Stream, Entries: []record.StreamEntry{{ID: id(5, 0), Fields: [][]byte{[]byte("k"), []byte("v")}}},
-				Groups: []record.StreamGroup{{Name: []byte("g"), LastID: id(5, 0), EntriesRead: 1,
+			{Key: []byte("x"), Type: record.Stream, Members: []record.Member{{ID: id(5, 0), Fields: [][]byte{[]byte("k"), []byte("v")}}},
+				Stream: record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g"), LastID: id(5, 0), EntriesRead: 1,
 					Pending:   []record.StreamPending{{ID: id(5, 0), DeliveryTimeMS: 1767225600000, DeliveryCount: 2}},
-					Consumers: []record.StreamConsumer{{Name: []byte("c"), Pending: []record.StreamID{id(5, 0)}}}}}},
+					Consumers: []record.StreamConsumer{{Name: []byte("c"), Pending: []record.StreamID{id(5, 0)}}}}}}},
 		},
 		9: {{Key: []byte("set"), Type: record.Set, Members: members("m1", "m2", "m3")}},
 	}
@@ -48,7 +47,7 @@ func TestGolden(t *testing.T) {
 	}
 	recs := goldenRecords()
 	for _, db := range []int{0, 9} {
-		if err := w.BeginDB(db, encoder.DBInfo{}); err != nil {
+		if err := w.BeginDB(db, record.Counts{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range recs[db] {
@@ -132,12 +131,12 @@ func FuzzWriter(f *testing.F) {
 			t.Fatal(err)
 		}
 		parts := bytes.Split(members, []byte(","))
-		_ = w.WriteString(key, value, 0)
-		_ = w.BeginSet(key, uint64(len(parts)), 0)
+		_ = w.Begin(&record.Header{Key: key, Type: record.String, Value: value})
+		_ = w.Begin(&record.Header{Key: key, Type: record.Set, Len: uint64(len(parts))})
 		for _, m := range parts {
-			_ = w.AddMember(m)
+			_ = w.Add(&record.Member{Name: m})
 		}
-		_ = w.EndCollection()
+		_ = w.End(nil)
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -10,13 +10,13 @@ import (
 
 // Hash field TTLs and streams, as commands.
 
-// BeginHashWithFieldTTL opens a hash some of whose fields expire: each command of fields
-// is followed by HPEXPIREAT for those with a TTL (Redis 7.4+).
-func (c *Commands) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+// beginHashTTL opens a hash some of whose fields expire: each command of fields is
+// followed by HPEXPIREAT for those with a TTL (Redis 7.4+).
+func (c *Commands) beginHashTTL(key []byte, expireAtMS, minFieldExpireAtMS int64) error {
 	if minFieldExpireAtMS != 0 && !c.o.Server.AtLeast(7, 4) {
 		return c.fail(c.noFieldTTL(key))
 	}
-	if err := c.BeginHash(key, n, expireAtMS); err != nil {
+	if err := c.begin(c.hashVerb(), key, expireAtMS); err != nil {
 		return err
 	}
 	c.fieldTTL = true
@@ -28,21 +28,20 @@ func (c *Commands) noFieldTTL(key []byte) error {
 	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w", key, c.o.Server, ErrServerTooOld)
 }
 
-// AddFieldWithTTL adds a field to the open hash, with its expiry (0 for none).
-func (c *Commands) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
-	if c.err != nil {
-		return c.err
-	}
+// addField adds a field to the open hash, with its expiry (0 for none).
+func (c *Commands) addField(field, value []byte, expireAtMS int64) error {
 	if expireAtMS != 0 && (!c.fieldTTL || !c.o.Server.AtLeast(7, 4)) {
 		if !c.fieldTTL {
-			return c.fail(fmt.Errorf("add to key %q: a field with a TTL needs BeginHashWithFieldTTL", c.key))
+			return c.fail(fmt.Errorf("add to key %q: field %q has a TTL, and the hash declared none", c.key, field))
 		}
 		return c.fail(c.noFieldTTL(c.key))
 	}
-	if err := c.AddField(field, value); err != nil {
+	if err := c.member(c.verb, len(field)+len(value)); err != nil {
 		return err
 	}
-	c.ttls[len(c.ttls)-1] = expireAtMS
+	c.arg(field)
+	c.arg(value)
+	c.ttls = append(c.ttls, expireAtMS)
 	return nil
 }
 
@@ -98,16 +97,16 @@ type streamState struct {
 	consumers                  uint64 // consumers made by commands
 }
 
-// BeginStream opens a stream: it sends DEL key.
-func (c *Commands) BeginStream(key []byte, expireAtMS int64) error {
-	if err := c.begin("XADD", key, expireAtMS); err != nil {
+// beginStream opens a stream: it sends DEL key.
+func (c *Commands) beginStream(h *record.Header) error {
+	if err := c.begin("XADD", h.Key, h.ExpireAtMS); err != nil {
 		return err
 	}
 	c.verb = ""
 	c.stream = &streamState{}
 	c.payloadStep(func(p *encoder.PayloadWriter) error {
 		p.Abandon()
-		return p.BeginStream(key, expireAtMS)
+		return p.Begin(h)
 	})
 	return nil
 }
@@ -140,26 +139,9 @@ func (c *Commands) sendStream() error {
 	return nil
 }
 
-// openStream returns the open stream's state, or the error of a stream call out of order.
-func (c *Commands) openStream(what string) (*streamState, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	if c.stream == nil {
-		return nil, c.fail(fmt.Errorf("%s: no stream is open", what))
-	}
-	return c.stream, nil
-}
-
-// AddStreamEntry sends XADD key id field value … with the entry's own id.
-func (c *Commands) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	s, err := c.openStream("add stream entry")
-	if err != nil {
-		return err
-	}
-	if s.idSet {
-		return c.fail(fmt.Errorf("add to key %q: entry %s after the groups", c.key, id))
-	}
+// addStreamEntry sends XADD key id field value … with the entry's own id.
+func (c *Commands) addStreamEntry(m *record.Member) error {
+	s, id, fields := c.stream, m.ID, m.Fields
 	if len(fields) == 0 || len(fields)%2 != 0 {
 		return c.fail(fmt.Errorf("add to key %q: entry %s has %d fields and values, want pairs", c.key, id, len(fields)))
 	}
@@ -171,19 +153,8 @@ func (c *Commands) AddStreamEntry(id record.StreamID, fields [][]byte) error {
 	s.entries++
 	s.last = id
 	s.ids.add(id)
-	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.AddStreamEntry(id, fields) })
+	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.Add(m) })
 	return c.sendStream()
-}
-
-// SetStreamMeta keeps the stream's metadata for XSETID.
-func (c *Commands) SetStreamMeta(meta record.StreamMeta) error {
-	s, err := c.openStream("set stream meta")
-	if err != nil {
-		return err
-	}
-	s.meta = meta
-	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.SetStreamMeta(meta) })
-	return nil
 }
 
 // setID sends XSETID with the stream's last id (and, on 7.0+, the entries added and the
@@ -220,17 +191,13 @@ func (c *Commands) setID() error {
 	return c.sendStream()
 }
 
-// AddStreamGroup sends XGROUP CREATE, XGROUP CREATECONSUMER for each consumer (6.2+),
+// addStreamGroup sends XGROUP CREATE, XGROUP CREATECONSUMER for each consumer (6.2+),
 // and XCLAIM … FORCE JUSTID for each consumer's pending entries, with their delivery
 // time and count. A group that these cannot rebuild (see stream_restore.go) makes the
 // stream go as RESTORE; with Options.DropLostPending, the group goes without what they
 // cannot rebuild, counted.
-func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
-	s, err := c.openStream("add stream group")
-	if err != nil {
-		return err
-	}
-	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.AddStreamGroup(g) })
+func (c *Commands) addStreamGroup(g *record.StreamGroup) error {
+	s := c.stream
 	lost, lostConsumers := c.lostInGroup(g)
 	s.lostPending += uint64(len(lost))
 	s.lostConsumers += lostConsumers
@@ -311,11 +278,21 @@ func (c *Commands) AddStreamGroup(g *record.StreamGroup) error {
 	return nil
 }
 
-// endStream sends XSETID if no group did, the last command held, and the expiry.
-func (c *Commands) endStream() error {
+// endStream takes the stream's tail t (its metadata for XSETID, its groups), then sends
+// XSETID if no group did, the last command held, and the expiry.
+func (c *Commands) endStream(t *record.StreamTail) error {
 	s := c.stream
+	if t == nil {
+		t = &record.StreamTail{}
+	}
+	s.meta = t.Meta
+	for i := range t.Groups {
+		if err := c.addStreamGroup(&t.Groups[i]); err != nil {
+			return err
+		}
+	}
 	if s.restore {
-		return c.restoreStream()
+		return c.restoreStream(t)
 	}
 	if c.payload != nil {
 		c.payload.Abandon()

@@ -136,14 +136,14 @@ func (c *Commands) lostInGroup(g *record.StreamGroup) ([]record.StreamID, uint64
 	return lost, consumers
 }
 
-// restoreStream sends the open stream as RESTORE key ttl payload REPLACE, after the
-// command held, as the record's last command.
-func (c *Commands) restoreStream() error {
+// restoreStream sends the open stream, whose tail is t, as RESTORE key ttl payload
+// REPLACE, after the command held, as the record's last command.
+func (c *Commands) restoreStream(t *record.StreamTail) error {
 	s := c.stream
 	err := s.payloadErr
 	var payload []byte
 	if err == nil {
-		if err = c.payload.EndCollection(); err == nil {
+		if err = c.payload.End(t); err == nil {
 			payload, err = c.payload.Payload()
 		}
 	}

@@ -68,26 +68,25 @@ func TestVersionRDBVersion(t *testing.T) {
 func lostStream(exp int64) record.Record {
 	id := func(ms uint64) record.StreamID { return record.StreamID{Ms: ms} }
 	return record.Record{Key: []byte("s"), Type: record.Stream, ExpireAtMS: exp,
-		Entries:    []record.StreamEntry{{ID: id(2), Fields: [][]byte{[]byte("f"), []byte("v")}}},
-		StreamMeta: record.StreamMeta{Length: 1, LastID: id(2), MaxDeletedID: id(1), EntriesAdded: 2},
-		Groups: []record.StreamGroup{{Name: []byte("g"), LastID: id(2), EntriesRead: 2,
+		Members: []record.Member{{ID: id(2), Fields: [][]byte{[]byte("f"), []byte("v")}}},
+		Stream: record.StreamTail{Meta: record.StreamMeta{Length: 1, LastID: id(2), MaxDeletedID: id(1), EntriesAdded: 2}, Groups: []record.StreamGroup{{Name: []byte("g"), LastID: id(2), EntriesRead: 2,
 			Pending: []record.StreamPending{{ID: id(1), DeliveryTimeMS: 10, DeliveryCount: 1}, {ID: id(2), DeliveryTimeMS: 20, DeliveryCount: 3}},
 			Consumers: []record.StreamConsumer{{Name: []byte("a"), Pending: []record.StreamID{id(1), id(2)}},
-				{Name: []byte("idle")}}}}}
+				{Name: []byte("idle")}}}}}}
 }
 
 // TestStreamRestore: which streams go as RESTORE, with what ttl and flags; what
 // DropLostPending leaves out; a payload too large.
 func TestStreamRestore(t *testing.T) {
 	clean := lostStream(0)
-	clean.Groups[0].Pending = clean.Groups[0].Pending[1:]
-	clean.Groups[0].Consumers[0].Pending = clean.Groups[0].Consumers[0].Pending[1:]
+	clean.Stream.Groups[0].Pending = clean.Stream.Groups[0].Pending[1:]
+	clean.Stream.Groups[0].Consumers[0].Pending = clean.Stream.Groups[0].Consumers[0].Pending[1:]
 	lostOnly := lostStream(0) // consumer a owns only the entry deleted
-	lostOnly.Groups[0].Consumers = []record.StreamConsumer{{Name: []byte("a"), Pending: []record.StreamID{{Ms: 1}}},
+	lostOnly.Stream.Groups[0].Consumers = []record.StreamConsumer{{Name: []byte("a"), Pending: []record.StreamID{{Ms: 1}}},
 		{Name: []byte("b"), Pending: []record.StreamID{{Ms: 2}}}, {Name: []byte("idle")}}
 	twoGroups := lostStream(0) // a group commands rebuild, then one they cannot
-	twoGroups.Groups = append([]record.StreamGroup{clean.Groups[0]}, twoGroups.Groups...)
-	twoGroups.Groups[0].Name = []byte("first")
+	twoGroups.Stream.Groups = append([]record.StreamGroup{clean.Stream.Groups[0]}, twoGroups.Stream.Groups...)
+	twoGroups.Stream.Groups[0].Name = []byte("first")
 	for _, c := range []struct {
 		name   string
 		o      Options

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"
 )
@@ -27,7 +26,7 @@ rules:
 	if err != nil {
 		log.Fatal(err)
 	}
-	s.BeginDB(0, encoder.DBInfo{})
+	s.BeginDB(0, record.Counts{})
 	user := record.Record{Key: []byte("user:42"), Type: record.Hash, Members: []record.Member{
 		{Name: []byte("email"), Value: []byte("ann@corp.example")},
 		{Name: []byte("plan"), Value: []byte("gold")},

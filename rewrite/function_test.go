@@ -19,7 +19,7 @@ func TestRewriteKeepsFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := []byte("#!lua name=mylib\nreturn 1")
-	if err := record.WriteFunction(s, code); err != nil {
+	if err := s.WriteFunction(code); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Functions) != 1 || string(c.Functions[0]) != string(code) {

@@ -193,7 +193,7 @@ func writeDump(t *testing.T, name string, recs []record.Record, rules *rewrite.R
 			t.Fatal(err)
 		}
 	}
-	if err := sink.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := sink.BeginDB(0, record.Counts{}); err != nil {
 		t.Fatal(err)
 	}
 	for k := range recs {

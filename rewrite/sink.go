@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -40,22 +39,31 @@ type Stats struct {
 // its own buffers, valid during the call only, as every Sink's arguments are. It keeps the
 // first error it meets and returns it from every call after. It is not safe for concurrent use.
 type Sink struct {
-	next  record.Sink
+	record.Pass
 	rules []*Rule
 	mac   hash.Hash
 	sum   []byte
 	err   error
 	stats Stats
 
-	// The open collection: its rule (nil when none matched), its key as received (for
-	// messages) and the rewritten members seen so far when they must stay distinct.
+	// The open collection: its rule (nil when none matched), its type, its key as received
+	// (for messages) and the rewritten members seen so far when they must stay distinct.
 	rule *Rule
+	typ  record.Type
 	key  []byte
 	seen map[string]struct{}
 
+	// What is passed on: a copy of the header or member received, rewritten.
+	h record.Header
+	m record.Member
+
 	keyBuf, valBuf, nameBuf []byte
 	fields                  [][]byte
+	spans                   []span
 }
+
+// span is where in valBuf a stream entry's rewritten value k starts.
+type span struct{ k, from int }
 
 // New returns a Sink that rewrites records by rules and writes them to next. It reads
 // rules.Seed now: change it before calling New.
@@ -68,7 +76,7 @@ func New(next record.Sink, rules *Rules) (*Sink, error) {
 	}
 	var key [8]byte
 	binary.BigEndian.PutUint64(key[:], rules.Seed)
-	return &Sink{next: next, rules: rules.Rules, mac: hmac.New(sha256.New, key[:])}, nil
+	return &Sink{Pass: record.Pass{Next: next}, rules: rules.Rules, mac: hmac.New(sha256.New, key[:])}, nil
 }
 
 // Stats returns the counts so far.
@@ -139,95 +147,42 @@ func (s *Sink) fail(err error) error {
 }
 
 // BeginDB passes the database on: rewriting changes no counts.
-func (s *Sink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *Sink) BeginDB(db int, c record.Counts) error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.fail(s.next.BeginDB(db, info))
+	return s.fail(s.Next.BeginDB(db, c))
 }
 
-// WriteString rewrites a string record's key and value.
-func (s *Sink) WriteString(key, value []byte, expireAtMS int64) error {
+// Begin rewrites a key's name and, for a string, its value, and readies the rewriting of a
+// collection's members and the check that they stay distinct.
+func (s *Sink) Begin(h *record.Header) error {
 	if s.err != nil {
 		return s.err
 	}
 	s.stats.Keys++
-	r := s.find(key, record.String)
-	switch {
-	case r != nil && r.value != nil:
-		s.valBuf = s.apply(s.valBuf[:0], r.value, value)
-		value = s.valBuf
-	case r != nil && r.valueIsKey:
-		s.valBuf = s.keyRef(s.valBuf[:0], value)
-		value = s.valBuf
+	r := s.find(h.Key, h.Type)
+	s.h = *h
+	if h.Type == record.String {
+		switch {
+		case r != nil && r.value != nil:
+			s.valBuf = s.apply(s.valBuf[:0], r.value, h.Value)
+			s.h.Value = s.valBuf
+		case r != nil && r.valueIsKey:
+			s.valBuf = s.keyRef(s.valBuf[:0], h.Value)
+			s.h.Value = s.valBuf
+		}
+		s.h.Key = s.renamed(r, h.Key)
+		return s.fail(s.Next.Begin(&s.h))
 	}
-	return s.fail(s.next.WriteString(s.renamed(r, key), value, expireAtMS))
-}
-
-// begin finds the rule of a collection and readies the check of distinct members.
-func (s *Sink) begin(key []byte, t record.Type, n uint64) []byte {
-	s.stats.Keys++
-	r := s.find(key, t)
-	s.rule, s.key, s.seen = r, append(s.key[:0], key...), nil
+	t := h.Type
+	s.rule, s.typ, s.key, s.seen = r, t, append(s.key[:0], h.Key...), nil
 	distinct := r != nil && ((r.members != nil || r.membersAreKeys) && (t == record.Set || t == record.ZSet) || r.fieldNames != nil && t == record.Hash)
-	if distinct && n > 1 {
-		s.seen = make(map[string]struct{}, min(n, 1<<16))
+	if distinct && h.Len > 1 {
+		s.seen = make(map[string]struct{}, min(h.Len, 1<<16))
 	}
-	return s.renamed(r, key)
-}
-
-// BeginHash opens a hash.
-func (s *Sink) BeginHash(key []byte, n uint64, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.Hash, n)
-	return s.fail(s.next.BeginHash(key, n, expireAtMS))
-}
-
-// BeginHashWithFieldTTL opens a hash whose fields may expire.
-func (s *Sink) BeginHashWithFieldTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.Hash, n)
-	return s.fail(s.next.BeginHashWithFieldTTL(key, n, expireAtMS, minFieldExpireAtMS))
-}
-
-// BeginList opens a list.
-func (s *Sink) BeginList(key []byte, n uint64, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.List, n)
-	return s.fail(s.next.BeginList(key, n, expireAtMS))
-}
-
-// BeginSet opens a set.
-func (s *Sink) BeginSet(key []byte, n uint64, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.Set, n)
-	return s.fail(s.next.BeginSet(key, n, expireAtMS))
-}
-
-// BeginZSet opens a sorted set.
-func (s *Sink) BeginZSet(key []byte, n uint64, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.ZSet, n)
-	return s.fail(s.next.BeginZSet(key, n, expireAtMS))
-}
-
-// BeginStream opens a stream.
-func (s *Sink) BeginStream(key []byte, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
-	}
-	key = s.begin(key, record.Stream, 0)
-	return s.fail(s.next.BeginStream(key, expireAtMS))
+	s.h.Key = s.renamed(r, h.Key)
+	return s.fail(s.Next.Begin(&s.h))
 }
 
 // distinct refuses a rewritten member equal to an earlier one of the open collection.
@@ -287,120 +242,68 @@ func (r *Rule) fieldFor(name []byte) *gen {
 	return nil
 }
 
-// AddField adds a hash field, rewritten.
-func (s *Sink) AddField(field, value []byte) error {
+// Add adds a member of the open key, rewritten: a hash field's name and value, a list
+// element, a set or sorted-set member (the score stays), a stream entry's field values (the
+// id and field names stay). A field's expiry stays.
+func (s *Sink) Add(m *record.Member) error {
 	if s.err != nil {
 		return s.err
 	}
-	field, value, err := s.field(field, value)
+	if s.rule == nil {
+		return s.fail(s.Next.Add(m))
+	}
+	s.m = *m
+	var err error
+	switch s.typ {
+	case record.Hash:
+		s.m.Name, s.m.Value, err = s.field(m.Name, m.Value)
+	case record.List:
+		s.m.Name, err = s.member("element", m.Name)
+	case record.Stream:
+		s.m.Fields = s.entry(m.Fields)
+	default:
+		s.m.Name, err = s.member("member", m.Name)
+	}
 	if err != nil {
 		return s.fail(err)
 	}
-	return s.fail(s.next.AddField(field, value))
+	return s.fail(s.Next.Add(&s.m))
 }
 
-// AddFieldWithTTL adds a hash field with its expiry, rewritten; the expiry stays.
-func (s *Sink) AddFieldWithTTL(field, value []byte, expireAtMS int64) error {
-	if s.err != nil {
-		return s.err
+// entry returns a stream entry's fields with the values the rule's field patterns rewrite.
+func (s *Sink) entry(fields [][]byte) [][]byte {
+	r := s.rule
+	if r.fields == nil {
+		return fields
 	}
-	field, value, err := s.field(field, value)
-	if err != nil {
-		return s.fail(err)
-	}
-	return s.fail(s.next.AddFieldWithTTL(field, value, expireAtMS))
-}
-
-// AddElement adds a list element, rewritten.
-func (s *Sink) AddElement(element []byte) error {
-	if s.err != nil {
-		return s.err
-	}
-	element, err := s.member("element", element)
-	if err != nil {
-		return s.fail(err)
-	}
-	return s.fail(s.next.AddElement(element))
-}
-
-// AddMember adds a set member, rewritten.
-func (s *Sink) AddMember(member []byte) error {
-	if s.err != nil {
-		return s.err
-	}
-	member, err := s.member("member", member)
-	if err != nil {
-		return s.fail(err)
-	}
-	return s.fail(s.next.AddMember(member))
-}
-
-// AddScoredMember adds a sorted-set member, rewritten; the score stays.
-func (s *Sink) AddScoredMember(member []byte, score float64) error {
-	if s.err != nil {
-		return s.err
-	}
-	member, err := s.member("member", member)
-	if err != nil {
-		return s.fail(err)
-	}
-	return s.fail(s.next.AddScoredMember(member, score))
-}
-
-// AddStreamEntry adds a stream entry whose field values the rule's field patterns rewrite;
-// ids and field names stay.
-func (s *Sink) AddStreamEntry(id record.StreamID, fields [][]byte) error {
-	if s.err != nil {
-		return s.err
-	}
-	if r := s.rule; r != nil && r.fields != nil {
-		s.fields = append(s.fields[:0], fields...)
-		s.valBuf = s.valBuf[:0]
-		type span struct{ k, from int }
-		var spans []span
-		for k := 1; k < len(fields); k += 2 {
-			if g := r.fieldFor(fields[k-1]); g != nil {
-				from := len(s.valBuf)
-				s.valBuf = s.apply(s.valBuf, g, fields[k])
-				spans = append(spans, span{k, from})
-			}
+	s.fields = append(s.fields[:0], fields...)
+	s.valBuf = s.valBuf[:0]
+	s.spans = s.spans[:0]
+	for k := 1; k < len(fields); k += 2 {
+		if g := r.fieldFor(fields[k-1]); g != nil {
+			from := len(s.valBuf)
+			s.valBuf = s.apply(s.valBuf, g, fields[k])
+			s.spans = append(s.spans, span{k, from})
 		}
-		// valBuf may have moved while it grew: slice it once it is complete.
-		for i, sp := range spans {
-			end := len(s.valBuf)
-			if i+1 < len(spans) {
-				end = spans[i+1].from
-			}
-			s.fields[sp.k] = s.valBuf[sp.from:end:end]
+	}
+	// valBuf may have moved while it grew: slice it once it is complete.
+	for i, sp := range s.spans {
+		end := len(s.valBuf)
+		if i+1 < len(s.spans) {
+			end = s.spans[i+1].from
 		}
-		fields = s.fields
+		s.fields[sp.k] = s.valBuf[sp.from:end:end]
 	}
-	return s.fail(s.next.AddStreamEntry(id, fields))
+	return s.fields
 }
 
-// SetStreamMeta passes a stream's metadata on unchanged.
-func (s *Sink) SetStreamMeta(meta record.StreamMeta) error {
-	if s.err != nil {
-		return s.err
-	}
-	return s.fail(s.next.SetStreamMeta(meta))
-}
-
-// AddStreamGroup passes a consumer group on unchanged.
-func (s *Sink) AddStreamGroup(g *record.StreamGroup) error {
-	if s.err != nil {
-		return s.err
-	}
-	return s.fail(s.next.AddStreamGroup(g))
-}
-
-// EndCollection closes the open collection.
-func (s *Sink) EndCollection() error {
+// End closes the open key; a stream's tail passes unchanged.
+func (s *Sink) End(t *record.StreamTail) error {
 	if s.err != nil {
 		return s.err
 	}
 	s.rule, s.seen = nil, nil
-	return s.fail(s.next.EndCollection())
+	return s.fail(s.Next.End(t))
 }
 
 var _ record.Sink = (*Sink)(nil)
@@ -410,5 +313,5 @@ func (s *Sink) WriteFunction(code []byte) error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.fail(record.WriteFunction(s.next, code))
+	return s.fail(s.Next.WriteFunction(code))
 }

@@ -14,21 +14,7 @@ import (
 )
 
 // recorder is a Sink that keeps every record written to it.
-type recorder struct {
-	record.Collector
-	recs []record.Record
-}
-
-func (r *recorder) WriteString(key, value []byte, exp int64) error {
-	r.Collector.WriteString(key, value, exp)
-	r.recs = append(r.recs, r.Rec)
-	return nil
-}
-
-func (r *recorder) EndCollection() error {
-	r.recs = append(r.recs, r.Rec)
-	return nil
-}
+type recorder = record.Recorder
 
 // through writes recs through a Sink of rules into a recorder and returns what came out.
 func through(t *testing.T, rules string, recs ...record.Record) ([]record.Record, error) {
@@ -42,15 +28,15 @@ func through(t *testing.T, rules string, recs ...record.Record) ([]record.Record
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.BeginDB(0, encoder.DBInfo{}); err != nil {
+	if err := s.BeginDB(0, record.Counts{}); err != nil {
 		return nil, err
 	}
 	for k := range recs {
 		if err := recs[k].WriteTo(s); err != nil {
-			return out.recs, err
+			return out.Records, err
 		}
 	}
-	return out.recs, nil
+	return out.Records, nil
 }
 
 func str(key, value string, exp int64) record.Record {
@@ -309,17 +295,23 @@ func TestSinkStickyError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.BeginSet([]byte("k"), 2, 0)
-	s.AddMember([]byte("a"))
-	first := s.AddMember([]byte("b"))
+	s.Begin(&record.Header{Key: []byte("k"), Type: record.Set, Len: 2})
+	s.Add(&record.Member{Name: []byte("a")})
+	first := s.Add(&record.Member{Name: []byte("b")})
 	if !errors.Is(first, ErrCollision) {
 		t.Fatalf("got %v", first)
 	}
-	if err := s.EndCollection(); err != first {
-		t.Errorf("EndCollection returned %v, want the first error", err)
+	if err := s.End(nil); err != first {
+		t.Errorf("End returned %v, want the first error", err)
 	}
-	if err := s.WriteString([]byte("x"), []byte("y"), 0); err != first {
-		t.Errorf("WriteString returned %v, want the first error", err)
+	if err := s.Begin(&record.Header{Key: []byte("x"), Type: record.String, Value: []byte("y")}); err != first {
+		t.Errorf("Begin of a string returned %v, want the first error", err)
+	}
+	if err := s.BeginDB(1, record.Counts{}); err != first {
+		t.Errorf("BeginDB returned %v, want the first error", err)
+	}
+	if err := s.WriteFunction([]byte("#!lua name=l\n")); err != first {
+		t.Errorf("WriteFunction returned %v, want the first error", err)
 	}
 }
 
@@ -336,19 +328,18 @@ func TestSinkStreams(t *testing.T) {
 	}
 	fields := [][]byte{[]byte("email"), []byte("ann@corp.example"), []byte("kind"), []byte("login"), []byte("full_name"), []byte("Ann Lee")}
 	orig := bytes.Join(fields, nil)
-	must(t, s.BeginStream([]byte("events"), 0))
-	must(t, s.AddStreamEntry(record.StreamID{Ms: 1, Seq: 0}, fields))
-	must(t, s.AddStreamGroup(&record.StreamGroup{Name: []byte("g")}))
-	must(t, s.EndCollection())
+	must(t, s.Begin(&record.Header{Key: []byte("events"), Type: record.Stream}))
+	must(t, s.Add(&record.Member{ID: record.StreamID{Ms: 1, Seq: 0}, Fields: fields}))
+	must(t, s.End(&record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g")}}}))
 	if !bytes.Equal(bytes.Join(fields, nil), orig) {
 		t.Error("the caller's fields were changed")
 	}
-	e := out.Rec.Entries[0].Fields
+	e := out.Rec.Members[0].Fields
 	if !emailRE.Match(e[1]) || string(e[3]) != "login" || bytes.Equal(e[5], fields[5]) || string(e[0]) != "email" {
 		t.Errorf("entry %q", e)
 	}
-	if len(out.Rec.Groups) != 1 {
-		t.Errorf("groups %v", out.Rec.Groups)
+	if len(out.Rec.Stream.Groups) != 1 {
+		t.Errorf("groups %v", out.Rec.Stream.Groups)
 	}
 }
 
@@ -380,12 +371,14 @@ func BenchmarkSink(b *testing.B) {
 	}
 	fields := [][]byte{[]byte("email"), []byte("ann@corp.example"), []byte("last_name"), []byte("Lee"), []byte("plan"), []byte("gold")}
 	b.ReportAllocs()
+	var key []byte
 	for i := 0; b.Loop(); i++ {
-		s.BeginHash([]byte(fmt.Sprintf("user:%d", i)), 3, 0)
+		key = fmt.Appendf(key[:0], "user:%d", i)
+		s.Begin(&record.Header{Key: key, Type: record.Hash, Len: 3})
 		for k := 0; k < len(fields); k += 2 {
-			s.AddField(fields[k], fields[k+1])
+			s.Add(&record.Member{Name: fields[k], Value: fields[k+1]})
 		}
-		if err := s.EndCollection(); err != nil {
+		if err := s.End(nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -446,10 +439,10 @@ func TestSinkHashFieldTTL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, s.BeginHashWithFieldTTL([]byte("h"), 2, 5000, 1000))
-	must(t, s.AddFieldWithTTL([]byte("a"), []byte("ann@corp.example"), 1000))
-	must(t, s.AddFieldWithTTL([]byte("b"), []byte("bob@corp.example"), 0))
-	must(t, s.EndCollection())
+	must(t, s.Begin(&record.Header{Key: []byte("h"), Type: record.Hash, Len: 2, ExpireAtMS: 5000, MinFieldExpireAtMS: 1000}))
+	must(t, s.Add(&record.Member{Name: []byte("a"), Value: []byte("ann@corp.example"), ExpireAtMS: 1000}))
+	must(t, s.Add(&record.Member{Name: []byte("b"), Value: []byte("bob@corp.example")}))
+	must(t, s.End(nil))
 	r := out.Rec
 	if string(r.Key) != "h" || r.ExpireAtMS != 5000 || len(r.Members) != 2 {
 		t.Fatalf("got %+v", r)
@@ -492,7 +485,7 @@ func BenchmarkFile(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				must(b, sink.BeginDB(0, encoder.DBInfo{}))
+				must(b, sink.BeginDB(0, record.Counts{}))
 				for k := range recs {
 					must(b, recs[k].WriteTo(sink))
 				}

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -36,7 +35,8 @@ type confirmSink struct {
 	fail     func(what, got, want string)
 }
 
-func (s *confirmSink) BeginDB(db int, _ encoder.DBInfo) error { s.db = db; return nil }
+// BeginDB notes the database of the keys that follow.
+func (s *confirmSink) BeginDB(db int, _ record.Counts) error { s.db = db; return nil }
 
 func (s *confirmSink) record(key []byte) error {
 	if s.records > s.last {
@@ -68,24 +68,15 @@ func (s *confirmSink) member(m []byte) error {
 	return nil
 }
 
-func (s *confirmSink) WriteString(key, _ []byte, _ int64) error    { return s.record(key) }
-func (s *confirmSink) BeginHash(k []byte, _ uint64, _ int64) error { return s.record(k) }
-func (s *confirmSink) BeginList(k []byte, _ uint64, _ int64) error { return s.record(k) }
-func (s *confirmSink) BeginSet(k []byte, _ uint64, _ int64) error  { return s.record(k) }
-func (s *confirmSink) BeginZSet(k []byte, _ uint64, _ int64) error { return s.record(k) }
-func (s *confirmSink) BeginHashWithFieldTTL(k []byte, _ uint64, _, _ int64) error {
-	return s.record(k)
-}
-func (s *confirmSink) BeginStream(k []byte, _ int64) error            { return s.record(k) }
-func (s *confirmSink) AddField(f, _ []byte) error                     { return s.member(f) }
-func (s *confirmSink) AddFieldWithTTL(f, _ []byte, _ int64) error     { return s.member(f) }
-func (s *confirmSink) AddElement([]byte) error                        { s.idx++; return nil }
-func (s *confirmSink) AddMember(m []byte) error                       { return s.member(m) }
-func (s *confirmSink) AddScoredMember(m []byte, _ float64) error      { return s.member(m) }
-func (s *confirmSink) AddStreamEntry(record.StreamID, [][]byte) error { return nil }
-func (s *confirmSink) SetStreamMeta(record.StreamMeta) error          { return nil }
-func (s *confirmSink) AddStreamGroup(*record.StreamGroup) error       { return nil }
-func (s *confirmSink) EndCollection() error                           { return nil }
+// Begin compares a key with the keys before it.
+func (s *confirmSink) Begin(h *record.Header) error { return s.record(h.Key) }
+
+// Add compares a member with the members before it when its key has candidates (a list or
+// stream has none).
+func (s *confirmSink) Add(m *record.Member) error { return s.member(m.Name) }
+
+// End ends the key.
+func (s *confirmSink) End(*record.StreamTail) error { return nil }
 
 // confirmDups reads the file again up to the last candidate and reports each candidate that
 // is a real repeat.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestFingerprintSetGrows(t *testing.T) {
@@ -41,14 +42,11 @@ func TestConfirmDupsFalseCandidates(t *testing.T) {
 	if w, err = encoder.NewWriter(f, encoder.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	_ = w.BeginDB(0, encoder.DBInfo{})
-	_ = w.WriteString([]byte("a"), []byte("1"), 0)
-	_ = w.BeginSet([]byte("s"), 3, 0)
-	for _, m := range []string{"x", "y", "z"} {
-		_ = w.AddMember([]byte(m))
-	}
-	_ = w.EndCollection()
-	_ = w.WriteString([]byte("b"), []byte("1"), 0)
+	_ = record.Records{
+		{Key: []byte("a"), Value: []byte("1")},
+		{Key: []byte("s"), Type: record.Set, Members: []record.Member{{Name: []byte("x")}, {Name: []byte("y")}, {Name: []byte("z")}}},
+		{Key: []byte("b"), Value: []byte("1")},
+	}.WriteTo(context.Background(), w)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -25,7 +24,7 @@ type countSink struct {
 	dups         *dupFinder
 }
 
-func (s *countSink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *countSink) BeginDB(db int, info record.Counts) error {
 	s.flushDB()
 	s.db = db
 	s.c = s.rep.DBs[db]
@@ -68,61 +67,36 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 	s.records++
 }
 
-func (s *countSink) begin(t record.Type, key []byte, n uint64, exp int64) error {
-	s.record(t, key, exp)
+// Begin counts a key and starts the check of its members.
+func (s *countSink) Begin(h *record.Header) error {
+	s.record(h.Type, h.Key, h.ExpireAtMS)
 	s.members = 0
-	s.checkMembers = t != record.List && t != record.Stream
+	s.checkMembers = h.Type != record.String && h.Type != record.List && h.Type != record.Stream
 	if s.checkMembers {
-		s.dups.beginMembers(key, n)
+		s.dups.beginMembers(h.Key, h.Len)
 	}
 	return nil
 }
 
-func (s *countSink) member(m []byte) error {
+// Add checks a member of a set, hash or sorted set for a repeat.
+func (s *countSink) Add(m *record.Member) error {
 	if s.checkMembers {
-		s.dups.member(s.db, m, s.records-1, s.members)
+		s.dups.member(s.db, m.Name, s.records-1, s.members)
 	}
 	s.members++
 	return nil
 }
 
-func (s *countSink) WriteString(key, _ []byte, exp int64) error {
-	s.record(record.String, key, exp)
+// End ends the member check of the key.
+func (s *countSink) End(*record.StreamTail) error {
+	s.dups.flushMembers()
 	return nil
 }
-func (s *countSink) BeginHash(k []byte, n uint64, exp int64) error {
-	return s.begin(record.Hash, k, n, exp)
-}
-func (s *countSink) BeginList(k []byte, n uint64, exp int64) error {
-	return s.begin(record.List, k, n, exp)
-}
-func (s *countSink) BeginSet(k []byte, n uint64, exp int64) error {
-	return s.begin(record.Set, k, n, exp)
-}
-func (s *countSink) BeginZSet(k []byte, n uint64, exp int64) error {
-	return s.begin(record.ZSet, k, n, exp)
-}
-func (s *countSink) BeginHashWithFieldTTL(k []byte, n uint64, exp, _ int64) error {
-	return s.begin(record.Hash, k, n, exp)
-}
-func (s *countSink) BeginStream(k []byte, exp int64) error { return s.begin(record.Stream, k, 0, exp) }
 
 // SkipModule counts a module value, which the reader skips, as a key of type "module"
 // (decoder.ModuleSink): the RESIZEDB hints and a server with the module count it.
 func (s *countSink) SkipModule(k []byte, module string, exp int64) error {
 	s.record(moduleType, k, exp)
-	return nil
-}
-func (s *countSink) AddField(f, _ []byte) error                     { return s.member(f) }
-func (s *countSink) AddFieldWithTTL(f, _ []byte, _ int64) error     { return s.member(f) }
-func (s *countSink) AddElement(e []byte) error                      { return s.member(e) }
-func (s *countSink) AddMember(m []byte) error                       { return s.member(m) }
-func (s *countSink) AddScoredMember(m []byte, _ float64) error      { return s.member(m) }
-func (s *countSink) AddStreamEntry(record.StreamID, [][]byte) error { return s.member(nil) }
-func (s *countSink) SetStreamMeta(record.StreamMeta) error          { return nil }
-func (s *countSink) AddStreamGroup(*record.StreamGroup) error       { return nil }
-func (s *countSink) EndCollection() error {
-	s.dups.flushMembers()
 	return nil
 }
 

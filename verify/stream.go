@@ -20,7 +20,7 @@ type streamCheck struct{}
 func (streamCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Record) func() *diff {
 	key := string(r.Key)
 	length := p.XLen(ctx, key)
-	n := uint64(len(r.Entries))
+	n := uint64(len(r.Members))
 	type read struct {
 		from uint64 // the first entry the reply holds
 		cmd  *redis.Cmd
@@ -31,7 +31,7 @@ func (streamCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Recor
 		reads = append(reads, read{0, p.Do(ctx, "XRANGE", key, "-", "+")})
 	} else {
 		for j := range Sample(n, memberSample, 0) {
-			id := r.Entries[j].ID.String()
+			id := r.Members[j].ID.String()
 			reads = append(reads, read{j, p.Do(ctx, "XRANGE", key, id, id)})
 		}
 	}
@@ -50,20 +50,20 @@ func (streamCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Recor
 				return replyDiff("entries", err, "")
 			}
 			if sampled && len(reply) == 0 {
-				return &diff{"entry " + r.Entries[rd.from].ID.String(), "missing", "present"}
+				return &diff{"entry " + r.Members[rd.from].ID.String(), "missing", "present"}
 			}
 			for k, e := range reply {
-				if d := entryDiff(&r.Entries[rd.from+uint64(k)], e); d != nil {
+				if d := entryDiff(&r.Members[rd.from+uint64(k)], e); d != nil {
 					return d
 				}
 			}
 		}
-		return groupsDiff(r.Groups, groups)
+		return groupsDiff(r.Stream.Groups, groups)
 	}
 }
 
 // entryDiff compares an entry of an XRANGE reply, [id, [field, value, …]], with want.
-func entryDiff(want *record.StreamEntry, reply any) *diff {
+func entryDiff(want *record.Member, reply any) *diff {
 	what := "entry " + want.ID.String()
 	e, ok := reply.([]any)
 	if !ok || len(e) != 2 {

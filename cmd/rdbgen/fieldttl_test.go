@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // expiredFieldsDump writes a Redis 7.4 dump (RDB 12) created an hour ago: hash "h" with a
@@ -26,18 +27,22 @@ func expiredFieldsDump(t *testing.T) string {
 		t.Fatal(err)
 	}
 	before, since, later := created.Add(-time.Minute).UnixMilli(), created.Add(30*time.Minute).UnixMilli(), created.Add(25*time.Hour).UnixMilli()
-	w.BeginDB(0, encoder.DBInfo{})
-	w.BeginHashWithFieldTTL([]byte("h"), 4, 0, before)
-	w.AddFieldWithTTL([]byte("expired-then"), []byte("1"), before)
-	w.AddFieldWithTTL([]byte("expired-since"), []byte("2"), since)
-	w.AddFieldWithTTL([]byte("later"), []byte("3"), later)
-	w.AddFieldWithTTL([]byte("forever"), []byte("4"), 0)
-	w.EndCollection()
-	w.BeginHashWithFieldTTL([]byte("gone"), 2, 0, before)
-	w.AddFieldWithTTL([]byte("a"), []byte("1"), before)
-	w.AddFieldWithTTL([]byte("b"), []byte("2"), since)
-	w.EndCollection()
-	w.WriteString([]byte("s"), []byte("v"), 0)
+	w.BeginDB(0, record.Counts{})
+	for _, r := range []record.Record{
+		{Key: []byte("h"), Type: record.Hash, Members: []record.Member{
+			{Name: []byte("expired-then"), Value: []byte("1"), ExpireAtMS: before},
+			{Name: []byte("expired-since"), Value: []byte("2"), ExpireAtMS: since},
+			{Name: []byte("later"), Value: []byte("3"), ExpireAtMS: later},
+			{Name: []byte("forever"), Value: []byte("4")},
+		}},
+		{Key: []byte("gone"), Type: record.Hash, Members: []record.Member{
+			{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: before},
+			{Name: []byte("b"), Value: []byte("2"), ExpireAtMS: since},
+		}},
+		{Key: []byte("s"), Value: []byte("v")},
+	} {
+		r.WriteTo(w)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

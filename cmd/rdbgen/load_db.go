@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -226,7 +225,7 @@ type dbLister struct {
 	dbs []int
 }
 
-func (l *dbLister) BeginDB(db int, _ encoder.DBInfo) error {
+func (l *dbLister) BeginDB(db int, _ record.Counts) error {
 	if !slices.Contains(l.dbs, db) {
 		l.dbs = append(l.dbs, db)
 	}

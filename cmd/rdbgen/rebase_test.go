@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -67,10 +68,14 @@ func TestConvertRebaseKeepsExpiredExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.BeginDB(0, encoder.DBInfo{})
-	w.WriteString([]byte("expired-then"), []byte("v"), created.Add(-time.Minute).UnixMilli())
-	w.WriteString([]byte("hour-left"), []byte("v"), created.Add(time.Hour).UnixMilli())
-	w.WriteString([]byte("forever"), []byte("v"), 0)
+	w.BeginDB(0, record.Counts{})
+	for _, r := range []record.Record{
+		{Key: []byte("expired-then"), Value: []byte("v"), ExpireAtMS: created.Add(-time.Minute).UnixMilli()},
+		{Key: []byte("hour-left"), Value: []byte("v"), ExpireAtMS: created.Add(time.Hour).UnixMilli()},
+		{Key: []byte("forever"), Value: []byte("v")},
+	} {
+		r.WriteTo(w)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

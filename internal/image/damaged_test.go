@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // TestContextOfDamagedDump: a dump cut short, or with a byte changed, is refused before any
@@ -20,9 +21,9 @@ func TestContextOfDamagedDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.BeginDB(0, encoder.DBInfo{Keys: 100})
+	w.BeginDB(0, record.Counts{Keys: 100})
 	for i := range 100 {
-		w.WriteString([]byte("key"+strings.Repeat("x", i)), []byte("value"), 0)
+		w.Begin(&record.Header{Key: []byte("key" + strings.Repeat("x", i)), Type: record.String, Value: []byte("value")})
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,8 @@ import (
 )
 
 // Records builds the records of a mixed fill: every type, small and big collections in
-// every encoding, expiries, three databases; and streams (as records with Entries, Groups).
+// every encoding, expiries, three databases; and streams (records whose Members are the
+// entries, with consumer groups).
 func Records() []record.Record {
 	rng := rand.New(rand.NewPCG(13, 1))
 	text := func(n int) []byte {
@@ -105,15 +106,15 @@ func Records() []record.Record {
 			if j%50 == 49 {
 				fields = append(fields, []byte("extra"), text(20))
 			}
-			r.Entries = append(r.Entries, record.StreamEntry{ID: id, Fields: fields})
+			r.Members = append(r.Members, record.Member{ID: id, Fields: fields})
 		}
 		if i == 0 {
 			g := record.StreamGroup{Name: []byte("workers"), Consumers: []record.StreamConsumer{{Name: []byte("alice")}}}
-			for _, e := range r.Entries[:20] {
+			for _, e := range r.Members[:20] {
 				g.Pending = append(g.Pending, record.StreamPending{ID: e.ID, DeliveryCount: 1})
 				g.Consumers[0].Pending = append(g.Consumers[0].Pending, e.ID)
 			}
-			r.Groups = []record.StreamGroup{g}
+			r.Stream.Groups = []record.StreamGroup{g}
 		}
 	}
 	for i := range 100 {
@@ -132,18 +133,18 @@ func BigStream() []record.Record {
 		if j%3 == 0 {
 			fields = append(fields, []byte("page"), fmt.Appendf(nil, "/products/%d/reviews", j))
 		}
-		r.Entries = append(r.Entries, record.StreamEntry{ID: id, Fields: fields})
+		r.Members = append(r.Members, record.Member{ID: id, Fields: fields})
 	}
 	g := record.StreamGroup{Name: []byte("analytics")}
 	for c := range 3 {
 		consumer := record.StreamConsumer{Name: fmt.Appendf(nil, "worker-%d", c)}
-		for _, e := range r.Entries[c*700 : c*700+700] {
+		for _, e := range r.Members[c*700 : c*700+700] {
 			g.Pending = append(g.Pending, record.StreamPending{ID: e.ID, DeliveryCount: 1})
 			consumer.Pending = append(consumer.Pending, e.ID)
 		}
 		g.Consumers = append(g.Consumers, consumer)
 	}
-	r.Groups = []record.StreamGroup{g}
+	r.Stream.Groups = []record.StreamGroup{g}
 	return []record.Record{r}
 }
 
@@ -164,9 +165,11 @@ func Send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 		}
 		_, err := conn.Pipelined(ctx, func(p redis.Pipeliner) error {
 			key := string(r.Key)
-			var args []any
+			var args []any // a collection's members; a stream's entries are written below
 			for _, m := range r.Members {
 				switch r.Type {
+				case record.Stream:
+					continue
 				case record.Hash:
 					args = append(args, m.Name, m.Value)
 				case record.ZSet:
@@ -187,14 +190,14 @@ func Send(ctx context.Context, c *redis.Client, recs []record.Record) error {
 			case record.ZSet:
 				p.Do(ctx, append([]any{"ZADD", key}, args...)...)
 			case record.Stream:
-				for _, e := range r.Entries {
+				for _, e := range r.Members {
 					cmd := []any{"XADD", key, e.ID.String()}
 					for _, f := range e.Fields {
 						cmd = append(cmd, f)
 					}
 					p.Do(ctx, cmd...)
 				}
-				for _, g := range r.Groups {
+				for _, g := range r.Stream.Groups {
 					p.Do(ctx, "XGROUP", "CREATE", key, g.Name, "0")
 					for _, c := range g.Consumers {
 						p.Do(ctx, "XREADGROUP", "GROUP", g.Name, c.Name, "COUNT", len(c.Pending), "STREAMS", key, ">")
