@@ -2,8 +2,10 @@ package live_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -330,6 +332,44 @@ func TestCancel(t *testing.T) {
 		}
 		if n, err := c.DBSize(context.Background()).Result(); err != nil || n != 200000 {
 			t.Errorf("%s: the source holds %d keys (%v) after the cancel", via, n, err)
+		}
+	}
+}
+
+// TestSnapshot reads the raw snapshot of servers that send it in either form: whole, its
+// size as told, ending with its own checksum (no byte of the diskless form's end mark), and
+// a file that a server loads into the source's state.
+func TestSnapshot(t *testing.T) {
+	for _, diskless := range []string{"no", "yes"} {
+		src := startServer(t, "", "--repl-diskless-sync", diskless, "--repl-diskless-sync-delay", "0")
+		fill(t, src.Addr)
+		s, err := live.Open("redis://"+src.Addr, live.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sn, err := s.Snapshot(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(sn)
+		sn.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(len(b)); (diskless == "no" && sn.Size != want) || (diskless == "yes" && sn.Size != -1) {
+			t.Errorf("diskless %s: Size %d for %d bytes", diskless, sn.Size, want)
+		}
+		n := len(b) - 8
+		if n < 9 || encoder.Checksum(b[:n]) != binary.LittleEndian.Uint64(b[n:]) {
+			t.Fatalf("diskless %s: the snapshot (%d bytes) does not end with its checksum: %q", diskless, len(b), b[max(0, n-40):])
+		}
+		path := filepath.Join(t.TempDir(), "dump.rdb")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dst := startServer(t, path)
+		if got, want := stateOf(t, dst.Addr, ""), stateOf(t, src.Addr, ""); !reflect.DeepEqual(got, want) {
+			t.Errorf("diskless %s: the snapshot's server holds\n%+v\nthe source\n%+v", diskless, got, want)
 		}
 	}
 }

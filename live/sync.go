@@ -24,56 +24,96 @@ const (
 	syncCmd  = "*1\r\n$4\r\nSYNC\r\n"
 )
 
-// sync reads the server's snapshot as a replica does, into sink.
-func (s *Source) sync(ctx context.Context, sink record.Sink) error {
+// A Snapshot is the RDB file a primary sends its replica, as it arrives: read it with
+// the RDB reader (or anything that reads an RDB file as a stream), then Close it to
+// disconnect.
+type Snapshot struct {
+	// Size is the snapshot's size in bytes, -1 when the server does not tell it up front
+	// (a diskless snapshot, written to the socket as the server makes it).
+	Size int64
+	rc   *replicaConn
+	cr   *countingReader
+	stop func() bool
+	ctx  context.Context
+}
+
+// Snapshot connects as a replica and asks for a snapshot (Sync alone: it wraps
+// ErrRefused when the server refuses replication). Options.Progress is called with the
+// bytes read so far, every MiB. The URL's database does not apply: the snapshot holds
+// every database.
+func (s *Source) Snapshot(ctx context.Context) (*Snapshot, error) {
 	rc, err := s.replicaConn(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer rc.close()
 	stop := context.AfterFunc(ctx, func() { rc.conn.Close() }) // unblocks a read
-	defer stop()
-
 	payload, size, err := rc.request()
 	if err != nil {
+		stop()
+		rc.close()
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		return err
+		return nil, err
 	}
 	if size >= 0 {
 		s.notice("receiving the snapshot of %s: %d bytes", s.addr, size)
 	} else {
 		s.notice("receiving the snapshot of %s (diskless: its size is not known up front)", s.addr)
 	}
-	count := &record.Count{Next: sink}
 	cr := &countingReader{r: payload, report: func(n int64) {
+		if s.opts.Progress != nil {
+			s.opts.Progress(record.Progress{Bytes: n})
+		}
+	}}
+	return &Snapshot{Size: size, rc: rc, cr: cr, stop: stop, ctx: ctx}, nil
+}
+
+// Read reads the snapshot's next bytes: io.EOF at its end.
+func (sn *Snapshot) Read(p []byte) (int, error) {
+	n, err := sn.cr.Read(p)
+	if err != nil && err != io.EOF && sn.ctx.Err() != nil {
+		err = sn.ctx.Err() // the connection closed by the cancel
+	}
+	return n, err
+}
+
+// Close disconnects.
+func (sn *Snapshot) Close() error {
+	sn.stop()
+	sn.rc.close()
+	return nil
+}
+
+// sync reads the server's snapshot as a replica does, into sink.
+func (s *Source) sync(ctx context.Context, sink record.Sink) error {
+	sn, err := s.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer sn.Close()
+	count := &record.Count{Next: sink}
+	sn.cr.report = func(n int64) {
 		if s.opts.Progress != nil {
 			s.opts.Progress(record.Progress{Keys: count.Counts.Keys, Members: count.Members, Bytes: n})
 		}
-	}}
-	rd, err := decoder.NewReader(cr, s.opts.Decoder)
+	}
+	rd, err := decoder.NewReader(sn, s.opts.Decoder)
 	if err == nil {
 		err = rd.WriteTo(ctx, count)
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
 		var de *decoder.Error
-		if errors.As(err, &de) || errors.Is(err, io.ErrUnexpectedEOF) || isNetErr(err) {
+		if errors.As(err, &de) {
 			return fmt.Errorf("read the snapshot of %s: %w", s.addr, err)
 		}
 		return err // the sink's, as it is
 	}
-	cr.report(cr.n)
+	sn.cr.report(sn.cr.n)
 	return nil
-}
-
-// isNetErr reports whether err is a failure of the connection.
-func isNetErr(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) || errors.Is(err, net.ErrClosed)
 }
 
 // A replicaConn is a connection that asks for the snapshot. go-redis makes it
