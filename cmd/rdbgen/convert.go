@@ -25,7 +25,7 @@ func convertCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "convert",
 		Usage:     "rewrite an RDB file for another server (down or up), optionally filtered",
-		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]",
+		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]\nrdbgen convert redis://user:password@host:6379 -o out.rdb --target redis-6.2 [--via scan]",
 		Flags: append([]cli.Flag{
 			&cli.IntSliceFlag{Name: "db", Usage: "keep only these databases (repeat the flag or separate with commas)", Category: "Filters"},
 			&cli.StringFlag{Name: "match", Usage: "keep only keys matching this glob (Redis rules: * ? [a-z] [^x] \\)", Category: "Filters"},
@@ -37,14 +37,14 @@ func convertCommand() *cli.Command {
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
 			onDuplicateFlag(""),
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: convertAction,
 	}
 }
 
 func convertAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("convert takes one input: an RDB file, or - for stdin")
+		return errors.New("convert takes one input: an RDB file, - for stdin, or a live server (redis://…)")
 	}
 	f := filter.Options{
 		Match:       c.String("match"),
@@ -175,11 +175,12 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if in == nil {
 		in = c.App.Reader
 	}
-	rin, err := openRDBInput(c.Context, input, in)
+	rin, err := openInput(c, input, in)
 	if err != nil {
 		return errInterrupted(err)
 	}
 	defer rin.Close()
+	input = rin.name // a server's URL without its password, in the manifest
 	if err := setCreated(c, j, rin, &opts, rebasing); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -22,7 +23,7 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines), CSV or another RDB file",
-		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
+		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz\nrdbgen import redis://user:password@host:6379 -o dump.rdb [--via scan]",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
 			onDuplicateFlag(""),
@@ -34,16 +35,19 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
 			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: importAction,
 	}
 }
 
 func importAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("import takes one input: a file, or - for stdin")
+		return errors.New("import takes one input: a file, - for stdin, or a live server (redis://…)")
 	}
 	input := c.Args().First()
+	if _, err := liveOptions(c, input); err != nil {
+		return err
+	}
 	onDup, err := onDuplicate(c)
 	if err != nil {
 		return err
@@ -56,8 +60,14 @@ func importAction(c *cli.Context) error {
 		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
 	}
 	stdin := c.App.Reader
+	if live.IsURL(input) && format != "auto" && format != formatRDB {
+		return fmt.Errorf("--input-format %s: a live server's input is read as an RDB snapshot", format)
+	}
 	if format == "auto" || format == formatRDB {
-		isRDB, in, err := sniffRDB(input, stdin)
+		isRDB, in, err := live.IsURL(input), (*importer.Input)(nil), error(nil)
+		if !isRDB {
+			isRDB, in, err = sniffRDB(input, stdin)
+		}
 		if err != nil {
 			return err
 		}
@@ -198,9 +208,14 @@ func importNotes(input string, s importer.Stats) string {
 	return "; " + strings.Join(notes, "; ")
 }
 
+// inputName is what messages call an input: stdin for "-", a live server's URL without its
+// password.
 func inputName(input string) string {
 	if input == "-" {
 		return "stdin"
+	}
+	if a, err := live.ParseURL(input); err == nil {
+		return a.String()
 	}
 	return input
 }

@@ -8,8 +8,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
@@ -20,14 +23,29 @@ import (
 // decompressed into a temporary file in $TMPDIR, removed by Close (as the writer spools what
 // it cannot hold). Every input is read in bounded memory.
 type rdbInput struct {
-	name string // what messages call it: the path given, or "stdin"
-	path string // the file read
+	name string // what messages call it: the path given, or "stdin", or a server's address
+	path string // the file read, or a live server's URL
 	temp bool   // path is a temporary file
+	// live, for a live server, holds its options: each read connects.
+	live *live.Options
 }
 
 // maxHeldBytes is the decoder's Options.MaxHeldBytes for every input (0: its default). No
 // input is held, since each can be read twice; the tests lower it to show that.
 var maxHeldBytes = 0
+
+// openInput opens input as openRDBInput does, or a live server's (redis://…), with the
+// options of c's flags.
+func openInput(c *cli.Context, input string, stdin io.Reader) (*rdbInput, error) {
+	opts, err := liveOptions(c, input)
+	if err != nil {
+		return nil, err
+	}
+	if live.IsURL(input) {
+		return openLive(input, opts)
+	}
+	return openRDBInput(c.Context, input, stdin)
+}
 
 // openRDBInput opens input ("-" for stdin, read from stdin), spooling it when it is stdin or
 // gzip-compressed.
@@ -75,12 +93,25 @@ func (in *rdbInput) Close() {
 // sink's errors come back as they are.
 func (in *rdbInput) read(ctx context.Context, sink record.Sink, opts decoder.Options) (*decoder.Reader, error) {
 	opts.MaxHeldBytes = maxHeldBytes
+	if in.live != nil {
+		// A server holds each key once; its records come in the reader's bounded memory.
+		lo := *in.live
+		lo.Decoder = decoder.Options{SkipModules: opts.SkipModules, MaxHeldBytes: opts.MaxHeldBytes}
+		src, err := live.Open(in.path, lo)
+		if err != nil {
+			return nil, err
+		}
+		return nil, src.WriteTo(ctx, sink)
+	}
 	return decoder.File{Path: in.path, Name: in.name, Options: opts}.Read(ctx, sink)
 }
 
 // created returns the input's creation time: its ctime AUX field, else (a file) the
-// created_at of its own manifest beside it (see rebase.Created).
+// created_at of its own manifest beside it (see rebase.Created); for a live server, now.
 func (in *rdbInput) created(ctx context.Context) (time.Time, error) {
+	if in.live != nil {
+		return time.Now(), nil // the server's data as it is now
+	}
 	if !in.temp {
 		return rebase.Created(ctx, in.path)
 	}
