@@ -31,7 +31,7 @@ func payloadStream() record.Record {
 }
 
 // payloadOf returns the DUMP payload of r for target.
-func payloadOf(t *testing.T, r record.Record, target string) []byte {
+func payloadOf(t testing.TB, r record.Record, target string) []byte {
 	t.Helper()
 	pw, err := encoder.NewPayloadWriter(encoder.Options{Target: target}, 0)
 	if err != nil {
@@ -118,18 +118,8 @@ func TestPayloadReaderDamage(t *testing.T) {
 // a panic.
 func FuzzPayloadReader(f *testing.F) {
 	for _, r := range append(sampleRecords()[:6], payloadStream()) {
-		pw, err := encoder.NewPayloadWriter(encoder.Options{Target: "redis-7.0"}, 0)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if err := r.WriteTo(pw); err != nil {
-			f.Fatal(err)
-		}
-		p, err := pw.Payload()
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(bytes.Clone(p[:len(p)-10]))
+		p := payloadOf(f, r, "redis-7.0")
+		f.Add(p[:len(p)-10])
 	}
 	pr, err := decoder.NewPayloadReader(decoder.Options{MaxHeldBytes: 1 << 20})
 	if err != nil {

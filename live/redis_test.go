@@ -20,56 +20,27 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
 // startServer starts a redis-server on the RDB file at path (an empty one when path is
-// ""), with args, stopped when the test ends.
+// ""), with args and the debug command, stopped when the test ends.
 func startServer(t *testing.T, path string, args ...string) *server.Instance {
 	t.Helper()
-	if path == "" {
-		path = writeFile(t, record.Records(nil))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	args = append([]string{"--enable-debug-command", "yes"}, args...)
-	inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t), Args: args})
-	if err != nil {
-		t.Fatal(err)
+	if path == "" {
+		return servertest.StartEmpty(t, args...)
 	}
-	t.Cleanup(func() {
-		if err := inst.Close(context.Background()); err != nil {
-			t.Errorf("stop redis: %v", err)
-		}
-	})
-	return inst
+	return servertest.Start(t, path, args...)
 }
 
 // writeFile writes src into a new redis-7.0 RDB file and returns its path.
 func writeFile(t *testing.T, src record.Source) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "dump.rdb")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := src.WriteTo(context.Background(), w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return servertest.WriteSource(t, src, encoder.Options{Target: "redis-7.0"})
 }
 
 // fill gives the server of c every type in several encodings, expiries, three databases,
