@@ -203,6 +203,7 @@ func TestLiveToFile(t *testing.T) {
 	}{
 		{name: "sync from disk", args: []string{"--repl-diskless-sync", "no"}, want: "bytes"},
 		{name: "sync diskless", args: []string{"--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"}, want: "diskless"},
+		{name: "psync renamed: sync", args: []string{"--rename-command", "PSYNC", "", "--repl-diskless-sync-delay", "0"}, want: "diskless"},
 		{name: "sync and psync renamed", args: []string{"--rename-command", "SYNC", "", "--rename-command", "PSYNC", ""}, want: "SCAN"},
 		{name: "scan", via: live.Scan, want: "not a point-in-time"},
 		{name: "requirepass", user: ":s3cret", args: []string{"--repl-diskless-sync", "no"}, want: "bytes",
