@@ -70,14 +70,21 @@ type Address struct {
 	DB int
 }
 
-// ParseURL parses a live server's URL. A URL with a query, a fragment or a path
-// other than a database number is an error wrapping ErrBadURL.
+// ParseURL parses a live server's URL. User info without a colon is a password
+// alone (redis://secret@host, as for AUTH secret). A URL with a query, a fragment or
+// a path other than a database number is an error wrapping ErrBadURL; no error
+// shows the password.
 func ParseURL(raw string) (Address, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which holds the password
+		}
 		return Address{}, fmt.Errorf("%w: %w", ErrBadURL, err)
 	}
 	a := Address{DB: -1, TLS: u.Scheme == "rediss"}
+	raw = u.Redacted()
 	switch {
 	case u.Scheme != "redis" && u.Scheme != "rediss":
 		return a, fmt.Errorf("%w %q: the scheme is not redis:// or rediss://", ErrBadURL, raw)

@@ -2,6 +2,7 @@ package live
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
@@ -30,13 +31,18 @@ func TestParseURL(t *testing.T) {
 		{url: "redis://h:1/1/2", err: ErrBadURL},
 		{url: "redis://h:1?db=2", err: ErrBadURL},
 		{url: "redis://h:1#x", err: ErrBadURL},
-		{url: "redis://h:1:2:3\x7f", err: ErrBadURL},
+		{url: "redis://u:s3cret@h:1:2:3\x7f", err: ErrBadURL},
+		{url: "redis://u:s3cret@h:1/x", err: ErrBadURL},
+		{url: "redis://:s3cret@h:1?x=1", err: ErrBadURL},
 	}
 	for _, tt := range tests {
 		got, err := ParseURL(tt.url)
 		if tt.err != nil {
 			if !errors.Is(err, tt.err) {
 				t.Errorf("%s: error %v, want %v", tt.url, err, tt.err)
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("%s: error %q shows the password", tt.url, err)
 			}
 			continue
 		}
