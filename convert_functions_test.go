@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
@@ -78,18 +77,5 @@ func TestConvertFunctions(t *testing.T) {
 	res, err := rdbgen.WriteRESP(ctx, &cmds, conv, rdbgen.RESPOptions{})
 	if err != nil || res.Commands == 0 || stats.Functions != 2 || bytes.Count(cmds.Bytes(), []byte("FUNCTION\r\n$4\r\nLOAD\r\n")) != 2 {
 		t.Fatalf("WriteRESP: %v, %d libraries", err, stats.Functions)
-	}
-}
-
-// TestRebaseFileKeepsFunctions: a dump rebased in place (as an image does at its start)
-// keeps its function libraries.
-func TestRebaseFileKeepsFunctions(t *testing.T) {
-	dump := redistest.WriteFunctionDump(t, true)
-	if _, err := rdbgen.RebaseFile(context.Background(), dump, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	var c record.Collector
-	if _, err := (decoder.File{Path: dump}).Read(context.Background(), &c); err != nil || len(c.Functions) != 2 {
-		t.Fatalf("the rebased file: %v, %d libraries; want 2", err, len(c.Functions))
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 )
 
 // clusterFlags split what a command writes into one file per primary of a Redis Cluster.
@@ -83,22 +83,19 @@ func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
 
 // reportShards reports the run that wrote res; extra, if not empty, is added to the
 // summary.
-func (j *fileJob) reportShards(res rdbgen.ShardFilesResult, ic importCounts, extra string) error {
+func (j *fileJob) reportShards(res *output.Result, ic importCounts, extra string) error {
 	sum := clusterSummary{
-		Output: res.Dir, Keys: res.Total.Keys, Expires: res.Total.Expires, Members: res.Total.Members, Bytes: res.Total.Bytes,
-		Seconds: res.Duration.Seconds(), CountSeconds: res.CountDuration.Seconds(), KeysPerSecond: perSecond(res.Total.Keys, res.Duration),
+		Output: res.Path, Keys: res.Stats.Keys, Expires: res.Stats.Expires, Members: res.Stats.Members, Bytes: res.Stats.Bytes,
+		Seconds: res.Duration.Seconds(), CountSeconds: res.CountDuration.Seconds(), KeysPerSecond: perSecond(res.Stats.Keys, res.Duration),
 		Target: res.Target, RDBVersion: res.RDBVersion, Removed: res.Removed, importCounts: ic, TotalShards: j.layout.Len(),
 	}
 	if j.shard >= 0 {
 		sum.ShardIndex = &j.shard
 	}
-	for i, st := range res.Shards {
-		if res.Paths[i] == "" { // another process's shard
-			continue
-		}
-		shard := j.layout.Shard(i)
+	for _, sr := range res.Shards {
+		shard, st := j.layout.Shard(sr.Index), sr.Stats
 		sum.Shards = append(sum.Shards, shardSummary{
-			File: res.Paths[i], Manifest: manifest.PathFor(res.Paths[i]), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr,
+			File: sr.Path, Manifest: manifest.PathFor(sr.Path), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr,
 			Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes, Checksum: manifest.FormatChecksum(st.Checksum),
 		})
 	}

@@ -58,7 +58,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		}
 		sum.Memory = &r
 	} else {
-		res, err := rdbgen.Write(c.Context, io.Discard, src, j.opts.Options)
+		res, err := rdbgen.Write(c.Context, io.Discard, src, rdbgen.Options{Encoder: j.opts.Encoder})
 		if err != nil {
 			return errInterrupted(err)
 		}

@@ -7,9 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -34,8 +33,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v, RDBVersion: w.RDBVersion(),
-		DropLostPending: c.Bool("drop-lost-pending")}, Force: j.opts.Force}
+	j.resp = &resp.Options{Server: v, RDBVersion: w.RDBVersion(), DropLostPending: c.Bool("drop-lost-pending")}
 	return nil
 }
 
@@ -55,45 +53,26 @@ type respSummary struct {
 	importCounts                    // imports only
 }
 
-// writeRESP writes the commands of src to the output, and returns the function that reports
-// the run.
-func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(record.Progress)) (func(importCounts, string) error, error) {
-	opts := *j.resp
-	opts.Progress = progress
-	var res rdbgen.RESPResult
-	var err error
-	if j.out == "-" {
-		res, err = rdbgen.WriteRESP(c.Context, j.stdout, src, opts)
-	} else {
-		res, err = rdbgen.WriteRESPFile(c.Context, j.out, src, opts)
+// reportRESP reports the run that wrote the commands of res; extra, if not empty, is added
+// to the one-line summary.
+func (j *fileJob) reportRESP(res *output.Result, ic importCounts, extra string) error {
+	st := res.Stats
+	sum := respSummary{
+		Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
+		Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
+		KeysPerSecond: perSecond(st.Keys, res.Duration), Target: res.Target, importCounts: ic,
+		Streams: res.Streams,
 	}
-	if err != nil {
-		return nil, err
+	switch {
+	case j.asJSON:
+		return printJSON(j.results, sum)
+	case j.quiet:
+		return nil
 	}
-	// The server the commands are for: the target named, else the default one.
-	target := j.opts.Encoder.Target
-	if t, err := encoder.LookupTarget(target); err == nil {
-		target = t.Name
+	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL) as %d commands to %s: %s in %.2fs, %.0f keys/s (RESP for %s)%s\n",
+		sum.Keys, sum.Expires, sum.Commands, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
+	if note := streamsNote(sum.Streams); note != "" && err == nil {
+		_, err = fmt.Fprint(j.results, note)
 	}
-	return func(ic importCounts, extra string) error {
-		st := res.Stats
-		sum := respSummary{
-			Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
-			Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
-			KeysPerSecond: perSecond(st.Keys, res.Duration), Target: target, importCounts: ic,
-			Streams: res.Streams,
-		}
-		switch {
-		case j.asJSON:
-			return printJSON(j.results, sum)
-		case j.quiet:
-			return nil
-		}
-		_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL) as %d commands to %s: %s in %.2fs, %.0f keys/s (RESP for %s)%s\n",
-			sum.Keys, sum.Expires, sum.Commands, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
-		if note := streamsNote(sum.Streams); note != "" && err == nil {
-			_, err = fmt.Fprint(j.results, note)
-		}
-		return err
-	}, nil
+	return err
 }

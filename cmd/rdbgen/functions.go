@@ -22,7 +22,7 @@ func (j *fileJob) readFunctionFlags(c *cli.Context) error {
 		return err
 	}
 	if j.resp != nil {
-		j.resp.Commands.ReplaceFunctions = c.Bool("replace-functions")
+		j.resp.ReplaceFunctions = c.Bool("replace-functions")
 	}
 	return nil
 }

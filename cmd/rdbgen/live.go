@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/live"
 )
 
@@ -33,7 +34,7 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 	if !live.IsURL(input) {
 		for _, name := range liveFlagNames {
 			if c.IsSet(name) {
-				return live.Options{}, fmt.Errorf("--%s applies to a live server's input (redis://…, rediss://…), not to %s", name, inputName(input))
+				return live.Options{}, fmt.Errorf("--%s applies to a live server's input (redis://…, rediss://…), not to %s", name, input)
 			}
 		}
 		return live.Options{}, nil
@@ -49,29 +50,16 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 	}, nil
 }
 
-// openLive returns the input of a live server, not connected yet.
-func openLive(input string, opts live.Options) (*rdbInput, error) {
-	src, err := live.Open(input, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &rdbInput{name: src.Address().String(), path: input, live: &opts}, nil
-}
-
 // snapshot returns the snapshot of the live server in, as a replica receives it: inspect
 // reads a whole RDB file, which a scan does not give.
-func snapshot(c *cli.Context, in *rdbInput) (io.ReadCloser, error) {
-	src, err := live.Open(in.path, *in.live)
-	if err != nil {
-		return nil, err
+func snapshot(c *cli.Context, in *input.Input) (io.ReadCloser, error) {
+	if in.Server.Address().DB >= 0 {
+		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.Name)
 	}
-	if src.Address().DB >= 0 {
-		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.name)
+	if live.Via(c.String("via")) == live.Scan {
+		return nil, errors.New("--via scan: inspect reads the server's snapshot (--via sync)")
 	}
-	if in.live.Via == live.Scan {
-		return nil, fmt.Errorf("--via scan: inspect reads the server's snapshot (--via sync)")
-	}
-	sn, err := src.Snapshot(c.Context)
+	sn, err := in.Server.Snapshot(c.Context)
 	if errors.Is(err, live.ErrRefused) {
 		return nil, fmt.Errorf("%w: inspect reads the server's snapshot, which a scan does not give", err)
 	}

@@ -79,7 +79,7 @@ func TestLiveInputErrors(t *testing.T) {
 		{[]string{"convert", "redis://127.0.0.1:1", "--tls-ca", "ca.pem"}, "use rediss://"},
 		{[]string{"convert", "redis://127.0.0.1:1/x"}, `"x" is no database number`},
 		{[]string{"inspect", "redis://127.0.0.1:1/2"}, "leave the database out of the URL"},
-		{[]string{"import", "redis://127.0.0.1:1", "--input-format", "json"}, "read as an RDB snapshot"},
+		{[]string{"import", "redis://127.0.0.1:1", "--input-format", "json"}, "read as a dump"},
 		{[]string{"convert", "redis://:pw@127.0.0.1:1"}, "connect to redis://127.0.0.1:1"},
 	} {
 		out := filepath.Join(t.TempDir(), "out.rdb")

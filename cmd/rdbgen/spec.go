@@ -53,7 +53,7 @@ func specCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("spec check takes one spec file")
 	}
-	s, err := loadSpec(c, time.Now().UnixMilli())
+	s, err := loadSpec(c, time.Now())
 	if err != nil {
 		return err
 	}
