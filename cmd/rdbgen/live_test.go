@@ -81,10 +81,11 @@ func TestLiveInputErrors(t *testing.T) {
 		{[]string{"inspect", "redis://127.0.0.1:1/2"}, "leave the database out of the URL"},
 		{[]string{"import", "redis://127.0.0.1:1", "--input-format", "json"}, "read as a dump"},
 		{[]string{"convert", "redis://:pw@127.0.0.1:1"}, "connect to redis://127.0.0.1:1"},
+		{[]string{"load", "redis://:pw@127.0.0.1:1", "--addr", "127.0.0.1:1"}, "load reads no live server"},
 	} {
 		out := filepath.Join(t.TempDir(), "out.rdb")
 		_, _, err := run(t, ctx, append(tt.args, "-o", out)...)
-		if tt.args[0] == "inspect" {
+		if tt.args[0] == "inspect" || tt.args[0] == "load" {
 			_, _, err = run(t, ctx, tt.args...)
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "pw@") {
