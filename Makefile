@@ -52,6 +52,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
 
 # Every Fuzz function of the repository (found by grep: new ones are picked up), each for
 # FUZZTIME, one `go test -fuzz` run per function.
