@@ -17,9 +17,39 @@ import (
 // Options.DropFieldTTL; a stream needs RDB 9. An unknown type is an error wrapping
 // record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
+	if h.Type != record.String {
+		return w.begin(h)
+	}
+	// A string, the hot path: written here, not in a call.
+	key, value, expireAtMS := h.Key, h.Value, h.ExpireAtMS
+	if err := w.checkRecord(key, expireAtMS); err != nil {
+		return err
+	}
+	if w.payload {
+		w.appendRecordHeader(key, expireAtMS, typeString)
+		w.buf = w.appendString(w.buf, value)
+		return w.maybeFlush()
+	}
+	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
+	b := w.buf
+	if expireAtMS > 0 {
+		b = appendExpiry(b, expireAtMS)
+		w.stats.Expires++
+	}
+	b = append(b, typeString)
+	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
+		b = appendShort(appendShort(b, key), value)
+	} else {
+		b = w.appendString(w.appendString(b, key), value)
+	}
+	w.buf = b
+	w.stats.Keys++
+	return w.maybeFlush()
+}
+
+// begin opens a collection or stream.
+func (w *Writer) begin(h *record.Header) error {
 	switch h.Type {
-	case record.String:
-		return w.writeString(h.Key, h.Value, h.ExpireAtMS)
 	case record.Hash:
 		if h.HasFieldTTLs() {
 			return w.beginHashTTL(h.Key, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS)

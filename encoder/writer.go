@@ -335,34 +335,6 @@ func (w *Writer) endDB() error {
 	return nil
 }
 
-// writeString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
-// or 0 for none.
-func (w *Writer) writeString(key, value []byte, expireAtMS int64) error {
-	if err := w.checkRecord(key, expireAtMS); err != nil {
-		return err
-	}
-	if w.payload {
-		w.appendRecordHeader(key, expireAtMS, typeString)
-		w.buf = w.appendString(w.buf, value)
-		return w.maybeFlush()
-	}
-	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
-	b := w.buf
-	if expireAtMS > 0 {
-		b = appendExpiry(b, expireAtMS)
-		w.stats.Expires++
-	}
-	b = append(b, typeString)
-	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
-		b = appendShort(appendShort(b, key), value)
-	} else {
-		b = w.appendString(w.appendString(b, key), value)
-	}
-	w.buf = b
-	w.stats.Keys++
-	return w.maybeFlush()
-}
-
 // checkRecord checks that a record with this key and expiry may start now.
 func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 	if w.err != nil || w.closed || w.coll.kind != noCollection {

@@ -22,7 +22,7 @@ import (
 func File(path string, opts Options) (*Output, error) {
 	now := time.Now()
 	opts = stamped(opts, now)
-	f := &fileOut{path: path, opts: opts, total: opts.Total}
+	f := &fileOut{path: path, opts: opts, total: opts.Total, start: now}
 	f.meter = &meter{p: newProgress(opts.Progress, &f.total)}
 	if err := f.newSink(); err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func File(path string, opts Options) (*Output, error) {
 		if err := f.toStdout(); err != nil {
 			return nil, err
 		}
-		return newOutput(f, now, &f.total, true), nil
+		return newOutput(f, &f.total, true), nil
 	}
 	stream := atomicfile.IsStream(path)
 	switch {
@@ -50,13 +50,14 @@ func File(path string, opts Options) (*Output, error) {
 		return nil, err
 	}
 	f.tmp, f.meter.w = tmp, tmp
-	return newOutput(f, now, &f.total, stream), nil
+	return newOutput(f, &f.total, stream), nil
 }
 
 // A fileOut is one file being written.
 type fileOut struct {
 	path     string
 	opts     Options
+	start    time.Time
 	total    uint64
 	meter    *meter          // the destination, counting and reporting
 	enc      *encoder.Writer // an RDB file's writer; nil for RESP
@@ -134,7 +135,8 @@ func (f *fileOut) commit(describe func(*manifest.Manifest)) (*Result, error) {
 		return nil, err
 	}
 	f.meter.p.send()
-	res := &Result{Path: f.path, Stats: f.enc.Stats(), DBs: f.enc.DBs(), Target: f.enc.Target().Name, RDBVersion: f.enc.RDBVersion()}
+	res := &Result{Path: f.path, Stats: f.enc.Stats(), DBs: f.enc.DBs(), Target: f.enc.Target().Name, RDBVersion: f.enc.RDBVersion(),
+		Duration: time.Since(f.start)}
 	m := manifest.New(f.opts.Encoder, res.Target, res.RDBVersion, res.Stats, res.DBs)
 	if describe != nil {
 		describe(m)
@@ -177,6 +179,7 @@ func (f *fileOut) commitRESP() (*Result, error) {
 		return nil, err
 	}
 	f.resp.p.send()
+	took := time.Since(f.start)
 	if err := f.place(nil); err != nil {
 		return nil, err
 	}
@@ -186,7 +189,7 @@ func (f *fileOut) commitRESP() (*Result, error) {
 		target = t.Name
 	}
 	res := &Result{Path: f.path, Stats: f.resp.stats(), DBs: f.resp.dbs, Target: target,
-		Commands: f.respW.Count(), Streams: f.respW.StreamCounts()}
+		Commands: f.respW.Count(), Streams: f.respW.StreamCounts(), Duration: took}
 	if f.tmp != nil {
 		res.Stale = f.tmp.Stale()
 	}

@@ -93,8 +93,9 @@ type Result struct {
 	// written as RESTORE and what resp.Options.DropLostPending left out (RESP only).
 	Commands uint64
 	Streams  resp.StreamCounts
-	// Duration is the whole write's time; CountDuration the part of it a split spent
-	// counting each shard's keys first (0 when it did not need to).
+	// Duration is the time from the output's creation to the end of its records, the files'
+	// sync and placement aside; CountDuration the part of it a split spent counting each
+	// shard's keys first (0 when it did not need to).
 	Duration, CountDuration time.Duration
 }
 
@@ -128,7 +129,6 @@ type target interface {
 // Commit, so it can be deferred.
 type Output struct {
 	t       target
-	start   time.Time
 	total   *uint64 // Options.Total, as the progress reports read it
 	stream  bool
 	settled bool
@@ -160,7 +160,6 @@ func (o *Output) Commit(describe func(*manifest.Manifest)) (*Result, error) {
 		o.t.abort()
 		return nil, err
 	}
-	res.Duration = time.Since(o.start)
 	return res, nil
 }
 
@@ -175,9 +174,10 @@ func (o *Output) Abort() {
 }
 
 // Write writes every record of src into the output and commits it (see Commit), or aborts
-// it on an error, ctx's included. A split whose files cannot be filled in last (FIFOs)
-// counts each shard's keys first when src is a record.KeyLister. Without describe, a
-// *dataset.Spec source is recorded as the manifests' Dataset.
+// it on an error, ctx's included. A split gives every file the exact RESIZEDB counts of its
+// shard when src is a record.KeyLister: filled in last into files, else counted in a first
+// pass over the keys. Without describe, a *dataset.Spec source is recorded as the
+// manifests' Dataset.
 func (o *Output) Write(ctx context.Context, src record.Source, describe func(*manifest.Manifest)) (*Result, error) {
 	defer o.Abort()
 	if s, ok := src.(record.Sizer); ok && *o.total == 0 {
@@ -195,9 +195,9 @@ func (o *Output) Write(ctx context.Context, src record.Source, describe func(*ma
 	return o.Commit(describe)
 }
 
-// newOutput returns the Output of t, started at start, its options' Total at total.
-func newOutput(t target, start time.Time, total *uint64, stream bool) *Output {
-	return &Output{t: t, start: start, total: total, stream: stream}
+// newOutput returns the Output of t, its options' Total at total.
+func newOutput(t target, total *uint64, stream bool) *Output {
+	return &Output{t: t, total: total, stream: stream}
 }
 
 // stamped returns opts with the encoder's creation time set to now when it is zero, so

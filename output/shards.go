@@ -57,6 +57,7 @@ func Shard(dir string, layout *cluster.Layout, index int, opts Options) (*Output
 type shardsOut struct {
 	files   *manifest.Shards
 	opts    Options
+	start   time.Time
 	total   uint64
 	p       *progress
 	raw     []io.Writer // each shard's file; cluster.Discard for a shard not written
@@ -71,7 +72,7 @@ type shardsOut struct {
 
 // newShards starts the writer of files; on an error, it removes them.
 func newShards(files *manifest.Shards, opts Options, now time.Time) (*Output, error) {
-	s := &shardsOut{files: files, opts: opts, total: opts.Total}
+	s := &shardsOut{files: files, opts: opts, total: opts.Total, start: now}
 	s.p = newProgress(opts.Progress, &s.total)
 	s.raw = files.Writers()
 	s.dsts = make([]io.Writer, len(s.raw))
@@ -94,7 +95,7 @@ func newShards(files *manifest.Shards, opts Options, now time.Time) (*Output, er
 		files.Abort()
 		return nil, err
 	}
-	return newOutput(s, now, &s.total, false), nil
+	return newOutput(s, &s.total, false), nil
 }
 
 // open makes the writer of the files, with each shard's counts (nil: unknown) or its
@@ -158,7 +159,7 @@ func (s *shardsOut) commit(describe func(*manifest.Manifest)) (*Result, error) {
 	}
 	s.p.send()
 	layout, stats := s.files.Layout, s.w.Stats()
-	res := &Result{Path: s.files.Dir, Target: s.w.Target().Name, RDBVersion: s.w.RDBVersion(), CountDuration: s.counted}
+	res := &Result{Path: s.files.Dir, Target: s.w.Target().Name, RDBVersion: s.w.RDBVersion(), Duration: time.Since(s.start), CountDuration: s.counted}
 	var ms []*manifest.Manifest
 	for j, i := range s.files.Written() {
 		st := stats[i]

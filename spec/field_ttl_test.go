@@ -33,7 +33,7 @@ func TestFieldTTLs(t *testing.T) {
 	var r recorder
 	must(t, s.WriteTo(context.Background(), &r))
 	f := s.Families[0]
-	for i, rec := range r.recs {
+	for i, rec := range r.Records {
 		want, err := f.Record(uint64(i))
 		must(t, err)
 		if len(rec.Members) != 3 || !reflect.DeepEqual(rec.Members, want.Members) {

@@ -17,7 +17,7 @@ import (
 // what is alive at load time, offline and with a server, in two databases.
 func TestFileKeysLapsedAfterSave(t *testing.T) {
 	const ttl = 1500 * time.Millisecond // long enough for the SAVE to come first, even on a busy machine
-	var start time.Time // when the keys were set: the server's start-up comes before
+	var start time.Time                 // when the keys were set: the server's start-up comes before
 	path := redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
 		start = time.Now()
 		p := c.Pipeline()

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -35,44 +34,4 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	j.resp = &resp.Options{Server: v, RDBVersion: w.RDBVersion(), DropLostPending: c.Bool("drop-lost-pending")}
 	return nil
-}
-
-// respSummary is what a command that writes a RESP stream reports.
-type respSummary struct {
-	Output        string            `json:"output"`
-	Format        string            `json:"format"`
-	Keys          uint64            `json:"keys"`
-	Expires       uint64            `json:"expires"`
-	Members       uint64            `json:"members,omitempty"`
-	Commands      uint64            `json:"commands"`
-	Bytes         int64             `json:"bytes"`
-	Seconds       float64           `json:"seconds"`
-	KeysPerSecond float64           `json:"keys_per_second"`
-	Target        string            `json:"target"`
-	Streams       resp.StreamCounts `json:"streams,omitzero"`
-	importCounts                    // imports only
-}
-
-// reportRESP reports the run that wrote the commands of res; extra, if not empty, is added
-// to the one-line summary.
-func (j *fileJob) reportRESP(res *output.Result, ic importCounts, extra string) error {
-	st := res.Stats
-	sum := respSummary{
-		Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
-		Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
-		KeysPerSecond: perSecond(st.Keys, res.Duration), Target: res.Target, importCounts: ic,
-		Streams: res.Streams,
-	}
-	switch {
-	case j.asJSON:
-		return printJSON(j.results, sum)
-	case j.quiet:
-		return nil
-	}
-	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL) as %d commands to %s: %s in %.2fs, %.0f keys/s (RESP for %s)%s\n",
-		sum.Keys, sum.Expires, sum.Commands, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
-	if note := streamsNote(sum.Streams); note != "" && err == nil {
-		_, err = fmt.Fprint(j.results, note)
-	}
-	return err
 }

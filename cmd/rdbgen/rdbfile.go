@@ -154,13 +154,9 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		return nil, err
 	}
 	j.warnStale(res.Stale)
-	switch {
-	case j.resp != nil:
-		return func(ic importCounts, extra string) error { return j.reportRESP(res, ic, extra) }, nil
-	case j.layout != nil:
-		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
+	if j.resp == nil && j.layout == nil {
+		warnDatabases(j.warnings, j.out, res.DBs)
 	}
-	warnDatabases(j.warnings, j.out, res.DBs)
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
@@ -188,48 +184,6 @@ func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.P
 		return nil, func() {}
 	}
 	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
-}
-
-// generateSummary is what the commands that write a file report when they are done.
-type generateSummary struct {
-	Output        string  `json:"output"`
-	Manifest      string  `json:"manifest,omitempty"`
-	Keys          uint64  `json:"keys"`
-	Expires       uint64  `json:"expires"`
-	Members       uint64  `json:"members,omitempty"`
-	Bytes         int64   `json:"bytes"`
-	Seconds       float64 `json:"seconds"`
-	KeysPerSecond float64 `json:"keys_per_second"`
-	Target        string  `json:"target"`
-	RDBVersion    int     `json:"rdb_version"`
-	Checksum      string  `json:"checksum"`
-	importCounts          // imports only
-}
-
-// report reports the run that wrote res; extra, if not empty, is added to the one-line
-// summary.
-func (j *fileJob) report(res *output.Result, ic importCounts, extra string) error {
-	st := res.Stats
-	sum := generateSummary{
-		Output: res.Path, Manifest: res.Manifest,
-		Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes,
-		Seconds: res.Duration.Seconds(), KeysPerSecond: perSecond(st.Keys, res.Duration),
-		Target: res.Target, RDBVersion: res.RDBVersion, Checksum: manifest.FormatChecksum(st.Checksum),
-		importCounts: ic,
-	}
-	switch {
-	case j.asJSON:
-		return printJSON(j.results, sum)
-	case j.quiet:
-		return nil
-	}
-	members := ""
-	if sum.Members > 0 {
-		members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, perSecond(sum.Members, res.Duration))
-	}
-	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-		sum.Keys, sum.Expires, members, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
-	return err
 }
 
 // warnStale says which temporary files of killed runs were removed before writing.
