@@ -112,8 +112,7 @@ type Input struct {
 	Spec    *spec.Spec
 	Dataset *dataset.Spec
 	Import  *importer.Source
-	// Read counts what the last reading of a dump file saw (duplicates, skipped module
-	// values).
+	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats
 	// Server is a live server's source (Kind Live), nil for other kinds.
 	Server *live.Source

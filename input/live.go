@@ -1,9 +1,11 @@
 package input
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // Live is the kind of a running server's input (redis://, rediss://), read by package
@@ -29,5 +31,17 @@ func openLive(arg string, opts Options) (*Input, error) {
 		return nil, err
 	}
 	name := src.Address().String()
-	return &Input{Source: src, Kind: Live, Arg: name, Name: name, Server: src}, nil
+	in := &Input{Kind: Live, Arg: name, Name: name, Server: src}
+	in.Source = &server{in: in}
+	return in, nil
+}
+
+// server is a live server's records, as the Source of its Input.
+type server struct{ in *Input }
+
+// WriteTo reads the server into sink and keeps what the reader saw in the Input's Read.
+func (s *server) WriteTo(ctx context.Context, sink record.Sink) error {
+	err := s.in.Server.WriteTo(ctx, sink)
+	s.in.Read = s.in.Server.Stats()
+	return err
 }

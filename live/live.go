@@ -62,10 +62,11 @@ type Options struct {
 }
 
 // A Source is a live server as a record.Source. Each WriteTo reads the server
-// afresh.
+// afresh; one at a time.
 type Source struct {
-	addr Address
-	opts Options
+	addr  Address
+	opts  Options
+	stats decoder.Stats
 }
 
 // Open checks url and opts and returns a Source for the server; it does not
@@ -96,9 +97,15 @@ func Open(url string, opts Options) (*Source, error) {
 // Address returns the server's address.
 func (s *Source) Address() Address { return s.addr }
 
+// Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
+// records, and the module values skipped under Options.Decoder.SkipModules (a scan
+// reads each key's payload with a reader of its own: its Bytes are not counted).
+func (s *Source) Stats() decoder.Stats { return s.stats }
+
 // WriteTo reads the server's records into sink: with Sync, falling back to Scan
 // when the server refuses replication.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
+	s.stats = decoder.Stats{}
 	if s.addr.DB >= 0 {
 		sink = newOneDB(sink, s.addr.DB)
 	}

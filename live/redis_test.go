@@ -262,6 +262,9 @@ func TestLiveToFile(t *testing.T) {
 			if !n.has(tt.want) {
 				t.Errorf("no notice says %q: %q", tt.want, n.msgs)
 			}
+			if st := s.Stats(); st.Keys != keys || st.Members == 0 {
+				t.Errorf("Stats: %d keys, %d members; want %d keys and some members", st.Keys, st.Members, keys)
+			}
 			if last.Keys != keys {
 				t.Errorf("the last progress reports %d keys, want %d: %+v", last.Keys, keys, last)
 			}

@@ -44,6 +44,7 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		return err
 	}
 	w := &scanner{s: s, pr: pr, sink: sink, absolute: major >= 7}
+	defer func() { s.stats = pr.Stats(); s.stats.Bytes = 0 }()
 	for _, db := range dbs {
 		if err := w.db(ctx, db); err != nil {
 			return err

@@ -101,6 +101,7 @@ func (s *Source) sync(ctx context.Context, sink record.Sink) error {
 	rd, err := decoder.NewReader(sn, s.opts.Decoder)
 	if err == nil {
 		err = rd.WriteTo(ctx, count)
+		s.stats = rd.Stats()
 	}
 	switch {
 	case ctx.Err() != nil:
