@@ -15,6 +15,9 @@
 //     it when the server refuses SYNC and PSYNC, and says so through
 //     Options.Notice.
 //
+// Source.Snapshot gives the RDB stream of a sync itself, for readers that take a
+// file as a stream (inspect).
+//
 // Connections go through go-redis (AUTH with the URL's user and password, TLS
 // for rediss://). The package prints nothing: progress and notices go through
 // callbacks.
