@@ -60,6 +60,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:

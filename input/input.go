@@ -8,8 +8,8 @@
 // and is closed once read: Close removes what was spooled. A dump and a spooled input can be
 // read more than once; standard input that was not spooled, once.
 //
-// Live servers (redis://, rediss://) are to be opened here too: Open is where an argument's
-// scheme will pick them, as a Kind of their own.
+// A live server (redis://, rediss://) is an input of its own Kind, Live, read by package
+// live; IsDump tells the inputs read as dumps.
 package input
 
 import (
@@ -24,6 +24,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -86,6 +87,9 @@ type Options struct {
 	SpecParams func(*spec.Params)
 	// Dataset, if not nil, is the input: the built-in dataset, opened with an empty name.
 	Dataset *dataset.Spec
+	// Live configures the reading of a live server (Via, TLS, Notice, Progress); its
+	// Decoder is Decoder.
+	Live live.Options
 }
 
 // An Input is an opened input: the record.Source of its records, and what it is.
@@ -93,8 +97,9 @@ type Input struct {
 	record.Source
 	// Kind is what the input is.
 	Kind Kind
-	// Arg is the argument it was opened from: a path, "-" for standard input, or empty for
-	// the dataset. Name is what messages call it: the path, "stdin", or "the dataset".
+	// Arg is the argument it was opened from: a path, "-" for standard input, a live
+	// server's URL without its password, or empty for the dataset. Name is what messages
+	// call it: the path, "stdin", the URL without its password, or "the dataset".
 	Arg, Name string
 	// Path is the file read: Arg, or the temporary file standard input or a compressed dump
 	// was kept in (Spooled); empty for a generated source and unspooled standard input.
@@ -109,6 +114,8 @@ type Input struct {
 	Import  *importer.Source
 	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats
+	// Server is a live server's source (Kind Live), nil for other kinds.
+	Server *live.Source
 
 	closers []func()
 }
@@ -133,7 +140,9 @@ func Open(ctx context.Context, arg string, opts Options) (*Input, error) {
 	case !ValidFormat(opts.Format):
 		return nil, fmt.Errorf("%w %q (known: auto, json, csv, rdb)", ErrFormat, opts.Format)
 	}
-	// A live server will be opened here, by the scheme of arg (redis://, rediss://).
+	if live.IsURL(arg) {
+		return openLive(arg, opts)
+	}
 	return openFile(ctx, arg, opts)
 }
 

@@ -21,20 +21,20 @@ func convertCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "convert",
 		Usage:     "rewrite an RDB file for another server (down or up), optionally filtered",
-		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]",
+		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]\nrdbgen convert redis://user:password@host:6379 -o out.rdb --target redis-6.2 [--via scan]",
 		Flags: append(append(filterFlags(),
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
 			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since())},
 			onDuplicateFlag(""),
-		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: convertAction,
 	}
 }
 
 func convertAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("convert takes one input: an RDB file, or - for stdin")
+		return errors.New("convert takes one input: an RDB file, - for stdin, or a live server (redis://…)")
 	}
 	f, err := filterOptions(c)
 	if err != nil {

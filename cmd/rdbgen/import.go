@@ -21,7 +21,7 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines), CSV or another RDB file",
-		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz",
+		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz\nrdbgen import redis://user:password@host:6379 -o dump.rdb [--via scan]",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
 			onDuplicateFlag(""),
@@ -33,14 +33,14 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
 			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: importAction,
 	}
 }
 
 func importAction(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("import takes one input: a file, or - for stdin")
+		return errors.New("import takes one input: a file, - for stdin, or a live server (redis://…)")
 	}
 	arg := c.Args().First()
 	onDup, err := onDuplicate(c)
@@ -67,7 +67,7 @@ func importAction(c *cli.Context) error {
 	if err := checkInputFlags(c, in); err != nil {
 		return err
 	}
-	if in.Kind == input.RDB {
+	if in.IsDump() {
 		if err := j.readFunctionFlags(c); err != nil {
 			return err
 		}
@@ -103,6 +103,11 @@ func inputFormat(c *cli.Context) (input.Kind, error) {
 
 // openInput opens the input arg names ("-": the app's stdin) as opts say.
 func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, error) {
+	lo, err := liveOptions(c, arg)
+	if err != nil {
+		return nil, err
+	}
+	opts.Live = lo
 	opts.Stdin = c.App.Reader
 	opts.Decoder.MaxHeldBytes = maxHeldBytes
 	return input.Open(c.Context, arg, opts)
@@ -115,9 +120,9 @@ func checkInputFlags(c *cli.Context, in *input.Input) error {
 	switch {
 	case in.Kind == input.CSV:
 		return nil
-	case in.Kind == input.RDB && c.IsSet("skip-invalid"):
+	case in.IsDump() && c.IsSet("skip-invalid"):
 		return fmt.Errorf("--skip-invalid applies to JSON and CSV input only, and %s is a dump", in.Name)
-	case in.Kind == input.RDB:
+	case in.IsDump():
 		what = "a dump"
 	}
 	if flag := csvFlagSet(c); flag != "" {

@@ -24,13 +24,13 @@ func inspectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "inspect",
 		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing",
-		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect - < dump.rdb.gz",
+		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress"},
-		}, encodingFlags()...),
+		}, slices.Concat(encodingFlags(), liveFlags())...),
 		Action: inspectAction,
 	}
 }
@@ -81,7 +81,12 @@ func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.R
 		return nil, err
 	}
 	defer in.Close()
-	f, err := os.Open(in.Path)
+	var f io.ReadCloser
+	if in.Kind == input.Live {
+		f, err = snapshot(c, in)
+	} else {
+		f, err = os.Open(in.Path)
+	}
 	if err != nil {
 		return nil, err
 	}

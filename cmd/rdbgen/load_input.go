@@ -145,6 +145,10 @@ func (in *loadInput) openFile(c *cli.Context, now time.Time) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
+	if in.Kind == input.Live {
+		in.Close()
+		return fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
+	}
 	if err := checkInputFlags(c, in.Input); err != nil {
 		in.Close()
 		return err

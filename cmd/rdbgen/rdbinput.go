@@ -20,8 +20,12 @@ import (
 var maxHeldBytes = 0
 
 // created returns the dump's creation time: its ctime AUX field, else (a file, not a copy of
-// stdin) the created_at of its own manifest beside it (see rebase.Created).
+// stdin) the created_at of its own manifest beside it (see rebase.Created); for a live
+// server, now.
 func created(ctx context.Context, in *input.Input) (time.Time, error) {
+	if in.Kind == input.Live {
+		return time.Now(), nil // the server's data as it is now
+	}
 	if !in.Spooled {
 		return rebase.Created(ctx, in.Path)
 	}

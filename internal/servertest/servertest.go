@@ -71,6 +71,13 @@ func StartEmpty(t testing.TB, args ...string) *server.Instance {
 // recs (a database's records together) as the encoder writes them with opts.
 func WriteRecords(t testing.TB, recs []record.Record, opts encoder.Options) string {
 	t.Helper()
+	return WriteSource(t, record.Records(recs), opts)
+}
+
+// WriteSource returns the path of a new RDB file, in a test temporary directory, that holds
+// the records of src as the encoder writes them with opts.
+func WriteSource(t testing.TB, src record.Source, opts encoder.Options) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
 	if err != nil {
@@ -81,7 +88,7 @@ func WriteRecords(t testing.TB, recs []record.Record, opts encoder.Options) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := record.Records(recs).WriteTo(context.Background(), w); err != nil {
+	if err := src.WriteTo(context.Background(), w); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -1,0 +1,47 @@
+package input
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Live is the kind of a running server's input (redis://, rediss://), read by package
+// live: as a replica, or with SCAN and DUMP (Options.Live).
+const Live Kind = "live"
+
+// IsDump reports whether the input's records are a dump's, as the RDB reader gives them: a
+// dump file's or a live server's.
+func (in *Input) IsDump() bool { return in.Kind == RDB || in.Kind == Live }
+
+// openLive opens the live server arg names (redis://, rediss://), without connecting: each
+// reading connects. Its Arg and Name are the URL without its password.
+func openLive(arg string, opts Options) (*Input, error) {
+	if opts.Format != "" && opts.Format != Auto && opts.Format != RDB {
+		return nil, fmt.Errorf("%w: a live server's records are read as a dump, not %s", ErrFormat, opts.Format)
+	}
+	lo := opts.Live
+	lo.Decoder = opts.Decoder
+	// A server holds each key once: no check for repeats (and nothing to read twice).
+	lo.Decoder.OnDuplicate, lo.Decoder.CheckKeysFirst = "", false
+	src, err := live.Open(arg, lo)
+	if err != nil {
+		return nil, err
+	}
+	name := src.Address().String()
+	in := &Input{Kind: Live, Arg: name, Name: name, Server: src}
+	in.Source = &server{in: in}
+	return in, nil
+}
+
+// server is a live server's records, as the Source of its Input.
+type server struct{ in *Input }
+
+// WriteTo reads the server into sink and keeps what the reader saw in the Input's Read.
+func (s *server) WriteTo(ctx context.Context, sink record.Sink) error {
+	err := s.in.Server.WriteTo(ctx, sink)
+	s.in.Read = s.in.Server.Stats()
+	return err
+}

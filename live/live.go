@@ -1,0 +1,154 @@
+// Package live reads the data of a running Redis server as a record.Source, in
+// one of two ways:
+//
+//   - Sync (the default) connects as a replica (REPLCONF, then PSYNC ? -1, or SYNC
+//     for servers that know no PSYNC) and streams the RDB snapshot the server sends,
+//     in its $<length> form or its diskless $EOF:<mark> form, straight into the RDB
+//     reader: no temporary file, memory bounded by the reader's buffers. It is a
+//     point-in-time snapshot of every database and the function libraries.
+//   - Scan walks each database with SCAN and fetches each key's DUMP payload and
+//     expiry, pipelined, and decodes each payload with the RDB reader; function
+//     libraries come from FUNCTION LIST WITHCODE. It is not a point-in-time
+//     snapshot: a key written during the walk may be read before or after the
+//     write, or, if it is created or deleted then, be missing or present. It
+//     serves servers that refuse replication (managed services); Sync falls back to
+//     it when the server refuses SYNC and PSYNC, and says so through
+//     Options.Notice.
+//
+// Source.Snapshot gives the RDB stream of a sync itself, for readers that take a
+// file as a stream (inspect).
+//
+// Connections go through go-redis (AUTH with the URL's user and password, TLS
+// for rediss://). The package prints nothing: progress and notices go through
+// callbacks.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// Via is the way a Source reads a server.
+type Via string
+
+// The ways.
+const (
+	Sync Via = "sync" // as a replica: a point-in-time snapshot
+	Scan Via = "scan" // SCAN and DUMP: not a point-in-time snapshot
+)
+
+// Options configure a Source. The zero value reads with Sync over plain TCP.
+type Options struct {
+	// Via is Sync (the default, "") or Scan. Sync falls back to Scan when the
+	// server refuses replication, and says so through Notice.
+	Via Via
+	// TLS names the files of a rediss:// connection.
+	TLS TLS
+	// Timeout bounds the dial and each wait for the server; default 60 s (the
+	// server's own repl-timeout): a server preparing its snapshot sends a newline
+	// every second.
+	Timeout time.Duration
+	// Decoder configures the RDB reader (SkipModules, say). OnDuplicate does not
+	// apply: a server holds each key once.
+	Decoder decoder.Options
+	// Progress, if set, is called as the reading goes: payload bytes (and the
+	// keys so far) for Sync, keys for Scan.
+	Progress func(record.Progress)
+	// Notice, if set, receives one-line messages for a person: the fallback
+	// from Sync to Scan, and that a Scan is not a point-in-time snapshot.
+	Notice func(string)
+}
+
+// A Source is a live server as a record.Source. Each WriteTo reads the server
+// afresh; one at a time.
+type Source struct {
+	addr  Address
+	opts  Options
+	stats decoder.Stats
+}
+
+// Open checks url and opts and returns a Source for the server; it does not
+// connect yet. The URL's database, if any, restricts the records to that
+// database (keeping its number); without one, every database is read.
+func Open(url string, opts Options) (*Source, error) {
+	a, err := ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	switch opts.Via {
+	case "", Sync, Scan:
+	default:
+		return nil, fmt.Errorf("%w: via %q (known: sync, scan)", ErrBadOption, opts.Via)
+	}
+	if opts.Decoder.OnDuplicate != "" {
+		return nil, fmt.Errorf("%w: OnDuplicate: a server holds each key once", ErrBadOption)
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	if _, err := a.clientOptions(0, opts.TLS, opts.Timeout); err != nil {
+		return nil, err
+	}
+	return &Source{addr: a, opts: opts}, nil
+}
+
+// Address returns the server's address.
+func (s *Source) Address() Address { return s.addr }
+
+// Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
+// records, and the module values skipped under Options.Decoder.SkipModules (a scan
+// reads each key's payload with a reader of its own: its Bytes are not counted).
+func (s *Source) Stats() decoder.Stats { return s.stats }
+
+// WriteTo reads the server's records into sink: with Sync, falling back to Scan
+// when the server refuses replication.
+func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
+	s.stats = decoder.Stats{}
+	if s.addr.DB >= 0 {
+		sink = newOneDB(sink, s.addr.DB)
+	}
+	if s.opts.Via == Scan {
+		s.notice("reading %s with SCAN and DUMP: not a point-in-time snapshot", s.addr)
+		return s.scan(ctx, sink)
+	}
+	err := s.sync(ctx, sink)
+	if errors.Is(err, ErrRefused) {
+		s.notice("%v; reading with SCAN and DUMP instead: not a point-in-time snapshot", err)
+		return s.scan(ctx, sink)
+	}
+	return err
+}
+
+func (s *Source) notice(format string, args ...any) {
+	if s.opts.Notice != nil {
+		s.opts.Notice(fmt.Sprintf(format, args...))
+	}
+}
+
+// oneDB passes on the records of one database and drops the others'.
+type oneDB struct {
+	*record.Gate
+	db   int
+	here bool // the open database is db
+}
+
+func newOneDB(next record.Sink, db int) *oneDB {
+	o := &oneDB{db: db}
+	o.Gate = &record.Gate{Pass: record.Pass{Next: next}, Keep: func(*record.Header) (bool, error) { return o.here, nil }}
+	return o
+}
+
+// BeginDB passes db on if it is the one kept.
+func (o *oneDB) BeginDB(db int, c record.Counts) error {
+	if o.here = db == o.db; !o.here {
+		return nil
+	}
+	return o.Next.BeginDB(db, c)
+}
+
+var _ record.Source = (*Source)(nil)
