@@ -265,7 +265,7 @@ func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 // formatRDB is import's --input-format for RDB files.
 const formatRDB = "rdb"
 
-// sniffRDB tells whether input starts with an RDB file's magic bytes, "REDIS" (after gzip,
+// sniffRDB tells whether input starts with an RDB file's magic bytes, "REDIS" or "VALKEY" (after gzip,
 // if it is compressed). For stdin it returns the reader to use from then on, which keeps the
 // bytes it looked at.
 func sniffRDB(input string, stdin io.Reader) (bool, *importer.Input, error) {
@@ -289,8 +289,8 @@ func hasMagic(in *importer.Input) bool {
 	if !ok {
 		return false
 	}
-	b, _ := br.Peek(5)
-	return string(b) == "REDIS"
+	b, _ := br.Peek(6)
+	return len(b) >= 5 && decoder.MagicError(b) == nil
 }
 
 // isGzip tells whether the file at path starts with gzip's magic bytes.
