@@ -282,17 +282,26 @@ func (rd *Reader) RecordOffset() int64 { return rd.recStart }
 // read: its encoding in the file, which TypeName names.
 func (rd *Reader) RecordType() byte { return rd.recType }
 
+// RecordTypeName names the value type of the record being read, or of the last one read, as
+// TypeName does, but in this file's numbering: under the VALKEY magic, type 22 is Valkey's
+// hash with field TTLs ("valkey-hash2").
+func (rd *Reader) RecordTypeName() string { return rd.typeName(rd.recType) }
+
+func (rd *Reader) typeName(t byte) string {
+	if rd.valkey && t == valkeyHash2 {
+		return valkeyHash2Name
+	}
+	return TypeName(t)
+}
+
 // Stats returns what the Reader has read so far.
 func (rd *Reader) Stats() Stats {
 	s := rd.stats
 	s.Bytes = rd.in.offset()
 	s.Types = map[string]uint64{}
 	for t, n := range rd.types {
-		switch {
-		case n > 0 && rd.valkey && t == valkeyHash2:
-			s.Types[valkeyHash2Name] = n
-		case n > 0:
-			s.Types[TypeName(byte(t))] = n
+		if n > 0 {
+			s.Types[rd.typeName(byte(t))] = n
 		}
 	}
 	return s
