@@ -293,7 +293,7 @@ func TestReadErrors(t *testing.T) {
 	}{
 		{"not rdb", []byte("HELLO0009xxxx"), decoder.ErrNotRDB, "not REDIS"},
 		{"short", []byte("RED"), decoder.ErrNotRDB, "9-byte header"},
-		{"version 13", []byte("REDIS0013\xff"), decoder.ErrVersion, "13"},
+		{"version 16", []byte("REDIS0016\xff"), decoder.ErrVersion, "16"},
 		{"checksum", flipped, decoder.ErrChecksum, "checksum"},
 		{"truncated", good[:len(good)-10], decoder.ErrTruncated, `key "k"`},
 		{"module", rdbFile("0010", cat([]byte{7}, rstr("mk"), []byte{0x81}, binary.BigEndian.AppendUint64(nil, 0x3ae6f8e1aa0b0c01))), decoder.ErrModule, `key "mk"`},

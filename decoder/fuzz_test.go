@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/rdbfixture"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -44,6 +45,12 @@ func FuzzReader(f *testing.F) {
 	f.Add(rdbFile("0009", cat([]byte{15}, rstr("s"), streamNode, streamMeta21[:3], streamGroup, streamPEL, consumer, consumerPEL)))
 	f.Add(rdbFile("0012", cat([]byte{25}, rstr("h"), le64(4102444800000), blob(lp("f", "v", "#0", "g", "w", "#5")))))
 	f.Add(rdbFile("0012", cat([]byte{24}, rstr("h"), le64(3000), []byte{2, 0}, rstr("a"), rstr("1"), []byte{1}, rstr("b"), rstr("2"))))
+	// The newer formats: Valkey 9's slot import and hash with field TTLs, Redis 8.6-8.10's
+	// refused types and opcodes.
+	f.Add(rdbfixture.Valkey(80, rdbfixture.SlotImport("job", [2]uint64{0, 100}),
+		rdbfixture.Record(22, "vh", rdbfixture.ValkeyHash2([]string{"a", "1", "b", "2"}, []int64{-1, 4102444800000}))))
+	f.Add(rdbfixture.File(13, rdbfixture.Record(26, "x", []byte{0}), []byte{243, 0}))
+	f.Add(rdbfixture.File(15, []byte{242, 0}, rdbfixture.Record(30, "t", []byte{0})))
 	f.Add(rdbFile("0003", cat([]byte{9}, rstr("zm"), blob(unhex("02 03 666f6f 03 00 626172 05 68656c6c6f 05 02 776f726c64 0000 ff")))))
 	f.Add(rdbFile("0009", cat([]byte{12}, rstr("zz"), blob(zl("a", "1.5", "b", "#2"))), cat([]byte{14}, rstr("q"), []byte{2}, blob(zl("a", "b")), blob(zl("#7")))))
 	f.Add(rdbFile("0010", cat([]byte{18}, rstr("q"), []byte{2}, []byte{2}, blob(lp("a", "#5")), []byte{1}, rstr("plain"))))

@@ -88,15 +88,29 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 		if ttl > 0 && (min == 0 || ttl < min) {
 			min = ttl
 		}
-		if len(rd.held)+len(rd.a)+len(rd.b)+8 > rd.opts.MaxHeldBytes {
-			return fmt.Errorf("hash: %w: its fields pass %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+		if err := rd.hold(ttl); err != nil {
+			return err
 		}
-		rd.held = binary.LittleEndian.AppendUint64(rd.held, uint64(ttl))
-		rd.held = append(rd.held, rd.a...)
-		rd.heldEnds = append(rd.heldEnds, len(rd.held))
-		rd.held = append(rd.held, rd.b...)
-		rd.heldEnds = append(rd.heldEnds, len(rd.held))
 	}
+	return rd.emitHeld(n, exp, min, sink)
+}
+
+// hold keeps the field rd.a, its value rd.b and its expiry ttl for emitHeld.
+func (rd *Reader) hold(ttl int64) error {
+	if len(rd.held)+len(rd.a)+len(rd.b)+8 > rd.opts.MaxHeldBytes {
+		return fmt.Errorf("hash: %w: its fields pass %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+	}
+	rd.held = binary.LittleEndian.AppendUint64(rd.held, uint64(ttl))
+	rd.held = append(rd.held, rd.a...)
+	rd.heldEnds = append(rd.heldEnds, len(rd.held))
+	rd.held = append(rd.held, rd.b...)
+	rd.heldEnds = append(rd.heldEnds, len(rd.held))
+	return nil
+}
+
+// emitHeld passes on the hash of n fields held by hold, whose smallest field expiry is min
+// (0: none of them expires).
+func (rd *Reader) emitHeld(n uint64, exp, min int64, sink record.Sink) error {
 	rd.stats.Keys++
 	h := record.Header{Key: rd.key, Type: record.Hash, Len: n, ExpireAtMS: exp, MinFieldExpireAtMS: min, FieldTTLs: true}
 	if err := rd.open(sink, h); err != nil {

@@ -18,7 +18,6 @@
 package decoder
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,8 +46,9 @@ var (
 	errDBOutOfRange = fmt.Errorf("%w: database number out of range", ErrCorrupt)
 )
 
-// MaxVersion is the newest RDB version the reader knows (Redis 7.4 and 8.x write it).
-const MaxVersion = 12
+// MaxVersion is the newest RDB version with the REDIS magic the reader knows (Redis 8.10
+// writes it); see FORMATS.md for what each version adds and which of it the reader carries.
+const MaxVersion = 15
 
 // An Error is damage found in a file: where, in which key, and what.
 type Error struct {
@@ -138,6 +138,9 @@ type Stats struct {
 	// "MBbloom--"), and ModuleAux the module AUX payloads (always skipped) the same way; nil
 	// when none.
 	Modules, ModuleAux map[string]uint64
+	// SlotImports counts Valkey 9's slot-import opcodes skipped: the state of a slot
+	// migration under way, which the server that wrote the file resumes and no other holds.
+	SlotImports uint64
 }
 
 // A Reader reads one RDB file from an io.Reader.
@@ -145,6 +148,7 @@ type Reader struct {
 	in        *input
 	opts      Options
 	version   int
+	valkey    bool // the magic is VALKEY: type and opcode numbers are Valkey's (see newer.go)
 	aux       map[string]string
 	hints     map[int]record.Counts
 	functions []string
@@ -211,33 +215,44 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	if err := MagicError(head); err != nil {
 		return nil, &Error{Err: err}
 	}
-	for _, c := range head[5:] {
-		if c < '0' || c > '9' {
-			return nil, &Error{Offset: 5, Err: fmt.Errorf("%w: version %q is not a number", ErrNotRDB, head[5:])}
-		}
-		rd.version = rd.version*10 + int(c-'0')
-	}
-	if rd.version < 1 || rd.version > MaxVersion {
-		return nil, &Error{Offset: 5, Err: fmt.Errorf("%w %d (this reader knows 1 to %d)", ErrVersion, rd.version, MaxVersion)}
+	if rd.version, rd.valkey, err = ParseHeader(head); err != nil {
+		return nil, &Error{Offset: 5, Err: err}
 	}
 	return rd, nil
 }
 
 // MagicError tells whether the first bytes of a file (any number of them, the 9 of the
 // header at most) can begin an RDB file that this reader reads: nil when they begin with
-// "REDIS" (or, fewer than 5, with its start), else an error wrapping ErrNotRDB that shows
-// them, or ErrVersion for Valkey 9's own format (magic VALKEY), which it does not read yet.
+// "REDIS" or "VALKEY" (or, fewer, with the start of one), else an error wrapping ErrNotRDB
+// that shows them.
 func MagicError(head []byte) error {
-	const magic = "REDIS"
-	n := min(len(head), len(magic))
-	switch {
-	case string(head[:n]) == magic[:n]:
-		return nil
-	case len(head) >= 6 && string(head[:6]) == "VALKEY":
-		return fmt.Errorf("%w: %q is Valkey 9's own format (RDB %s), which rdbgen does not read yet; Valkey 8.1 and older write RDB 11, which it reads",
-			ErrVersion, head[:min(len(head), 9)], bytes.TrimLeft(head[6:min(len(head), 9)], "0"))
+	for _, magic := range []string{"REDIS", valkeyMagic} {
+		n := min(len(head), len(magic))
+		if string(head[:n]) == magic[:n] {
+			return nil
+		}
 	}
-	return fmt.Errorf("%w: it begins with %q, not REDIS", ErrNotRDB, head[:n])
+	return fmt.Errorf("%w: it begins with %q, not REDIS or VALKEY", ErrNotRDB, head[:min(len(head), 5)])
+}
+
+// ParseHeader returns the RDB version of a 9-byte header that MagicError accepted, and
+// whether its magic is VALKEY (whose type and opcode numbers are Valkey's), or an error for
+// a version that is not a number (ErrNotRDB) or not known (ErrVersion).
+func ParseHeader(head []byte) (version int, valkey bool, err error) {
+	if len(head) < 9 {
+		return 0, false, fmt.Errorf("%w: shorter than the 9-byte header", ErrNotRDB)
+	}
+	digits := head[5:9]
+	if valkey = string(head[:6]) == valkeyMagic; valkey {
+		digits = head[6:9]
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false, fmt.Errorf("%w: version %q is not a number", ErrNotRDB, digits)
+		}
+		version = version*10 + int(c-'0')
+	}
+	return version, valkey, checkVersion(version, valkey)
 }
 
 // Version returns the file's RDB version.
@@ -267,6 +282,18 @@ func (rd *Reader) RecordOffset() int64 { return rd.recStart }
 // read: its encoding in the file, which TypeName names.
 func (rd *Reader) RecordType() byte { return rd.recType }
 
+// RecordTypeName names the value type of the record being read, or of the last one read, as
+// TypeName does, but in this file's numbering: under the VALKEY magic, type 22 is Valkey's
+// hash with field TTLs ("valkey-hash2").
+func (rd *Reader) RecordTypeName() string { return rd.typeName(rd.recType) }
+
+func (rd *Reader) typeName(t byte) string {
+	if rd.valkey && t == valkeyHash2 {
+		return valkeyHash2Name
+	}
+	return TypeName(t)
+}
+
 // Stats returns what the Reader has read so far.
 func (rd *Reader) Stats() Stats {
 	s := rd.stats
@@ -274,7 +301,7 @@ func (rd *Reader) Stats() Stats {
 	s.Types = map[string]uint64{}
 	for t, n := range rd.types {
 		if n > 0 {
-			s.Types[TypeName(byte(t))] = n
+			s.Types[rd.typeName(byte(t))] = n
 		}
 	}
 	return s
@@ -282,6 +309,8 @@ func (rd *Reader) Stats() Stats {
 
 // Opcodes.
 const (
+	opHashTemplates = 242 // Redis 8.10: the hash template registry; Valkey: a forkless-save update
+	opSlotImport    = 243 // Valkey 9: a slot import; Redis 8.6: per-key metadata
 	opSlotInfo      = 244
 	opFunction2     = 245
 	opFunctionPreGA = 246
@@ -406,6 +435,8 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 			}
 		case opFunctionPreGA:
 			err = errPreGAFunc
+		case opSlotImport, opHashTemplates:
+			err = rd.readNewerOpcode(t)
 		case opSlotInfo:
 			for range 3 {
 				if _, err = in.plainLength(); err != nil {

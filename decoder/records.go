@@ -89,6 +89,9 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 	in := rd.in
 	key := rd.key
 	var err error
+	if rd.valkey && t >= valkeyForeignMin {
+		return rd.readNewerType(t, exp, sink) // Valkey's own numbers from 22 on
+	}
 	switch t {
 	case 0:
 		if rd.a, err = in.str(rd.a, &rd.lzf); err != nil {
@@ -126,7 +129,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 	case 22, 24:
 		return rd.readHashTTL(t, exp, sink)
 	}
-	return fmt.Errorf("%w %d", errBadType, t)
+	return rd.readNewerType(t, exp, sink)
 }
 
 // begin opens a collection of n members of the type t (an RDB plain type: 1 list, 2 set,

@@ -12,9 +12,6 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// rdbMagic starts every RDB file.
-const rdbMagic = "REDIS"
-
 // openFile opens the file at arg, or standard input for "-": a dump, JSON or CSV.
 func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 	in := &Input{Arg: arg, Name: nameOf(arg)}
@@ -51,14 +48,14 @@ func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 	return in, nil
 }
 
-// hasMagic tells whether r starts with an RDB file's magic bytes.
+// hasMagic tells whether r starts with an RDB file's magic bytes, "REDIS" or "VALKEY".
 func hasMagic(r *importer.Input) bool {
 	br, ok := r.Reader.(*bufio.Reader)
 	if !ok {
 		return false
 	}
-	b, _ := br.Peek(len(rdbMagic))
-	return string(b) == rdbMagic
+	b, _ := br.Peek(6)
+	return len(b) >= 5 && decoder.MagicError(b) == nil
 }
 
 // isGzip tells whether the file at path starts with gzip's magic bytes.

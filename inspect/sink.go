@@ -120,7 +120,7 @@ func (s *sink) end() {
 	t.Members += s.members
 	t.Bytes += size
 	if s.opts.Top > 0 {
-		k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordType(), size: size, members: s.members, expire: s.expire}
+		k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
 		s.bySize.add(k, size)
 		if s.typ != record.String {
 			s.byCount.add(k, int64(s.members))

@@ -5,7 +5,6 @@ import (
 	"container/heap"
 	"slices"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -14,7 +13,7 @@ type keyInfo struct {
 	db      int
 	key     []byte
 	typ     record.Type
-	enc     byte
+	enc     string
 	size    int64
 	members uint64
 	expire  int64
@@ -90,7 +89,7 @@ func (t *topKeys) sorted() []Key {
 	})
 	out := make([]Key, len(ks))
 	for i, k := range ks {
-		out[i] = Key{DB: k.db, Key: string(k.key), Type: k.typ, Encoding: decoder.TypeName(k.enc), Bytes: k.size, Members: k.members, ExpireAtMS: k.expire}
+		out[i] = Key{DB: k.db, Key: string(k.key), Type: k.typ, Encoding: k.enc, Bytes: k.size, Members: k.members, ExpireAtMS: k.expire}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -142,15 +143,9 @@ func parseHeader(b []byte) (int, error) {
 	if err := decoder.MagicError(b); err != nil {
 		return 0, err
 	}
-	if len(b) < headerLen || string(b[:5]) != "REDIS" {
-		return 0, fmt.Errorf("not an RDB file: it begins with %q, not REDIS", b[:min(len(b), 5)])
-	}
-	v := 0
-	for _, c := range b[5:headerLen] {
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("not an RDB file: version %q is not a number", b[5:headerLen])
-		}
-		v = v*10 + int(c-'0')
+	v, _, err := decoder.ParseHeader(b)
+	if err != nil && !errors.Is(err, decoder.ErrVersion) {
+		return 0, err
 	}
 	return v, nil
 }

@@ -16,9 +16,10 @@ func TestParseHeader(t *testing.T) {
 		{"REDIS0009", 9, ""},
 		{"REDIS0012\xfa", 12, ""},
 		{"REDIS0000", 0, ""},
-		{"VALKEY080", 0, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
-		{"REDIS", 0, "not REDIS"},
-		{"", 0, `begins with "", not REDIS`},
+		{"VALKEY080", 80, ""},
+		{"VALKEYx80", 0, `version "x80" is not a number`},
+		{"REDIS", 0, "shorter than the 9-byte header"},
+		{"", 0, "shorter than the 9-byte header"},
 		{"REDIS00a9", 0, `version "00a9" is not a number`},
 		{"REDIS-009", 0, "not a number"},
 		{"redis0009", 0, "not REDIS"},
@@ -46,7 +47,7 @@ func FuzzParseHeader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(b) < headerLen || string(b[:5]) != "REDIS" || v < 0 || v > 9999 {
+		if len(b) < headerLen || (string(b[:5]) != "REDIS" && string(b[:6]) != "VALKEY") || v < 0 || v > 9999 {
 			t.Fatalf("parseHeader(%q) = %d, accepted", b, v)
 		}
 	})

@@ -43,7 +43,7 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 	text := filepath.Join(dir, "six.txt")
 	os.WriteFile(text, []byte("hello\n"), 0o644)
 	valkey := filepath.Join(dir, "valkey.rdb")
-	os.WriteFile(valkey, []byte("VALKEY080\xfe\x00\xff\x00\x00\x00\x00\x00\x00\x00\x00"), 0o644)
+	os.WriteFile(valkey, []byte("VALKEY081\xfe\x00\xff\x00\x00\x00\x00\x00\x00\x00\x00"), 0o644)
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -51,9 +51,9 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 		{[]string{"convert", text, "-o", filepath.Join(dir, "x.rdb")}, `not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"inspect", text}, `not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"verify", text, "--backend", "offline"}, `header: not an RDB file: it begins with "hello", not REDIS`},
-		{[]string{"convert", valkey, "-o", filepath.Join(dir, "x.rdb")}, `"VALKEY080" is Valkey 9's own format (RDB 80), which rdbgen does not read yet`},
-		{[]string{"inspect", valkey}, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
-		{[]string{"verify", valkey, "--backend", "offline"}, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
+		{[]string{"convert", valkey, "-o", filepath.Join(dir, "x.rdb")}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},
+		{[]string{"inspect", valkey}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},
+		{[]string{"verify", valkey, "--backend", "offline"}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},
 	} {
 		_, _, err := run(t, ctx, tt.args...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "truncated") {

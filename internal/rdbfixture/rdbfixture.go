@@ -5,6 +5,7 @@ package rdbfixture
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -14,15 +15,58 @@ import (
 // File returns an RDB file of version: the header, SELECTDB 0, the records, EOF and, from RDB
 // 5 on, the checksum trailer.
 func File(version int, records ...[]byte) []byte {
-	b := []byte("REDIS")
-	b = append(b, byte('0'+version/1000%10), byte('0'+version/100%10), byte('0'+version/10%10), byte('0'+version%10))
+	return Header(fmt.Sprintf("REDIS%04d", version), records...)
+}
+
+// Valkey returns a file with Valkey 9's magic, "VALKEY" and three digits of version (80 for
+// Valkey 9.0), laid out as File's.
+func Valkey(version int, records ...[]byte) []byte {
+	return Header(fmt.Sprintf("VALKEY%03d", version), records...)
+}
+
+// Header returns a file that begins with the 9-byte header head, then SELECTDB 0, the
+// records, EOF and the checksum trailer (none when head is REDIS0001 to REDIS0004).
+func Header(head string, records ...[]byte) []byte {
+	b := []byte(head)
 	b = append(b, 0xfe, 0)
 	for _, r := range records {
 		b = append(b, r...)
 	}
 	b = append(b, 0xff)
-	if version >= 5 {
+	if head[:5] != "REDIS" || head[5:] >= "0005" {
 		b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+	}
+	return b
+}
+
+// SetHeader returns a copy of the whole RDB file file with its 9-byte header replaced by
+// head and its checksum trailer recomputed.
+func SetHeader(file []byte, head string) []byte {
+	b := append([]byte(head), file[9:len(file)-8]...)
+	return binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+}
+
+// SlotImport returns Valkey 9's RDB_OPCODE_SLOT_IMPORT (243): the job name, the count of
+// ranges and each range's first and last slot (clusterRDBSaveSlotImports).
+func SlotImport(job string, ranges ...[2]uint64) []byte {
+	b := append([]byte{243}, Str(job)...)
+	b = append(b, Len(uint64(len(ranges)))...)
+	for _, r := range ranges {
+		b = append(b, Len(r[0])...)
+		b = append(b, Len(r[1])...)
+	}
+	return b
+}
+
+// ValkeyHash2 returns the value of Valkey 9's RDB_TYPE_HASH_2 (type 22 under the VALKEY
+// magic): the field count, then per field the field, the value and the expiry as 8 bytes
+// little-endian in Unix ms (-1 for none). pairs alternate field and value; ttls is per field.
+func ValkeyHash2(pairs []string, ttls []int64) []byte {
+	b := Len(uint64(len(ttls)))
+	for i, ttl := range ttls {
+		b = append(b, Str(pairs[2*i])...)
+		b = append(b, Str(pairs[2*i+1])...)
+		b = binary.LittleEndian.AppendUint64(b, uint64(ttl))
 	}
 	return b
 }
