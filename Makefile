@@ -15,7 +15,7 @@
 
 GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
-TEST_TIMEOUT ?= 10m
+TEST_TIMEOUT ?= 25m
 FUZZTIME ?= 10s
 BASE ?= main
 HEAD ?= HEAD
