@@ -55,11 +55,11 @@ func TestWriteShardFileIsTheSplits(t *testing.T) {
 		layout *cluster.Layout
 	}{
 		{"default dataset", classic(50_000), even4},
-		{"ttl and hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: dataset.TypeHash,
+		{"ttl and hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
 			Members: dataset.Range{Min: 1, Max: 20}, Seed: 4, TTL: time.Hour, BaseTimeMS: base.UnixMilli()}, even4},
 		{"random values", &dataset.Spec{Count: 30_000, KeyPrefix: "r:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 60,
 			Seed: 9, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base.UnixMilli()}, even4},
-		{"streams", &dataset.Spec{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: dataset.TypeStream,
+		{"streams", &dataset.Spec{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: record.Stream,
 			Members: dataset.Range{Min: 1, Max: 5}, Seed: 5, BaseTimeMS: base.UnixMilli()}, even4},
 		{"spec", springs, even4},
 		{"one shard", classic(1000), even1},
