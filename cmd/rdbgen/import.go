@@ -91,7 +91,7 @@ func importAction(c *cli.Context) error {
 
 	// "last" reads the input twice: stdin is kept in a temporary file for the second time.
 	path := input
-	if input == "-" && opts.OnDuplicate == importer.DupLast {
+	if input == "-" && opts.OnDuplicate == record.DupLast {
 		dir := ""
 		if j.out != "-" {
 			// Where the output goes: a file's directory, or beside a cluster split's

@@ -193,7 +193,7 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 	}
 	csvOpts.BaseTime = now
 	path := in.name
-	if path == "-" && opts.OnDuplicate == importer.DupLast { // read twice: keep stdin
+	if path == "-" && opts.OnDuplicate == record.DupLast { // read twice: keep stdin
 		if path, err = importer.Spool(r, ""); err != nil {
 			return fmt.Errorf("keep stdin for a second reading: %w", err)
 		}
@@ -259,7 +259,7 @@ func (in *input) manifest(c *cli.Context, now time.Time, loaded map[int]record.C
 		DBs:       maps.Clone(loaded),
 	}
 	if m.DBs == nil {
-		m.DBs = map[int]manifest.Counts{}
+		m.DBs = map[int]record.Counts{}
 	}
 	switch {
 	case in.dataset != nil:
