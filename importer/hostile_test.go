@@ -65,7 +65,7 @@ func TestDuplicatesOnOneLine(t *testing.T) {
 	}
 	open := func() (Reader, error) { return NewJSONReader(strings.NewReader(in)), nil }
 	_, err := Copy(context.Background(), &keySink{}, open, Options{})
-	if !errors.Is(err, ErrDuplicateKey) {
+	if !errors.Is(err, record.ErrDuplicateKey) {
 		t.Fatalf("default: %v", err)
 	}
 }

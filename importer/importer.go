@@ -59,11 +59,9 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 // Unwrap returns the problem, for errors.Is and errors.As.
 func (e *LineError) Unwrap() error { return e.Err }
 
-// Errors Copy returns, for errors.Is.
-var (
-	ErrDuplicateKey = errors.New("duplicate key")
-	ErrDBOrder      = errors.New("records of a db are not together")
-)
+// ErrDBOrder reports a database whose records come back after another's; Copy returns it
+// (and errors wrapping record.ErrDuplicateKey), for errors.Is.
+var ErrDBOrder = errors.New("importer: records of a db are not together")
 
 // Options configure Copy. The zero value refuses duplicates and malformed records.
 type Options struct {
@@ -248,7 +246,7 @@ func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 			c.stats.Duplicates++
 			return nil
 		}
-		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", ErrDuplicateKey, rec.Key, rec.DB, first)}
+		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", record.ErrDuplicateKey, rec.Key, rec.DB, first)}
 	}
 	if !c.open || rec.DB != c.db {
 		if c.dbLine == nil {

@@ -50,7 +50,7 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 	}{
 		{[]string{"convert", text, "-o", filepath.Join(dir, "x.rdb")}, `not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"inspect", text}, `not an RDB file: it begins with "hello", not REDIS`},
-		{[]string{"verify", text, "--backend", "offline"}, `header: not an RDB file: it begins with "hello", not REDIS`},
+		{[]string{"verify", text, "--backend", "offline"}, `header: decoder: not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"convert", valkey, "-o", filepath.Join(dir, "x.rdb")}, `"VALKEY080" is Valkey 9's own format (RDB 80), which rdbgen does not read yet`},
 		{[]string{"inspect", valkey}, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
 		{[]string{"verify", valkey, "--backend", "offline"}, `"VALKEY080" is Valkey 9's own format (RDB 80)`},
