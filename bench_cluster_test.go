@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/output"
 )
 
 // writeShards splits the default dataset by layout into shard files in dir/shards as the CLI
@@ -18,7 +18,11 @@ import (
 // manifests) and returns the time taken.
 func writeShards(b *testing.B, dir string, n uint64, layout *cluster.Layout) time.Duration {
 	start := time.Now()
-	res, err := rdbgen.WriteShardFiles(context.Background(), filepath.Join(dir, "shards"), classic(n), layout, rdbgen.FileOptions{Force: true})
+	out, err := output.Shards(filepath.Join(dir, "shards"), layout, output.Options{Force: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := out.Write(context.Background(), classic(n), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/output"
 )
 
 // classic is the default dataset: key100000001… with values equal to the keys.
@@ -29,7 +30,11 @@ func classic(n uint64) *dataset.Strings {
 // time taken.
 func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 	start := time.Now()
-	if _, err := rdbgen.WriteFile(context.Background(), filepath.Join(dir, "rdbgen.rdb"), d, rdbgen.FileOptions{Force: true}); err != nil {
+	out, err := output.File(filepath.Join(dir, "rdbgen.rdb"), output.Options{Force: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := out.Write(context.Background(), d, nil); err != nil {
 		b.Fatal(err)
 	}
 	return time.Since(start)

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
@@ -22,7 +21,7 @@ import (
 
 // TestConvertFunctions converts a real Redis 7.0 dump holding two function libraries: into
 // RDB 10 (with a filter that drops keys, which keeps them) the server on the file lists the
-// dump's libraries with their code; into RDB 9 it is an error wrapping ErrTargetCannotHold
+// dump's libraries with their code; into RDB 9 it is an error wrapping encoder.ErrCannotHold
 // that names the library, unless DropFunctions, which counts them; into RESP they are
 // FUNCTION LOAD commands, counted.
 func TestConvertFunctions(t *testing.T) {
@@ -51,8 +50,8 @@ func TestConvertFunctions(t *testing.T) {
 			var out bytes.Buffer
 			_, stats, err := rdbgen.Convert(ctx, &out, src, rdbgen.Options{Encoder: encoder.Options{Target: tt.target}}, tt.opts)
 			if tt.wantErr != "" {
-				if !errors.Is(err, rdbgen.ErrTargetCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
-					t.Fatalf("Convert: %v; want ErrTargetCannotHold naming the library and saying %q", err, tt.wantErr)
+				if !errors.Is(err, encoder.ErrCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
+					t.Fatalf("Convert: %v; want encoder.ErrCannotHold naming the library and saying %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -78,18 +77,5 @@ func TestConvertFunctions(t *testing.T) {
 	res, err := rdbgen.WriteRESP(ctx, &cmds, conv, rdbgen.RESPOptions{})
 	if err != nil || res.Commands == 0 || stats.Functions != 2 || bytes.Count(cmds.Bytes(), []byte("FUNCTION\r\n$4\r\nLOAD\r\n")) != 2 {
 		t.Fatalf("WriteRESP: %v, %d libraries", err, stats.Functions)
-	}
-}
-
-// TestRebaseFileKeepsFunctions: a dump rebased in place (as an image does at its start)
-// keeps its function libraries.
-func TestRebaseFileKeepsFunctions(t *testing.T) {
-	dump := redistest.WriteFunctionDump(t, true)
-	if _, err := rdbgen.RebaseFile(context.Background(), dump, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	var c record.Collector
-	if _, err := (decoder.File{Path: dump}).Read(context.Background(), &c); err != nil || len(c.Functions) != 2 {
-		t.Fatalf("the rebased file: %v, %d libraries; want 2", err, len(c.Functions))
 	}
 }

@@ -5,45 +5,10 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
 
 	"github.com/rdbgen/rdbgen"
-	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
-
-// A test that needs a Redis holding a thousand keys writes the dump file and starts the
-// server on it.
-func ExampleWriteFile() {
-	dir, err := os.MkdirTemp("", "rdbgen-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "dump.rdb")
-
-	d := &dataset.Spec{Count: 1000, KeyPrefix: "user:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 32, Seed: 1}
-	res, err := rdbgen.WriteFile(context.Background(), path, d, rdbgen.FileOptions{
-		Options: rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	m, err := manifest.Read(res.Manifest)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%s: %d keys, RDB %d for %s\n", filepath.Base(res.Path), res.Stats.Keys, res.RDBVersion, res.Target)
-	fmt.Printf("%s: %d keys of %s%d...\n", filepath.Base(res.Manifest), m.Keys, m.Dataset.KeyPrefix, m.Dataset.KeyStart)
-	// Output:
-	// dump.rdb: 1000 keys, RDB 10 for redis-7.0
-	// dump.rdb.manifest.json: 1000 keys of user:1...
-}
 
 // Any record.Source goes the same way; here a spec file, written to memory.
 func ExampleWrite_spec() {
@@ -70,51 +35,4 @@ families:
 	fmt.Printf("%d keys, %d members, all %d bytes written: %t\n", res.Stats.Keys, res.Stats.Members, res.Stats.Bytes, res.Stats.Bytes == int64(buf.Len()))
 	// Output:
 	// 101 keys, 300 members, all 5614 bytes written: true
-}
-
-// records is a record.Source of a few records held in memory, in db 0.
-type records []record.Record
-
-func (rs records) WriteTo(ctx context.Context, sink record.Sink) error {
-	if err := sink.BeginDB(0, record.Counts{Keys: uint64(len(rs))}); err != nil {
-		return err
-	}
-	for i := range rs {
-		if err := rs[i].WriteTo(sink); err != nil {
-			return err
-		}
-	}
-	return ctx.Err()
-}
-
-// A source of one's own: a few hand-made records, split for a Redis Cluster of three
-// primaries. Keys with the same hash tag land in the same shard.
-func ExampleWriteShardFiles() {
-	dir, err := os.MkdirTemp("", "rdbgen-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-
-	src := records{
-		{Key: []byte("{user1}.name"), Value: []byte("Ada")},
-		{Key: []byte("{user1}.roles"), Type: record.Set, Members: []record.Member{{Name: []byte("admin")}, {Name: []byte("dev")}}},
-		{Key: []byte("{user2}.name"), Value: []byte("Grace")},
-		{Key: []byte("counter"), Value: []byte("42"), ExpireAtMS: 4102444800000},
-	}
-	layout, err := cluster.Even(3)
-	if err != nil {
-		log.Fatal(err)
-	}
-	res, err := rdbgen.WriteShardFiles(context.Background(), dir, src, layout, rdbgen.FileOptions{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for i, st := range res.Shards {
-		fmt.Printf("%s (slots %s): %d keys, %d with TTL\n", filepath.Base(res.Paths[i]), layout.Shard(i).RangesString(), st.Keys, st.Expires)
-	}
-	// Output:
-	// shard-0.rdb (slots 0-5460): 0 keys, 0 with TTL
-	// shard-1.rdb (slots 5461-10922): 3 keys, 1 with TTL
-	// shard-2.rdb (slots 10923-16383): 1 keys, 0 with TTL
 }

@@ -2,9 +2,9 @@
 // (a generated dataset, a spec file, a JSON or CSV import) into RDB snapshot files that
 // Redis loads at start-up, one file or one file per shard of a Redis Cluster.
 //
-// Write and WriteShards write to io.Writers; WriteFile and WriteShardFiles (see package
-// output) put complete files in place atomically, each with its manifest. The package never
-// prints: long work reports through Options.Progress.
+// Write and WriteShards write to io.Writers; package output puts complete files in place
+// atomically, each with its manifest. The package never prints: long work reports through
+// Options.Progress.
 package rdbgen
 
 import (

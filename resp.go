@@ -6,24 +6,20 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
-// RESPOptions configure WriteRESP and WriteRESPFile. The zero value works.
+// RESPOptions configure WriteRESP. The zero value works.
 type RESPOptions struct {
 	// Commands chooses the commands: the server release they are for (resp.TargetVersion
 	// turns a target name into one) and the size of each. Default: the newest server.
 	Commands resp.Options
 	// Progress, if not nil, is called every few thousand records and members. Default nil.
 	Progress func(record.Progress)
-	// Force lets WriteRESPFile replace an existing file. Default false: an existing file is an
-	// error wrapping manifest.ErrExists.
-	Force bool
 }
 
-// RESPResult summarises a RESP stream written by WriteRESP or WriteRESPFile.
+// RESPResult summarises a RESP stream written by WriteRESP.
 type RESPResult struct {
 	// Stats count the keys, expiries and members sent, and the bytes written (no checksum).
 	Stats encoder.Stats
@@ -57,24 +53,6 @@ func WriteRESP(ctx context.Context, dst io.Writer, src record.Source, opts RESPO
 	}
 	done()
 	return RESPResult{Stats: t.stats(), DBs: t.DBs(), Commands: w.Count(), Duration: time.Since(start), Streams: w.StreamCounts()}, nil
-}
-
-// WriteRESPFile writes the RESP stream of src (see WriteRESP) to the file at path, which
-// appears only once complete, as WriteFile's files do. It writes no manifest.
-func WriteRESPFile(ctx context.Context, path string, src record.Source, opts RESPOptions) (RESPResult, error) {
-	f, err := manifest.CreateFile(path, "", opts.Force)
-	if err != nil {
-		return RESPResult{}, err
-	}
-	defer f.Abort()
-	res, err := WriteRESP(ctx, f, src, opts)
-	if err != nil {
-		return RESPResult{}, err
-	}
-	if err := f.Commit(nil); err != nil {
-		return RESPResult{}, err
-	}
-	return res, nil
 }
 
 // countingWriter counts the bytes written through it.

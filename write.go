@@ -60,7 +60,7 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 // (see cluster.CanFill), src is read once: each file's header is written last, with the
 // counts its shard got (cluster.WriterOptions.FillCounts). Into other destinations, a
 // first pass over the keys alone counts each shard's keys; a source that can also list its
-// keys in parts (a PartLister, as generated datasets and spec files are) is counted on
+// keys in parts (a cluster.PartLister, as generated datasets and spec files are) is counted on
 // every CPU at once. Other sources are read once, and their files have no RESIZEDB hint.
 // The destinations are not closed.
 //
@@ -87,7 +87,7 @@ func WriteShards(ctx context.Context, dsts []io.Writer, src record.Source, layou
 	fill := exact && cluster.CanFill(dsts)
 	if exact && !fill {
 		var err error
-		if counts, err = countShards(ctx, l, layout); err != nil {
+		if counts, err = cluster.CountShards(ctx, l, layout); err != nil {
 			return ClusterResult{}, err
 		}
 		countTime = time.Since(start)

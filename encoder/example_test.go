@@ -104,5 +104,5 @@ func ExampleWriter_Begin() {
 	fmt.Println(old.Begin(&h))
 	// Output:
 	// <nil>
-	// write key "session:1": encoder: hash field TTLs need RDB 12 (Redis 7.4+), not 11
+	// write key "session:1": a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11
 }

@@ -107,8 +107,8 @@ func TestHashFieldTTLErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), ErrFieldTTL, `key "k": encoder: hash field TTLs need RDB 12 (Redis 7.4+), not 11`},
-		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), ErrFieldTTL, "not 9"},
+		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), ErrCannotHold, `key "k": a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11`},
+		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), ErrCannotHold, "redis-5.0 writes RDB 9"},
 		{"below the smallest", 12, writeTTLHash("k", 5, ttlField{"f", "v", 4}), ErrFieldExpiry, `field "f" expires at 4`},
 		{"none declared", 12, writeTTLHash("k", 0, ttlField{"f", "v", 4}), ErrFieldExpiry, "declared smallest 0"},
 		{"past 2^48", 12, writeTTLHash("k", 5, ttlField{"f", "v", 1 << 48}), ErrFieldExpiry, "largest 281474976710655"},

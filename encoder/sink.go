@@ -13,8 +13,9 @@ import (
 // expiry (absolute Unix ms, 0 for none) and, for a hash, list, set or sorted set, the number
 // of members, which every encoding writes before them. A collection over its compact
 // thresholds streams in constant memory; a smaller one is held until End. A hash with
-// field TTLs (h.HasFieldTTLs) needs RDB 12, else fails with ErrFieldTTL unless
-// Options.DropFieldTTL; a stream needs RDB 9. An unknown type is an error wrapping
+// field TTLs (h.HasFieldTTLs) needs HashFieldTTL, and a stream Streams (see Feature): a
+// file without fails with a CannotHoldError naming the key, or, with Options.DropFieldTTL,
+// writes such a hash without its field TTLs. An unknown type is an error wrapping
 // record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
 	if h.Type != record.String {

@@ -232,7 +232,7 @@ func TestStreamErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, ErrUnsupported, "RDB 9 or later"},
+		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, ErrCannotHold, `key "k": a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9`},
 		{"id 0-0", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
 			return sinkEntry(w, record.StreamID{}, one)

@@ -38,8 +38,6 @@ const streamListpackMaxSize = 1 << 30
 
 // Errors of stream writes, for errors.Is.
 var (
-	// ErrUnsupported is returned for records the Writer cannot write for its target.
-	ErrUnsupported  = errors.New("encoder: unsupported")
 	ErrStreamID     = errors.New("encoder: stream entry ids must rise")
 	ErrStreamFields = errors.New("encoder: a stream entry needs field and value pairs")
 	ErrStreamMeta   = errors.New("encoder: stream metadata disagrees with its entries")
@@ -72,8 +70,8 @@ func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
-	if w.version < 9 {
-		return w.fail(fmt.Errorf("write key %q: streams need RDB 9 or later, not %d: %w", key, w.version, ErrUnsupported))
+	if !w.has.has(Streams) {
+		return w.refuse(key, Streams)
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
@@ -249,9 +247,9 @@ func (w *Writer) endStream() error {
 	}
 	typ := byte(typeStreamListpacks3)
 	switch {
-	case w.version < 10:
+	case !w.has.has(StreamMetadata):
 		typ = typeStreamListpacks
-	case w.version == 10:
+	case !w.has.has(ConsumerActiveTime):
 		typ = typeStreamListpacks2
 	}
 	w.appendRecordHeader(w.coll.key, w.coll.expireAt, typ)
@@ -261,7 +259,7 @@ func (w *Writer) endStream() error {
 	}
 	b := appendLength(w.buf, m.Length)
 	b = appendStreamID(b, m.LastID)
-	if w.version >= 10 {
+	if w.has.has(StreamMetadata) {
 		b = appendStreamID(b, m.FirstID)
 		b = appendStreamID(b, m.MaxDeletedID)
 		b = appendLength(b, m.EntriesAdded)

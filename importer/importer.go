@@ -80,6 +80,7 @@ type Stats struct {
 	Skipped    uint64 // malformed records skipped (SkipInvalid)
 	Duplicates uint64 // records dropped as duplicates (record.DupFirst, DupLast)
 	Expired    uint64 // written records whose expiry is already past: Redis drops them at load
+	Functions  uint64 // function libraries written (JSON objects of type "function")
 	// FirstSkipped is the first malformed record skipped, for the report.
 	FirstSkipped error
 	// DBs holds the keys written to each database, and those of them with an expiry.
@@ -113,6 +114,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	if err != nil {
 		return Stats{}, err
 	}
+	c.writing = true
 	err = c.each(r, c.write)
 	return c.stats, err
 }
@@ -131,6 +133,7 @@ type copier struct {
 	dbLine   map[int]int64         // the line each db started on
 	streamer MemberStreamer        // the reader, when the record's elements stay in its input
 	streamed uint64                // how many
+	writing  bool                  // the pass that writes (not DupLast's first)
 }
 
 // checkRecord checks rec as record.Check does, counting the streamed elements of a list.
@@ -167,6 +170,12 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 		if err == io.EOF {
 			return c.ctx.Err()
 		}
+		if err == nil && rec.Type == typeFunction {
+			if err := c.function(rec.Value, r.Line()); err != nil {
+				return err
+			}
+			continue
+		}
 		var le *LineError
 		if err == nil {
 			c.streamer, c.streamed = streamedMembers(r)
@@ -196,6 +205,18 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 			}
 		}
 	}
+}
+
+// function writes a function library, in the pass that writes.
+func (c *copier) function(code []byte, line int64) error {
+	if !c.writing {
+		return nil
+	}
+	if err := c.sink.WriteFunction(code); err != nil {
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	c.stats.Functions++
+	return nil
 }
 
 // findLast reads the input once to find the last record of every key, and what each db holds.

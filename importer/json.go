@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -27,8 +26,9 @@ import (
 // size and encoding are ignored; db defaults to 0; a missing type is inferred from the field
 // that holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
 // the tool writes binary values raw. Scores may also be the strings "inf", "+inf", "-inf".
-// The input is one JSON array of such objects (what the tool writes) or a stream of them
-// (JSON Lines); either way it is read one object at a time.
+// What rdbgen's export adds to these objects is read too (see json_export.go). The input is
+// one JSON array of such objects (what the tool writes) or a stream of them (JSON Lines);
+// either way it is read one object at a time.
 
 // A JSONReader reads records from JSON.
 type JSONReader struct {
@@ -155,6 +155,7 @@ func (j *JSONReader) readError() error {
 // several times the size of a large record.
 type jsonRecord struct {
 	DB, Key, Type, Expiration, Value, Values, Members, Hash, Entries []byte
+	FieldExpirations                                                 []byte
 }
 
 // read fills o from the object raw, refusing a field given twice, of which encoding/json
@@ -190,6 +191,8 @@ func (o *jsonRecord) read(raw []byte) error {
 			o.Hash = value
 		case "entries":
 			o.Entries = value
+		case "fieldExpirations":
+			o.FieldExpirations = value
 		}
 		return nil
 	})
@@ -223,6 +226,9 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 		return err
 	}
 	*rec = record.Record{Members: rec.Members[:0]}
+	if string(o.Type) == `"function"` {
+		return parseJSONFunction(raw, rec)
+	}
 	if o.Key == nil {
 		return errors.New(`no "key"`)
 	}
@@ -238,19 +244,8 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 		rec.DB = int(db)
 	}
 	if o.Expiration != nil {
-		exp, err := str(o.Expiration)
-		if err != nil {
-			return fmt.Errorf(`"expiration": %v`, err)
-		}
-		t, err := time.Parse(time.RFC3339Nano, string(exp))
-		if err != nil {
-			return fmt.Errorf(`"expiration" %q: want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`, exp)
-		}
-		switch rec.ExpireAtMS = t.UnixMilli(); {
-		case t.Before(time.Unix(0, 0)):
-			return fmt.Errorf(`"expiration" %q: before 1970`, exp)
-		case rec.ExpireAtMS == 0:
-			return fmt.Errorf(`"expiration" %q: within the first millisecond of 1970, which an RDB file cannot tell from no expiry`, exp)
+		if rec.ExpireAtMS, err = parseExpiration(o.Expiration); err != nil {
+			return fmt.Errorf(`"expiration" %v`, err)
 		}
 	}
 	given := map[record.Type][]byte{
@@ -309,6 +304,9 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 		}
 	case record.Hash:
 		rec.Members, err = appendHash(rec.Members, value)
+		if err == nil && o.FieldExpirations != nil {
+			err = applyFieldExpirations(rec.Members, o.FieldExpirations)
+		}
 	case record.ZSet:
 		rec.Members, err = appendEntries(rec.Members, value)
 	}

@@ -223,17 +223,27 @@ func jsonStreamID(value []byte) (record.StreamID, error) {
 }
 
 // inMasterOrder returns fields in the order of master when they are master's fields, each
-// once; else fields as they are.
+// taken once (a name that repeats takes its fields in their order); else fields as they are.
 func inMasterOrder(fields []record.Member, master [][]byte) []record.Member {
 	if len(fields) != len(master) {
 		return fields
 	}
 	out := make([]record.Member, 0, len(fields))
+	used := make([]bool, len(fields))
 	for _, name := range master {
 		k := slices.IndexFunc(fields, func(m record.Member) bool { return bytes.Equal(m.Name, name) })
+		for k >= 0 && used[k] {
+			next := slices.IndexFunc(fields[k+1:], func(m record.Member) bool { return bytes.Equal(m.Name, name) })
+			if next < 0 {
+				k = -1
+				break
+			}
+			k += 1 + next
+		}
 		if k < 0 {
 			return fields
 		}
+		used[k] = true
 		out = append(out, fields[k])
 	}
 	return out

@@ -113,8 +113,9 @@ func skipSpace(p []byte) []byte {
 }
 
 // unquote reads the JSON string at the start of p (already checked by the decoder's
-// scanner) and returns its bytes and what follows it. Escapes are decoded; other bytes,
-// valid UTF-8 or not, are kept.
+// scanner) and returns its bytes and what follows it. Escapes are decoded, a lone low
+// surrogate \udc80 to \udcff as the byte 0x80 to 0xff it stands for in rdbgen's export;
+// other bytes, valid UTF-8 or not, are kept.
 //
 // A string without escapes is returned as a part of p, not copied: it is valid as long as p
 // is. Otherwise the copy is allocated once, at the size of the escaped string.
@@ -167,7 +168,11 @@ func unquote(p []byte) (s, rest []byte, err error) {
 			if !ok {
 				return nil, p, errors.New("bad \\u escape")
 			}
-			out = utf8.AppendRune(out, r)
+			if r >= 0xdc80 && r <= 0xdcff { // a lone low surrogate: a byte that was not UTF-8
+				out = append(out, byte(r-0xdc00))
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
 			i += n - 2
 		default:
 			return nil, p, fmt.Errorf("bad escape \\%c", p[i])
@@ -177,7 +182,8 @@ func unquote(p []byte) (s, rest []byte, err error) {
 }
 
 // unicodeEscape decodes \uXXXX, or a surrogate pair \uD83D\uDE00, at the start of p, and
-// returns the rune and the bytes it took.
+// returns the rune and the bytes it took: U+FFFD for a lone surrogate, but \udc80 to
+// \udcff, returned as they are.
 func unicodeEscape(p []byte) (rune, int, bool) {
 	hex4 := func(b []byte) (rune, bool) {
 		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
@@ -195,6 +201,9 @@ func unicodeEscape(p []byte) (rune, int, bool) {
 			return (r-0xd800)<<10 + (r2 - 0xdc00) + 0x10000, 12, true
 		}
 		return 0xfffd, 6, true
+	}
+	if r >= 0xdc80 && r <= 0xdcff {
+		return r, 6, true // the caller writes the byte 0x80 to 0xff it stands for
 	}
 	if r >= 0xdc00 && r < 0xe000 {
 		return 0xfffd, 6, true

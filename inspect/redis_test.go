@@ -11,13 +11,13 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/internal/mixedfill"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -126,7 +126,11 @@ func TestInspectExamples(t *testing.T) {
 	for name, s := range servertest.ExampleSpecs(t, "../examples") {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "dump.rdb")
-			if _, err := rdbgen.WriteFile(context.Background(), path, s, rdbgen.FileOptions{Options: rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}, NoManifest: true}); err != nil {
+			out, err := output.File(path, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}, NoManifest: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := out.Write(context.Background(), s, nil); err != nil {
 				t.Fatal(err)
 			}
 			checkFile(t, path)

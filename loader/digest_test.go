@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/spec"
@@ -62,7 +62,11 @@ func writeRDB(t *testing.T, src record.Source) string {
 func writeRESP(t *testing.T, src record.Source, o resp.Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "data.resp")
-	if _, err := rdbgen.WriteRESPFile(t.Context(), path, src, rdbgen.RESPOptions{Commands: o}); err != nil {
+	out, err := output.File(path, output.Options{RESP: &o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.Write(t.Context(), src, nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -1,9 +1,8 @@
-// Package manifest is rdbgen's output format on disk, written and read back: the sidecar
-// that rdbgen writes next to each file (dump.rdb.manifest.json), with every parameter needed
-// to recompute the dataset and what the file holds, so that a verifier can check a file or a
-// live server against it; and the files themselves, put in place atomically with their
-// manifests: one RDB file (CreateFile), or a directory of shard files (CreateShards,
-// ReadClusterSet).
+// Package manifest is the sidecar that rdbgen writes next to each file
+// (dump.rdb.manifest.json), written and read back: every parameter needed to recompute the
+// dataset and what the file holds, so that a verifier can check a file or a live server
+// against it; and the manifests of a directory of shard files, read as one set
+// (ReadClusterSet). Package output puts the files in place with their manifests.
 package manifest
 
 import (
@@ -112,25 +111,28 @@ func Write(path string, m *Manifest) error {
 
 // create writes m into the temporary file of a manifest at path, which Commit puts in place.
 func create(path string, m *Manifest) (*atomicfile.File, error) {
-	return createWith(path, m, atomicfile.Create)
-}
-
-// createWith is create, the temporary file made by newFile (atomicfile.Create or
-// atomicfile.CreateShared).
-func createWith(path string, m *Manifest, newFile func(path string, overwrite bool) (*atomicfile.File, error)) (*atomicfile.File, error) {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
-	f, err := newFile(path, true)
+	data, err := Marshal(m)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
+	f, err := atomicfile.Create(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
 		f.Abort()
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// Marshal returns m as it is stored: indented JSON and a newline.
+func Marshal(m *Manifest) ([]byte, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return append(data, '\n'), nil
 }
 
 // Read loads the manifest at path.

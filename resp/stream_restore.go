@@ -79,7 +79,7 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 	if version == 0 {
 		version = c.o.Server.RDBVersion()
 	}
-	if version < 9 {
+	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
 	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)

@@ -52,7 +52,7 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer in.cleanup()
+	defer in.Close()
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	opts := bench.Options{
 		Methods: c.StringSlice("methods"),

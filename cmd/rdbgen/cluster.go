@@ -3,16 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/manifest"
 )
 
 // clusterFlags split what a command writes into one file per primary of a Redis Cluster.
@@ -79,95 +74,4 @@ func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
 		return nil, fmt.Errorf("--cluster-shards %d, but %s has %d primaries owning slots", n, path, l.Len())
 	}
 	return l, nil
-}
-
-// reportShards reports the run that wrote res; extra, if not empty, is added to the
-// summary.
-func (j *fileJob) reportShards(res rdbgen.ShardFilesResult, ic importCounts, extra string) error {
-	sum := clusterSummary{
-		Output: res.Dir, Keys: res.Total.Keys, Expires: res.Total.Expires, Members: res.Total.Members, Bytes: res.Total.Bytes,
-		Seconds: res.Duration.Seconds(), CountSeconds: res.CountDuration.Seconds(), KeysPerSecond: perSecond(res.Total.Keys, res.Duration),
-		Target: res.Target, RDBVersion: res.RDBVersion, Removed: res.Removed, importCounts: ic, TotalShards: j.layout.Len(),
-	}
-	if j.shard >= 0 {
-		sum.ShardIndex = &j.shard
-	}
-	for i, st := range res.Shards {
-		if res.Paths[i] == "" { // another process's shard
-			continue
-		}
-		shard := j.layout.Shard(i)
-		sum.Shards = append(sum.Shards, shardSummary{
-			File: res.Paths[i], Manifest: manifest.PathFor(res.Paths[i]), Slots: shard.Ranges, NodeID: shard.NodeID, Addr: shard.Addr,
-			Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes, Checksum: manifest.FormatChecksum(st.Checksum),
-		})
-	}
-	switch {
-	case j.asJSON:
-		return printJSON(j.results, sum)
-	case j.quiet:
-		return nil
-	}
-	return printClusterSummary(j.results, sum, extra)
-}
-
-// clusterSummary is what a command that writes a cluster dataset reports.
-type clusterSummary struct {
-	Output        string         `json:"output"`
-	Shards        []shardSummary `json:"shards"`
-	Keys          uint64         `json:"keys"`
-	Expires       uint64         `json:"expires"`
-	Members       uint64         `json:"members,omitempty"`
-	Bytes         int64          `json:"bytes"`
-	Seconds       float64        `json:"seconds"`
-	CountSeconds  float64        `json:"count_seconds"`
-	KeysPerSecond float64        `json:"keys_per_second"`
-	Target        string         `json:"target"`
-	RDBVersion    int            `json:"rdb_version"`
-	Removed       []string       `json:"removed,omitempty"`
-	// ShardIndex is the one shard written (--shard-index), of TotalShards; nil for all.
-	ShardIndex   *int `json:"shard_index,omitempty"`
-	TotalShards  int  `json:"total_shards"`
-	importCounts      // imports only
-}
-
-// shardSummary describes one shard file.
-type shardSummary struct {
-	File     string          `json:"file"`
-	Manifest string          `json:"manifest"`
-	Slots    []cluster.Range `json:"slots"`
-	NodeID   string          `json:"node_id,omitempty"`
-	Addr     string          `json:"addr,omitempty"`
-	Keys     uint64          `json:"keys"`
-	Expires  uint64          `json:"expires"`
-	Members  uint64          `json:"members,omitempty"`
-	Bytes    int64           `json:"bytes"`
-	Checksum string          `json:"checksum"`
-}
-
-// printClusterSummary writes the summary of a cluster split for people.
-func printClusterSummary(w io.Writer, sum clusterSummary, extra string) error {
-	var b strings.Builder
-	members := ""
-	if sum.Members > 0 {
-		members = fmt.Sprintf(", %d members", sum.Members)
-	}
-	shards := fmt.Sprintf("%d shards", len(sum.Shards))
-	if sum.ShardIndex != nil {
-		shards = fmt.Sprintf("shard %d of %d", *sum.ShardIndex, sum.TotalShards)
-	}
-	fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) in %s to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-		sum.Keys, sum.Expires, members, shards, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
-	for _, s := range sum.Shards {
-		node := ""
-		if s.Addr != "" {
-			node = " (" + s.Addr + ")"
-		}
-		fmt.Fprintf(&b, "  %s  slots %s%s: %d keys, %s\n", filepath.Base(s.File), cluster.Shard{Ranges: s.Slots}.RangesString(), node, s.Keys, humanBytes(s.Bytes))
-	}
-	for _, p := range sum.Removed {
-		fmt.Fprintf(&b, "  removed %s, left from an earlier split\n", p)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

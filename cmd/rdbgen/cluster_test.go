@@ -20,7 +20,7 @@ func TestGenerateClusterShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum clusterSummary
+	var sum writeSummary
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
@@ -160,7 +160,7 @@ func TestClusterSpecAndImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum clusterSummary
+	var sum writeSummary
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Keys != 201 || len(sum.Shards) != 3 || sum.Members == 0 {
 		t.Fatalf("summary %+v, %v", sum, err)
 	}

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -14,8 +10,8 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/filter"
-	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
@@ -26,18 +22,12 @@ func convertCommand() *cli.Command {
 		Name:      "convert",
 		Usage:     "rewrite an RDB file for another server (down or up), optionally filtered",
 		UsageText: "rdbgen convert dump.rdb -o out.rdb --target redis-6.2 [--match 'user:*'] [--sample 0.1]",
-		Flags: append([]cli.Flag{
-			&cli.IntSliceFlag{Name: "db", Usage: "keep only these databases (repeat the flag or separate with commas)", Category: "Filters"},
-			&cli.StringFlag{Name: "match", Usage: "keep only keys matching this glob (Redis rules: * ? [a-z] [^x] \\)", Category: "Filters"},
-			&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
-			&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
-			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
+		Flags: append(append(filterFlags(),
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
-			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since())},
 			onDuplicateFlag(""),
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
+		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
 	}
 }
@@ -46,25 +36,9 @@ func convertAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("convert takes one input: an RDB file, or - for stdin")
 	}
-	f := filter.Options{
-		Match:       c.String("match"),
-		Sample:      c.Float64("sample"),
-		Seed:        c.Uint64("seed"),
-		DropExpired: c.Bool("drop-expired"),
-	}
-	if c.IsSet("db") {
-		f.DBs = c.IntSlice("db")
-	}
-	for _, t := range c.StringSlice("type") {
-		for _, s := range strings.Split(t, ",") {
-			f.Types = append(f.Types, record.Type(strings.TrimSpace(s)))
-		}
-	}
-	if c.IsSet("sample") && (f.Sample <= 0 || f.Sample > 1) {
-		return fmt.Errorf("--sample %v: want a fraction above 0 and at most 1", f.Sample)
-	}
-	if _, err := filter.New(nil, f); err != nil {
-		return fmt.Errorf("convert: %w", err)
+	f, err := filterOptions(c)
+	if err != nil {
+		return err
 	}
 	j, err := newFileJob(c)
 	if err != nil {
@@ -84,7 +58,12 @@ func convertAction(c *cli.Context) error {
 	}
 	f.Now = j.now
 	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
-	return convertRDB(c, j, c.Args().First(), nil, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"), onDup)
+	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup, Decoder: decoder.Options{SkipModules: opts.SkipUnsupported}})
+	if err != nil {
+		return errInterrupted(err)
+	}
+	defer in.Close()
+	return convertRDB(c, j, in, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"), onDup)
 }
 
 // onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
@@ -108,11 +87,11 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 // gets the time of the run. With rebase, it sets opts.Rebase to the move of the expiries from
 // the input's creation time to --rebase-to (default the run's time), the output's creation
 // time then.
-func setCreated(c *cli.Context, j *fileJob, in *rdbInput, opts *rdbgen.ConvertOptions, rebasing bool) error {
+func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *rdbgen.ConvertOptions, rebasing bool) error {
 	if !rebasing && c.IsSet("base-time") {
 		return nil
 	}
-	from, err := in.created(c.Context)
+	from, err := created(c.Context, in)
 	switch {
 	case rebasing && err != nil:
 		return fmt.Errorf("--rebase-expiry: %w", err)
@@ -136,51 +115,11 @@ func setCreated(c *cli.Context, j *fileJob, in *rdbInput, opts *rdbgen.ConvertOp
 	return nil
 }
 
-// rdbSource is a record.Source over an RDB file, gzip-compressed or not, or stdin (once):
-// the input opened already, or path, opened (and spooled) by WriteTo.
-type rdbSource struct {
-	path  string
-	stdin io.Reader
-	opts  decoder.Options
-	in    *rdbInput
-	// read, if not nil, is set to the reader's counts once read.
-	read *decoder.Stats
-}
-
-func (s rdbSource) WriteTo(ctx context.Context, sink record.Sink) error {
-	in := s.in
-	if in == nil {
-		var err error
-		if in, err = openRDBInput(ctx, s.path, s.stdin); err != nil {
-			return err
-		}
-		defer in.Close()
-	}
-	rd, err := in.read(ctx, sink, s.opts)
-	s.stats(rd)
-	return err
-}
-
-// stats keeps the counts of rd, when s.read asks for them.
-func (s rdbSource) stats(rd *decoder.Reader) {
-	if s.read != nil && rd != nil {
-		*s.read = rd.Stats()
-	}
-}
-
-// convertRDB writes the RDB file input (or stdin, read from in when it is not nil) as the
-// job's output, created when the input was (see setCreated), its expiries moved when rebasing,
-// keys that come again treated as onDup says; import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdbgen.ConvertOptions, rebasing bool, onDup record.OnDuplicate) error {
-	if in == nil {
-		in = c.App.Reader
-	}
-	rin, err := openRDBInput(c.Context, input, in)
-	if err != nil {
-		return errInterrupted(err)
-	}
-	defer rin.Close()
-	if err := setCreated(c, j, rin, &opts, rebasing); err != nil {
+// convertRDB writes the dump in as the job's output, created when the input was (see
+// setCreated), its expiries moved when rebasing, keys that come again treated as onDup says;
+// import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.ConvertOptions, rebasing bool, onDup record.OnDuplicate) error {
+	if err := setCreated(c, j, in, &opts, rebasing); err != nil {
 		return err
 	}
 	if j.resp != nil {
@@ -189,10 +128,8 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		// a server drops them when it loads a file.
 		opts.Filter.DropExpired = true
 	}
-	read := &decoder.Stats{}
-	src := rdbSource{in: rin, read: read, opts: decoder.Options{SkipModules: opts.SkipUnsupported, OnDuplicate: onDup}}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
-	conv, convStats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
+	conv, convStats, err := rdbgen.ConvertSource(in.Source, j.opts.Encoder, opts)
 	if err != nil {
 		return err
 	}
@@ -201,8 +138,8 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	// records left out too.
 	withModules := func() {
 		*stats = *convStats
-		stats.Read += read.SkippedModules
-		stats.Unsupported += read.SkippedModules
+		stats.Read += in.Read.SkippedModules
+		stats.Unsupported += in.Read.SkippedModules
 	}
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
@@ -210,7 +147,7 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
 		withModules()
-		m.Import = convertManifest(input, *stats, read.Duplicates, onDup)
+		m.Import = convertManifest(in.Arg, *stats, in.Read.Duplicates, onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -223,15 +160,15 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	}
 	withModules()
 	ic := convertCounts(*stats)
-	ic.Records += read.Duplicates
-	ic.Duplicates = read.Duplicates
-	return report(ic, convertNotes(*stats, read.Duplicates))
+	ic.Records += in.Read.Duplicates
+	ic.Duplicates = in.Read.Duplicates
+	return report(ic, convertNotes(*stats, in.Read.Duplicates))
 }
 
 // convertManifest returns the manifest section of a dump read: stats, and dups records of
 // keys that came again left out under onDup.
-func convertManifest(input string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
-	return &manifest.Import{Inputs: []string{input}, Format: formatRDB, Records: stats.Read + dups, Skipped: stats.Unsupported,
+func convertManifest(arg string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
+	return &manifest.Import{Inputs: []string{arg}, Format: string(input.RDB), Records: stats.Read + dups, Skipped: stats.Unsupported,
 		Duplicates: dups, OnDup: string(onDup)}
 }
 
@@ -260,47 +197,4 @@ func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 		return ""
 	}
 	return "; " + strings.Join(notes, "; ")
-}
-
-// formatRDB is import's --input-format for RDB files.
-const formatRDB = "rdb"
-
-// sniffRDB tells whether input starts with an RDB file's magic bytes, "REDIS" (after gzip,
-// if it is compressed). For stdin it returns the reader to use from then on, which keeps the
-// bytes it looked at.
-func sniffRDB(input string, stdin io.Reader) (bool, *importer.Input, error) {
-	if input != "-" {
-		in, err := importer.Open(input, nil)
-		if err != nil {
-			return false, nil, err
-		}
-		defer in.Close()
-		return hasMagic(in), nil, nil
-	}
-	in, err := importer.Open("-", stdin)
-	if err != nil {
-		return false, nil, err
-	}
-	return hasMagic(in), in, nil
-}
-
-func hasMagic(in *importer.Input) bool {
-	br, ok := in.Reader.(*bufio.Reader)
-	if !ok {
-		return false
-	}
-	b, _ := br.Peek(5)
-	return string(b) == "REDIS"
-}
-
-// isGzip tells whether the file at path starts with gzip's magic bytes.
-func isGzip(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var b [2]byte
-	n, _ := io.ReadFull(f, b[:])
-	return n == 2 && b[0] == 0x1f && b[1] == 0x8b
 }

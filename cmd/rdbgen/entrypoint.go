@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/rebase"
 )
 
 // entrypointCommand is the entrypoint of images built with rdbgen image --expiry-from-start:
@@ -47,7 +47,7 @@ func entrypointAction(c *cli.Context) error {
 		return fmt.Errorf("command %q: %w", command[0], err)
 	}
 	start := time.Now()
-	res, err := rdbgen.RebaseFile(c.Context, dump, start)
+	res, err := rebase.File(c.Context, dump, start)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: no %s: expiries left alone\n", dump)

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -22,7 +23,7 @@ func generateSpecAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSpec(c, j.now.UnixMilli())
+	s, err := loadSpec(c, j.now)
 	if err != nil {
 		return err
 	}
@@ -45,28 +46,26 @@ func specManifest(c *cli.Context, s *spec.Spec) *manifest.Spec {
 	return &manifest.Spec{File: c.String("spec"), YAML: string(s.Source), Params: s.Params}
 }
 
-// loadSpec reads the --spec file and sets its parameters from --seed and --count-scale.
-func loadSpec(c *cli.Context, baseTimeMS int64) (*spec.Spec, error) {
+// loadSpec reads the --spec file (else the argument) and sets its parameters from
+// --seed and --count-scale, its TTLs counting from now.
+func loadSpec(c *cli.Context, now time.Time) (*spec.Spec, error) {
+	in, err := openSpec(c, now)
+	if err != nil {
+		return nil, err
+	}
+	return in.Spec, nil
+}
+
+// openSpec opens the --spec file (else the argument) as loadSpec reads it.
+func openSpec(c *cli.Context, now time.Time) (*input.Input, error) {
 	path := c.String("spec")
 	if path == "" {
 		path = c.Args().First()
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read spec: %w", err)
-	}
-	s, err := spec.ParseContext(c.Context, path, src)
-	if err != nil {
-		return nil, err
-	}
-	p := s.Params
-	if c.IsSet("seed") {
-		p.Seed = c.Uint64("seed")
-	}
-	p.BaseTimeMS = baseTimeMS
-	p.CountScale = c.Float64("count-scale")
-	if err := s.SetParamsContext(c.Context, p); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return input.Open(c.Context, path, input.Options{Format: input.Spec, BaseTime: now, SpecParams: func(p *spec.Params) {
+		if c.IsSet("seed") {
+			p.Seed = c.Uint64("seed")
+		}
+		p.CountScale = c.Float64("count-scale")
+	}})
 }

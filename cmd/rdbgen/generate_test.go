@@ -75,7 +75,7 @@ func TestGenerateSubcommandAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum generateSummary
+	var sum writeSummary
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}

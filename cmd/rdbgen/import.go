@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -14,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -43,43 +42,16 @@ func importAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("import takes one input: a file, or - for stdin")
 	}
-	input := c.Args().First()
+	arg := c.Args().First()
 	onDup, err := onDuplicate(c)
 	if err != nil {
 		return err
 	}
-	opts := importer.Options{OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid")}
-	format := c.String("input-format")
-	switch format {
-	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
-	default:
-		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
-	}
-	stdin := c.App.Reader
-	if format == "auto" || format == formatRDB {
-		isRDB, in, err := sniffRDB(input, stdin)
-		if err != nil {
-			return err
-		}
-		if in != nil {
-			defer in.Close()
-			stdin = in
-		}
-		if isRDB || format == formatRDB {
-			j, err := newFileJob(c)
-			if err != nil {
-				return err
-			}
-			if err := j.readFunctionFlags(c); err != nil {
-				return err
-			}
-			return convertRDB(c, j, input, stdin, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
-		}
-	}
-	if err := checkFunctionFlags(c, false, false); err != nil {
+	format, err := inputFormat(c)
+	if err != nil {
 		return err
 	}
-	csvOpts, err := csvOptions(c, input)
+	csvOpts, err := csvOptions(c, arg)
 	if err != nil {
 		return err
 	}
@@ -87,72 +59,71 @@ func importAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	csvOpts.BaseTime = j.now
-
-	// "last" reads the input twice: stdin is kept in a temporary file for the second time.
-	path := input
-	if input == "-" && opts.OnDuplicate == record.DupLast {
-		dir := ""
-		if j.out != "-" {
-			// Where the output goes: a file's directory, or beside a cluster split's
-			// directory, unless that is still to be made.
-			dir = filepath.Dir(filepath.Clean(j.out))
-			if _, err := os.Stat(dir); err != nil {
-				dir = ""
-			}
-		}
-		if path, err = importer.Spool(stdin, dir); err != nil {
-			return fmt.Errorf("keep stdin for a second reading: %w", err)
-		}
-		defer os.Remove(path)
+	in, err := openInput(c, arg, input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"), CSV: csvOpts, BaseTime: j.now})
+	if err != nil {
+		return errInterrupted(err)
 	}
-	var opened []*importer.Input
-	defer func() {
-		for _, in := range opened {
-			in.Close()
-		}
-	}()
-	open := func() (importer.Reader, error) {
-		in, err := importer.Open(path, stdin)
-		if err != nil {
-			return nil, err
-		}
-		opened = append(opened, in)
-		if format == "auto" {
-			format = importer.DetectFormat(input, in)
-		}
-		if format == importer.FormatCSV {
-			return importer.NewCSVReader(in, csvOpts), nil
-		}
-		if flag := csvFlagSet(c); flag != "" {
-			return nil, fmt.Errorf("--%s applies to CSV input only, and %s is JSON, whose records give their own db and type", flag, inputName(input))
-		}
-		return importer.NewJSONReader(in), nil
+	defer in.Close()
+	if err := checkInputFlags(c, in); err != nil {
+		return err
 	}
-	src := &importer.Source{Open: open, Options: opts}
-	rewritten, rules, err := rewriteSource(c, src)
+	if in.Kind == input.RDB {
+		if err := j.readFunctionFlags(c); err != nil {
+			return err
+		}
+		return convertRDB(c, j, in, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
+	}
+	if err := checkFunctionFlags(c, false, false); err != nil {
+		return err
+	}
+	rewritten, rules, err := rewriteSource(c, in.Source)
 	if err != nil {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = importManifest(input, format, src.Stats, opts)
+		m.Import = importManifest(in, onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
 	})
 	if err != nil {
-		return importError(input, err)
+		return in.Err(err)
 	}
-	return report(importSummary(src.Stats), importNotes(input, src.Stats))
+	return report(importSummary(in.Import.Stats), importNotes(in))
 }
 
-// importError names the input in an error about one of its lines.
-func importError(input string, err error) error {
-	var le *importer.LineError
-	if errors.As(err, &le) || strings.HasPrefix(err.Error(), "line ") {
-		return fmt.Errorf("%s: %w", inputName(input), err)
+// inputFormat reads --input-format.
+func inputFormat(c *cli.Context) (input.Kind, error) {
+	format := input.Kind(c.String("input-format"))
+	if !input.ValidFormat(format) {
+		return "", fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
 	}
-	return err
+	return format, nil
+}
+
+// openInput opens the input arg names ("-": the app's stdin) as opts say.
+func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, error) {
+	opts.Stdin = c.App.Reader
+	opts.Decoder.MaxHeldBytes = maxHeldBytes
+	return input.Open(c.Context, arg, opts)
+}
+
+// checkInputFlags refuses the flags that do not apply to what the input turned out to be:
+// the CSV flags to JSON and dumps, --skip-invalid to dumps.
+func checkInputFlags(c *cli.Context, in *input.Input) error {
+	what := "JSON, whose records give their own db and type"
+	switch {
+	case in.Kind == input.CSV:
+		return nil
+	case in.Kind == input.RDB && c.IsSet("skip-invalid"):
+		return fmt.Errorf("--skip-invalid applies to JSON and CSV input only, and %s is a dump", in.Name)
+	case in.Kind == input.RDB:
+		what = "a dump"
+	}
+	if flag := csvFlagSet(c); flag != "" {
+		return fmt.Errorf("--%s applies to CSV input only, and %s is %s", flag, in.Name, what)
+	}
+	return nil
 }
 
 // importCounts are the counts that the summaries of an import add to a generation's.
@@ -174,17 +145,20 @@ func importSummary(s importer.Stats) importCounts {
 	return importCounts{Records: s.Records, Skipped: s.Skipped, Duplicates: s.Duplicates, Expired: s.Expired}
 }
 
-// importManifest returns the manifest section of an import.
-func importManifest(input, format string, stats importer.Stats, opts importer.Options) *manifest.Import {
-	return &manifest.Import{Inputs: []string{input}, Format: format, Records: stats.Records,
-		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(opts.OnDuplicate)}
+// importManifest returns the manifest section of a JSON or CSV input read.
+func importManifest(in *input.Input, onDup record.OnDuplicate) *manifest.Import {
+	stats := in.Import.Stats
+	return &manifest.Import{Inputs: []string{in.Arg}, Format: string(in.Kind), Records: stats.Records,
+		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(onDup)}
 }
 
-// importNotes tells what an import left out or what Redis will drop.
-func importNotes(input string, s importer.Stats) string {
+// importNotes tells what the reading of a JSON or CSV input left out or what Redis will
+// drop.
+func importNotes(in *input.Input) string {
+	s := in.Import.Stats
 	var notes []string
 	if s.Skipped > 0 {
-		notes = append(notes, fmt.Sprintf("skipped %d invalid records (the first: %s: %v)", s.Skipped, inputName(input), s.FirstSkipped))
+		notes = append(notes, fmt.Sprintf("skipped %d invalid records (the first: %s: %v)", s.Skipped, in.Name, s.FirstSkipped))
 	}
 	if s.Duplicates > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d duplicate keys", s.Duplicates))
@@ -198,16 +172,9 @@ func importNotes(input string, s importer.Stats) string {
 	return "; " + strings.Join(notes, "; ")
 }
 
-func inputName(input string) string {
-	if input == "-" {
-		return "stdin"
-	}
-	return input
-}
-
-// csvFlagSet returns the name of a CSV flag given on the command line, or "".
+// csvFlagSet returns the name of a CSV flag of the command given on the command line, or "".
 func csvFlagSet(c *cli.Context) string {
-	for _, f := range importCommand().Flags {
+	for _, f := range c.Command.Flags {
 		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == "CSV" && c.IsSet(f.Names()[0]) {
 			return f.Names()[0]
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -75,12 +76,12 @@ func inspectAction(c *cli.Context) error {
 // convert reads its input: stdin and gzip through a temporary file, so that the reader may
 // read a long list twice instead of holding it.
 func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
-	in, err := openRDBInput(c.Context, path, c.App.Reader)
+	in, err := openInput(c, path, input.Options{Format: input.RDB})
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	f, err := os.Open(in.path)
+	f, err := os.Open(in.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.R
 	rep, err := inspect.Read(c.Context, f, opts)
 	var de *decoder.Error
 	if errors.As(err, &de) {
-		return nil, fmt.Errorf("read %s: %w", in.name, err)
+		return nil, fmt.Errorf("read %s: %w", in.Name, err)
 	}
 	return rep, err
 }

@@ -102,24 +102,24 @@ func loadAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer in.cleanup()
+	defer in.Close()
 	switch {
-	case in.dataset != nil:
-		if err := datasetDB(c, in.dataset, urlDB); err != nil {
+	case in.Dataset != nil:
+		if err := datasetDB(c, in.Dataset, urlDB); err != nil {
 			return err
 		}
-	case in.spec != nil:
-		if specMoved, err = dbs.moveSpec(in.spec); err != nil {
+	case in.Spec != nil:
+		if specMoved, err = dbs.moveSpec(in.Spec); err != nil {
 			return err
 		}
 	default:
-		if err := dbs.checkInput(c.Context, in.src, in.name, in.err); err != nil {
+		if err := dbs.checkInput(c.Context, in.src, in.Arg, in.Err); err != nil {
 			return err
 		}
 		opts.MapDB = dbs.mapDB()
 	}
 	if c.IsSet("rewrite") {
-		if in.imp == nil && in.dump == nil {
+		if in.Import == nil && in.dump == nil {
 			return errors.New("--rewrite applies to the records of an input file, not to generated ones")
 		}
 		if in.src, in.rewrite, err = rewriteSource(c, in.src); err != nil {
@@ -168,7 +168,7 @@ func loadAction(c *cli.Context) error {
 		return fmt.Errorf("interrupted: %d keys confirmed by %s", le.Confirmed, le.Addr)
 	}
 	if err != nil {
-		return in.err(err)
+		return in.Err(err)
 	}
 
 	sum := loadSummary{
@@ -184,8 +184,8 @@ func loadAction(c *cli.Context) error {
 		Manifest:      c.String("manifest"),
 		Streams:       res.Streams,
 	}
-	if in.dataset != nil {
-		sum.DB = in.dataset.DB
+	if in.Dataset != nil {
+		sum.DB = in.Dataset.DB
 	} else if dbs.move {
 		sum.DB = dbs.to
 	}
@@ -211,7 +211,7 @@ func loadAction(c *cli.Context) error {
 		return nil
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
-	if in.dataset == nil && !dbs.move {
+	if in.Dataset == nil && !dbs.move {
 		where = sum.Addr
 	}
 	if opts.Cluster {

@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,11 +12,10 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"
-	"github.com/rdbgen/rdbgen/spec"
 )
 
 // onlineInputFlags are the flags, beyond the built-in dataset's, of the inputs that load
@@ -49,43 +46,23 @@ func specInputFlags() []cli.Flag {
 // importOnlyFlags name the flags that go with an input file only.
 var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
 
-// csvOnlyFlags name the flags that go with a CSV input only.
-var csvOnlyFlags = []string{"csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
-
-// notFor returns the error of the first of names that is set, for an input of format.
-func notFor(c *cli.Context, format string, names ...string) error {
-	for _, name := range names {
-		if c.IsSet(name) {
-			return fmt.Errorf("--%s does not apply to %s input", name, format)
-		}
-	}
-	return nil
-}
-
-// An input is the record source that load's flags and argument name: the built-in
-// dataset, a spec file or an import.
-type input struct {
-	src     record.Source
-	dataset *dataset.Spec // the built-in dataset, or nil
-	spec    *spec.Spec    // a spec file, or nil
-	imp     *importer.Source
-	dump    *rdbgen.ConvertStats // an RDB file's counts, once read; nil for other inputs
-	read    *decoder.Stats       // with dump: the reader's counts, once read
+// A loadInput is the record source that load's and bench's flags and argument name: the
+// built-in dataset, a spec file or an input file, and what load tells of it.
+type loadInput struct {
+	*input.Input
+	src     record.Source        // what is loaded: the input's records, through --rewrite
+	dump    *rdbgen.ConvertStats // a dump's counts, once read; nil for other inputs
 	onDup   record.OnDuplicate   // with an input file: --on-duplicate
 	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
-	name    string               // the import's argument: a file, or - for stdin
-	format  string               // the import's format, known once it has been read
-	cleanup func()
 }
 
-// inputFromFlags returns the input that the flags and argument name; its cleanup must be
-// called once it has been read.
-func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
+// inputFromFlags returns the input that the flags and argument name; it must be closed once
+// read.
+func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 	now, err := baseTime(c, now) // --base-time, where the command has it (load)
 	if err != nil {
 		return nil, err
 	}
-	in := &input{cleanup: func() {}}
 	switch {
 	case c.NArg() > 1:
 		return nil, fmt.Errorf("one input file at most, got %d arguments", c.NArg())
@@ -102,6 +79,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 	if !c.IsSet("spec") && c.IsSet("count-scale") {
 		return nil, errors.New("--count-scale goes with --spec")
 	}
+	in := &loadInput{}
 	switch {
 	case c.IsSet("spec"):
 		for _, name := range datasetFlags {
@@ -109,11 +87,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 				return nil, fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
 			}
 		}
-		s, err := loadSpec(c, now.UnixMilli())
-		if err != nil {
-			return nil, err
-		}
-		in.src, in.spec = s, s
+		in.Input, err = openSpec(c, now)
 	case c.NArg() == 1:
 		for _, name := range datasetFlags {
 			if c.IsSet(name) && name != "db" {
@@ -123,135 +97,83 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 		if c.IsSet("seed") {
 			return nil, errors.New("--seed does not go with an input file")
 		}
-		if err := in.openImport(c, now); err != nil {
-			return nil, err
-		}
+		err = in.openFile(c, now)
 	default:
 		if !c.IsSet("count") {
 			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
 		}
-		d, err := datasetFromFlags(c, now)
-		if err != nil {
-			return nil, err
+		var d *dataset.Spec
+		if d, err = datasetFromFlags(c, now); err == nil {
+			in.Input, err = input.Open(c.Context, "", input.Options{Dataset: d})
 		}
-		in.src, in.dataset = d, d
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.src == nil {
+		in.src = in.Source
 	}
 	return in, nil
 }
 
-// newestTarget is a target whose RDB version holds every record a dump may hold: load
-// reads a dump through its target check only to count the records per database.
-const newestTarget = "redis-8.4"
+// holdingAll returns the oldest target that holds whatever a dump may (the encoder's
+// capability table): load reads a dump through its target check only to count the records
+// per database.
+func holdingAll() string {
+	t, _ := encoder.FirstTarget(encoder.Features()...)
+	return t.Name
+}
 
-// openImport makes the input an import of the argument, as rdbgen import reads it.
-func (in *input) openImport(c *cli.Context, now time.Time) error {
-	in.name = c.Args().First()
+// openFile makes the input the file the argument names, read as rdbgen import reads it.
+func (in *loadInput) openFile(c *cli.Context, now time.Time) error {
 	onDup, err := onDuplicate(c)
 	if err != nil {
 		return err
 	}
 	in.onDup = onDup
-	opts := importer.Options{OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid")}
-	in.format = c.String("input-format")
-	switch in.format {
-	case "auto", importer.FormatJSON, importer.FormatCSV, formatRDB:
-	default:
-		return fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", in.format)
-	}
-	// stdin is read from r: once its first bytes have been looked at, from the reader that
-	// keeps them.
-	var r io.Reader = c.App.Reader
-	if in.format == "auto" || in.format == formatRDB {
-		isRDB, sniffed, err := sniffRDB(in.name, c.App.Reader)
-		if err != nil {
-			return err
-		}
-		if sniffed != nil {
-			in.cleanup = func() { sniffed.Close() }
-			r = sniffed
-		}
-		if isRDB || in.format == formatRDB {
-			// A dump: its records as the reader gives them, counted for the manifest.
-			in.format = formatRDB
-			if err := notFor(c, "an RDB", append([]string{"skip-invalid"}, csvOnlyFlags...)...); err != nil {
-				return err
-			}
-			in.read = &decoder.Stats{}
-			// A repeated key is refused before any record is sent (CheckKeysFirst).
-			src := rdbSource{path: in.name, stdin: r, read: in.read, opts: decoder.Options{OnDuplicate: onDup, CheckKeysFirst: true}}
-			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
-			if err != nil {
-				return err
-			}
-			in.src, in.dump = conv, stats
-			return nil
-		}
-	}
-	csvOpts, err := csvOptions(c, in.name)
+	format, err := inputFormat(c)
 	if err != nil {
 		return err
 	}
-	csvOpts.BaseTime = now
-	path := in.name
-	if path == "-" && opts.OnDuplicate == record.DupLast { // read twice: keep stdin
-		if path, err = importer.Spool(r, ""); err != nil {
-			return fmt.Errorf("keep stdin for a second reading: %w", err)
-		}
-		closeStdin := in.cleanup
-		in.cleanup = func() { os.Remove(path); closeStdin() }
+	csvOpts, err := csvOptions(c, c.Args().First())
+	if err != nil {
+		return err
 	}
-	var opened []*importer.Input
-	done := in.cleanup
-	in.cleanup = func() {
-		for _, f := range opened {
-			f.Close()
-		}
-		done()
+	// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
+	in.Input, err = openInput(c, c.Args().First(), input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"),
+		CSV: csvOpts, BaseTime: now, Decoder: decoder.Options{CheckKeysFirst: true}})
+	if err != nil {
+		return errInterrupted(err)
 	}
-	in.imp = &importer.Source{Options: opts, Open: func() (importer.Reader, error) {
-		f, err := importer.Open(path, r)
+	if err := checkInputFlags(c, in.Input); err != nil {
+		in.Close()
+		return err
+	}
+	if in.Kind == input.RDB {
+		// A dump: its records as the reader gives them, counted for the manifest.
+		conv, stats, err := rdbgen.ConvertSource(in.Source, encoder.Options{Target: holdingAll()}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 		if err != nil {
-			return nil, err
+			in.Close()
+			return err
 		}
-		opened = append(opened, f)
-		if in.format == "auto" {
-			in.format = importer.DetectFormat(in.name, f)
-		}
-		if in.format == importer.FormatJSON {
-			if err := notFor(c, "a JSON", csvOnlyFlags...); err != nil {
-				return nil, err
-			}
-		}
-		if in.format == importer.FormatCSV {
-			return importer.NewCSVReader(f, csvOpts), nil
-		}
-		return importer.NewJSONReader(f), nil
-	}}
-	in.src = in.imp
+		in.src, in.dump = conv, stats
+	}
 	return nil
 }
 
 // total returns the number of records, 0 when unknown.
-func (in *input) total() uint64 {
-	if s, ok := in.src.(record.Sizer); ok {
+func (in *loadInput) total() uint64 {
+	if s, ok := in.Source.(record.Sizer); ok {
 		return s.Len()
 	}
 	return 0
-}
-
-// err names the import's input in an error about one of its lines.
-func (in *input) err(err error) error {
-	if in.imp != nil && err != nil {
-		return importError(in.name, err)
-	}
-	return err
 }
 
 // manifest returns the manifest of the input as loaded into a server at now: the keys the
 // server confirmed in each database (loaded; those whose expiry had passed are not there)
 // and what recomputes the records, without the fields of a file. A spec moved to other
 // databases (moved) is left out: its file names the databases it was written for.
-func (in *input) manifest(c *cli.Context, now time.Time, loaded map[int]record.Counts, moved bool) *manifest.Manifest {
+func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]record.Counts, moved bool) *manifest.Manifest {
 	m := &manifest.Manifest{
 		Format:    manifest.FormatVersion,
 		Generator: "rdbgen " + encoder.Version + " load",
@@ -262,15 +184,15 @@ func (in *input) manifest(c *cli.Context, now time.Time, loaded map[int]record.C
 		m.DBs = map[int]record.Counts{}
 	}
 	switch {
-	case in.dataset != nil:
-		m.Dataset = in.dataset
-	case in.spec != nil && moved:
-	case in.spec != nil:
-		m.Spec = specManifest(c, in.spec)
+	case in.Dataset != nil:
+		m.Dataset = in.Dataset
+	case in.Spec != nil && moved:
+	case in.Spec != nil:
+		m.Spec = specManifest(c, in.Spec)
 	case in.dump != nil:
-		m.Import = convertManifest(in.name, *in.dump, in.read.Duplicates, in.onDup)
-	case in.imp != nil:
-		m.Import = importManifest(in.name, in.format, in.imp.Stats, in.imp.Options)
+		m.Import = convertManifest(in.Arg, *in.dump, in.Read.Duplicates, in.onDup)
+	case in.Import != nil:
+		m.Import = importManifest(in.Input, in.onDup)
 		if in.rewrite != nil {
 			m.Rewrite = in.rewrite
 		}

@@ -52,6 +52,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			specCommand(),
 			importCommand(),
 			convertCommand(),
+			exportCommand(),
 			inspectCommand(),
 			verifyCommand(),
 			loadCommand(),

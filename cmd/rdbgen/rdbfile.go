@@ -11,12 +11,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -30,7 +31,7 @@ func fileFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)"},
+		&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		dryRunFlag(),
@@ -47,11 +48,12 @@ type fileJob struct {
 	asJSON   bool
 	results  io.Writer // stdout, or stderr when the file goes to stdout
 	warnings io.Writer // stderr
-	opts     rdbgen.FileOptions
-	layout   *cluster.Layout     // the split's, or nil for one file
-	shard    int                 // the one shard of the split written (--shard-index), or -1 for all
-	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
-	stdout   *countingWriter     // stdout, counting what -o - wrote
+	opts     output.Options
+	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
+	layout   *cluster.Layout      // the split's, or nil for one file
+	shard    int                  // the one shard of the split written (--shard-index), or -1 for all
+	resp     *resp.Options        // with --format resp: the commands' options; nil for an RDB file
+	written  *output.Output       // the output being written, once opened
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -63,7 +65,6 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		asJSON:   c.Bool("json"),
 		results:  c.App.Writer,
 		warnings: c.App.ErrWriter,
-		stdout:   &countingWriter{w: c.App.Writer},
 	}
 	var err error
 	if j.now, err = baseTime(c, j.now); err != nil {
@@ -79,7 +80,8 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		Thresholds:         thresholdsFrom(c),
 	}
 	j.opts.Force = c.Bool("force")
-	if _, err := encoder.NewWriter(io.Discard, j.opts.Encoder); err != nil {
+	j.opts.Stdout = c.App.Writer
+	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
 	if c.String("format") != "rdb" {
@@ -118,12 +120,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 }
 
 // write writes the records of src where the flags say: a file put in place once complete,
-// with its manifest; stdout; or a directory of shard files. describe adds to each manifest
-// what the records are. It returns the function that reports the run, given the counts and
-// notes an import adds.
+// with its manifest; stdout; a stream of RESP commands; or a directory of shard files.
+// describe adds to each manifest what the records are. It returns the function that reports
+// the run, given the counts and notes an import adds.
 func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manifest.Manifest)) (report func(importCounts, string) error, err error) {
 	opts := j.opts
-	opts.Describe = describe
 	var total uint64
 	if s, ok := src.(record.Sizer); ok {
 		total = s.Len()
@@ -134,43 +135,29 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		done()
 		err = j.interrupted(err)
 	}()
-	switch {
-	case c.Bool("dry-run"):
+	if c.Bool("dry-run") {
 		return func(importCounts, string) error { return nil }, j.dryRun(c, src)
-	case j.resp != nil:
-		return j.writeRESP(c, src, opts.Progress)
-	case j.layout != nil:
-		res, err := j.writeShards(c, src, opts)
-		if err != nil {
-			return nil, err
-		}
-		j.warnStale(res.Stale)
-		return func(ic importCounts, extra string) error { return j.reportShards(res, ic, extra) }, nil
-	case j.out == "-":
-		res, err := rdbgen.Write(c.Context, j.stdout, src, opts.Options)
-		if err != nil {
-			return nil, err
-		}
-		if !opts.NoManifest {
-			m := manifest.New(opts.Encoder, res.Target, res.RDBVersion, res.Stats, res.DBs)
-			describe(m)
-			if err := manifest.Write(opts.Manifest, m); err != nil {
-				return nil, fmt.Errorf("wrote %s but not its manifest: %w", j.out, err)
-			}
-		}
-		warnDatabases(j.warnings, j.out, res.DBs)
-		fr := rdbgen.FileResult{Result: res, Path: j.out}
-		if !opts.NoManifest {
-			fr.Manifest = opts.Manifest
-		}
-		return func(ic importCounts, extra string) error { return j.report(fr, ic, extra) }, nil
 	}
-	res, err := rdbgen.WriteFile(c.Context, j.out, src, opts)
+	opts.RESP = j.resp
+	switch {
+	case j.layout != nil && j.shard >= 0:
+		j.written, err = output.Shard(j.out, j.layout, j.shard, opts)
+	case j.layout != nil:
+		j.written, err = output.Shards(j.out, j.layout, opts)
+	default:
+		j.written, err = output.File(j.out, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := j.written.Write(c.Context, src, describe)
 	if err != nil {
 		return nil, err
 	}
 	j.warnStale(res.Stale)
-	warnDatabases(j.warnings, j.out, res.DBs)
+	if j.resp == nil && j.layout == nil {
+		warnDatabases(j.warnings, j.out, res.DBs)
+	}
 	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
@@ -182,24 +169,12 @@ func (j *fileJob) interrupted(err error) error {
 		return err
 	}
 	switch {
-	case j.out == "-" && j.stdout.n > 0:
-		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.stdout.n))
+	case j.out == "-" && j.written != nil && j.written.Written() > 0:
+		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.written.Written()))
 	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
 		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
 	}
 	return errInterrupted(err)
-}
-
-// A countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
@@ -210,48 +185,6 @@ func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.P
 		return nil, func() {}
 	}
 	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
-}
-
-// generateSummary is what the commands that write a file report when they are done.
-type generateSummary struct {
-	Output        string  `json:"output"`
-	Manifest      string  `json:"manifest,omitempty"`
-	Keys          uint64  `json:"keys"`
-	Expires       uint64  `json:"expires"`
-	Members       uint64  `json:"members,omitempty"`
-	Bytes         int64   `json:"bytes"`
-	Seconds       float64 `json:"seconds"`
-	KeysPerSecond float64 `json:"keys_per_second"`
-	Target        string  `json:"target"`
-	RDBVersion    int     `json:"rdb_version"`
-	Checksum      string  `json:"checksum"`
-	importCounts          // imports only
-}
-
-// report reports the run that wrote res; extra, if not empty, is added to the one-line
-// summary.
-func (j *fileJob) report(res rdbgen.FileResult, ic importCounts, extra string) error {
-	st := res.Stats
-	sum := generateSummary{
-		Output: res.Path, Manifest: res.Manifest,
-		Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes,
-		Seconds: res.Duration.Seconds(), KeysPerSecond: perSecond(st.Keys, res.Duration),
-		Target: res.Target, RDBVersion: res.RDBVersion, Checksum: manifest.FormatChecksum(st.Checksum),
-		importCounts: ic,
-	}
-	switch {
-	case j.asJSON:
-		return printJSON(j.results, sum)
-	case j.quiet:
-		return nil
-	}
-	members := ""
-	if sum.Members > 0 {
-		members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, perSecond(sum.Members, res.Duration))
-	}
-	_, err := fmt.Fprintf(j.results, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-		sum.Keys, sum.Expires, members, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
-	return err
 }
 
 // warnStale says which temporary files of killed runs were removed before writing.

@@ -9,9 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // The environment variables that give a process its shard of a split that many processes
@@ -119,13 +117,4 @@ func loadShard(c *cli.Context) (int, error) {
 		err = sharedBaseTime(c, i)
 	}
 	return i, err
-}
-
-// writeShards writes the records of src into the split's files: every shard's, or the one
-// of --shard-index.
-func (j *fileJob) writeShards(c *cli.Context, src record.Source, opts rdbgen.FileOptions) (rdbgen.ShardFilesResult, error) {
-	if j.shard >= 0 {
-		return rdbgen.WriteShardFile(c.Context, j.out, src, j.layout, j.shard, opts)
-	}
-	return rdbgen.WriteShardFiles(c.Context, j.out, src, j.layout, opts)
 }

@@ -114,7 +114,7 @@ func verifyAction(c *cli.Context) error {
 		}
 		rep, err = verify.Server(c.Context, ro, opts)
 	} else {
-		rep, err = verifyFile(c.Context, path, opts)
+		rep, err = verifyFile(c, path, opts)
 	}
 	bars.finish()
 	var res *verifyResult

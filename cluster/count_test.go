@@ -1,4 +1,4 @@
-package rdbgen_test
+package cluster_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -18,7 +18,7 @@ type listed map[string]int
 
 func (l listed) add(db int, key []byte, expires bool) { l[fmt.Sprintf("%d/%s/%t", db, key, expires)]++ }
 
-// TestListKeysPart checks that the parts of the sources that WriteShards counts in parallel
+// TestListKeysPart checks that the parts of the sources that CountShards counts in parallel
 // together list exactly the keys that ListKeys lists, whatever the number of parts.
 func TestListKeysPart(t *testing.T) {
 	s, err := spec.Parse("parts.yaml", []byte(`families:
@@ -34,7 +34,7 @@ func TestListKeysPart(t *testing.T) {
 	if err := s.SetParams(p); err != nil {
 		t.Fatal(err)
 	}
-	sources := map[string]rdbgen.PartLister{
+	sources := map[string]cluster.PartLister{
 		"empty dataset":     &dataset.Spec{KeyPrefix: "k"},
 		"one key":           &dataset.Spec{Count: 1, KeyPrefix: "k", KeyStart: 9},
 		"carry of digits":   &dataset.Spec{Count: 1000, KeyPrefix: "k", KeyStart: 1, DB: 4},

@@ -1,14 +1,13 @@
 //go:build unix
 
-package rdbgen
+package output
 
 import (
 	"os"
 	"syscall"
 )
 
-// keepOwner gives the file at path the owner of fi, the file it replaced, when run as root
-// (an image's entrypoint that drops to the server's user afterwards).
+// keepOwner gives the file at path the owner of fi, the file it replaced, when run as root.
 func keepOwner(path string, fi os.FileInfo) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || os.Geteuid() != 0 {

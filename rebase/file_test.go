@@ -1,4 +1,4 @@
-package rdbgen_test
+package rebase_test
 
 import (
 	"context"
@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -26,23 +29,25 @@ func writeStale(tb testing.TB, dir string, n uint64, typ record.Type, target str
 		d.Members = dataset.Range{Min: 10, Max: 10}
 	}
 	path := filepath.Join(dir, "dump.rdb")
-	if _, err := rdbgen.WriteFile(context.Background(), path, d, rdbgen.FileOptions{
-		Options: rdbgen.Options{Encoder: encoder.Options{Target: target, CreatedAt: base}}, NoManifest: true, Force: true,
-	}); err != nil {
+	out, err := output.File(path, output.Options{Encoder: encoder.Options{Target: target, CreatedAt: base}, NoManifest: true, Force: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := out.Write(context.Background(), d, nil); err != nil {
 		tb.Fatal(err)
 	}
 	return path
 }
 
-// TestRebaseFile rebases a stale file in place, in its RDB version: every key has its hour
+// TestFile rebases a stale file in place, in its RDB version: every key has its hour
 // again, and the file is sound.
-func TestRebaseFile(t *testing.T) {
+func TestFile(t *testing.T) {
 	for _, target := range []string{"redis-5.0", "redis-7.0", "redis-7.4"} {
 		t.Run(target, func(t *testing.T) {
 			path := writeStale(t, t.TempDir(), 1000, record.Hash, target)
 			before, _ := verify.File(context.Background(), path, verify.Options{Offline: true})
 			now := time.Now()
-			res, err := rdbgen.RebaseFile(context.Background(), path, now)
+			res, err := rebase.File(context.Background(), path, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,17 +70,17 @@ func TestRebaseFile(t *testing.T) {
 			}
 		})
 	}
-	if _, err := rdbgen.RebaseFile(context.Background(), filepath.Join(t.TempDir(), "none.rdb"), time.Now()); !os.IsNotExist(err) {
+	if _, err := rebase.File(context.Background(), filepath.Join(t.TempDir(), "none.rdb"), time.Now()); !os.IsNotExist(err) {
 		t.Fatalf("a missing file: %v", err)
 	}
 }
 
-// BenchmarkRebaseFile measures what an image's entrypoint costs at start-up with
+// BenchmarkFile measures what an image's entrypoint costs at start-up with
 // --expiry-from-start: a file of N string keys with TTLs (redis-7.0) rebased in place, read
 // and written whole, fsync included. Per million keys: ns/op * 1e6 / N.
 //
-//	go test -run '^$' -bench RebaseFile -benchtime 5x .
-func BenchmarkRebaseFile(b *testing.B) {
+//	go test -run '^$' -bench File -benchtime 5x ./rebase
+func BenchmarkFile(b *testing.B) {
 	for _, n := range []uint64{100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
 			path := writeStale(b, b.TempDir(), n, record.String, "redis-7.0")
@@ -83,11 +88,24 @@ func BenchmarkRebaseFile(b *testing.B) {
 			b.SetBytes(fi.Size())
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := rdbgen.RebaseFile(context.Background(), path, time.Now()); err != nil {
+				if _, err := rebase.File(context.Background(), path, time.Now()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed())/1e6/float64(b.N)/float64(n)*1e6, "ms/Mkeys")
 		})
+	}
+}
+
+// TestFileKeepsFunctions: a dump rebased in place (as an image does at its start)
+// keeps its function libraries.
+func TestFileKeepsFunctions(t *testing.T) {
+	dump := redistest.WriteFunctionDump(t, true)
+	if _, err := rebase.File(context.Background(), dump, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	var c record.Collector
+	if _, err := (decoder.File{Path: dump}).Read(context.Background(), &c); err != nil || len(c.Functions) != 2 {
+		t.Fatalf("the rebased file: %v, %d libraries; want 2", err, len(c.Functions))
 	}
 }

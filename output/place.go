@@ -1,4 +1,4 @@
-package manifest
+package output
 
 import (
 	"errors"
@@ -14,30 +14,29 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// The output format of rdbgen on disk: an RDB file with its manifest beside it, or a
-// directory of shard files (cluster.ShardFile) each with its own. Files are written to
-// temporary files and put in place only once complete (internal/atomicfile), so a failed or
-// interrupted run never leaves a truncated file at a path and never replaces a good one; an
-// existing file is replaced only with force. The manifest is written after its file.
+// The files on disk: an RDB file with its manifest beside it, or a directory of shard files
+// (cluster.ShardFile) each with its own, written to temporary files (internal/atomicfile) and
+// put in place together once complete.
 
 // ErrExists is returned (wrapped) for an existing file that may not be replaced.
 var ErrExists = atomicfile.ErrExists
 
-// New returns the manifest of a file written with opts, whose encoder reported target,
-// rdbVersion and stats, and holds dbs. It does not say what the records are: set Dataset,
-// Spec or Import.
-func New(opts encoder.Options, target string, rdbVersion int, stats encoder.Stats, dbs map[int]record.Counts) *Manifest {
-	m := &Manifest{
-		Format:     FormatVersion,
+// newManifest returns the manifest of a file written with opts, whose encoder reported
+// target, rdbVersion and stats, and holds dbs. It does not say what the records are: the
+// caller's describe sets Dataset, Spec or Import.
+func newManifest(opts encoder.Options, target string, rdbVersion int, stats encoder.Stats, dbs map[int]record.Counts) *manifest.Manifest {
+	m := &manifest.Manifest{
+		Format:     manifest.FormatVersion,
 		Generator:  "rdbgen " + encoder.Version,
 		CreatedAt:  opts.CreatedAt.UTC(),
 		Target:     target,
 		RDBVersion: rdbVersion,
 		Compressed: !opts.DisableCompression,
-		Checksum:   FormatChecksum(stats.Checksum),
+		Checksum:   manifest.FormatChecksum(stats.Checksum),
 		Bytes:      stats.Bytes,
 		Keys:       stats.Keys,
 		Expires:    stats.Expires,
@@ -52,19 +51,19 @@ func New(opts encoder.Options, target string, rdbVersion int, stats encoder.Stat
 	return m
 }
 
-// A File is an RDB file being written: to a temporary file beside Path, until Commit puts
-// it in place with its manifest, or Abort removes it.
-type File struct {
+// A diskFile is an RDB file being written: to a temporary file beside Path, until Commit
+// puts it in place with its manifest, or Abort removes it.
+type diskFile struct {
 	Path string
 	// Manifest is the manifest's path; empty for none.
 	Manifest string
 	tmp      *atomicfile.File
 }
 
-// CreateFile starts the file at path, with its manifest at manifestPath (empty: none).
+// createFile starts the file at path, with its manifest at manifestPath (empty: none).
 // Unless force is set, an existing file at either path is an error wrapping ErrExists; the
 // manifest may not be the file itself.
-func CreateFile(path, manifestPath string, force bool) (*File, error) {
+func createFile(path, manifestPath string, force bool) (*diskFile, error) {
 	if manifestPath != "" {
 		if filepath.Clean(manifestPath) == filepath.Clean(path) {
 			return nil, fmt.Errorf("the manifest %s is the output file", manifestPath)
@@ -79,22 +78,22 @@ func CreateFile(path, manifestPath string, force bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Path: path, Manifest: manifestPath, tmp: tmp}, nil
+	return &diskFile{Path: path, Manifest: manifestPath, tmp: tmp}, nil
 }
 
 // Write writes to the temporary file.
-func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+func (f *diskFile) Write(p []byte) (int, error) { return f.tmp.Write(p) }
 
 // Commit puts the file in place with m as its manifest (when it has a manifest path): the
 // manifest is written to its own temporary file first, and the pair is put in place together
 // under a lock on the file's directory (atomicfile.CommitLocked), so that another run writing
 // the same paths at once never leaves its file beside this run's manifest. If either cannot
 // be put in place, neither is.
-func (f *File) Commit(m *Manifest) error {
+func (f *diskFile) Commit(m *manifest.Manifest) error {
 	if f.Manifest == "" {
 		return atomicfile.CommitLocked([]*atomicfile.File{f.tmp})
 	}
-	mf, err := create(f.Manifest, m)
+	mf, err := createManifest(f.Manifest, m, atomicfile.Create)
 	if err != nil {
 		return fmt.Errorf("%s not written: its manifest: %w", f.Path, err)
 	}
@@ -102,15 +101,15 @@ func (f *File) Commit(m *Manifest) error {
 }
 
 // Abort removes the temporary file; it does nothing after Commit, so it can be deferred.
-func (f *File) Abort() { f.tmp.Abort() }
+func (f *diskFile) Abort() { f.tmp.Abort() }
 
-// Stale returns the temporary files of killed runs that CreateFile removed.
-func (f *File) Stale() []string { return f.tmp.Removed() }
+// Stale returns the temporary files of killed runs that createFile removed.
+func (f *diskFile) Stale() []string { return f.tmp.Removed() }
 
-// Shards are the files of a cluster split being written into a directory, one per shard of
-// a layout, each with its manifest: they are put in place together by Commit, or all
-// removed by Abort.
-type Shards struct {
+// shardFiles are the files of a cluster split being written into a directory, one per
+// shard of a layout, each with its manifest: they are put in place together by Commit, or
+// all removed by Abort.
+type shardFiles struct {
 	Dir    string
 	Layout *cluster.Layout
 	// Paths are the shard files, Paths[i] being shard i's.
@@ -120,15 +119,15 @@ type Shards struct {
 	made     bool           // Dir was created for the run
 	done     bool
 	// index are the shards of files and Paths, when not every shard is written
-	// (CreateShard); nil when Paths[i] is shard i's.
+	// (createShard); nil when Paths[i] is shard i's.
 	index []int
 }
 
-// CreateShards starts the shard files of layout in dir, creating dir when it is missing.
+// createShards starts the shard files of layout in dir, creating dir when it is missing.
 // Unless force is set, a directory that already holds shard files is an error (with force,
 // Commit removes those beyond the layout).
-func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, error) {
-	s := &Shards{Dir: dir, Layout: layout}
+func createShards(dir string, layout *cluster.Layout, force bool) (*shardFiles, error) {
+	s := &shardFiles{Dir: dir, Layout: layout}
 	var err error
 	if s.made, err = makeDir(dir); err != nil {
 		return nil, err
@@ -150,14 +149,14 @@ func CreateShards(dir string, layout *cluster.Layout, force bool) (*Shards, erro
 	return s, nil
 }
 
-// CreateShard starts the file of shard index of layout alone, in dir, created when missing:
+// createShard starts the file of shard index of layout alone, in dir, created when missing:
 // one process of a split that many write side by side into one directory, each its own
 // shard (a pod of a Kubernetes Indexed Job). Paths holds its file alone. Unless force is
 // set, an existing file or manifest of that shard is an error; the other shards' files are
 // none of its business: Commit puts the shard's file and manifest in place and removes
 // nothing else, and the temporary files cleaned up are the shard's own
 // (atomicfile.CreateShared). An index out of range is an error naming the number of shards.
-func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Shards, error) {
+func createShard(dir string, layout *cluster.Layout, index int, force bool) (*shardFiles, error) {
 	if n := layout.Len(); index < 0 || index >= n {
 		return nil, fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", index, n, n-1)
 	}
@@ -165,18 +164,18 @@ func CreateShard(dir string, layout *cluster.Layout, index int, force bool) (*Sh
 		return nil, err
 	}
 	path := filepath.Join(dir, cluster.ShardFile(index))
-	if err := atomicfile.Check(PathFor(path), force); err != nil {
+	if err := atomicfile.Check(manifest.PathFor(path), force); err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	f, err := atomicfile.CreateShared(path, force)
 	if err != nil {
 		return nil, err
 	}
-	return &Shards{Dir: dir, Layout: layout, Paths: []string{path}, files: []*atomicfile.File{f}, index: []int{index}}, nil
+	return &shardFiles{Dir: dir, Layout: layout, Paths: []string{path}, files: []*atomicfile.File{f}, index: []int{index}}, nil
 }
 
 // Written returns the shards written, in the order of Paths.
-func (s *Shards) Written() []int {
+func (s *shardFiles) Written() []int {
 	if s.index != nil {
 		return s.index
 	}
@@ -189,7 +188,7 @@ func (s *Shards) Written() []int {
 
 // Writers returns the destinations of the shard files, one per shard of the layout: nil
 // for a shard not written.
-func (s *Shards) Writers() []io.Writer {
+func (s *shardFiles) Writers() []io.Writer {
 	w := make([]io.Writer, s.Layout.Len())
 	for i, shard := range s.Written() {
 		w[shard] = s.files[i]
@@ -197,8 +196,8 @@ func (s *Shards) Writers() []io.Writer {
 	return w
 }
 
-// Stale returns the temporary files of killed runs that CreateShards removed.
-func (s *Shards) Stale() []string {
+// Stale returns the temporary files of killed runs that createShards removed.
+func (s *shardFiles) Stale() []string {
 	var paths []string
 	for _, f := range s.files {
 		paths = append(paths, f.Removed()...)
@@ -208,7 +207,7 @@ func (s *Shards) Stale() []string {
 
 // Abort removes the temporary files, and the directory if it was created for the run; it
 // does nothing after Commit, so it can be deferred.
-func (s *Shards) Abort() {
+func (s *shardFiles) Abort() {
 	if s.done {
 		return
 	}
@@ -225,8 +224,8 @@ func (s *Shards) Abort() {
 // beside Paths[i], and removes
 // the shard files (and their manifests) left in the directory by an earlier split into more
 // shards, which force allowed to replace. It returns the paths it removed. Of Shards made
-// by CreateShard, it puts the one file and its manifest in place, and removes nothing.
-func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
+// by createShard, it puts the one file and its manifest in place, and removes nothing.
+func (s *shardFiles) Commit(manifests []*manifest.Manifest) (removed []string, err error) {
 	if manifests != nil && len(manifests) != len(s.files) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
@@ -253,7 +252,7 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 			continue
 		}
 		path := s.existing[i]
-		for _, p := range []string{path, PathFor(path)} {
+		for _, p := range []string{path, manifest.PathFor(path)} {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return removed, fmt.Errorf("remove %s, left from an earlier split: %w", p, err)
 			}
@@ -267,14 +266,14 @@ func (s *Shards) Commit(manifests []*Manifest) (removed []string, err error) {
 // writeAll writes manifests[i] beside paths[i], all put in place together (atomicfile.CommitAll)
 // so that their syncs are committed together: 100 shards' manifests took 0.12-0.15 s one after
 // the other. shared makes their temporary files with atomicfile.CreateShared.
-func writeAll(paths []string, manifests []*Manifest, shared bool) error {
+func writeAll(paths []string, manifests []*manifest.Manifest, shared bool) error {
 	newFile := atomicfile.Create
 	if shared {
 		newFile = atomicfile.CreateShared
 	}
 	files := make([]*atomicfile.File, 0, len(manifests))
 	for i, m := range manifests {
-		f, err := createWith(PathFor(paths[i]), m, newFile)
+		f, err := createManifest(manifest.PathFor(paths[i]), m, newFile)
 		if err != nil {
 			for _, f := range files {
 				f.Abort()
@@ -317,4 +316,22 @@ func listFiles(files map[int]string) string {
 		names = append(names, filepath.Base(files[i]))
 	}
 	return strings.Join(names, ", ")
+}
+
+// createManifest writes m into the temporary file of a manifest at path, made by newFile
+// (atomicfile.Create or atomicfile.CreateShared), which Commit puts in place.
+func createManifest(path string, m *manifest.Manifest, newFile func(path string, overwrite bool) (*atomicfile.File, error)) (*atomicfile.File, error) {
+	data, err := manifest.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	f, err := newFile(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return f, nil
 }

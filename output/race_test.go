@@ -1,8 +1,9 @@
-package manifest
+package output
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/rdbgen/rdbgen/manifest"
 	"hash/fnv"
 	"os"
 	"os/exec"
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 // writePair writes size bytes that name this process at path, with a manifest whose checksum
 // is their FNV-64a, as rdbgen writes an output with --force.
 func writePair(path string, size int) error {
-	f, err := CreateFile(path, PathFor(path), true)
+	f, err := createFile(path, manifest.PathFor(path), true)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func writePair(path string, size int) error {
 	}
 	h := fnv.New64a()
 	h.Write(data)
-	return f.Commit(&Manifest{Format: FormatVersion, Bytes: int64(size), Checksum: fmt.Sprintf("%016x", h.Sum64())})
+	return f.Commit(&manifest.Manifest{Format: manifest.FormatVersion, Bytes: int64(size), Checksum: fmt.Sprintf("%016x", h.Sum64())})
 }
 
 // TestTwoRunsOneOutput: two processes writing the same output and manifest at once, many
@@ -78,7 +79,7 @@ func TestTwoRunsOneOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Read(PathFor(path))
+		m, err := manifest.Read(manifest.PathFor(path))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package rdbgen
+package output
 
 import "os"
 

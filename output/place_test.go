@@ -1,7 +1,8 @@
-package manifest
+package output
 
 import (
 	"errors"
+	"github.com/rdbgen/rdbgen/manifest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,14 +29,14 @@ func names(t *testing.T, dir string) []string {
 	return n
 }
 
-func testManifest() *Manifest {
-	return New(encoder.Options{CreatedAt: time.Unix(1700000000, 0)}, "redis-5.0", 9,
+func testManifest() *manifest.Manifest {
+	return newManifest(encoder.Options{CreatedAt: time.Unix(1700000000, 0)}, "redis-5.0", 9,
 		encoder.Stats{Keys: 3, Expires: 1, Bytes: 50, Checksum: 0xab}, map[int]record.Counts{2: {Keys: 3, Expires: 1}, 4: {}})
 }
 
 func TestNew(t *testing.T) {
 	m := testManifest()
-	if m.Format != FormatVersion || !m.CreatedAt.Equal(time.Unix(1700000000, 0)) || m.CreatedAt.Location() != time.UTC ||
+	if m.Format != manifest.FormatVersion || !m.CreatedAt.Equal(time.Unix(1700000000, 0)) || m.CreatedAt.Location() != time.UTC ||
 		m.Checksum != "00000000000000ab" || !m.Compressed || m.Keys != 3 || m.Expires != 1 || m.Bytes != 50 ||
 		len(m.DBs) != 1 || m.DBs[2] != (record.Counts{Keys: 3, Expires: 1}) {
 		t.Fatalf("%+v", m)
@@ -77,11 +78,11 @@ func TestCreateFile(t *testing.T) {
 			switch mpath {
 			case "":
 			case "sidecar":
-				mpath = PathFor(out)
+				mpath = manifest.PathFor(out)
 			default:
 				mpath = filepath.Join(dir, mpath)
 			}
-			f, err := CreateFile(out, mpath, tt.force)
+			f, err := createFile(out, mpath, tt.force)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want %q", err, tt.wantErr)
@@ -112,7 +113,7 @@ func TestCreateFile(t *testing.T) {
 				}
 			}
 			if mpath != "" && tt.wantErr == "" && !tt.abort {
-				if m, err := Read(mpath); err != nil || m.Keys != 3 {
+				if m, err := manifest.Read(mpath); err != nil || m.Keys != 3 {
 					t.Fatalf("manifest %+v, %v", m, err)
 				}
 			}
@@ -122,8 +123,8 @@ func TestCreateFile(t *testing.T) {
 
 func TestCreateShards(t *testing.T) {
 	layout, _ := cluster.Even(2)
-	write := func(t *testing.T, s *Shards) []*Manifest {
-		var ms []*Manifest
+	write := func(t *testing.T, s *shardFiles) []*manifest.Manifest {
+		var ms []*manifest.Manifest
 		for _, w := range s.Writers() {
 			if _, err := w.Write([]byte("new")); err != nil {
 				t.Fatal(err)
@@ -134,7 +135,7 @@ func TestCreateShards(t *testing.T) {
 	}
 	t.Run("new directory", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "out", "shards")
-		s, err := CreateShards(dir, layout, false)
+		s, err := createShards(dir, layout, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestCreateShards(t *testing.T) {
 	})
 	t.Run("aborted, the directory made for it is removed", func(t *testing.T) {
 		parent := t.TempDir()
-		s, err := CreateShards(filepath.Join(parent, "shards"), layout, false)
+		s, err := createShards(filepath.Join(parent, "shards"), layout, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,13 +165,13 @@ func TestCreateShards(t *testing.T) {
 		for i := range 4 {
 			p := filepath.Join(dir, cluster.ShardFile(i))
 			os.WriteFile(p, []byte("old"), 0o644)
-			os.WriteFile(PathFor(p), []byte("{}"), 0o644)
+			os.WriteFile(manifest.PathFor(p), []byte("{}"), 0o644)
 		}
 		os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
-		if _, err := CreateShards(dir, layout, false); err == nil || !strings.Contains(err.Error(), "already holds shard files (shard-0.rdb, shard-1.rdb, shard-2.rdb, ...): use --force") {
+		if _, err := createShards(dir, layout, false); err == nil || !strings.Contains(err.Error(), "already holds shard files (shard-0.rdb, shard-1.rdb, shard-2.rdb, ...): use --force") {
 			t.Fatalf("without force: %v", err)
 		}
-		s, err := CreateShards(dir, layout, true)
+		s, err := createShards(dir, layout, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,17 +190,17 @@ func TestCreateShards(t *testing.T) {
 	t.Run("a file where the directory goes", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "f")
 		os.WriteFile(file, nil, 0o644)
-		if _, err := CreateShards(file, layout, true); err == nil || !strings.Contains(err.Error(), "is a file") {
+		if _, err := createShards(file, layout, true); err == nil || !strings.Contains(err.Error(), "is a file") {
 			t.Fatal(err)
 		}
 	})
 	t.Run("wrong number of manifests", func(t *testing.T) {
-		s, err := CreateShards(t.TempDir(), layout, false)
+		s, err := createShards(t.TempDir(), layout, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Abort()
-		if _, err := s.Commit([]*Manifest{testManifest()}); err == nil {
+		if _, err := s.Commit([]*manifest.Manifest{testManifest()}); err == nil {
 			t.Fatal("1 manifest for 2 shards accepted")
 		}
 	})
