@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // The collection benchmarks of issue 5: a million hashes of 10 fields (listpacks on Redis
@@ -22,9 +23,9 @@ var collectionBenchmarks = []struct {
 	d      dataset.Spec
 	target string
 }{
-	{"hashes=1000000x10", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001, Type: dataset.TypeHash,
+	{"hashes=1000000x10", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001, Type: record.Hash,
 		Members: dataset.Range{Min: 10, Max: 10}}, "redis-7.0"},
-	{"set=1x10000000", dataset.Spec{Count: 1, KeyPrefix: "key", KeyStart: 100000001, Type: dataset.TypeSet,
+	{"set=1x10000000", dataset.Spec{Count: 1, KeyPrefix: "key", KeyStart: 100000001, Type: record.Set,
 		Members: dataset.Range{Min: 10_000_000, Max: 10_000_000}}, "redis-7.0"},
 }
 

@@ -102,7 +102,7 @@ func TestGenerateClusterReadBack(t *testing.T) {
 // members, lands in the shard of its slot.
 func TestGenerateClusterCollections(t *testing.T) {
 	layout, _ := cluster.Even(3)
-	for _, typ := range []dataset.Type{dataset.TypeHash, dataset.TypeZSet} {
+	for _, typ := range []record.Type{record.Hash, record.ZSet} {
 		t.Run(string(typ), func(t *testing.T) {
 			d := dataset.Spec{Count: 300, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 200}, Seed: 4}
 			bufs, res := generateCluster(t, &d, layout, encoder.Options{Target: "redis-7.0"})

@@ -13,13 +13,14 @@ import (
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // TestGenerateCollections writes every collection type for each target family and checks
-// that each key holds what dataset.Record says, the content verify's spot-check compares.
+// that each key holds what record.Record says, the content verify's spot-check compares.
 func TestGenerateCollections(t *testing.T) {
 	base := time.Now().Add(time.Hour).UnixMilli()
-	for _, typ := range []dataset.Type{dataset.TypeHash, dataset.TypeList, dataset.TypeSet, dataset.TypeZSet} {
+	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
 		for _, mode := range []dataset.ValueMode{dataset.ValueSame, dataset.ValueRandom} {
 			for _, target := range []string{"redis-5.0", "redis-7.0", "redis-7.2", "redis-7.4"} {
 				d := dataset.Spec{Count: 60, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 700},
@@ -57,7 +58,7 @@ func TestGenerateCollections(t *testing.T) {
 }
 
 // checkCollection compares a parsed collection with the record the dataset describes.
-func checkCollection(t *testing.T, o parser.RedisObject, want dataset.Record) {
+func checkCollection(t *testing.T, o parser.RedisObject, want record.Record) {
 	t.Helper()
 	var got, exp []string
 	switch o := o.(type) {

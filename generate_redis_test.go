@@ -17,16 +17,17 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
 // TestCollectionDatasetsInRedis loads generated collection datasets into a real redis-server
-// and spot-checks sampled keys against dataset.Record, as verify does.
+// and spot-checks sampled keys against record.Record, as verify does.
 func TestCollectionDatasetsInRedis(t *testing.T) {
 	redistest.RedisServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	for _, typ := range []dataset.Type{dataset.TypeHash, dataset.TypeList, dataset.TypeSet, dataset.TypeZSet} {
+	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
 		for _, target := range []string{"redis-6.2", "redis-7.0"} {
 			t.Run(string(typ)+"/"+target, func(t *testing.T) {
 				d := dataset.Spec{Count: 400, KeyPrefix: "k", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 800},
@@ -53,12 +54,12 @@ func TestCollectionDatasetsInRedis(t *testing.T) {
 }
 
 // spotCheck compares one key on the server with the record the dataset describes.
-func spotCheck(t *testing.T, ctx context.Context, r *redis.Client, want dataset.Record) {
+func spotCheck(t *testing.T, ctx context.Context, r *redis.Client, want record.Record) {
 	t.Helper()
 	key := string(want.Key)
 	var got, exp []string
 	switch want.Type {
-	case dataset.TypeHash:
+	case record.Hash:
 		h, err := r.HGetAll(ctx, key).Result()
 		must(t, err)
 		for f, v := range h {
@@ -67,28 +68,28 @@ func spotCheck(t *testing.T, ctx context.Context, r *redis.Client, want dataset.
 		for _, m := range want.Members {
 			exp = append(exp, string(m.Name)+"="+string(m.Value))
 		}
-	case dataset.TypeList:
+	case record.List:
 		l, err := r.LRange(ctx, key, 0, -1).Result()
 		must(t, err)
 		got = l
 		for _, m := range want.Members {
 			exp = append(exp, string(m.Name))
 		}
-	case dataset.TypeSet:
+	case record.Set:
 		s, err := r.SMembers(ctx, key).Result()
 		must(t, err)
 		got = s
 		for _, m := range want.Members {
 			exp = append(exp, string(m.Name))
 		}
-	case dataset.TypeZSet:
+	case record.ZSet:
 		z, err := r.ZRangeWithScores(ctx, key, 0, -1).Result()
 		must(t, err)
 		for _, e := range z {
 			got = append(got, e.Member.(string)+"="+strconv.FormatFloat(e.Score, 'g', -1, 64))
 		}
 		ms := slices.Clone(want.Members)
-		slices.SortStableFunc(ms, func(a, b dataset.Member) int { // ZRANGE's order
+		slices.SortStableFunc(ms, func(a, b record.Member) int { // ZRANGE's order
 			if c := cmp.Compare(a.Score, b.Score); c != 0 {
 				return c
 			}
@@ -98,7 +99,7 @@ func spotCheck(t *testing.T, ctx context.Context, r *redis.Client, want dataset.
 			exp = append(exp, string(m.Name)+"="+strconv.FormatFloat(m.Score, 'g', -1, 64))
 		}
 	}
-	if want.Type == dataset.TypeHash || want.Type == dataset.TypeSet {
+	if want.Type == record.Hash || want.Type == record.Set {
 		slices.Sort(got)
 		slices.Sort(exp)
 	}

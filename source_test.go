@@ -54,8 +54,8 @@ func TestErrorsWrappedOnce(t *testing.T) {
 		want   error
 		msg    string
 	}{
-		{"a key twice", twice, false, io.Discard, encoder.ErrDuplicateKey, `write key "k" in db 0: encoder: duplicate key`},
-		{"a key twice, split", twice, true, io.Discard, encoder.ErrDuplicateKey, `write key "k" in db 0: encoder: duplicate key`},
+		{"a key twice", twice, false, io.Discard, record.ErrDuplicateKey, `write key "k" in db 0: record: duplicate key`},
+		{"a key twice, split", twice, true, io.Discard, record.ErrDuplicateKey, `write key "k" in db 0: record: duplicate key`},
 		{"dataset, disk full", big, false, fullWriter{}, errDiskFull, `encoder: write: disk full`},
 		{"dataset, disk full, split", big, true, fullWriter{}, errDiskFull, `encoder: write: disk full`},
 	}

@@ -30,7 +30,6 @@ const (
 // Limits on the parameters.
 const (
 	MaxValueSize = 512 << 20 // Redis's proto-max-bulk-len default
-	MaxDB        = record.MaxDB
 )
 
 // ErrInvalid is wrapped by every error Validate returns.
@@ -54,9 +53,9 @@ type Spec struct {
 	// record i is BaseTimeMS + TTL + a jitter offset drawn from (Seed, i), and stream entry j
 	// has the id (BaseTimeMS + j + 1)-0.
 	BaseTimeMS int64 `json:"base_time_ms,omitempty"`
-	// Type is the type of every key; empty means TypeString, as in manifests written before
+	// Type is the type of every key; empty means record.String, as in manifests written before
 	// collections existed.
-	Type Type `json:"type,omitempty"`
+	Type record.Type `json:"type,omitempty"`
 	// Members is how many members (hash fields, list elements, set or sorted-set members,
 	// stream entries) each collection or stream holds; unused for strings.
 	Members Range `json:"members,omitzero"`
@@ -90,8 +89,8 @@ func (d *Spec) Validate() error {
 	default:
 		return bad("value mode %q (known: same, random)", d.Value)
 	}
-	if d.DB < 0 || d.DB > MaxDB {
-		return bad("db %d out of range (0 to %d)", d.DB, MaxDB)
+	if d.DB < 0 || d.DB > record.MaxDB {
+		return bad("db %d out of range (0 to %d)", d.DB, record.MaxDB)
 	}
 	if d.TTL < 0 {
 		return bad("ttl %s is negative", d.TTL)

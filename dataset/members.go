@@ -9,19 +9,6 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// Type is the Redis type of a dataset's keys.
-type Type = record.Type
-
-// Types.
-const (
-	TypeString = record.String
-	TypeHash   = record.Hash
-	TypeList   = record.List
-	TypeSet    = record.Set
-	TypeZSet   = record.ZSet
-	TypeStream = record.Stream
-)
-
 // Limits on collections.
 const (
 	// MaxMembers is the most members a generated collection may have.
@@ -74,12 +61,12 @@ func (d *Spec) validateMembers() error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
 	switch d.Type {
-	case "", TypeString:
+	case "", record.String:
 		if d.Members != (Range{}) {
 			return bad("members %s go with a collection type (hash, list, set, zset, stream)", d.Members)
 		}
 		return nil
-	case TypeHash, TypeList, TypeSet, TypeZSet, TypeStream:
+	case record.Hash, record.List, record.Set, record.ZSet, record.Stream:
 	default:
 		return bad("type %q (known: string, hash, list, set, zset, stream)", d.Type)
 	}
@@ -92,7 +79,7 @@ func (d *Spec) validateMembers() error {
 	case m.Max > MaxMembers:
 		return bad("members %s: at most %d", m, uint64(MaxMembers))
 	}
-	if d.Value == ValueRandom && (d.Type == TypeSet || d.Type == TypeZSet) && d.ValueSize < MemberIDLen {
+	if d.Value == ValueRandom && (d.Type == record.Set || d.Type == record.ZSet) && d.ValueSize < MemberIDLen {
 		return bad("value size %d: random %s members take at least %d bytes, to stay unique", d.ValueSize, d.Type, MemberIDLen)
 	}
 	return nil
@@ -110,8 +97,8 @@ func (d *Spec) MemberCount(i uint64) uint64 {
 // sorted-set members start with an 11-character name that a bijection of j makes unique and
 // are padded to ValueSize with random characters; hash fields stay "fieldN".
 func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
-	if d.Value != ValueRandom || d.Type == TypeHash {
-		if d.Type == TypeHash {
+	if d.Value != ValueRandom || d.Type == record.Hash {
+		if d.Type == record.Hash {
 			dst = append(dst, "field"...)
 		} else {
 			dst = append(dst, "member"...)
@@ -119,7 +106,7 @@ func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
 		return strconv.AppendUint(dst, j+1, 10)
 	}
 	state := draw.Mix(draw.Mix(d.Seed^saltMember, i), j)
-	if d.Type == TypeList {
+	if d.Type == record.List {
 		return appendRandomFrom(dst, state, d.ValueSize)
 	}
 	id := draw.Hash(j ^ draw.Mix(d.Seed^saltMemberID, i)) // a bijection of j, so names are unique
@@ -150,12 +137,6 @@ func (d *Spec) Score(i, j, n uint64) float64 {
 	return s
 }
 
-// A Member is one member of a collection (see record.Member).
-type Member = record.Member
-
-// A Record is the whole content of one key (see record.Record).
-type Record = record.Record
-
 // StreamField is the field name of every generated stream entry.
 const StreamField = "value"
 
@@ -173,30 +154,30 @@ func (d *Spec) AppendStreamValue(dst []byte, i, j uint64) []byte {
 
 // Record returns the content of record i, as a verifier compares it with a server. It
 // allocates; generators use AppendKey, AppendMember and friends instead.
-func (d *Spec) Record(i uint64) Record {
-	r := Record{DB: d.DB, Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
+func (d *Spec) Record(i uint64) record.Record {
+	r := record.Record{DB: d.DB, Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
 	if d.Type.IsString() {
-		r.Type = TypeString
+		r.Type = record.String
 		r.Value = d.AppendValue(nil, i)
 		return r
 	}
 	n := d.MemberCount(i)
-	if d.Type == TypeStream {
-		r.Members = make([]Member, n)
+	if d.Type == record.Stream {
+		r.Members = make([]record.Member, n)
 		for j := range n {
-			r.Members[j] = Member{ID: d.StreamEntryID(j),
+			r.Members[j] = record.Member{ID: d.StreamEntryID(j),
 				Fields: [][]byte{[]byte(StreamField), d.AppendStreamValue(nil, i, j)}}
 		}
 		return r
 	}
-	r.Members = make([]Member, n)
+	r.Members = make([]record.Member, n)
 	for j := range n {
 		m := &r.Members[j]
 		m.Name = d.AppendMember(nil, i, j)
 		switch d.Type {
-		case TypeHash:
+		case record.Hash:
 			m.Value = d.AppendFieldValue(nil, i, j)
-		case TypeZSet:
+		case record.ZSet:
 			m.Score = d.Score(i, j, n)
 		}
 	}

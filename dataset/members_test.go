@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"github.com/rdbgen/rdbgen/record"
 	"strings"
 	"testing"
 )
@@ -44,14 +45,14 @@ func FuzzParseRange(f *testing.F) {
 }
 
 func TestValidateMembers(t *testing.T) {
-	ok := Spec{Count: 10, KeyPrefix: "key", Type: TypeSet, Members: Range{1, 5}}
+	ok := Spec{Count: 10, KeyPrefix: "key", Type: record.Set, Members: Range{1, 5}}
 	tests := []struct {
 		name    string
 		change  func(*Spec)
 		wantMsg string
 	}{
 		{"set", func(*Spec) {}, ""},
-		{"string with members", func(d *Spec) { d.Type = TypeString }, "go with a collection type"},
+		{"string with members", func(d *Spec) { d.Type = record.String }, "go with a collection type"},
 		{"old manifest", func(d *Spec) { d.Type, d.Members = "", Range{} }, ""},
 		{"unknown type", func(d *Spec) { d.Type = "streams" }, `type "streams"`},
 		{"no members", func(d *Spec) { d.Members = Range{} }, "at least 1 member"},
@@ -59,7 +60,7 @@ func TestValidateMembers(t *testing.T) {
 		{"too many", func(d *Spec) { d.Members = Range{1, MaxMembers + 1} }, "at most"},
 		{"random set too short", func(d *Spec) { d.Value, d.ValueSize = ValueRandom, 10 }, "at least 11"},
 		{"random set", func(d *Spec) { d.Value, d.ValueSize = ValueRandom, 11 }, ""},
-		{"random list short", func(d *Spec) { d.Type, d.Value, d.ValueSize = TypeList, ValueRandom, 1 }, ""},
+		{"random list short", func(d *Spec) { d.Type, d.Value, d.ValueSize = record.List, ValueRandom, 1 }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +78,7 @@ func TestValidateMembers(t *testing.T) {
 // sorted-set and hash members are unique within a key, whatever the mode, and every member is
 // recomputed the same.
 func TestMembersUniqueAndDeterministic(t *testing.T) {
-	for _, typ := range []Type{TypeHash, TypeSet, TypeZSet, TypeList} {
+	for _, typ := range []record.Type{record.Hash, record.Set, record.ZSet, record.List} {
 		for _, mode := range []ValueMode{ValueSame, ValueRandom} {
 			d := Spec{Count: 20, Type: typ, Members: Range{1, 3000}, Seed: 9, Value: mode}
 			if mode == ValueRandom {
@@ -99,14 +100,14 @@ func TestMembersUniqueAndDeterministic(t *testing.T) {
 					if string(m.Name) != string(d.AppendMember(nil, i, uint64(j))) {
 						t.Fatal("member not deterministic")
 					}
-					if typ != TypeList && seen[string(m.Name)] {
+					if typ != record.List && seen[string(m.Name)] {
 						t.Fatalf("%s/%s record %d: member %q repeats", typ, mode, i, m.Name)
 					}
 					seen[string(m.Name)] = true
-					if typ == TypeZSet && j > 0 && m.Score >= r.Members[j-1].Score {
+					if typ == record.ZSet && j > 0 && m.Score >= r.Members[j-1].Score {
 						t.Fatalf("scores do not descend: %v after %v", m.Score, r.Members[j-1].Score)
 					}
-					if typ == TypeHash && mode == ValueRandom && len(m.Value) != d.ValueSize {
+					if typ == record.Hash && mode == ValueRandom && len(m.Value) != d.ValueSize {
 						t.Fatalf("hash value of %d bytes", len(m.Value))
 					}
 				}
@@ -121,7 +122,7 @@ func TestMembersUniqueAndDeterministic(t *testing.T) {
 func TestRecordOfStrings(t *testing.T) {
 	d := Spec{Count: 3, KeyPrefix: "k", KeyStart: 7}
 	r := d.Record(1)
-	if string(r.Key) != "k8" || string(r.Value) != "k8" || r.Type != TypeString || r.Members != nil {
+	if string(r.Key) != "k8" || string(r.Value) != "k8" || r.Type != record.String || r.Members != nil {
 		t.Fatalf("record %+v", r)
 	}
 }

@@ -45,7 +45,7 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 		var err error
 		switch {
 		case g.wants != nil && !g.wants(c.Key()):
-		case d.Type == TypeStream:
+		case d.Type == record.Stream:
 			err = g.stream(c.Index(), c.Key(), c.ExpireAtMS())
 		default:
 			err = g.collection(c.Index(), c.Key(), c.ExpireAtMS())
@@ -154,10 +154,10 @@ func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 		g.name = d.AppendMember(g.name[:0], i, j)
 		m.Name = g.name
 		switch d.Type {
-		case TypeHash:
+		case record.Hash:
 			g.value = d.AppendFieldValue(g.value[:0], i, j)
 			m.Value = g.value
-		case TypeZSet:
+		case record.ZSet:
 			m.Score = d.Score(i, j, n)
 		}
 		if err = s.Add(m); err == nil {

@@ -3,7 +3,6 @@ package decoder
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math/bits"
@@ -18,11 +17,7 @@ import (
 // a repeated key is an error, or the first or last record of it is kept; a repeated member
 // is always an error naming the key and the member.
 
-// Errors of repeats, for errors.Is.
-var (
-	ErrDuplicateKey    = errors.New("duplicate key")
-	ErrDuplicateMember = errors.New("member repeated")
-)
+// Repeats are errors wrapping record.ErrDuplicateKey and record.ErrDuplicateMember.
 
 // hashSet holds 64-bit hashes in an open-addressing table that grows with what is added
 // (never with a count the file claims): the members of a large collection, whose repeats
@@ -236,7 +231,7 @@ func memberError(t byte, member []byte) error {
 		what = "field"
 	}
 	return fmt.Errorf("%w: %s %q: Redis refuses the file (7.2 loads it and holds the %s twice); repair the source",
-		ErrDuplicateMember, what, member, what)
+		record.ErrDuplicateMember, what, member, what)
 }
 
 // How keys are checked. A key is remembered once its record was passed on: an empty
@@ -274,7 +269,7 @@ func (rd *Reader) keep(db int) (bool, error) {
 		return true, nil
 	}
 	return false, fmt.Errorf("%w in db %d (its 64-bit hash matches an earlier key's; the input cannot be read again to compare): keep the first with --on-duplicate first, or the last with --on-duplicate last",
-		ErrDuplicateKey, db)
+		record.ErrDuplicateKey, db)
 }
 
 // seen remembers the key of the record just passed on.

@@ -64,7 +64,7 @@ func (x dupIndex) err() error {
 		return nil
 	}
 	return &Error{Offset: d.second, Key: d.key, Err: fmt.Errorf("%w in db %d (its first record at byte %d): keep the first with --on-duplicate first, or the last with --on-duplicate last",
-		ErrDuplicateKey, d.db, d.first)}
+		record.ErrDuplicateKey, d.db, d.first)}
 }
 
 // repeatSink returns a key-only sink that notes in found the records of the keys whose

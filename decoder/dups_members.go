@@ -82,7 +82,7 @@ func (rd *Reader) endMembers(t byte) error {
 		h = min(h, r)
 	}
 	return fmt.Errorf("%w: two %ss share the 64-bit hash %#016x (the input cannot be read again to compare them; two distinct ones share one with odds of n²/2⁶⁵ among n): Redis refuses a %s held twice; repair the source",
-		ErrDuplicateMember, what, h, what)
+		record.ErrDuplicateMember, what, h, what)
 }
 
 // errFound stops the reading of confirmMembers at the first member read twice.

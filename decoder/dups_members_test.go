@@ -119,8 +119,8 @@ func TestRepeatedMembersLogged(t *testing.T) {
 							return
 						}
 						var de *decoder.Error
-						if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != "big" {
-							t.Fatalf("got %v, want ErrDuplicateMember naming key \"big\"", err)
+						if !errors.As(err, &de) || !errors.Is(err, record.ErrDuplicateMember) || string(de.Key) != "big" {
+							t.Fatalf("got %v, want record.ErrDuplicateMember naming key \"big\"", err)
 						}
 						if once && strings.Contains(err.Error(), "share the 64-bit hash") {
 							return // past the threshold, read once: the hash named

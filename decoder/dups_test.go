@@ -109,8 +109,8 @@ func testRepeatedKeys(t *testing.T) {
 			if r.on == record.DupError {
 				var de *decoder.Error
 				want := fmt.Sprintf("duplicate key in db 0 (its first record at byte %d)", first)
-				if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateKey) || string(de.Key) != "k7" || !strings.Contains(err.Error(), want) {
-					t.Fatalf("got %v, want ErrDuplicateKey naming \"k7\" and saying %q", err, want)
+				if !errors.As(err, &de) || !errors.Is(err, record.ErrDuplicateKey) || string(de.Key) != "k7" || !strings.Contains(err.Error(), want) {
+					t.Fatalf("got %v, want record.ErrDuplicateKey naming \"k7\" and saying %q", err, want)
 				}
 				if r.first && len(rec.Records) != 0 {
 					t.Errorf("CheckKeysFirst: %d records passed on before the error", len(rec.Records))
@@ -160,12 +160,12 @@ func TestHashLogTempFile(t *testing.T) {
 		want     error
 	}{
 		{"success", distinct, dupReads[0], 0, nil},
-		{"repeated key", repeated, dupReads[0], 0, decoder.ErrDuplicateKey},
+		{"repeated key", repeated, dupReads[0], 0, record.ErrDuplicateKey},
 		{"cancelled", distinct, dupReads[0], 100, context.Canceled},
 		{"first", repeated, dupReads[3], 0, nil},
-		{"repeated key, CheckKeysFirst", repeated, dupReads[2], 0, decoder.ErrDuplicateKey},
+		{"repeated key, CheckKeysFirst", repeated, dupReads[2], 0, record.ErrDuplicateKey},
 		{"set, success", distinctSet, dupReads[0], 0, nil},
-		{"set, repeated member", repeatedSet, dupReads[0], 0, decoder.ErrDuplicateMember},
+		{"set, repeated member", repeatedSet, dupReads[0], 0, record.ErrDuplicateMember},
 		{"set, cancelled", distinctSet, dupReads[0], 4000, context.Canceled},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package decoder
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"strconv"
 )
 
@@ -161,7 +162,7 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 		}
 		if it.left < it.count && v <= it.prevInt() {
 			if v == it.prevInt() {
-				return it.fail(fmt.Errorf("%w: %w %q: Redis refuses the file; repair the source", errBadIntset, ErrDuplicateMember, strconv.FormatInt(v, 10)))
+				return it.fail(fmt.Errorf("%w: %w %q: Redis refuses the file; repair the source", errBadIntset, record.ErrDuplicateMember, strconv.FormatInt(v, 10)))
 			}
 			return it.fail(fmt.Errorf("%w: %d after %d, not ascending", errBadIntset, v, it.prevInt()))
 		}

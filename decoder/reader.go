@@ -29,7 +29,7 @@ import (
 // Errors for errors.Is. Structural damage wraps ErrCorrupt; every error of WriteTo about
 // the file is an *Error.
 var (
-	ErrNotRDB       = errors.New("not an RDB file")
+	ErrNotRDB       = errors.New("decoder: not an RDB file")
 	ErrVersion      = errors.New("unsupported RDB version")
 	ErrCorrupt      = errors.New("corrupt")
 	ErrTruncated    = errors.New("file ends inside a record")
@@ -91,10 +91,10 @@ type Options struct {
 	// type 6 (the pre-release format) cannot be skipped.
 	SkipModules bool
 	// OnDuplicate applies rdbgen's rules for repeats, as its importer does: a key that comes
-	// again in its db is an error wrapping ErrDuplicateKey (record.DupError), or only its
+	// again in its db is an error wrapping record.ErrDuplicateKey (record.DupError), or only its
 	// first record is passed on (DupFirst), or only its last (DupLast), the others counted
 	// in Stats.Duplicates; and a set, hash or sorted set that repeats a member is an error
-	// wrapping ErrDuplicateMember. DupFirst and DupLast need File, which reads the file once
+	// wrapping record.ErrDuplicateMember. DupFirst and DupLast need File, which reads the file once
 	// before to find the keys that repeat (memory grows with those keys only); a Reader
 	// alone refuses them. Under DupError, a source that can be read at an offset (a file)
 	// has the 64-bit hashes of its keys kept in a temporary file in $TMPDIR (8 bytes a key;

@@ -18,8 +18,8 @@ func TestMagic(t *testing.T) {
 		is   error
 		want string
 	}{
-		{"hello\n", decoder.ErrNotRDB, `rdb byte 0: not an RDB file: it begins with "hello", not REDIS or VALKEY`},
-		{"{}", decoder.ErrNotRDB, `rdb byte 0: not an RDB file: it begins with "{}", not REDIS or VALKEY`},
+		{"hello\n", decoder.ErrNotRDB, `rdb byte 0: decoder: not an RDB file: it begins with "hello", not REDIS or VALKEY`},
+		{"{}", decoder.ErrNotRDB, `rdb byte 0: decoder: not an RDB file: it begins with "{}", not REDIS or VALKEY`},
 		{"", decoder.ErrNotRDB, "shorter than the 9-byte header"},
 		{"RED", decoder.ErrNotRDB, "shorter than the 9-byte header"},
 		{"REDIS0", decoder.ErrNotRDB, "shorter than the 9-byte header"},

@@ -220,9 +220,9 @@ func TestRepeatedKeys(t *testing.T) {
 	t.Run("error", func(t *testing.T) {
 		_, err := decoder.File{Path: path, Options: decoder.Options{OnDuplicate: record.DupError}}.Read(context.Background(), &nopSink{})
 		var de *decoder.Error
-		if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateKey) || string(de.Key) != "k" ||
+		if !errors.As(err, &de) || !errors.Is(err, record.ErrDuplicateKey) || string(de.Key) != "k" ||
 			!strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "--on-duplicate") {
-			t.Fatalf("got %v, want ErrDuplicateKey naming the file, key \"k\" and --on-duplicate", err)
+			t.Fatalf("got %v, want record.ErrDuplicateKey naming the file, key \"k\" and --on-duplicate", err)
 		}
 	})
 	t.Run("last needs a file", func(t *testing.T) {
@@ -258,15 +258,15 @@ func TestRepeatedKeyConfirmed(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = rd.WriteTo(context.Background(), &nopSink{})
-			if !errors.Is(err, decoder.ErrDuplicateKey) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %v, want ErrDuplicateKey saying %q", err, tc.want)
+			if !errors.Is(err, record.ErrDuplicateKey) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want record.ErrDuplicateKey saying %q", err, tc.want)
 			}
 		})
 	}
 }
 
 // readRepeatedMember reads file under DupError: no error when member is "", else
-// ErrDuplicateMember naming key and member.
+// record.ErrDuplicateMember naming key and member.
 func readRepeatedMember(t *testing.T, file []byte, key, member string) {
 	t.Helper()
 	rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{OnDuplicate: record.DupError})
@@ -281,8 +281,8 @@ func readRepeatedMember(t *testing.T, file []byte, key, member string) {
 		return
 	}
 	var de *decoder.Error
-	if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateMember) || string(de.Key) != key ||
+	if !errors.As(err, &de) || !errors.Is(err, record.ErrDuplicateMember) || string(de.Key) != key ||
 		!strings.Contains(err.Error(), `"`+member+`"`) {
-		t.Fatalf("got %v, want ErrDuplicateMember naming key %q and %q", err, key, member)
+		t.Fatalf("got %v, want record.ErrDuplicateMember naming key %q and %q", err, key, member)
 	}
 }

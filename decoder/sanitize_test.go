@@ -65,7 +65,7 @@ var sanitizeCases = []struct {
 	{"ziplist tail", fx.File(9, packRecord(13, patched(fx.Ziplist(-1, "f", "v"), 4, 10))), "tail offset 10 is not its last entry's, 13", true},
 	{"intset", fx.File(9, packRecord(11, intset(2, -1, 5, 300))), "", false},
 	{"intset not ascending", fx.File(9, packRecord(11, intset(2, 5, 3))), "intset: 3 after 5, not ascending", true},
-	{"intset twice", fx.File(9, packRecord(11, intset(4, 7, 7))), `intset: member repeated "7"`, true},
+	{"intset twice", fx.File(9, packRecord(11, intset(4, 7, 7))), `intset: record: duplicate member "7"`, true},
 	{"intset empty", fx.File(9, packRecord(11, intset(8))), "corrupt intset", true},
 	{"NaN binary score", fx.File(9, fx.Record(5, "k", fx.Len(1), fx.Str("m"), binary.LittleEndian.AppendUint64(nil, math.Float64bits(math.NaN())))), "NaN", true},
 	{"NaN ascii score", fx.File(7, fx.Record(3, "k", fx.Len(1), fx.Str("m"), []byte{253})), "NaN", true},

@@ -3,6 +3,7 @@ package encoder
 import (
 	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // The collection records common to hashes, sets, sorted sets and lists: see the package
@@ -10,12 +11,9 @@ import (
 
 // Errors of collection writes, for errors.Is.
 var (
-	ErrEmptyCollection = errors.New("encoder: empty collection (Redis skips empty keys)")
-	ErrMemberCount     = errors.New("encoder: member count differs from the declared one")
-	ErrDuplicateMember = errors.New("encoder: duplicate member")
-	ErrNaNScore        = errors.New("encoder: NaN score")
-	ErrCollectionOpen  = errors.New("encoder: a collection is open")
-	ErrNoCollection    = errors.New("encoder: no collection of that type is open")
+	ErrMemberCount    = errors.New("encoder: member count differs from the declared one")
+	ErrCollectionOpen = errors.New("encoder: a collection is open")
+	ErrNoCollection   = errors.New("encoder: no collection of that type is open")
 )
 
 // Record type bytes of collections.
@@ -105,7 +103,7 @@ func (w *Writer) beginCollection(kind collKind, key []byte, n uint64, expireAtMS
 		return err
 	}
 	if n == 0 {
-		return w.fail(fmt.Errorf("write key %q: %w", key, ErrEmptyCollection))
+		return w.fail(fmt.Errorf("write key %q: %w", key, record.ErrEmpty))
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = kind, append(c.key[:0], key...), expireAtMS, n, 0, false
@@ -135,7 +133,7 @@ func (w *Writer) checkAdd(kind collKind, member []byte) error {
 	}
 	if w.checkDups && kind != listCollection {
 		if _, dup := c.seen[string(member)]; dup {
-			return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, ErrDuplicateMember))
+			return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, record.ErrDuplicateMember))
 		}
 		c.seen[string(member)] = struct{}{}
 	}

@@ -155,12 +155,12 @@ func TestCollectionErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"empty hash", func(w *Writer) error { return sinkOpen(w, record.Hash, []byte("k"), 0, 0) }, ErrEmptyCollection, `"k"`},
-		{"empty list", func(w *Writer) error { return sinkOpen(w, record.List, []byte("k"), 0, 0) }, ErrEmptyCollection, "empty"},
+		{"empty hash", func(w *Writer) error { return sinkOpen(w, record.Hash, []byte("k"), 0, 0) }, record.ErrEmpty, `"k"`},
+		{"empty list", func(w *Writer) error { return sinkOpen(w, record.List, []byte("k"), 0, 0) }, record.ErrEmpty, "empty"},
 		{"nan score", func(w *Writer) error {
 			sinkOpen(w, record.ZSet, []byte("z"), 1, 0)
 			return sinkScored(w, []byte("m"), math.NaN())
-		}, ErrNaNScore, `member "m"`},
+		}, record.ErrNaNScore, `member "m"`},
 		{"too few", func(w *Writer) error {
 			sinkOpen(w, record.Set, []byte("s"), 2, 0)
 			sinkAdd(w, []byte("a"))
@@ -202,7 +202,7 @@ func TestCollectionErrors(t *testing.T) {
 		{"duplicate key", func(w *Writer) error {
 			sinkString(w, []byte("k"), nil, 0)
 			return sinkOpen(w, record.Hash, []byte("k"), 1, 0)
-		}, ErrDuplicateKey, `"k"`},
+		}, record.ErrDuplicateKey, `"k"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,8 +227,8 @@ func TestDuplicateIntsetMember(t *testing.T) {
 	must(t, err)
 	must(t, w.BeginDB(0, record.Counts{}))
 	err = testCollection{kind: "set", names: []string{"1", "2", "1"}}.write(w, "s")
-	if !errors.Is(err, ErrDuplicateMember) || !strings.Contains(err.Error(), `"s": member 1`) {
-		t.Fatalf("got %v, want ErrDuplicateMember naming the key and member", err)
+	if !errors.Is(err, record.ErrDuplicateMember) || !strings.Contains(err.Error(), `"s": member 1`) {
+		t.Fatalf("got %v, want record.ErrDuplicateMember naming the key and member", err)
 	}
 }
 
@@ -240,8 +240,8 @@ func TestDuplicateMembersWithCheck(t *testing.T) {
 				w, err := NewWriter(&bytes.Buffer{}, Options{CheckDuplicates: true})
 				must(t, err)
 				must(t, w.BeginDB(0, record.Counts{}))
-				if err := c.write(w, "k"); !errors.Is(err, ErrDuplicateMember) {
-					t.Fatalf("got %v, want ErrDuplicateMember", err)
+				if err := c.write(w, "k"); !errors.Is(err, record.ErrDuplicateMember) {
+					t.Fatalf("got %v, want record.ErrDuplicateMember", err)
 				}
 			})
 		}

@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"slices"
 )
 
@@ -66,7 +67,7 @@ func (w *Writer) endSet() error {
 	slices.Sort(c.ints)
 	for i := 1; i < len(c.ints); i++ {
 		if c.ints[i] == c.ints[i-1] {
-			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], ErrDuplicateMember)
+			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], record.ErrDuplicateMember)
 		}
 	}
 	c.blob = appendIntset(c.blob[:0], c.ints)

@@ -46,7 +46,7 @@
 // Writer trusts the caller by default, since checking costs memory in proportion to the
 // collection; intsets are the exception, as sorting them finds repeats for free. With
 // Options.CheckDuplicates the Writer also remembers the members of the open collection and
-// fails with ErrDuplicateMember. List elements may repeat.
+// fails with record.ErrDuplicateMember. List elements may repeat.
 //
 // # Duplicate keys
 //
@@ -55,7 +55,7 @@
 // already written, so a database's keys always form one section), and within a section it
 // trusts the caller, since checking would cost memory in proportion to the keys. Callers whose
 // keys are not unique by construction (imports, user data) set Options.CheckDuplicates, which
-// remembers every key of the open database and fails with ErrDuplicateKey.
+// remembers every key of the open database and fails with record.ErrDuplicateKey.
 package encoder
 
 import (
@@ -90,7 +90,6 @@ var (
 	ErrClosed        = errors.New("encoder: write after close")
 	ErrNoDB          = errors.New("encoder: no database selected")
 	ErrDBReopened    = errors.New("encoder: database written twice")
-	ErrDuplicateKey  = errors.New("encoder: duplicate key")
 	ErrCountMismatch = errors.New("encoder: key count differs from the declared one")
 	ErrInvalidOption = errors.New("encoder: invalid option")
 	ErrInvalidExpiry = errors.New("encoder: negative expiry")
@@ -115,8 +114,8 @@ type Options struct {
 	// CreatedAt is written as the ctime AUX field; default the time of NewWriter.
 	CreatedAt time.Time
 	// CheckDuplicates makes the writer remember the keys of the open database and the
-	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
-	// ErrDuplicateMember; default off (memory grows with the keys when on).
+	// members of the open collection, and refuse a repeated one with record.ErrDuplicateKey or
+	// record.ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
 	// CountsAreHints takes the counts given to BeginDB as hints, as a dump's RESIZEDB is:
 	// written, not checked; and lets a database be opened again after another's, its
@@ -348,7 +347,7 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 	}
 	if w.checkDups {
 		if _, dup := w.seen[string(key)]; dup {
-			return w.fail(fmt.Errorf("write key %q in db %d: %w", key, w.db, ErrDuplicateKey))
+			return w.fail(fmt.Errorf("write key %q in db %d: %w", key, w.db, record.ErrDuplicateKey))
 		}
 		w.seen[string(key)] = struct{}{}
 	}

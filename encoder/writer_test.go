@@ -229,7 +229,7 @@ func TestDatabaseSections(t *testing.T) {
 		must(t, w.BeginDB(1, record.Counts{}))
 		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
 		err := sinkString(w, []byte("k"), []byte("w"), 0)
-		if !errors.Is(err, ErrDuplicateKey) || !strings.Contains(err.Error(), `"k" in db 1`) {
+		if !errors.Is(err, record.ErrDuplicateKey) || !strings.Contains(err.Error(), `"k" in db 1`) {
 			t.Fatalf("got %v", err)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"slices"
 )
@@ -31,14 +32,14 @@ func (w *Writer) beginZSet(key []byte, members uint64, expireAtMS int64) error {
 }
 
 // addScoredMember adds a member with its score to the open sorted set. Members must be
-// unique (see "Unique members"); the score may be ±Inf but not NaN (ErrNaNScore).
+// unique (see "Unique members"); the score may be ±Inf but not NaN (record.ErrNaNScore).
 func (w *Writer) addScoredMember(member []byte, score float64) error {
 	if err := w.checkAdd(zsetCollection, member); err != nil {
 		return err
 	}
 	c := &w.coll
 	if math.IsNaN(score) {
-		return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, ErrNaNScore))
+		return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, record.ErrNaNScore))
 	}
 	if !c.plain && len(member) > w.limits.ZSetMaxListpackValue {
 		w.startPlain(w.plainZSetType())

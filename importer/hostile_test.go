@@ -44,11 +44,11 @@ func (s *keySink) Begin(h *record.Header) error {
 func TestDuplicatesOnOneLine(t *testing.T) {
 	in := `[{"key":"a","value":"1"},{"key":"a","value":"2"},{"key":"b","value":"3"}]`
 	for _, tt := range []struct {
-		on   OnDuplicate
+		on   record.OnDuplicate
 		want string
 	}{
-		{DupLast, "0:a=2 0:b=3"},
-		{DupFirst, "0:a=1 0:b=3"},
+		{record.DupLast, "0:a=2 0:b=3"},
+		{record.DupFirst, "0:a=1 0:b=3"},
 	} {
 		sink := &keySink{}
 		open := func() (Reader, error) { return NewJSONReader(strings.NewReader(in)), nil }
@@ -59,13 +59,13 @@ func TestDuplicatesOnOneLine(t *testing.T) {
 		if got := strings.Join(sink.got, " "); got != tt.want || st.Written != 2 || st.Duplicates != 1 {
 			t.Fatalf("%s: wrote %q, stats %+v", tt.on, got, st)
 		}
-		if tt.on == DupLast && sink.info[0].Keys != 2 {
+		if tt.on == record.DupLast && sink.info[0].Keys != 2 {
 			t.Fatalf("db 0 opened with %+v", sink.info[0])
 		}
 	}
 	open := func() (Reader, error) { return NewJSONReader(strings.NewReader(in)), nil }
 	_, err := Copy(context.Background(), &keySink{}, open, Options{})
-	if !errors.Is(err, ErrDuplicateKey) {
+	if !errors.Is(err, record.ErrDuplicateKey) {
 		t.Fatalf("default: %v", err)
 	}
 }
@@ -256,7 +256,7 @@ func TestLastCountsExpiries(t *testing.T) {
 `
 	sink := &keySink{}
 	open := func() (Reader, error) { return NewJSONReader(strings.NewReader(in)), nil }
-	st, err := Copy(context.Background(), sink, open, Options{OnDuplicate: DupLast})
+	st, err := Copy(context.Background(), sink, open, Options{OnDuplicate: record.DupLast})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,31 +59,14 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 // Unwrap returns the problem, for errors.Is and errors.As.
 func (e *LineError) Unwrap() error { return e.Err }
 
-// Errors Copy returns, for errors.Is.
-var (
-	ErrDuplicateKey = errors.New("duplicate key")
-	ErrDBOrder      = errors.New("records of a db are not together")
-)
-
-// OnDuplicate says what Copy does with a key that comes again in the same db: the rules
-// of every reader of records, dumps included (record.OnDuplicate).
-type OnDuplicate = record.OnDuplicate
-
-// The choices for OnDuplicate.
-const (
-	// DupError fails, naming the lines of both records (the default).
-	DupError = record.DupError
-	// DupFirst keeps the first record and drops the later ones.
-	DupFirst = record.DupFirst
-	// DupLast keeps the last record. Since the first was written before the next turns up,
-	// Copy reads the input twice: once to find the last record of every key, once to write.
-	DupLast = record.DupLast
-)
+// ErrDBOrder reports a database whose records come back after another's; Copy returns it
+// (and errors wrapping record.ErrDuplicateKey), for errors.Is.
+var ErrDBOrder = errors.New("importer: records of a db are not together")
 
 // Options configure Copy. The zero value refuses duplicates and malformed records.
 type Options struct {
-	// OnDuplicate: DupError (default, also for ""), DupFirst or DupLast.
-	OnDuplicate OnDuplicate
+	// OnDuplicate: record.DupError (default, also for ""), record.DupFirst or record.DupLast.
+	OnDuplicate record.OnDuplicate
 	// SkipInvalid skips malformed records, counting them, instead of failing on the first.
 	SkipInvalid bool
 	// Now is the time that tells which expiries are past, for Stats.Expired; default now.
@@ -95,7 +78,7 @@ type Stats struct {
 	Records    uint64 // records read, malformed ones included
 	Written    uint64 // records written
 	Skipped    uint64 // malformed records skipped (SkipInvalid)
-	Duplicates uint64 // records dropped as duplicates (DupFirst, DupLast)
+	Duplicates uint64 // records dropped as duplicates (record.DupFirst, DupLast)
 	Expired    uint64 // written records whose expiry is already past: Redis drops them at load
 	Functions  uint64 // function libraries written (JSON objects of type "function")
 	// FirstSkipped is the first malformed record skipped, for the report.
@@ -109,7 +92,7 @@ const checkEvery = 1 << 12
 
 // Copy reads every record that open's Reader yields and writes it to sink, database by
 // database. The records of one database must come together, as a dump lists them; a
-// database that comes back later is an error (ErrDBOrder). With DupLast, open is called twice
+// database that comes back later is an error (ErrDBOrder). With record.DupLast, open is called twice
 // and must yield the same records both times. Progress is the sink's to report.
 func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), opts Options) (Stats, error) {
 	c := &copier{ctx: ctx, sink: sink, opts: opts, now: opts.Now}
@@ -117,9 +100,9 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 		c.now = time.Now()
 	}
 	switch opts.OnDuplicate {
-	case "", DupError, DupFirst:
+	case "", record.DupError, record.DupFirst:
 		c.seen = record.NewKeySet()
-	case DupLast:
+	case record.DupLast:
 		if err := c.findLast(open); err != nil {
 			return c.stats, err
 		}
@@ -143,8 +126,8 @@ type copier struct {
 	now      time.Time
 	stats    Stats
 	seen     *record.KeySet        // key → line of its record
-	last     *record.KeySet        // DupLast: key → number of its last record
-	counts   map[int]record.Counts // DupLast: what each db will hold
+	last     *record.KeySet        // record.DupLast: key → number of its last record
+	counts   map[int]record.Counts // record.DupLast: what each db will hold
 	db       int                   // the open db
 	open     bool                  // a db is open
 	dbLine   map[int]int64         // the line each db started on
@@ -280,11 +263,11 @@ func (c *copier) write(rec *record.Record, line int64, n uint64) error {
 			return nil
 		}
 	} else if first, dup := c.seen.Add(rec.DB, rec.Key, line); dup {
-		if c.opts.OnDuplicate == DupFirst {
+		if c.opts.OnDuplicate == record.DupFirst {
 			c.stats.Duplicates++
 			return nil
 		}
-		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", ErrDuplicateKey, rec.Key, rec.DB, first)}
+		return &LineError{Line: line, Err: fmt.Errorf("%w %q in db %d (first at line %d; see --on-duplicate)", record.ErrDuplicateKey, rec.Key, rec.DB, first)}
 	}
 	if !c.open || rec.DB != c.db {
 		if c.dbLine == nil {

@@ -10,12 +10,13 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // BenchmarkInspect inspects files of the default dataset (1M strings) and of 200k hashes of
 // 10 fields (redis-7.0 listpacks), reporting keys/s.
 func BenchmarkInspect(b *testing.B) {
-	hashes := dataset.Spec{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 10, Max: 10}}
+	hashes := dataset.Spec{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}
 	for _, c := range []struct {
 		name   string
 		d      dataset.Spec

@@ -95,7 +95,7 @@ func generated(t *testing.T, d dataset.Spec) string {
 func TestInspectDatasets(t *testing.T) {
 	strs := func(n uint64) dataset.Spec { return dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
 	hashes := strs(1_000_000)
-	hashes.Type, hashes.Members = dataset.TypeHash, dataset.Range{Min: 10, Max: 10}
+	hashes.Type, hashes.Members = record.Hash, dataset.Range{Min: 10, Max: 10}
 	ttl := strs(200_000)
 	ttl.TTL, ttl.BaseTimeMS = time.Hour, time.Now().UnixMilli()
 	cases := []struct {

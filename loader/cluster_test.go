@@ -23,7 +23,7 @@ func TestLoadIntoCluster(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
 	sets := []*dataset.Spec{
 		{Count: 3000, KeyPrefix: "key", KeyStart: 1, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
-		{Count: 500, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:"},
+		{Count: 500, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:"},
 	}
 	for _, d := range sets {
 		for _, m := range loader.Methods() {

@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 )
 
 // withTTL returns d with an expiry an hour from now, spread by a minute.
@@ -43,14 +44,14 @@ func TestLoadPutsEveryKey(t *testing.T) {
 		{"sequential", plain, loader.Options{Method: loader.Sequential}},
 		{"sequential random ttl db 3", random, loader.Options{Method: loader.Sequential}},
 		{"parallel default workers", random, loader.Options{Method: loader.Parallel}},
-		{"parallel 7 workers px", random, loader.Options{Method: loader.Parallel, Workers: 7, Expiry: loader.ExpiryRelative}},
+		{"parallel 7 workers px", random, loader.Options{Method: loader.Parallel, Workers: 7, Expiry: resp.ExpiryRelative}},
 		{"pipeline defaults", random, loader.Options{}},
 		{"pipeline batch 1", plain, loader.Options{Method: loader.Pipeline, Batch: 1}},
 		{"pipeline uneven batches, 3 workers", random, loader.Options{Method: loader.Pipeline, Batch: 77, Workers: 3}},
 		{"pipeline big values", big, loader.Options{Method: loader.Pipeline, Batch: 16, Workers: 2}},
 		{"mass", plain, loader.Options{Method: loader.Mass}},
 		{"mass random ttl db 3", random, loader.Options{Method: loader.Mass}},
-		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: loader.ExpiryRelative}},
+		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: resp.ExpiryRelative}},
 		{"mass big values", big, loader.Options{Method: loader.Mass}},
 		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}},
 		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}},
@@ -77,7 +78,7 @@ func TestLoadPutsEveryKey(t *testing.T) {
 				t.Fatalf("last progress %+v", last)
 			}
 			servertest.Verify(t, inst.Addr, manifestOf(&tt.d, time.Now()))
-			if opts.Expiry != loader.ExpiryRelative {
+			if opts.Expiry != resp.ExpiryRelative {
 				servertest.CheckExpiries(t, inst.Addr, &tt.d)
 			}
 		})
@@ -130,9 +131,9 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 // the dataset, for verify.Server.
 func manifestOf(d *dataset.Spec, at time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{Format: manifest.FormatVersion, Generator: "rdbgen test load", CreatedAt: at.UTC(),
-		Keys: d.Count, Expires: d.Expires(), DBs: map[int]manifest.Counts{}, Dataset: d}
+		Keys: d.Count, Expires: d.Expires(), DBs: map[int]record.Counts{}, Dataset: d}
 	if d.Count > 0 {
-		m.DBs[d.DB] = manifest.Counts{Keys: d.Count, Expires: d.Expires()}
+		m.DBs[d.DB] = record.Counts{Keys: d.Count, Expires: d.Expires()}
 	}
 	return m
 }

@@ -33,21 +33,6 @@ const (
 // Methods returns the methods, slowest first.
 func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass} }
 
-// Expiry chooses how a record's expiry is sent: see resp.Expiry.
-type Expiry = resp.Expiry
-
-// The expiry modes.
-const (
-	// ExpiryAbsolute sends the record's absolute expiry in Unix ms (SET … PXAT, or SET
-	// then PEXPIREAT before Redis 6.2; PEXPIREAT for collections): the key gets exactly
-	// the expiry the RDB file would hold, however long the command waits in buffers.
-	ExpiryAbsolute = resp.ExpiryAbsolute
-	// ExpiryRelative sends the milliseconds left until the record's expiry (SET … PX,
-	// PEXPIRE), computed when the command is made; the key's expiry ends up later by the
-	// time the command spends in buffers. An expiry already past is sent as 1 ms.
-	ExpiryRelative = resp.ExpiryRelative
-)
-
 // Defaults of [Options].
 const (
 	DefaultAddr            = "127.0.0.1:6379"
@@ -95,8 +80,8 @@ type Options struct {
 	// Other methods take no batch.
 	Batch int
 	// Expiry chooses PXAT or PX for records with an expiry.
-	// Default: ExpiryAbsolute.
-	Expiry Expiry
+	// Default: resp.ExpiryAbsolute.
+	Expiry resp.Expiry
 	// DropLostPending rebuilds every stream with commands, without the pending entries
 	// whose entry was deleted (and, before Redis 6.2, the consumers without pending
 	// entries), counted in Result.Streams. Default: false, such a stream is sent as
@@ -139,7 +124,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Method = DefaultMethod
 	}
 	if o.Expiry == "" {
-		o.Expiry = ExpiryAbsolute
+		o.Expiry = resp.ExpiryAbsolute
 	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = DefaultDialTimeout
@@ -183,7 +168,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Batch = 1
 	}
 	switch o.Expiry {
-	case ExpiryAbsolute, ExpiryRelative:
+	case resp.ExpiryAbsolute, resp.ExpiryRelative:
 	default:
 		return bad("expiry %q (known: pxat, px)", o.Expiry)
 	}

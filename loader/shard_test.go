@@ -9,6 +9,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // TestLoadOneShard loads a dataset into a cluster of three primaries one shard at a time,
@@ -19,7 +20,7 @@ func TestLoadOneShard(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
 	sets := []*dataset.Spec{
 		{Count: 3000, KeyPrefix: "key", KeyStart: 1, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
-		{Count: 500, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:", Seed: 7},
+		{Count: 500, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:", Seed: 7},
 	}
 	for _, d := range sets {
 		t.Run(string(d.Type), func(t *testing.T) {

@@ -93,11 +93,6 @@ type Import struct {
 	OnDup      string   `json:"on_duplicate"`         // error, first or last
 }
 
-// Counts is record.Counts, the one count pair.
-//
-// Deprecated: use record.Counts.
-type Counts = record.Counts
-
 // PathFor returns the manifest path for an RDB file path.
 func PathFor(rdbPath string) string { return rdbPath + Suffix }
 

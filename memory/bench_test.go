@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // BenchmarkEstimator measures how fast an Estimator takes records, against the time the
@@ -16,8 +17,8 @@ func BenchmarkEstimator(b *testing.B) {
 		d    dataset.Spec
 	}{
 		{"strings", dataset.Spec{Count: 100_000, KeyPrefix: "key", KeyStart: 1}},
-		{"hash-10", dataset.Spec{Count: 10_000, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 10, Max: 10}}},
-		{"zset-1000", dataset.Spec{Count: 100, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeZSet, Members: dataset.Range{Min: 1000, Max: 1000}}},
+		{"hash-10", dataset.Spec{Count: 10_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}},
+		{"zset-1000", dataset.Spec{Count: 100, KeyPrefix: "key", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1000, Max: 1000}}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -66,7 +66,7 @@ func checkDataset(t *testing.T, d dataset.Spec, target string) {
 // The estimate of generated datasets, against Debian's redis-server 7.0.15.
 func TestEstimateDatasets(t *testing.T) {
 	str := func(n uint64) dataset.Spec { return dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
-	coll := func(n uint64, typ dataset.Type, members uint64) dataset.Spec {
+	coll := func(n uint64, typ record.Type, members uint64) dataset.Spec {
 		d := str(n)
 		d.Type, d.Members = typ, dataset.Range{Min: members, Max: members}
 		return d
@@ -81,24 +81,24 @@ func TestEstimateDatasets(t *testing.T) {
 		target string
 	}{
 		{"strings-1M", str(1_000_000), ""},
-		{"hash-1M-10-fields", coll(1_000_000, dataset.TypeHash, 10), ""},
-		{"hash-100k-10-fields-7.0", coll(100_000, dataset.TypeHash, 10), "redis-7.0"},
+		{"hash-1M-10-fields", coll(1_000_000, record.Hash, 10), ""},
+		{"hash-100k-10-fields-7.0", coll(100_000, record.Hash, 10), "redis-7.0"},
 		{"strings-random-100B-ttl", func() dataset.Spec {
 			d := random(str(200_000), 100)
 			d.TTL, d.BaseTimeMS = time.Hour, time.Now().UnixMilli()
 			return d
 		}(), "redis-7.0"},
 		{"strings-random-30B", random(str(200_000), 30), "redis-7.0"},
-		{"hash-1000-fields", coll(1000, dataset.TypeHash, 1000), "redis-7.0"},
-		{"list-10", coll(100_000, dataset.TypeList, 10), "redis-7.0"},
-		{"list-10000", coll(100, dataset.TypeList, 10_000), "redis-7.0"},
-		{"list-10000-rdb9", coll(100, dataset.TypeList, 10_000), ""},
-		{"set-10", coll(100_000, dataset.TypeSet, 10), "redis-7.0"},
-		{"set-1000", coll(1000, dataset.TypeSet, 1000), "redis-7.0"},
-		{"set-random-10", random(coll(100_000, dataset.TypeSet, 10), 20), "redis-7.0"},
-		{"zset-10", coll(100_000, dataset.TypeZSet, 10), "redis-7.0"},
-		{"zset-1000", coll(1000, dataset.TypeZSet, 1000), "redis-7.0"},
-		{"zset-random-200", random(coll(1000, dataset.TypeZSet, 200), 20), "redis-7.0"},
+		{"hash-1000-fields", coll(1000, record.Hash, 1000), "redis-7.0"},
+		{"list-10", coll(100_000, record.List, 10), "redis-7.0"},
+		{"list-10000", coll(100, record.List, 10_000), "redis-7.0"},
+		{"list-10000-rdb9", coll(100, record.List, 10_000), ""},
+		{"set-10", coll(100_000, record.Set, 10), "redis-7.0"},
+		{"set-1000", coll(1000, record.Set, 1000), "redis-7.0"},
+		{"set-random-10", random(coll(100_000, record.Set, 10), 20), "redis-7.0"},
+		{"zset-10", coll(100_000, record.ZSet, 10), "redis-7.0"},
+		{"zset-1000", coll(1000, record.ZSet, 1000), "redis-7.0"},
+		{"zset-random-200", random(coll(1000, record.ZSet, 200), 20), "redis-7.0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkDataset(t, c.d, c.target) })

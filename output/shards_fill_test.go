@@ -43,7 +43,7 @@ func TestShardsFilledAsCounted(t *testing.T) {
 		{"ttl, uneven", &dataset.Spec{Count: 50_000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
 			Seed: 3, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}, uneven, encoder.Options{BufferSize: 4096, Target: "redis-7.0"}},
 		{"one hash tag", &dataset.Spec{Count: 30_000, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{BufferSize: 4096}},
-		{"hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: dataset.TypeHash,
+		{"hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
 			Members: dataset.Range{Min: 1, Max: 20}, Seed: 4}, even3, encoder.Options{BufferSize: 4096}},
 		{"spec", springs, even3, encoder.Options{BufferSize: 4096, Target: "redis-7.0"}},
 	}

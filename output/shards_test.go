@@ -46,9 +46,9 @@ func TestShardIsTheSplits(t *testing.T) {
 		layout *cluster.Layout
 	}{
 		{"default dataset", &dataset.Spec{Count: 50_000, KeyPrefix: "key", KeyStart: 100000001}, even4},
-		{"ttl and hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: dataset.TypeHash,
+		{"ttl and hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
 			Members: dataset.Range{Min: 1, Max: 20}, Seed: 4, TTL: time.Hour, BaseTimeMS: base.UnixMilli()}, even4},
-		{"streams", &dataset.Spec{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: dataset.TypeStream,
+		{"streams", &dataset.Spec{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: record.Stream,
 			Members: dataset.Range{Min: 1, Max: 5}, Seed: 5, BaseTimeMS: base.UnixMilli()}, even4},
 		{"spec", loadExample(t, "spring-data-redis.yaml", base), even4},
 		{"import", noCounts{sample[:3]}, even4},

@@ -20,12 +20,12 @@ import (
 
 // writeStale writes n string keys (or hashes of 10 fields) that expired ttl after a base
 // time two days ago, for target, and returns the path.
-func writeStale(tb testing.TB, dir string, n uint64, typ dataset.Type, target string) string {
+func writeStale(tb testing.TB, dir string, n uint64, typ record.Type, target string) string {
 	tb.Helper()
 	base := time.Now().Add(-48 * time.Hour)
 	d := &dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueSame, Type: typ,
 		TTL: time.Hour, BaseTimeMS: base.UnixMilli(), Seed: 1}
-	if typ == dataset.TypeHash {
+	if typ == record.Hash {
 		d.Members = dataset.Range{Min: 10, Max: 10}
 	}
 	path := filepath.Join(dir, "dump.rdb")
@@ -44,7 +44,7 @@ func writeStale(tb testing.TB, dir string, n uint64, typ dataset.Type, target st
 func TestFile(t *testing.T) {
 	for _, target := range []string{"redis-5.0", "redis-7.0", "redis-7.4"} {
 		t.Run(target, func(t *testing.T) {
-			path := writeStale(t, t.TempDir(), 1000, dataset.TypeHash, target)
+			path := writeStale(t, t.TempDir(), 1000, record.Hash, target)
 			before, _ := verify.File(context.Background(), path, verify.Options{Offline: true})
 			now := time.Now()
 			res, err := rebase.File(context.Background(), path, now)
@@ -83,7 +83,7 @@ func TestFile(t *testing.T) {
 func BenchmarkFile(b *testing.B) {
 	for _, n := range []uint64{100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
-			path := writeStale(b, b.TempDir(), n, dataset.TypeString, "redis-7.0")
+			path := writeStale(b, b.TempDir(), n, record.String, "redis-7.0")
 			fi, _ := os.Stat(path)
 			b.SetBytes(fi.Size())
 			b.ResetTimer()

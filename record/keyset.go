@@ -1,6 +1,17 @@
 package record
 
-import "hash/maphash"
+import (
+	"errors"
+	"hash/maphash"
+)
+
+// Errors of the duplicate checks every writer and reader of records makes, for errors.Is.
+var (
+	// ErrDuplicateKey reports a key that comes again in the same database.
+	ErrDuplicateKey = errors.New("record: duplicate key")
+	// ErrDuplicateMember reports a set, sorted-set or hash member that comes again in its key.
+	ErrDuplicateMember = errors.New("record: duplicate member")
+)
 
 // OnDuplicate says what a reader of records (an import, a dump) does with a key that comes
 // again in the same database.

@@ -82,7 +82,7 @@ func TestClusterPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Sorted sets whose keys share one hash tag: one shard holds them all.
-	tagged := &dataset.Spec{Count: 600, KeyPrefix: "{user}:", KeyStart: 1, Type: dataset.TypeZSet, Members: dataset.Range{Min: 1, Max: 50}, Seed: 2}
+	tagged := &dataset.Spec{Count: 600, KeyPrefix: "{user}:", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1, Max: 50}, Seed: 2}
 	cases := map[string]struct {
 		d      *dataset.Spec
 		layout *cluster.Layout
@@ -271,7 +271,7 @@ func TestClusterErrors(t *testing.T) {
 // its slots are compared, and those of other shards' slots must be absent.
 func TestFileOfOneShard(t *testing.T) {
 	t.Parallel()
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 5}}
+	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 5}}
 	even, _ := cluster.Even(3)
 	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
 	path := filepath.Join(dir, "shard-1.rdb")

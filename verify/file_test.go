@@ -99,7 +99,7 @@ func TestFileOfflineBadFiles(t *testing.T) {
 			want: "truncated: got 12 bytes, want at least 18 bytes"},
 		{name: "empty", change: func(b []byte) []byte { return nil }, noMan: true, want: "truncated: got 0 bytes"},
 		{name: "not an RDB file", noMan: true, change: func(b []byte) []byte { return append([]byte("HELLO"), b[5:]...) },
-			want: `header: not an RDB file: it begins with "HELLO"`},
+			want: `header: decoder: not an RDB file: it begins with "HELLO"`},
 		{name: "trailing bytes", noMan: true, change: func(b []byte) []byte {
 			// A second EOF and checksum after a valid file: the checksum covers the first.
 			return append(b, b[len(b)-9:]...)

@@ -251,7 +251,7 @@ func TestConvertBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"convert"}, "convert takes one input"},
-		{[]string{"convert", notRDB, "-o", filepath.Join(dir, "o.rdb")}, `x.json: rdb byte 0: not an RDB file: it begins with "{\"key", not REDIS`},
+		{[]string{"convert", notRDB, "-o", filepath.Join(dir, "o.rdb")}, `x.json: rdb byte 0: decoder: not an RDB file: it begins with "{\"key", not REDIS`},
 		{[]string{"convert", filepath.Join(dir, "missing.rdb"), "-o", filepath.Join(dir, "o.rdb")}, "no such file"},
 		{[]string{"convert", good, "-o", filepath.Join(dir, "o.rdb"), "--sample", "2"}, "--sample 2: want a fraction"},
 		{[]string{"convert", good, "-o", filepath.Join(dir, "o.rdb"), "--type", "blob"}, `unknown type "blob"`},

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // builtinDatasetFlags are the flags that choose the records of the built-in
@@ -17,7 +18,7 @@ import (
 func builtinDatasetFlags(countUsage, seedUsage string) []cli.Flag {
 	return []cli.Flag{
 		&cli.Uint64Flag{Name: "count", Aliases: []string{"n"}, Usage: countUsage},
-		&cli.StringFlag{Name: "type", Value: string(dataset.TypeString), Usage: "type of every key: string, hash, list, set, zset or stream"},
+		&cli.StringFlag{Name: "type", Value: string(record.String), Usage: "type of every key: string, hash, list, set, zset or stream"},
 		&cli.StringFlag{Name: "members", Value: "10", Usage: "members of each collection (hash fields, elements): N or MIN-MAX"},
 		&cli.StringFlag{Name: "key-prefix", Value: "key", Usage: "text before each key's number"},
 		&cli.Uint64Flag{Name: "key-start", Value: 100000001, Usage: "number of the first key"},
@@ -71,7 +72,7 @@ func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Spec, error) {
 		return nil, errors.New("--count is required (the number of keys)")
 	}
 	d := &dataset.Spec{
-		Type:      dataset.Type(c.String("type")),
+		Type:      record.Type(c.String("type")),
 		Count:     c.Uint64("count"),
 		KeyPrefix: c.String("key-prefix"),
 		KeyStart:  c.Uint64("key-start"),
@@ -94,7 +95,7 @@ func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Spec, error) {
 	if d.Value == dataset.ValueRandom && !c.IsSet("value-size") {
 		d.ValueSize = 64
 	}
-	if d.TTL > 0 || d.Type == dataset.TypeStream {
+	if d.TTL > 0 || d.Type == record.Stream {
 		d.BaseTimeMS = now.UnixMilli() // expiries and stream ids count from it
 	}
 	if err := d.Validate(); err != nil {

@@ -114,7 +114,7 @@ func TestInspectBadInput(t *testing.T) {
 		{"no file", []string{"inspect"}, "no file to inspect"},
 		{"two files", []string{"inspect", dump, dump}, `unexpected argument`},
 		{"missing", []string{"inspect", filepath.Join(dir, "nope.rdb")}, "no such file"},
-		{"not rdb", []string{"inspect", write("text.rdb", []byte("hello, world\n"))}, "rdb byte 0: not an RDB file"},
+		{"not rdb", []string{"inspect", write("text.rdb", []byte("hello, world\n"))}, "rdb byte 0: decoder: not an RDB file"},
 		{"truncated", []string{"inspect", write("cut.rdb", good[:len(good)/2])}, "file ends inside a record"},
 		{"checksum", []string{"inspect", write("crc.rdb", damaged)}, "checksum mismatch"},
 		{"target", []string{"inspect", dump, "--target", "redis-1.0"}, `unknown target "redis-1.0"`},

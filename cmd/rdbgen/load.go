@@ -44,7 +44,7 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline or mass"},
 				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
 				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
-				&cli.StringFlag{Name: "expiry", Value: string(loader.ExpiryAbsolute), Usage: "send expiries as pxat (exact) or px (time left)"},
+				&cli.StringFlag{Name: "expiry", Value: string(resp.ExpiryAbsolute), Usage: "send expiries as pxat (exact) or px (time left)"},
 				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded records here, for rdbgen verify --addr"},
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
 				dropLostPendingFlag(),
@@ -61,19 +61,19 @@ func loadCommand() *cli.Command {
 type loadSummary struct {
 	functionCounts
 
-	Addr          string                     `json:"addr"`
-	DB            int                        `json:"db"`
-	Method        string                     `json:"method"`
-	Workers       int                        `json:"workers"`
-	Batch         int                        `json:"batch"`
-	Keys          uint64                     `json:"keys"`
-	Expires       uint64                     `json:"expires"`
-	Expired       uint64                     `json:"expired"`
-	Nodes         map[string]manifest.Counts `json:"nodes,omitempty"`
-	Seconds       float64                    `json:"seconds"`
-	KeysPerSecond float64                    `json:"keys_per_second"`
-	Manifest      string                     `json:"manifest,omitempty"`
-	Streams       resp.StreamCounts          `json:"streams,omitzero"`
+	Addr          string                   `json:"addr"`
+	DB            int                      `json:"db"`
+	Method        string                   `json:"method"`
+	Workers       int                      `json:"workers"`
+	Batch         int                      `json:"batch"`
+	Keys          uint64                   `json:"keys"`
+	Expires       uint64                   `json:"expires"`
+	Expired       uint64                   `json:"expired"`
+	Nodes         map[string]record.Counts `json:"nodes,omitempty"`
+	Seconds       float64                  `json:"seconds"`
+	KeysPerSecond float64                  `json:"keys_per_second"`
+	Manifest      string                   `json:"manifest,omitempty"`
+	Streams       resp.StreamCounts        `json:"streams,omitzero"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -139,7 +139,7 @@ func loadAction(c *cli.Context) error {
 	opts.ReplaceFunctions = c.Bool("replace-functions")
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
-	opts.Expiry = loader.Expiry(c.String("expiry"))
+	opts.Expiry = resp.Expiry(c.String("expiry"))
 	opts.DropLostPending = c.Bool("drop-lost-pending")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
@@ -195,9 +195,9 @@ func loadAction(c *cli.Context) error {
 	}
 	for addr, n := range res.Nodes {
 		if sum.Nodes == nil {
-			sum.Nodes = map[string]manifest.Counts{}
+			sum.Nodes = map[string]record.Counts{}
 		}
-		sum.Nodes[addr] = manifest.Counts{Keys: n.Keys, Expires: n.Expires}
+		sum.Nodes[addr] = record.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
 		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {

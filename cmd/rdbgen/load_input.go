@@ -185,7 +185,7 @@ func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]reco
 		DBs:       maps.Clone(loaded),
 	}
 	if m.DBs == nil {
-		m.DBs = map[int]manifest.Counts{}
+		m.DBs = map[int]record.Counts{}
 	}
 	switch {
 	case in.Dataset != nil:

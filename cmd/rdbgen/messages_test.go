@@ -50,7 +50,7 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 	}{
 		{[]string{"convert", text, "-o", filepath.Join(dir, "x.rdb")}, `not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"inspect", text}, `not an RDB file: it begins with "hello", not REDIS`},
-		{[]string{"verify", text, "--backend", "offline"}, `header: not an RDB file: it begins with "hello", not REDIS`},
+		{[]string{"verify", text, "--backend", "offline"}, `header: decoder: not an RDB file: it begins with "hello", not REDIS`},
 		{[]string{"convert", valkey, "-o", filepath.Join(dir, "x.rdb")}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},
 		{[]string{"inspect", valkey}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},
 		{[]string{"verify", valkey, "--backend", "offline"}, `VALKEY081 (this reader knows VALKEY080, Valkey 9.0)`},

@@ -133,7 +133,7 @@ func TestConvertRebaseBadInput(t *testing.T) {
 		want string
 	}{
 		{"bad time", []string{"convert", dump, "-o", out, "--rebase-to", "tomorrow"}, `--rebase-to "tomorrow": want an RFC 3339 time`},
-		{"stdin, empty", []string{"convert", "-", "-o", out, "--rebase-expiry"}, "--rebase-expiry: read stdin: rdb byte 0: not an RDB file"},
+		{"stdin, empty", []string{"convert", "-", "-o", out, "--rebase-expiry"}, "--rebase-expiry: read stdin: rdb byte 0: decoder: not an RDB file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := run(t, context.Background(), tt.args...)

@@ -10,6 +10,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestGenerateCollectionTypes(t *testing.T) {
@@ -29,7 +30,7 @@ func TestGenerateCollectionTypes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Dataset.Type != dataset.Type(typ) || m.Dataset.Members != (dataset.Range{Min: 2, Max: 300}) {
+			if m.Dataset.Type != record.Type(typ) || m.Dataset.Members != (dataset.Range{Min: 2, Max: 300}) {
 				t.Fatalf("manifest dataset %+v", m.Dataset)
 			}
 			want := encoder.DefaultThresholds()

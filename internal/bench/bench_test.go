@@ -180,7 +180,7 @@ func TestRunCollectionsAndSpecs(t *testing.T) {
 		src  record.Source
 		keys uint64
 	}{
-		{"hash", &dataset.Spec{Count: 300, KeyPrefix: "h", Type: dataset.TypeHash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
+		{"hash", &dataset.Spec{Count: 300, KeyPrefix: "h", Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
 		{"spec", s, s.Keys()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 )
 
@@ -140,11 +141,11 @@ func TestNewPlanChecks(t *testing.T) {
 		{"unknown", v10, with(func(o *Options) { o.Base = "mycorp/cache:prod" }), ErrUnknownBase,
 			"cannot tell which RDB versions base image mycorp/cache:prod loads"},
 		{"unknown forced", v10, with(func(o *Options) { o.Base, o.Force = "mycorp/cache:prod", true }), nil, ""},
-		{"not rdb", writeDump(t, "VALKEY080"), offline, ErrNotRDB, `starts with "VALKEY080", not REDIS and a 4-digit version`},
-		{"short", writeDump(t, "RED"), offline, ErrNotRDB, "not REDIS"},
-		{"shorter than the magic", writeFile(t, "RED"), offline, ErrNotRDB, `starts with "RED", not REDIS`},
-		{"empty", writeFile(t, ""), offline, ErrNotRDB, `starts with "", not REDIS`},
-		{"bad version", writeDump(t, "REDIS00x9"), offline, ErrNotRDB, "not REDIS"},
+		{"not rdb", writeDump(t, "VALKEY080"), offline, decoder.ErrNotRDB, `starts with "VALKEY080", not REDIS and a 4-digit version`},
+		{"short", writeDump(t, "RED"), offline, decoder.ErrNotRDB, "not REDIS"},
+		{"shorter than the magic", writeFile(t, "RED"), offline, decoder.ErrNotRDB, `starts with "RED", not REDIS`},
+		{"empty", writeFile(t, ""), offline, decoder.ErrNotRDB, `starts with "", not REDIS`},
+		{"bad version", writeDump(t, "REDIS00x9"), offline, decoder.ErrNotRDB, "not REDIS"},
 		{"missing", filepath.Join(t.TempDir(), "nope.rdb"), offline, os.ErrNotExist, "open dump"},
 		{"directory", t.TempDir(), offline, nil, "is not a regular file"},
 		{"bad base", v10, with(func(o *Options) { o.Base = "redis:7.0\nRUN rm -rf /" }), ErrInvalidOption, "is not an image reference"},

@@ -22,8 +22,6 @@ var (
 	// ErrUnknownBase reports a base image whose server release cannot be told; Force
 	// builds anyway.
 	ErrUnknownBase = errors.New("unknown base image")
-	// ErrNotRDB reports a dump file that does not start with an RDB header.
-	ErrNotRDB = errors.New("not an RDB file")
 	// ErrDamaged reports a dump file that the offline check of verify fails: cut short,
 	// a wrong checksum, a broken structure.
 	ErrDamaged = errors.New("damaged dump")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/verify"
@@ -59,7 +60,7 @@ type Plan struct {
 const staleWithin = 24 * time.Hour
 
 // NewPlan checks the dump at dumpPath against the base image and returns the plan of the
-// image. It fails with ErrNotRDB for a file that is not an RDB file, ErrTooNew when the base
+// image. It fails with decoder.ErrNotRDB for a file that is not an RDB file, ErrTooNew when the base
 // image's server cannot load it, ErrUnknownBase when that server cannot be told and
 // opts.Force is not set, and ErrDamaged when the offline check of verify fails (the file is
 // read whole).
@@ -140,7 +141,7 @@ func readHeader(path string) (int, int64, error) {
 	n, _ := io.ReadFull(f, h[:])
 	digits := string(h[5:])
 	if n < len(h) || string(h[:5]) != "REDIS" || strings.TrimLeft(digits, "0123456789") != "" {
-		return 0, 0, fmt.Errorf("%w: %s starts with %q, not REDIS and a 4-digit version", ErrNotRDB, path, h[:n])
+		return 0, 0, fmt.Errorf("%w: %s starts with %q, not REDIS and a 4-digit version", decoder.ErrNotRDB, path, h[:n])
 	}
 	v, _ := strconv.Atoi(digits) // four digits: always a number
 	return v, fi.Size(), nil
