@@ -14,7 +14,7 @@ import (
 
 // ErrTargetCannotHold is returned by Convert for a record the target's RDB version cannot
 // hold: a hash with field TTLs before RDB 12, a stream before RDB 9, a function library
-// before RDB 10.
+// before RDB 10, a module value before RDB 8 and module AUX data before RDB 9.
 var ErrTargetCannotHold = errors.New("the target cannot hold it")
 
 // ConvertOptions configure Convert. The zero value converts every record.
@@ -49,6 +49,8 @@ type ConvertStats struct {
 	// Functions counts the function libraries passed on, FunctionsDropped those left out
 	// under DropFunctions.
 	Functions, FunctionsDropped uint64
+	// ModuleAux counts the module AUX records passed on.
+	ModuleAux uint64
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
@@ -166,6 +168,8 @@ func (t *targetSink) holds(h *record.Header) (bool, error) {
 		needs, what, since = 9, "a stream", "redis-5.0"
 	case h.HasFieldTTLs() && !t.dropFieldTTL:
 		needs, what, since = 12, "a hash with field TTLs", "redis-7.4"
+	case h.Type == record.Module:
+		needs, what, since = encoder.ModuleVersion, fmt.Sprintf("a module value (%s)", record.ModuleName(h.ModuleID)), "redis-5.0"
 	}
 	if t.version >= needs {
 		return true, nil
@@ -201,5 +205,19 @@ func (t *targetSink) WriteFunction(code []byte) error {
 		return err
 	}
 	t.stats.Functions++
+	return nil
+}
+
+// WriteModuleAux passes a module's AUX data on; a target whose RDB version has none (below
+// 9) is an error naming the module.
+func (t *targetSink) WriteModuleAux(a *record.ModuleAux) error {
+	if t.version < encoder.ModuleAuxVersion {
+		return fmt.Errorf("%s: %w: module AUX data needs RDB %d (redis-5.0 or later), and the file is written as RDB %d; choose a newer --target or --rdb-version",
+			a.Label(), ErrTargetCannotHold, encoder.ModuleAuxVersion, t.version)
+	}
+	if err := t.Next.WriteModuleAux(a); err != nil {
+		return err
+	}
+	t.stats.ModuleAux++
 	return nil
 }

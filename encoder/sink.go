@@ -14,7 +14,8 @@ import (
 // of members, which every encoding writes before them. A collection over its compact
 // thresholds streams in constant memory; a smaller one is held until End. A hash with
 // field TTLs (h.HasFieldTTLs) needs RDB 12, else fails with ErrFieldTTL unless
-// Options.DropFieldTTL; a stream needs RDB 9. An unknown type is an error wrapping
+// Options.DropFieldTTL; a stream needs RDB 9. A module value (record.Module) is whole in
+// its header, as a string is, and needs RDB 8. An unknown type is an error wrapping
 // record.ErrBadType that leaves the Writer usable.
 func (w *Writer) Begin(h *record.Header) error {
 	switch h.Type {
@@ -33,6 +34,8 @@ func (w *Writer) Begin(h *record.Header) error {
 		return w.beginZSet(h.Key, h.Len, h.ExpireAtMS)
 	case record.Stream:
 		return w.beginStream(h.Key, h.ExpireAtMS)
+	case record.Module:
+		return w.writeModule(h)
 	}
 	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
 }

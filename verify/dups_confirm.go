@@ -116,3 +116,6 @@ func confirmDups(ctx context.Context, f *os.File, size int64, cands []dupCandida
 
 // WriteFunction takes a function library, which holds no keys.
 func (s *confirmSink) WriteFunction([]byte) error { return nil }
+
+// WriteModuleAux takes a module's AUX data, which holds no keys.
+func (s *confirmSink) WriteModuleAux(*record.ModuleAux) error { return nil }

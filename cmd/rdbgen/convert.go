@@ -35,7 +35,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
-			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12, module values) instead of failing"},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12; streams and module values under an older --rdb-version) instead of failing"},
 			onDuplicateFlag(""),
 		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,
@@ -190,26 +190,18 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 		opts.Filter.DropExpired = true
 	}
 	read := &decoder.Stats{}
-	src := rdbSource{in: rin, read: read, opts: decoder.Options{SkipModules: opts.SkipUnsupported, OnDuplicate: onDup}}
+	src := rdbSource{in: rin, read: read, opts: decoder.Options{OnDuplicate: onDup}}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
 	conv, convStats, err := rdbgen.ConvertSource(src, j.opts.Encoder, opts)
 	if err != nil {
 		return err
 	}
-	stats := &rdbgen.ConvertStats{}
-	// The stats are complete once the source is read: the reader's skipped module values are
-	// records left out too.
-	withModules := func() {
-		*stats = *convStats
-		stats.Read += read.SkippedModules
-		stats.Unsupported += read.SkippedModules
-	}
+	stats := convStats // complete once the source is read
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		withModules()
 		m.Import = convertManifest(input, *stats, read.Duplicates, onDup)
 		if rules != nil {
 			m.Rewrite = rules
@@ -221,7 +213,6 @@ func convertRDB(c *cli.Context, j *fileJob, input string, in io.Reader, opts rdb
 	if err != nil {
 		return err
 	}
-	withModules()
 	ic := convertCounts(*stats)
 	ic.Records += read.Duplicates
 	ic.Duplicates = read.Duplicates
@@ -255,7 +246,7 @@ func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 	if stats.ExpiredFields > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
-	notes = append(notes, functionCounts{stats.Functions, stats.FunctionsDropped}.notes("with")...)
+	notes = append(notes, functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.notes("with")...)
 	if len(notes) == 0 {
 		return ""
 	}

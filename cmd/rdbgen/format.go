@@ -77,6 +77,10 @@ func (j *fileJob) writeRESP(c *cli.Context, src record.Source, progress func(rec
 	}
 	return func(ic importCounts, extra string) error {
 		st := res.Stats
+		if n := res.Modules.AuxDropped; n > 0 {
+			ic.ModuleAuxDropped = n
+			extra += functionCounts{ModuleAuxDropped: n}.suffix("")
+		}
 		sum := respSummary{
 			Output: j.out, Format: "resp", Keys: st.Keys, Expires: st.Expires, Members: st.Members,
 			Commands: res.Commands, Bytes: st.Bytes, Seconds: res.Duration.Seconds(),
