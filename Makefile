@@ -6,6 +6,10 @@
 #                     of rdbgen's own go.mod)
 #   make redis-image  the local test image rdbgen-test/redis:7.0
 #   make bench        the benchmarks
+#   make bench-compare BASE=main [HEAD=rev]
+#                     the CLI of two revisions side by side, interleaved (generate, inspect,
+#                     convert and read the 10M default dump; load 200k keys): medians, peak
+#                     RSS and ratios (scripts/bench-compare.sh; ROUNDS=5)
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
 #   make vet          gofmt and go vet
 
@@ -13,10 +17,12 @@ GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
 TEST_TIMEOUT ?= 10m
 FUZZTIME ?= 10s
+BASE ?= main
+HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test redis-server redis-image bench fuzz vet
+.PHONY: all test redis-server redis-image bench bench-compare fuzz vet
 
 all: vet test
 
@@ -52,6 +58,10 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
+
+# The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
+bench-compare:
+	GO=$(GO) scripts/bench-compare.sh $(BASE) $(HEAD)
 
 # Every Fuzz function of the repository (found by grep: new ones are picked up), each for
 # FUZZTIME, one `go test -fuzz` run per function.

@@ -12,27 +12,23 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// ErrTargetCannotHold is returned by Convert for a record the target's RDB version cannot
-// hold: a hash with field TTLs before RDB 12, a stream before RDB 9, a function library
-// before RDB 10, a module value before RDB 8 and module AUX data before RDB 9.
-var ErrTargetCannotHold = errors.New("the target cannot hold it")
-
 // ConvertOptions configure Convert. The zero value converts every record.
 type ConvertOptions struct {
 	// Filter chooses the records to keep (see filter.Options); default keep all. Where the
-	// encoder drops field TTLs (encoder.Options.DropFieldTTL below RDB 12), the fields that
-	// have expired at Filter.Now are dropped (filter.Options.DropExpiredFields): written
-	// without their TTL, they would never expire.
+	// encoder drops field TTLs (encoder.Options.DropFieldTTL, in a file that cannot hold
+	// them: encoder.HashFieldTTL), the fields that have expired at Filter.Now are dropped
+	// (filter.Options.DropExpiredFields): written without their TTL, they would never
+	// expire.
 	Filter filter.Options
-	// SkipUnsupported leaves out, counting them, the records the target cannot hold instead
-	// of failing; default off.
+	// SkipUnsupported leaves out, counting them, the records the file cannot hold (see
+	// encoder.Capabilities.Check) instead of failing; default off.
 	SkipUnsupported bool
 	// Rebase, if not nil, moves every expiry (keys and hash fields) by the shift before the
 	// filter sees them (see package rebase); default nil, expiries as they are.
 	Rebase *rebase.Shift
 	// DropFunctions leaves out the source's function libraries, counting them in
-	// ConvertStats.FunctionsDropped; default off: they are written, and a target whose RDB
-	// version has none (below 10) is an error wrapping ErrTargetCannotHold naming the
+	// ConvertStats.FunctionsDropped; default off: they are written, and a file that cannot
+	// hold them (encoder.Functions) is an error wrapping encoder.ErrCannotHold naming the
 	// library. The filter never drops them: they are not keys.
 	DropFunctions bool
 }
@@ -54,19 +50,18 @@ type ConvertStats struct {
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
-// opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
-// cannot hold is otherwise an error wrapping ErrTargetCannotHold, naming the key and the way
-// out). Write it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder
-// options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
-// are hints, and a db of it may come in two sections); stats are complete once its WriteTo
-// returns.
+// opts.Filter keeps and, with SkipUnsupported, those the file holds (a key it cannot hold is
+// otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way out). Write
+// it with Write, WriteFile, WriteShards or WriteShardFiles under the same encoder options,
+// with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts are hints,
+// and a db of it may come in two sections); stats are complete once its WriteTo returns.
 func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
-	w, err := encoder.NewWriter(io.Discard, encOpts)
+	caps, err := encOpts.Check()
 	if err != nil {
 		return nil, nil, err
 	}
 	stats = &ConvertStats{}
-	return &converted{src: src, version: w.RDBVersion(), target: w.Target().Name, dropFieldTTL: encOpts.DropFieldTTL, opts: opts, stats: stats}, stats, nil
+	return &converted{src: src, caps: caps, opts: opts, stats: stats}, stats, nil
 }
 
 // Convert writes the records of src (an RDB file's decoder.File, say) that ConvertSource
@@ -85,29 +80,27 @@ func Convert(ctx context.Context, dst io.Writer, src record.Source, opts Options
 
 // converted is the Source that ConvertSource returns.
 type converted struct {
-	src          record.Source
-	version      int
-	target       string
-	dropFieldTTL bool // the encoder writes hashes with field TTLs without them
-	opts         ConvertOptions
-	stats        *ConvertStats
+	src   record.Source
+	caps  encoder.Capabilities // of the file written
+	opts  ConvertOptions
+	stats *ConvertStats
 }
 
 func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
-	stats, err := convertInto(ctx, sink, c.version, c.target, c.dropFieldTTL, c.src, c.opts)
+	stats, err := convertInto(ctx, sink, c.caps, c.src, c.opts)
 	*c.stats = stats
 	return err
 }
 
 // convertInto writes src through opts's filter and the target check into sink, which writes
-// RDB version for target.
-func convertInto(ctx context.Context, sink record.Sink, version int, target string, dropFieldTTL bool, src record.Source, opts ConvertOptions) (ConvertStats, error) {
+// a file of capabilities caps.
+func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilities, src record.Source, opts ConvertOptions) (ConvertStats, error) {
 	stats := ConvertStats{}
-	if dropFieldTTL && version < 12 {
+	if caps.DropFieldTTL && !caps.Can(encoder.HashFieldTTL) {
 		opts.Filter.DropExpiredFields = true
 	}
 	kept := newTally(sink, nil)
-	t := &targetSink{version: version, target: target, dropFieldTTL: dropFieldTTL, opts: opts, stats: &stats}
+	t := &targetSink{caps: caps, opts: opts, stats: &stats}
 	t.Gate = record.Gate{Pass: record.Pass{Next: kept}, Keep: t.holds}
 	var into record.Sink = t
 	var f *filter.Filter
@@ -134,19 +127,15 @@ func convertInto(ctx context.Context, sink record.Sink, version int, target stri
 	return stats, err
 }
 
-// targetSink is a record.Gate that passes on the keys the target's RDB version can hold,
-// and refuses (or, under SkipUnsupported, drops) the others.
+// targetSink is a record.Gate that passes on the keys the file can hold (the encoder's
+// capability table), and refuses (or, under SkipUnsupported, drops) the others.
 type targetSink struct {
 	record.Gate
-	version int
-	target  string
-	// dropFieldTTL: the encoder writes a hash with field TTLs as a plain hash, so any RDB
-	// version holds it.
-	dropFieldTTL bool
-	opts         ConvertOptions
-	stats        *ConvertStats
-	db           int
-	seen         uint64
+	caps  encoder.Capabilities
+	opts  ConvertOptions
+	stats *ConvertStats
+	db    int
+	seen  uint64
 }
 
 // BeginDB passes db on, without counts under SkipUnsupported: the keys it drops would make
@@ -159,47 +148,40 @@ func (t *targetSink) BeginDB(db int, c record.Counts) error {
 	return t.Next.BeginDB(db, c)
 }
 
-// holds counts a key and decides whether the target holds it: the Gate's Keep.
+// holds counts a key and decides whether the file holds it: the Gate's Keep.
 func (t *targetSink) holds(h *record.Header) (bool, error) {
 	t.seen++
-	needs, what, since := 0, "", ""
-	switch {
-	case h.Type == record.Stream:
-		needs, what, since = 9, "a stream", "redis-5.0"
-	case h.HasFieldTTLs() && !t.dropFieldTTL:
-		needs, what, since = 12, "a hash with field TTLs", "redis-7.4"
-	case h.Type == record.Module:
-		needs, what, since = encoder.ModuleVersion, fmt.Sprintf("a module value (%s)", record.ModuleName(h.ModuleID)), "redis-5.0"
-	}
-	if t.version >= needs {
-		return true, nil
-	}
-	if t.opts.SkipUnsupported {
-		return false, nil
+	err := t.caps.Check(h)
+	if err == nil || t.opts.SkipUnsupported {
+		return err == nil, nil
 	}
 	way := "leave such keys out with --skip-unsupported"
-	if needs == 12 {
+	if encoder.Needs(h) == encoder.HashFieldTTL {
 		way = "keep them without their field TTLs with --drop-field-ttl, or " + way
 	}
-	if tg, err := encoder.LookupTarget(t.target); err == nil && tg.RDBVersion >= needs {
-		// The target holds it: the version asked for (--rdb-version) is the one too old.
-		return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d, and the file is written as RDB %d (--rdb-version); choose --rdb-version %d or more, or leave --rdb-version out, or %s",
-			h.Key, t.db, ErrTargetCannotHold, what, needs, t.version, needs, way)
-	}
-	return false, fmt.Errorf("key %q (db %d): %w: %s needs RDB %d (%s or later), and %s writes RDB %d; choose a newer --target, or %s",
-		h.Key, t.db, ErrTargetCannotHold, what, needs, since, t.target, t.version, way)
+	return false, fmt.Errorf("key %q (db %d): %w; %s", h.Key, t.db, err, wayOut(err, way))
 }
 
-// WriteFunction passes a function library on, unless DropFunctions leaves it out; a target
-// whose RDB version has no libraries is an error naming it and the ways out.
+// wayOut returns what to do about err, a CannotHoldError: a newer --target, or, when the
+// target holds it, a newer --rdb-version; else way.
+func wayOut(err error, way string) string {
+	var cannot *encoder.CannotHoldError
+	if errors.As(err, &cannot) && cannot.VersionTooOld() {
+		return fmt.Sprintf("choose --rdb-version %d or more, or leave --rdb-version out, or %s", cannot.Feature.Since(), way)
+	}
+	return "choose a newer --target, or " + way
+}
+
+// WriteFunction passes a function library on, unless DropFunctions leaves it out; a file
+// that cannot hold libraries is an error naming it and the ways out.
 func (t *targetSink) WriteFunction(code []byte) error {
 	if t.opts.DropFunctions {
 		t.stats.FunctionsDropped++
 		return nil
 	}
-	if t.version < encoder.FunctionsVersion {
-		return fmt.Errorf("%s: %w: function libraries need RDB %d (redis-7.0 or later), and %s writes RDB %d; choose a newer --target, or leave them out with --drop-functions",
-			record.LibraryLabel(code), ErrTargetCannotHold, encoder.FunctionsVersion, t.target, t.version)
+	if !t.caps.Can(encoder.Functions) {
+		err := t.caps.Refuse(encoder.Functions)
+		return fmt.Errorf("%s: %w; %s", record.LibraryLabel(code), err, wayOut(err, "leave them out with --drop-functions"))
 	}
 	if err := t.Next.WriteFunction(code); err != nil {
 		return err
@@ -208,12 +190,12 @@ func (t *targetSink) WriteFunction(code []byte) error {
 	return nil
 }
 
-// WriteModuleAux passes a module's AUX data on; a target whose RDB version has none (below
-// 9) is an error naming the module.
+// WriteModuleAux passes a module's AUX data on; a file that cannot hold it is an error
+// naming the module and the ways out.
 func (t *targetSink) WriteModuleAux(a *record.ModuleAux) error {
-	if t.version < encoder.ModuleAuxVersion {
-		return fmt.Errorf("%s: %w: module AUX data needs RDB %d (redis-5.0 or later), and the file is written as RDB %d; choose a newer --target or --rdb-version",
-			a.Label(), ErrTargetCannotHold, encoder.ModuleAuxVersion, t.version)
+	if !t.caps.Can(encoder.ModuleAux) {
+		err := t.caps.Refuse(encoder.ModuleAux)
+		return fmt.Errorf("%s: %w; %s", a.Label(), err, wayOut(err, "drop its database's module keys"))
 	}
 	if err := t.Next.WriteModuleAux(a); err != nil {
 		return err

@@ -22,7 +22,7 @@ import (
 
 // TestConvertFunctions converts a real Redis 7.0 dump holding two function libraries: into
 // RDB 10 (with a filter that drops keys, which keeps them) the server on the file lists the
-// dump's libraries with their code; into RDB 9 it is an error wrapping ErrTargetCannotHold
+// dump's libraries with their code; into RDB 9 it is an error wrapping encoder.ErrCannotHold
 // that names the library, unless DropFunctions, which counts them; into RESP they are
 // FUNCTION LOAD commands, counted.
 func TestConvertFunctions(t *testing.T) {
@@ -51,8 +51,8 @@ func TestConvertFunctions(t *testing.T) {
 			var out bytes.Buffer
 			_, stats, err := rdbgen.Convert(ctx, &out, src, rdbgen.Options{Encoder: encoder.Options{Target: tt.target}}, tt.opts)
 			if tt.wantErr != "" {
-				if !errors.Is(err, rdbgen.ErrTargetCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
-					t.Fatalf("Convert: %v; want ErrTargetCannotHold naming the library and saying %q", err, tt.wantErr)
+				if !errors.Is(err, encoder.ErrCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
+					t.Fatalf("Convert: %v; want encoder.ErrCannotHold naming the library and saying %q", err, tt.wantErr)
 				}
 				return
 			}

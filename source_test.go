@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"testing"
 	"time"
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -91,5 +94,57 @@ func TestProgress(t *testing.T) {
 	}
 	if calls < 3 || last != (record.Progress{Keys: 200_000, Total: 200_000, Bytes: res.Stats.Bytes}) {
 		t.Fatalf("%d calls, the last %+v; file %+v", calls, last, res.Stats)
+	}
+}
+
+// TestCountsPerDB: the keys and expiries per database that WriteRESP and Convert report are
+// the ones the encoder counts writing the same records, a database that a source opens
+// twice counted whole, and a database that keeps no key absent.
+func TestCountsPerDB(t *testing.T) {
+	ctx := context.Background()
+	exp := int64(4102444800000)
+	two := []record.Member{{Name: []byte("a"), Value: []byte("1")}, {Name: []byte("b"), Value: []byte("2")}}
+	recs := record.Records{
+		{Key: []byte("a"), Value: []byte("v"), ExpireAtMS: exp},
+		{Key: []byte("b"), Value: []byte("v")},
+		{Key: []byte("c"), Type: record.Hash, Members: two},
+		{DB: 2, Key: []byte("d"), Type: record.Set, Members: two, ExpireAtMS: exp},
+		{DB: 2, Key: []byte("e"), Value: []byte("v"), ExpireAtMS: exp},
+		{DB: 5, Key: []byte("f"), Type: record.Stream, Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}}},
+	}
+	var file bytes.Buffer
+	res, err := rdbgen.Write(ctx, &file, recs, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.DBs) != 3 {
+		t.Fatalf("the encoder counted %v", res.DBs)
+	}
+	resp, err := rdbgen.WriteRESP(ctx, io.Discard, recs, rdbgen.RESPOptions{})
+	if err != nil || !maps.Equal(resp.DBs, res.DBs) || resp.Stats.Members != res.Stats.Members {
+		t.Errorf("WriteRESP counted %v (%v) and %d members, the encoder %v and %d", resp.DBs, err, resp.Stats.Members, res.DBs, res.Stats.Members)
+	}
+	// db 0 in two sections, as a dump may hold it.
+	split := sourceFunc(func(ctx context.Context, sink record.Sink) error {
+		for _, part := range []record.Records{recs[:1], recs[3:], recs[1:3]} {
+			if err := part.WriteTo(ctx, sink); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if resp, err = rdbgen.WriteRESP(ctx, io.Discard, split, rdbgen.RESPOptions{}); err != nil || !maps.Equal(resp.DBs, res.DBs) {
+		t.Errorf("WriteRESP of db 0 in two sections counted %v (%v), want %v", resp.DBs, err, res.DBs)
+	}
+	rd, err := decoder.NewReader(bytes.NewReader(file.Bytes()), decoder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stats, err := rdbgen.Convert(ctx, io.Discard, rd, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}},
+		rdbgen.ConvertOptions{Filter: filter.Options{DBs: []int{0, 2}}})
+	want := maps.Clone(res.DBs)
+	delete(want, 5)
+	if err != nil || !maps.Equal(stats.DBs, want) || stats.Read != 6 || stats.Filtered != 1 {
+		t.Errorf("Convert counted %+v (%v), want DBs %v", stats, err, want)
 	}
 }

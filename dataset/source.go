@@ -31,7 +31,8 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 	if err := sink.BeginDB(d.DB, record.Counts{Keys: d.Count, Expires: d.Expires()}); err != nil {
 		return err
 	}
-	g := writer{ctx: ctx, d: d, sink: sink}
+	// The header, member and tail are allocated once, apart: g itself stays on the stack.
+	g := writer{ctx: ctx, d: d, sink: sink, hdr: new(record.Header), mem: new(record.Member), tail: new(record.StreamTail)}
 	if f, ok := sink.(record.KeyFilter); ok {
 		g.wants = f.Wants
 	}
@@ -63,7 +64,7 @@ func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
 // whether keys expire and the cancellation count decided outside it, the generator's hot path.
 func (g *writer) strings() error {
 	c, expires := g.d.Cursor(), g.d.TTL > 0
-	h := &g.hdr
+	h := g.hdr
 	*h = record.Header{Type: record.String}
 	for c.Next() {
 		if g.wants == nil || g.wants(c.Key()) {
@@ -123,9 +124,9 @@ type writer struct {
 	ticks int
 	name  []byte // scratch for member names
 	value []byte // scratch for hash values
-	hdr   record.Header
-	mem   record.Member
-	tail  record.StreamTail // a stream's: zero, its metadata derived
+	hdr   *record.Header
+	mem   *record.Member
+	tail  *record.StreamTail // a stream's: zero, its metadata derived
 	// wants, when not nil, is the sink's record.KeyFilter: the records of keys it refuses
 	// are left out, their values and members not computed.
 	wants func(key []byte) bool
@@ -145,9 +146,9 @@ func (g *writer) tick() error {
 func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 	d, s := g.d, g.sink
 	n := d.MemberCount(i)
-	g.hdr = record.Header{Key: key, Type: d.Type, Len: n, ExpireAtMS: expireAtMS}
-	err := s.Begin(&g.hdr)
-	m := &g.mem
+	*g.hdr = record.Header{Key: key, Type: d.Type, Len: n, ExpireAtMS: expireAtMS}
+	err := s.Begin(g.hdr)
+	m := g.mem
 	*m = record.Member{}
 	for j := uint64(0); j < n && err == nil; j++ {
 		g.name = d.AppendMember(g.name[:0], i, j)
@@ -172,12 +173,12 @@ func (g *writer) collection(i uint64, key []byte, expireAtMS int64) error {
 // stream writes stream record i: its entries, each one field.
 func (g *writer) stream(i uint64, key []byte, expireAtMS int64) error {
 	d, s := g.d, g.sink
-	g.hdr = record.Header{Key: key, Type: record.Stream, ExpireAtMS: expireAtMS}
-	if err := s.Begin(&g.hdr); err != nil {
+	*g.hdr = record.Header{Key: key, Type: record.Stream, ExpireAtMS: expireAtMS}
+	if err := s.Begin(g.hdr); err != nil {
 		return err
 	}
 	fields := [][]byte{[]byte(StreamField), nil}
-	m := &g.mem
+	m := g.mem
 	*m = record.Member{Fields: fields}
 	for j := range d.MemberCount(i) {
 		g.value = d.AppendStreamValue(g.value[:0], i, j)
@@ -190,6 +191,6 @@ func (g *writer) stream(i uint64, key []byte, expireAtMS int64) error {
 			return err
 		}
 	}
-	g.tail = record.StreamTail{}
-	return s.End(&g.tail)
+	*g.tail = record.StreamTail{}
+	return s.End(g.tail)
 }

@@ -10,23 +10,6 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// recordsOf collects every record a source writes.
-type recordsOf struct {
-	record.Collector
-	recs []record.Record
-}
-
-func (c *recordsOf) WriteString(key, value []byte, exp int64) error {
-	_ = c.Collector.WriteString(key, value, exp)
-	c.recs = append(c.recs, c.Rec)
-	return nil
-}
-
-func (c *recordsOf) EndCollection() error {
-	c.recs = append(c.recs, c.Rec)
-	return nil
-}
-
 func TestStreams(t *testing.T) {
 	for _, mode := range []ValueMode{ValueSame, ValueRandom} {
 		d := Spec{Count: 30, KeyPrefix: "s:", KeyStart: 1, Type: TypeStream, Members: Range{1, 150},
@@ -35,20 +18,20 @@ func TestStreams(t *testing.T) {
 			d.ValueSize = 20
 		}
 		must(t, d.Validate())
-		var c recordsOf
+		var c record.Recorder
 		must(t, d.WriteTo(context.Background(), &c))
-		if len(c.recs) != int(d.Count) {
-			t.Fatalf("%s: %d records, want %d", mode, len(c.recs), d.Count)
+		if len(c.Records) != int(d.Count) {
+			t.Fatalf("%s: %d records, want %d", mode, len(c.Records), d.Count)
 		}
-		for i, got := range c.recs {
+		for i, got := range c.Records {
 			want := d.Record(uint64(i))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: record %d written as\n%+v\nRecord gives\n%+v", mode, i, got, want)
 			}
-			if n := d.MemberCount(uint64(i)); uint64(len(want.Entries)) != n || want.Members != nil {
-				t.Fatalf("%s: record %d has %d entries, want %d", mode, i, len(want.Entries), n)
+			if n := d.MemberCount(uint64(i)); uint64(len(want.Members)) != n {
+				t.Fatalf("%s: record %d has %d entries, want %d", mode, i, len(want.Members), n)
 			}
-			for j, e := range want.Entries {
+			for j, e := range want.Members {
 				if e.ID != (record.StreamID{Ms: 1700000000001 + uint64(j)}) || string(e.Fields[0]) != StreamField {
 					t.Fatalf("%s: entry %d: %v %q", mode, j, e.ID, e.Fields)
 				}
@@ -63,7 +46,7 @@ func TestStreams(t *testing.T) {
 		must(t, d.WriteTo(context.Background(), w))
 		must(t, w.Close())
 	}
-	if got := (&Spec{Type: TypeStream, Members: Range{1, 1}}).Record(0).Entries[0].ID; got != (record.StreamID{Ms: 1}) {
+	if got := (&Spec{Type: TypeStream, Members: Range{1, 1}}).Record(0).Members[0].ID; got != (record.StreamID{Ms: 1}) {
 		t.Fatalf("without a base time the first id is %v, want 1-0", got)
 	}
 }

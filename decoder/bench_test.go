@@ -17,27 +17,15 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// nopSink counts records and drops them.
+// nopSink counts records and members and drops them.
 type nopSink struct{ keys, members uint64 }
 
-func (s *nopSink) BeginDB(int, encoder.DBInfo) error                        { return nil }
-func (s *nopSink) WriteString(_, _ []byte, _ int64) error                   { s.keys++; return nil }
-func (s *nopSink) BeginHash([]byte, uint64, int64) error                    { s.keys++; return nil }
-func (s *nopSink) BeginList([]byte, uint64, int64) error                    { s.keys++; return nil }
-func (s *nopSink) BeginSet([]byte, uint64, int64) error                     { s.keys++; return nil }
-func (s *nopSink) BeginZSet([]byte, uint64, int64) error                    { s.keys++; return nil }
-func (s *nopSink) AddField(_, _ []byte) error                               { s.members++; return nil }
-func (s *nopSink) AddElement([]byte) error                                  { s.members++; return nil }
-func (s *nopSink) WriteFunction([]byte) error                               { return nil }
-func (s *nopSink) AddMember([]byte) error                                   { s.members++; return nil }
-func (s *nopSink) AddScoredMember([]byte, float64) error                    { s.members++; return nil }
-func (s *nopSink) BeginHashWithFieldTTL([]byte, uint64, int64, int64) error { s.keys++; return nil }
-func (s *nopSink) AddFieldWithTTL(_, _ []byte, _ int64) error               { s.members++; return nil }
-func (s *nopSink) BeginStream([]byte, int64) error                          { s.keys++; return nil }
-func (s *nopSink) AddStreamEntry(record.StreamID, [][]byte) error           { s.members++; return nil }
-func (s *nopSink) SetStreamMeta(record.StreamMeta) error                    { return nil }
-func (s *nopSink) AddStreamGroup(*record.StreamGroup) error                 { return nil }
-func (s *nopSink) EndCollection() error                                     { return nil }
+func (s *nopSink) BeginDB(int, record.Counts) error       { return nil }
+func (s *nopSink) Begin(*record.Header) error             { s.keys++; return nil }
+func (s *nopSink) Add(*record.Member) error               { s.members++; return nil }
+func (s *nopSink) End(*record.StreamTail) error           { return nil }
+func (s *nopSink) WriteFunction([]byte) error             { return nil }
+func (s *nopSink) WriteModuleAux(*record.ModuleAux) error { return nil }
 
 // writeDefaultDump writes the default dataset of n keys (key100000001…, values equal to
 // the keys), as `rdbgen --count n` does, into dir.
@@ -52,13 +40,13 @@ func writeDefaultDump(b *testing.B, dir string, n int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := w.BeginDB(0, encoder.DBInfo{Keys: uint64(n)}); err != nil {
+	if err := w.BeginDB(0, record.Counts{Keys: uint64(n)}); err != nil {
 		b.Fatal(err)
 	}
 	key := []byte("key")
 	for i := range n {
 		key = strconv.AppendInt(key[:3], int64(100000001+i), 10)
-		if err := w.WriteString(key, key, 0); err != nil {
+		if err := w.Begin(&record.Header{Key: key, Type: record.String, Value: key}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -125,17 +113,18 @@ func BenchmarkReadBigSet(b *testing.B) {
 	}
 	w, err := encoder.NewWriter(f, encoder.Options{})
 	if err == nil {
-		err = w.BeginDB(0, encoder.DBInfo{})
+		err = w.BeginDB(0, record.Counts{})
 	}
 	if err == nil {
-		err = w.BeginSet([]byte("big"), uint64(n), 0)
+		err = w.Begin(&record.Header{Key: []byte("big"), Type: record.Set, Len: uint64(n)})
 	}
-	m := []byte("member")
+	m := record.Member{Name: []byte("member")}
 	for i := 0; i < n && err == nil; i++ {
-		err = w.AddMember(strconv.AppendInt(m[:6], int64(i), 10))
+		m.Name = strconv.AppendInt(m.Name[:6], int64(i), 10)
+		err = w.Add(&m)
 	}
 	if err == nil {
-		err = w.EndCollection()
+		err = w.End(nil)
 	}
 	if err == nil {
 		err = w.Close()

@@ -214,20 +214,22 @@ func TestReadBytes(t *testing.T) {
 			if err := rd.WriteTo(context.Background(), &rec); err != nil {
 				t.Fatal(err)
 			}
-			diff(t, canonAll(rec.recs), sortStrings(tc.want))
+			diff(t, canonAll(rec.Records), sortStrings(tc.want))
 		})
 	}
 }
 
-// minSink records BeginHashWithFieldTTL's minimum.
+// minSink records a header's smallest field expiry, and whether it says the hash has field
+// TTLs.
 type minSink struct {
 	recorder
-	min int64
+	min  int64
+	ttls bool
 }
 
-func (m *minSink) BeginHashWithFieldTTL(key []byte, n uint64, exp, min int64) error {
-	m.min = min
-	return m.recorder.BeginHashWithFieldTTL(key, n, exp, min)
+func (m *minSink) Begin(h *record.Header) error {
+	m.min, m.ttls = h.MinFieldExpireAtMS, h.HasFieldTTLs()
+	return m.recorder.Begin(h)
 }
 
 func TestFieldTTLMinimum(t *testing.T) {
@@ -244,8 +246,38 @@ func TestFieldTTLMinimum(t *testing.T) {
 			t.Fatal(err)
 		}
 		if s.min != 3000 {
-			t.Errorf("type %d: min field expiry %d, want 3000 (%v)", obj[0], s.min, canonAll(s.recs))
+			t.Errorf("type %d: min field expiry %d, want 3000 (%v)", obj[0], s.min, canonAll(s.Records))
 		}
+	}
+}
+
+// TestFieldTTLsKept: a hash of a dump whose fields may expire but none does (type 25 with a
+// smallest expiry of 0, as Redis 7.4 writes one after HPERSIST) opens with FieldTTLs, and
+// a Writer of RDB 12 writes it back byte for byte, as convert did before the Sink had
+// headers.
+func TestFieldTTLsKept(t *testing.T) {
+	obj := cat([]byte{25}, rstr("h"), le64(0), blob(lp("a", "#1", "#0", "b", "#2", "#0")))
+	rd, err := decoder.NewReader(bytes.NewReader(rdbFile("0012", obj)), decoder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s minSink
+	var out bytes.Buffer
+	w, err := encoder.NewWriter(&out, encoder.Options{RDBVersion: 12, DisableCompression: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.WriteTo(context.Background(), record.Tee(&s, w)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s.min != 0 || !s.ttls {
+		t.Errorf("header: smallest field expiry %d, field TTLs %t; want 0, true", s.min, s.ttls)
+	}
+	if !bytes.Contains(out.Bytes(), obj) {
+		t.Errorf("written again as\n%x\nwant it to hold\n%x", out.Bytes(), obj)
 	}
 }
 
@@ -336,7 +368,7 @@ func TestFileRereads(t *testing.T) {
 	if err := src.WriteTo(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
-	diff(t, canonAll(a.recs), canonAll(b.recs))
+	diff(t, canonAll(a.Records), canonAll(b.Records))
 	if len(progress) != 2 || progress[0].Keys != uint64(len(sampleRecords())) || progress[0].Bytes != int64(len(mustRead(t, path))) {
 		t.Fatalf("progress %+v", progress)
 	}

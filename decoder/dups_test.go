@@ -101,8 +101,8 @@ func testRepeatedKeys(t *testing.T) {
 			if err != nil {
 				t.Fatalf("distinct keys: %v", err)
 			}
-			if st := rd.Stats(); len(rec.recs) != n+2 || st.Keys != n+2 || st.Duplicates != 0 {
-				t.Fatalf("distinct keys: %d records, stats %+v; want %d", len(rec.recs), st, n+2)
+			if st := rd.Stats(); len(rec.Records) != n+2 || st.Keys != n+2 || st.Duplicates != 0 {
+				t.Fatalf("distinct keys: %d records, stats %+v; want %d", len(rec.Records), st, n+2)
 			}
 			rec = recorder{}
 			rd, err = r.read(ctx, repeated, &rec)
@@ -112,8 +112,8 @@ func testRepeatedKeys(t *testing.T) {
 				if !errors.As(err, &de) || !errors.Is(err, decoder.ErrDuplicateKey) || string(de.Key) != "k7" || !strings.Contains(err.Error(), want) {
 					t.Fatalf("got %v, want ErrDuplicateKey naming \"k7\" and saying %q", err, want)
 				}
-				if r.first && len(rec.recs) != 0 {
-					t.Errorf("CheckKeysFirst: %d records passed on before the error", len(rec.recs))
+				if r.first && len(rec.Records) != 0 {
+					t.Errorf("CheckKeysFirst: %d records passed on before the error", len(rec.Records))
 				}
 				return
 			}
@@ -122,7 +122,7 @@ func testRepeatedKeys(t *testing.T) {
 			}
 			want := map[record.OnDuplicate]string{record.DupFirst: "first", record.DupLast: "again"}[r.on]
 			var got []string
-			for _, rc := range rec.recs {
+			for _, rc := range rec.Records {
 				if string(rc.Key) == "k7" {
 					got = append(got, string(rc.Value))
 				}
@@ -200,8 +200,14 @@ type tempWatch struct {
 	found    bool
 }
 
-func (s *tempWatch) WriteString(_, _ []byte, _ int64) error { return s.tick() }
-func (s *tempWatch) AddMember([]byte) error                 { return s.tick() }
+func (s *tempWatch) Begin(h *record.Header) error {
+	if h.Type == record.String {
+		return s.tick()
+	}
+	return nil
+}
+
+func (s *tempWatch) Add(*record.Member) error { return s.tick() }
 
 func (s *tempWatch) tick() error {
 	s.n++

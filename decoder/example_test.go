@@ -13,13 +13,12 @@ import (
 // printSink prints the strings of a file and counts the members of its collections.
 type printSink struct{ nopSink }
 
-func (printSink) WriteString(key, value []byte, exp int64) error {
-	fmt.Printf("%s = %s (expires %d)\n", key, value, exp)
-	return nil
-}
-
-func (p *printSink) BeginSet(key []byte, n uint64, _ int64) error {
-	fmt.Printf("%s: set of %d\n", key, n)
+func (printSink) Begin(h *record.Header) error {
+	if h.Type == record.String {
+		fmt.Printf("%s = %s (expires %d)\n", h.Key, h.Value, h.ExpireAtMS)
+	} else {
+		fmt.Printf("%s: %s of %d\n", h.Key, h.Type, h.Len)
+	}
 	return nil
 }
 
@@ -27,8 +26,8 @@ func Example() {
 	// A file to read: the encoder writes one.
 	var file bytes.Buffer
 	w, _ := encoder.NewWriter(&file, encoder.Options{Target: "redis-7.2"})
-	w.BeginDB(0, encoder.DBInfo{Keys: 2})
-	w.WriteString([]byte("greeting"), []byte("hello"), 0)
+	w.BeginDB(0, record.Counts{Keys: 2})
+	w.Begin(&record.Header{Key: []byte("greeting"), Type: record.String, Value: []byte("hello")})
 	(&record.Record{Key: []byte("tags"), Type: record.Set, Members: []record.Member{{Name: []byte("a")}, {Name: []byte("b")}}}).WriteTo(w)
 	w.Close()
 

@@ -22,29 +22,28 @@ type events struct {
 	got []string
 }
 
-func (e *events) BeginDB(db int, info encoder.DBInfo) error {
+func (e *events) BeginDB(db int, c record.Counts) error {
 	e.got = append(e.got, fmt.Sprintf("db %d", db))
-	return e.Collector.BeginDB(db, info)
+	return e.Collector.BeginDB(db, c)
 }
 
-func (e *events) WriteString(k, v []byte, exp int64) error {
-	e.got = append(e.got, "key "+string(k))
-	return nil
-}
-
-func (e *events) BeginHash(k []byte, n uint64, exp int64) error {
-	e.got = append(e.got, "key "+string(k))
+func (e *events) Begin(h *record.Header) error {
+	e.got = append(e.got, "key "+string(h.Key))
 	return nil
 }
 
 func (e *events) WriteFunction(code []byte) error {
-	e.got = append(e.got, encoder.LibraryLabel(code))
+	e.got = append(e.got, record.LibraryLabel(code))
 	return e.Collector.WriteFunction(code)
 }
 
-// noFunctions is a Sink that cannot carry function libraries: the embedded interface hides
-// the Collector's WriteFunction.
-type noFunctions struct{ record.Sink }
+// noFunctions is a Sink that cannot carry function libraries.
+type noFunctions struct {
+	*record.Collector
+	record.RefuseFunctions
+}
+
+func (n noFunctions) WriteFunction(code []byte) error { return n.RefuseFunctions.WriteFunction(code) }
 
 // TestReadFunctions reads the dump of a real Redis 7.0 that holds two function libraries:
 // both reach the sink, with their code as loaded, before the first database, in file order;
@@ -68,7 +67,7 @@ func TestReadFunctions(t *testing.T) {
 		t.Fatalf("events %q: want the two libraries before db 0", e.got)
 	}
 
-	_, err = decoder.File{Path: path}.Read(context.Background(), noFunctions{&record.Collector{}})
+	_, err = decoder.File{Path: path}.Read(context.Background(), noFunctions{Collector: &record.Collector{}})
 	if !errors.Is(err, record.ErrFunctionsUnsupported) || !strings.Contains(err.Error(), `function library "`) {
 		t.Fatalf("a sink without functions: %v; want ErrFunctionsUnsupported naming the library", err)
 	}
@@ -86,11 +85,11 @@ func TestReadFunctionsBetweenDBs(t *testing.T) {
 		}
 		steps := []error{
 			w.WriteFunction([]byte("#!lua name=first\nreturn 1")),
-			w.BeginDB(0, encoder.DBInfo{}),
-			w.WriteString([]byte("a"), []byte("1"), 0),
+			w.BeginDB(0, record.Counts{}),
+			w.Begin(&record.Header{Key: []byte("a"), Type: record.String, Value: []byte("1")}),
 			w.WriteFunction([]byte(long)),
-			w.BeginDB(2, encoder.DBInfo{}),
-			w.WriteString([]byte("b"), []byte("2"), 0),
+			w.BeginDB(2, record.Counts{}),
+			w.Begin(&record.Header{Key: []byte("b"), Type: record.String, Value: []byte("2")}),
 			w.Close(),
 		}
 		if err := errors.Join(steps...); err != nil {

@@ -10,31 +10,18 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// recorder is a Sink that keeps every record, whole.
+// recorder is a Sink that keeps every record, whole, and the databases begun.
 type recorder struct {
-	record.Collector
-	recs []record.Record
-	dbs  []int
+	record.Recorder
+	dbs []int
 }
 
-func (r *recorder) BeginDB(db int, info encoder.DBInfo) error {
+func (r *recorder) BeginDB(db int, c record.Counts) error {
 	r.dbs = append(r.dbs, db)
-	return r.Collector.BeginDB(db, info)
-}
-
-func (r *recorder) WriteString(k, v []byte, exp int64) error {
-	r.Collector.WriteString(k, v, exp)
-	r.recs = append(r.recs, r.Rec)
-	return nil
-}
-
-func (r *recorder) EndCollection() error {
-	r.recs = append(r.recs, r.Rec)
-	return nil
+	return r.Recorder.BeginDB(db, c)
 }
 
 // readAll reads an RDB file into records.
@@ -45,7 +32,7 @@ func readAll(t testing.TB, path string) ([]record.Record, *decoder.Reader) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec.recs, rd
+	return rec.Records, rd
 }
 
 // canon renders a record in a canonical form: members of sets and hashes sorted, sorted
@@ -61,10 +48,10 @@ func canon(r *record.Record) string {
 			fmt.Fprintf(&b, " %q", m.Name)
 		}
 	case record.Stream:
-		for _, e := range r.Entries {
+		for _, e := range r.Members {
 			fmt.Fprintf(&b, " %s%q", e.ID, e.Fields)
 		}
-		for _, g := range r.Groups {
+		for _, g := range r.Stream.Groups {
 			fmt.Fprintf(&b, " group %q last=%s pel=", g.Name, g.LastID)
 			for _, p := range g.Pending {
 				fmt.Fprintf(&b, "%s/%d,", p.ID, p.DeliveryCount)

@@ -64,7 +64,7 @@ func TestModuleValues(t *testing.T) {
 
 	// Written back for every RDB version that holds them: the same bytes, read again the
 	// same records.
-	for v := encoder.ModuleAuxVersion; v <= encoder.MaxVersion; v++ {
+	for v := encoder.ModuleAux.Since(); v <= encoder.MaxVersion; v++ {
 		var out bytes.Buffer
 		w, err := encoder.NewWriter(&out, encoder.Options{RDBVersion: v, Target: "redis-8.4"})
 		if err != nil {

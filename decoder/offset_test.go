@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // offsetSink notes the reader's offsets at the end of each record.
@@ -19,14 +20,16 @@ func (s *offsetSink) note() {
 	s.spans = append(s.spans, [3]int64{s.rd.RecordOffset(), s.rd.Offset(), int64(s.rd.RecordType())})
 }
 
-func (s *offsetSink) WriteString(k, v []byte, exp int64) error {
-	s.note()
-	return s.nopSink.WriteString(k, v, exp)
+func (s *offsetSink) Begin(h *record.Header) error {
+	if h.Type == record.String {
+		s.note()
+	}
+	return s.nopSink.Begin(h)
 }
 
-func (s *offsetSink) EndCollection() error {
+func (s *offsetSink) End(t *record.StreamTail) error {
 	s.note()
-	return s.nopSink.EndCollection()
+	return s.nopSink.End(t)
 }
 
 // RecordOffset and Offset frame each record, from its type byte to its end, expiry left out.

@@ -95,7 +95,9 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 		rd.stats.Keys++
-		return rd.open(sink, record.Header{Key: key, Type: record.String, Value: rd.a, ExpireAtMS: exp})
+		h := &rd.hdr // a string: set in place, the hot path of a dump of strings
+		h.Key, h.Type, h.Value, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS, h.FieldTTLs, h.ModuleID = key, record.String, rd.a, 0, exp, 0, false, 0
+		return s(sink.Begin(h))
 	case 1, 2, 3, 4, 5:
 		return rd.readPlain(t, exp, sink)
 	case 6, 7:

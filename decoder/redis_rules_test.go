@@ -73,7 +73,7 @@ func TestExpiriesAsRedisReads(t *testing.T) {
 			if err := rd.WriteTo(context.Background(), &rec); err != nil {
 				t.Fatal(err)
 			}
-			diff(t, canonAll(rec.recs), sortStrings(tc.want))
+			diff(t, canonAll(rec.Records), sortStrings(tc.want))
 		})
 	}
 }
@@ -84,7 +84,7 @@ type dbSink struct {
 	opened []string
 }
 
-func (s *dbSink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *dbSink) BeginDB(db int, info record.Counts) error {
 	if n := len(s.dbs); n > 0 && s.dbs[n-1] == db {
 		return errors.New("db opened again while open")
 	}
@@ -112,8 +112,8 @@ func TestSectionsOfADB(t *testing.T) {
 	if got := rd.ResizeHints()[0]; got.Keys != 2+5+1 {
 		t.Errorf("db 0's hints %+v, want the sum of its sections' keys, 8", got)
 	}
-	if len(s.recs) != 4 {
-		t.Errorf("%d records, want 4", len(s.recs))
+	if len(s.Records) != 4 {
+		t.Errorf("%d records, want 4", len(s.Records))
 	}
 }
 
@@ -211,7 +211,7 @@ func TestRepeatedKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			diff(t, canonAll(rec.recs), sortStrings(tc.want))
+			diff(t, canonAll(rec.Records), sortStrings(tc.want))
 			if st := rd.Stats(); st.Duplicates != tc.dups || st.Keys != uint64(len(tc.want)) {
 				t.Errorf("stats: %d duplicates, %d keys; want %d, %d", st.Duplicates, st.Keys, tc.dups, len(tc.want))
 			}

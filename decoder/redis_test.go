@@ -199,7 +199,7 @@ func readStream(ctx context.Context, c *redis.Client, k string, r *record.Record
 		for _, f := range raw[0].([]any)[1].([]any) {
 			fields = append(fields, []byte(f.(string)))
 		}
-		r.Entries = append(r.Entries, record.StreamEntry{ID: parseID(x.ID), Fields: fields})
+		r.Members = append(r.Members, record.Member{ID: parseID(x.ID), Fields: fields})
 	}
 	full, err := c.XInfoStreamFull(ctx, k, 0).Result()
 	if err != nil {
@@ -217,7 +217,7 @@ func readStream(ctx context.Context, c *redis.Client, k string, r *record.Record
 			}
 			sg.Consumers = append(sg.Consumers, sc)
 		}
-		r.Groups = append(r.Groups, sg)
+		r.Stream.Groups = append(r.Stream.Groups, sg)
 	}
 	return nil
 }
@@ -248,7 +248,7 @@ func TestReadRedisDump(t *testing.T) {
 			if _, err := (decoder.File{Path: path, Options: decoder.Options{MaxHeldBytes: 4096}}).Read(context.Background(), &again); err != nil {
 				t.Fatal(err)
 			}
-			diff(t, canonAll(again.recs), sortStrings(want))
+			diff(t, canonAll(again.Records), sortStrings(want))
 			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)

@@ -206,7 +206,7 @@ func (w *Writer) endCollection() error {
 // packHeld builds the compact container of the held strings in c.blob.
 func (w *Writer) packHeld() []byte {
 	c := &w.coll
-	c.pack.ziplist = w.version < 10
+	c.pack.ziplist = !w.has.has(ListpackEncodings)
 	b := c.pack.begin(c.blob[:0])
 	for i := range c.ends {
 		b = c.pack.add(b, c.member(i))

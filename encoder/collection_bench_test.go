@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"github.com/rdbgen/rdbgen/record"
 	"strconv"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 func BenchmarkHashOf10Fields(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, w.BeginDB(0, record.Counts{}))
 	key := []byte("key100000001")
 	var fields, values [10][]byte
 	for j := range fields {
@@ -18,11 +19,11 @@ func BenchmarkHashOf10Fields(b *testing.B) {
 		values[j] = []byte("value-of-field-" + strconv.Itoa(j+1))
 	}
 	for b.Loop() {
-		err := w.BeginHash(key, 10, 0)
+		err := sinkOpen(w, record.Hash, key, 10, 0)
 		for j := range fields {
-			err = w.AddField(fields[j], values[j])
+			err = sinkField(w, fields[j], values[j])
 		}
-		if err = w.EndCollection(); err != nil {
+		if err = sinkEnd(w); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,11 +34,11 @@ func BenchmarkHashOf10Fields(b *testing.B) {
 func BenchmarkLargeSetMember(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, DBInfo{}))
-	must(b, w.BeginSet([]byte("set"), 1<<62, 0))
+	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, sinkOpen(w, record.Set, []byte("set"), 1<<62, 0))
 	member := []byte("member12345678")
 	for b.Loop() {
-		if err := w.AddMember(member); err != nil {
+		if err := sinkAdd(w, member); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,18 +49,18 @@ func BenchmarkLargeSetMember(b *testing.B) {
 func BenchmarkSmallZSet(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, w.BeginDB(0, record.Counts{}))
 	var members [10][]byte
 	for j := range members {
 		members[j] = []byte("member" + strconv.Itoa(j))
 	}
 	key := []byte("z")
 	for b.Loop() {
-		err := w.BeginZSet(key, 10, 0)
+		err := sinkOpen(w, record.ZSet, key, 10, 0)
 		for j := range members {
-			err = w.AddScoredMember(members[j], float64(10-j)+0.5)
+			err = sinkScored(w, members[j], float64(10-j)+0.5)
 		}
-		if err = w.EndCollection(); err != nil {
+		if err = sinkEnd(w); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,19 +72,19 @@ func BenchmarkSmallZSet(b *testing.B) {
 func BenchmarkStreamEntry(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
 	must(b, err)
-	must(b, w.BeginDB(0, DBInfo{}))
-	must(b, w.BeginStream([]byte("events"), 0))
+	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, sinkStream(w, []byte("events"), 0))
 	fields := [][]byte{[]byte("type"), []byte("page-view"), []byte("user"), nil}
 	var user [16]byte
 	ms := uint64(1700000000000)
 	for b.Loop() {
 		ms++
 		fields[3] = strconv.AppendUint(user[:0], ms%100000, 10)
-		if err := w.AddStreamEntry(StreamID{Ms: ms}, fields); err != nil {
+		if err := sinkEntry(w, record.StreamID{Ms: ms}, fields); err != nil {
 			b.Fatal(err)
 		}
 	}
-	must(b, w.EndCollection())
+	must(b, sinkEnd(w))
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 }
 
@@ -92,16 +93,16 @@ func BenchmarkStreamEntry(b *testing.B) {
 func BenchmarkLongListElement(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
 	must(b, err)
-	must(b, w.BeginDB(0, DBInfo{}))
-	must(b, w.BeginList([]byte("list"), uint64(b.N), 0))
+	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, sinkOpen(w, record.List, []byte("list"), uint64(b.N), 0))
 	e := []byte("element-0000000000")
 	b.ResetTimer()
 	for i := range b.N {
 		e = strconv.AppendInt(e[:8], int64(i), 10)
-		if err := w.AddElement(e); err != nil {
+		if err := sinkAdd(w, e); err != nil {
 			b.Fatal(err)
 		}
 	}
-	must(b, w.EndCollection())
+	must(b, sinkEnd(w))
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "elements/s")
 }

@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"strconv"
 	"strings"
@@ -176,13 +177,13 @@ func (c testCollection) write(w *Writer, key string) error {
 	var err error
 	switch c.kind {
 	case "hash":
-		err = w.BeginHash([]byte(key), n, 0)
+		err = sinkOpen(w, record.Hash, []byte(key), n, 0)
 	case "set":
-		err = w.BeginSet([]byte(key), n, 0)
+		err = sinkOpen(w, record.Set, []byte(key), n, 0)
 	case "zset":
-		err = w.BeginZSet([]byte(key), n, 0)
+		err = sinkOpen(w, record.ZSet, []byte(key), n, 0)
 	case "list":
-		err = w.BeginList([]byte(key), n, 0)
+		err = sinkOpen(w, record.List, []byte(key), n, 0)
 	default:
 		return fmt.Errorf("unknown kind %q", c.kind)
 	}
@@ -190,17 +191,17 @@ func (c testCollection) write(w *Writer, key string) error {
 		name := []byte(c.names[i])
 		switch c.kind {
 		case "hash":
-			err = w.AddField(name, []byte(c.values[i]))
+			err = sinkField(w, name, []byte(c.values[i]))
 		case "set":
-			err = w.AddMember(name)
+			err = sinkAdd(w, name)
 		case "zset":
-			err = w.AddScoredMember(name, c.scores[i])
+			err = sinkScored(w, name, c.scores[i])
 		case "list":
-			err = w.AddElement(name)
+			err = sinkAdd(w, name)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	return w.EndCollection()
+	return sinkEnd(w)
 }

@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"bytes"
+	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -57,21 +58,19 @@ func TestStreamsGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			checkGolden(t, name, recordFile(t, v, func(w *Writer) error {
 				must(t, notesStream(1700000000000)(w))
-				must(t, w.BeginStream([]byte("long"), 1900000000000))
+				must(t, sinkStream(w, []byte("long"), 1900000000000))
 				for i := 1; i <= 250; i++ {
 					fields := strs("f", strconv.Itoa(i*1000), "g", strings.Repeat("value", i%20))
 					if i%7 == 0 {
 						fields = strs("other", "x")
 					}
-					must(t, w.AddStreamEntry(StreamID{1700000000000 + uint64(i/2), uint64(i % 2)}, fields))
+					must(t, sinkEntry(w, record.StreamID{Ms: 1700000000000 + uint64(i/2), Seq: uint64(i % 2)}, fields))
 				}
-				must(t, w.SetStreamMeta(StreamMeta{LastID: StreamID{1800000000000, 0}, MaxDeletedID: StreamID{5, 5}, EntriesAdded: 300}))
-				must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("idle"), LastID: StreamID{3, 0}, EntriesRead: -1,
-					Consumers: []StreamConsumer{{Name: []byte("z"), SeenTimeMS: 1, ActiveTimeMS: -1}}}))
-				must(t, w.EndCollection())
-				must(t, w.BeginStream([]byte("empty"), 0))
-				must(t, w.SetStreamMeta(StreamMeta{LastID: StreamID{5, 5}, MaxDeletedID: StreamID{5, 5}, EntriesAdded: 1}))
-				return w.EndCollection()
+				must(t, sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 1800000000000, Seq: 0}, MaxDeletedID: record.StreamID{Ms: 5, Seq: 5}, EntriesAdded: 300},
+					record.StreamGroup{Name: []byte("idle"), LastID: record.StreamID{Ms: 3, Seq: 0}, EntriesRead: -1,
+						Consumers: []record.StreamConsumer{{Name: []byte("z"), SeenTimeMS: 1, ActiveTimeMS: -1}}}))
+				must(t, sinkStream(w, []byte("empty"), 0))
+				return sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 5, Seq: 5}, MaxDeletedID: record.StreamID{Ms: 5, Seq: 5}, EntriesAdded: 1})
 			}))
 		})
 	}

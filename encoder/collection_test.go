@@ -3,6 +3,7 @@ package encoder
 import (
 	"bytes"
 	"errors"
+	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"slices"
 	"sort"
@@ -19,7 +20,7 @@ func writeFile(t testing.TB, v int, limits *Thresholds, cases map[string]testCol
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime, Thresholds: limits, CheckDuplicates: true})
 	must(t, err)
-	must(t, w.BeginDB(0, DBInfo{Keys: uint64(len(names))}))
+	must(t, w.BeginDB(0, record.Counts{Keys: uint64(len(names))}))
 	for _, name := range names {
 		if err := cases[name].write(w, name); err != nil {
 			t.Fatalf("write %s: %v", name, err)
@@ -154,65 +155,65 @@ func TestCollectionErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"empty hash", func(w *Writer) error { return w.BeginHash([]byte("k"), 0, 0) }, ErrEmptyCollection, `"k"`},
-		{"empty list", func(w *Writer) error { return w.BeginList([]byte("k"), 0, 0) }, ErrEmptyCollection, "empty"},
+		{"empty hash", func(w *Writer) error { return sinkOpen(w, record.Hash, []byte("k"), 0, 0) }, ErrEmptyCollection, `"k"`},
+		{"empty list", func(w *Writer) error { return sinkOpen(w, record.List, []byte("k"), 0, 0) }, ErrEmptyCollection, "empty"},
 		{"nan score", func(w *Writer) error {
-			w.BeginZSet([]byte("z"), 1, 0)
-			return w.AddScoredMember([]byte("m"), math.NaN())
+			sinkOpen(w, record.ZSet, []byte("z"), 1, 0)
+			return sinkScored(w, []byte("m"), math.NaN())
 		}, ErrNaNScore, `member "m"`},
 		{"too few", func(w *Writer) error {
-			w.BeginSet([]byte("s"), 2, 0)
-			w.AddMember([]byte("a"))
-			return w.EndCollection()
+			sinkOpen(w, record.Set, []byte("s"), 2, 0)
+			sinkAdd(w, []byte("a"))
+			return sinkEnd(w)
 		}, ErrMemberCount, "declared 2, added 1"},
 		{"too many", func(w *Writer) error {
-			w.BeginList([]byte("l"), 1, 0)
-			w.AddElement([]byte("a"))
-			return w.AddElement([]byte("b"))
+			sinkOpen(w, record.List, []byte("l"), 1, 0)
+			sinkAdd(w, []byte("a"))
+			return sinkAdd(w, []byte("b"))
 		}, ErrMemberCount, "more than the 1"},
 		{"too many streamed", func(w *Writer) error {
-			w.BeginHash([]byte("h"), 600, 0)
+			sinkOpen(w, record.Hash, []byte("h"), 600, 0)
 			for i := range 600 {
-				w.AddField([]byte{byte(i), byte(i >> 8)}, nil)
+				sinkField(w, []byte{byte(i), byte(i >> 8)}, nil)
 			}
-			return w.AddField([]byte("x"), nil)
+			return sinkField(w, []byte("x"), nil)
 		}, ErrMemberCount, "more than the 600"},
-		{"wrong kind", func(w *Writer) error {
-			w.BeginSet([]byte("s"), 1, 0)
-			return w.AddField([]byte("a"), []byte("b"))
-		}, ErrNoCollection, "hash member while set is open"},
-		{"nan score in a hash", func(w *Writer) error {
-			w.BeginHash([]byte("h"), 1, 0)
-			return w.AddScoredMember([]byte("m"), math.NaN())
-		}, ErrNoCollection, "sorted set member while hash is open"},
+		{"stream tail for a set", func(w *Writer) error {
+			sinkOpen(w, record.Set, []byte("s"), 1, 0)
+			sinkAdd(w, []byte("a"))
+			return sinkEndStream(w, record.StreamMeta{})
+		}, ErrNoCollection, "set the stream metadata while set is open"},
 		{"nan score with none open", func(w *Writer) error {
-			return w.AddScoredMember([]byte("m"), math.NaN())
-		}, ErrNoCollection, "while none is open"},
-		{"end without begin", func(w *Writer) error { return w.EndCollection() }, ErrNoCollection, "none open"},
+			return sinkScored(w, []byte("m"), math.NaN())
+		}, ErrNoCollection, "add a member with none open"},
+		{"unknown type", func(w *Writer) error {
+			return sinkOpen(w, "bitmap", []byte("b"), 1, 0)
+		}, record.ErrBadType, `key "b": record: unknown type "bitmap"`},
+		{"end without begin", func(w *Writer) error { return sinkEnd(w) }, ErrNoCollection, "none open"},
 		{"string inside collection", func(w *Writer) error {
-			w.BeginSet([]byte("s"), 1, 0)
-			return w.WriteString([]byte("k"), []byte("v"), 0)
+			sinkOpen(w, record.Set, []byte("s"), 1, 0)
+			return sinkString(w, []byte("k"), []byte("v"), 0)
 		}, ErrCollectionOpen, `"s" was not ended`},
 		{"close inside collection", func(w *Writer) error {
-			w.BeginSet([]byte("s"), 1, 0)
+			sinkOpen(w, record.Set, []byte("s"), 1, 0)
 			return w.Close()
 		}, ErrCollectionOpen, "not ended"},
-		{"negative expiry", func(w *Writer) error { return w.BeginZSet([]byte("z"), 1, -1) }, ErrInvalidExpiry, `"z": expiry -1 ms`},
+		{"negative expiry", func(w *Writer) error { return sinkOpen(w, record.ZSet, []byte("z"), 1, -1) }, ErrInvalidExpiry, `"z": expiry -1 ms`},
 		{"duplicate key", func(w *Writer) error {
-			w.WriteString([]byte("k"), nil, 0)
-			return w.BeginHash([]byte("k"), 1, 0)
+			sinkString(w, []byte("k"), nil, 0)
+			return sinkOpen(w, record.Hash, []byte("k"), 1, 0)
 		}, ErrDuplicateKey, `"k"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWriter(&bytes.Buffer{}, Options{CheckDuplicates: true})
 			must(t, err)
-			must(t, w.BeginDB(0, DBInfo{}))
+			must(t, w.BeginDB(0, record.Counts{}))
 			err = tt.write(w)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("got %v, want %v containing %q", err, tt.want, tt.msg)
 			}
-			if again := w.WriteString([]byte("later"), nil, 0); !errors.Is(again, err) && again != err {
+			if again := sinkString(w, []byte("later"), nil, 0); !errors.Is(again, err) && again != err {
 				t.Fatalf("error not sticky: %v after %v", again, err)
 			}
 		})
@@ -224,7 +225,7 @@ func TestCollectionErrors(t *testing.T) {
 func TestDuplicateIntsetMember(t *testing.T) {
 	w, err := NewWriter(&bytes.Buffer{}, Options{})
 	must(t, err)
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	err = testCollection{kind: "set", names: []string{"1", "2", "1"}}.write(w, "s")
 	if !errors.Is(err, ErrDuplicateMember) || !strings.Contains(err.Error(), `"s": member 1`) {
 		t.Fatalf("got %v, want ErrDuplicateMember naming the key and member", err)
@@ -238,7 +239,7 @@ func TestDuplicateMembersWithCheck(t *testing.T) {
 				c := testCollection{kind: kind, names: append(seq("m", n-1), "m0"), values: repeat("v", n), scores: make([]float64, n)}
 				w, err := NewWriter(&bytes.Buffer{}, Options{CheckDuplicates: true})
 				must(t, err)
-				must(t, w.BeginDB(0, DBInfo{}))
+				must(t, w.BeginDB(0, record.Counts{}))
 				if err := c.write(w, "k"); !errors.Is(err, ErrDuplicateMember) {
 					t.Fatalf("got %v, want ErrDuplicateMember", err)
 				}
@@ -247,7 +248,7 @@ func TestDuplicateMembersWithCheck(t *testing.T) {
 	}
 	// Lists may repeat elements.
 	w, _ := NewWriter(&bytes.Buffer{}, Options{CheckDuplicates: true})
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	must(t, testCollection{kind: "list", names: []string{"a", "a"}}.write(w, "l"))
 }
 

@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -11,24 +10,19 @@ import (
 // library's code follows as one string.
 const opFunction2 = 0xf5
 
-// FunctionsVersion is the first RDB version that holds function libraries (Redis 7.0).
-const FunctionsVersion = 10
-
-// ErrFunctions: the RDB version written has no function libraries (below 10).
-var ErrFunctions = errors.New("encoder: function libraries need RDB 10 (Redis 7.0+)")
-
 // WriteFunction writes a function library: the opcode Redis 7.0's rdbSaveFunctions writes,
 // then code as an RDB string (LZF-compressed as other strings are). Redis writes its
 // libraries before the first database; a file may hold them anywhere between records. The
-// RDB version must be 10 or later, else the error wraps ErrFunctions and names the library;
+// RDB version must hold them (Functions), else the error names the library and wraps
+// ErrCannotHold (a CannotHoldError);
 // code that names no library is an error wrapping record.ErrLibraryCode (FUNCTION LOAD, and so a
 // server loading the file, refuses it).
 func (w *Writer) WriteFunction(code []byte) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	if w.version < FunctionsVersion {
-		return w.fail(fmt.Errorf("%s: %w, not %d", record.LibraryLabel(code), ErrFunctions, w.version))
+	if !w.has.has(Functions) {
+		return w.fail(fmt.Errorf("%s: %w", record.LibraryLabel(code), w.caps.Refuse(Functions)))
 	}
 	if _, err := record.LibraryName(code); err != nil {
 		return w.fail(fmt.Errorf("%s: %w", record.LibraryLabel(code), err))

@@ -41,7 +41,7 @@ func (w *Writer) addField(field, value []byte) error {
 // endHash writes a held hash in its compact encoding.
 func (w *Writer) endHash() {
 	typ := byte(typeHashListpack)
-	if w.version < 10 {
+	if !w.has.has(ListpackEncodings) {
 		typ = typeHashZiplist
 	}
 	w.writeCompact(typ, w.packHeld())

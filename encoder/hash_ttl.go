@@ -27,18 +27,17 @@ const maxFieldExpiry = 1<<48 - 1
 
 // Errors of hashes with field TTLs, for errors.Is.
 var (
-	ErrFieldTTL    = errors.New("encoder: hash field TTLs need RDB 12 (Redis 7.4+)")
 	ErrFieldExpiry = errors.New("encoder: field expiry out of range")
 )
 
 // beginHashTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
 // the smallest field expiry (absolute Unix ms), 0 when no field expires. Fields follow with
-// addFieldTTL. It needs RDB 12 (Redis 7.4+); below, it fails with ErrFieldTTL, or with
+// addFieldTTL. It needs HashFieldTTL (RDB 12); without, it fails with a CannotHoldError, or with
 // Options.DropFieldTTL opens a plain hash that Add fills without the TTLs.
 func (w *Writer) beginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
-	if w.err == nil && !w.closed && w.version < 12 {
-		if !w.dropTTL {
-			return w.fail(fmt.Errorf("write key %q: %w, not %d", key, ErrFieldTTL, w.version))
+	if w.err == nil && !w.closed && !w.has.has(HashFieldTTL) {
+		if !w.caps.DropFieldTTL {
+			return w.refuse(key, HashFieldTTL)
 		}
 		err := w.beginHash(key, n, expireAtMS)
 		w.coll.noTTL = err == nil

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // ttlField is a field of a hash with field TTLs.
@@ -16,15 +18,15 @@ type ttlField struct {
 // writeTTLHash writes key with fields and the declared smallest expiry minAt.
 func writeTTLHash(key string, minAt int64, fields ...ttlField) func(w *Writer) error {
 	return func(w *Writer) error {
-		if err := w.BeginHashWithFieldTTL([]byte(key), uint64(len(fields)), 0, minAt); err != nil {
+		if err := sinkOpenTTL(w, []byte(key), uint64(len(fields)), 0, minAt); err != nil {
 			return err
 		}
 		for _, f := range fields {
-			if err := w.AddFieldWithTTL([]byte(f.name), []byte(f.value), f.at); err != nil {
+			if err := sinkFieldTTL(w, []byte(f.name), []byte(f.value), f.at); err != nil {
 				return err
 			}
 		}
-		return w.EndCollection()
+		return sinkEnd(w)
 	}
 }
 
@@ -70,6 +72,14 @@ func TestHashFieldTTLBytes(t *testing.T) {
 		 43e9 0466323030 0476323030
 		 00 0466313332 0476313332`,
 	}, {
+		// A hash whose fields may expire but none does (Header.FieldTTLs, MinFieldExpireAtMS
+		// 0), as a dump holds one after HPERSIST: type 25 still, smallest expiry 0, each
+		// field's expiry 0.
+		"type 25 without expiries", nil,
+		writeTTLHash("q", 0, ttlField{"a", "1", 0}),
+		`19 0171 0000000000000000 0e
+		 0e000000 0300 8161 02 01 01 00 01 ff`,
+	}, {
 		"large without expiries is type 4", &small,
 		writeTTLHash("p", 0, ttlField{"a", "x", 0}, ttlField{"b", "y", 0}, ttlField{"c", "z", 0}),
 		`04 0170 03 0161 0178 0162 0179 0163 017a`,
@@ -97,27 +107,27 @@ func TestHashFieldTTLErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), ErrFieldTTL, `key "k": encoder: hash field TTLs need RDB 12 (Redis 7.4+), not 11`},
-		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), ErrFieldTTL, "not 9"},
+		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), ErrCannotHold, `key "k": a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11`},
+		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), ErrCannotHold, "redis-5.0 writes RDB 9"},
 		{"below the smallest", 12, writeTTLHash("k", 5, ttlField{"f", "v", 4}), ErrFieldExpiry, `field "f" expires at 4`},
 		{"none declared", 12, writeTTLHash("k", 0, ttlField{"f", "v", 4}), ErrFieldExpiry, "declared smallest 0"},
 		{"past 2^48", 12, writeTTLHash("k", 5, ttlField{"f", "v", 1 << 48}), ErrFieldExpiry, "largest 281474976710655"},
 		{"negative smallest", 12, writeTTLHash("k", -1, ttlField{"f", "v", 0}), ErrFieldExpiry, "smallest field expiry -1"},
 		{"too few", 12, func(w *Writer) error {
-			must(t, w.BeginHashWithFieldTTL([]byte("k"), 2, 0, 0))
-			must(t, w.AddFieldWithTTL([]byte("f"), []byte("v"), 0))
-			return w.EndCollection()
+			must(t, sinkOpenTTL(w, []byte("k"), 2, 0, 0))
+			must(t, sinkFieldTTL(w, []byte("f"), []byte("v"), 0))
+			return sinkEnd(w)
 		}, ErrMemberCount, "declared 2, added 1"},
-		{"plain field", 12, func(w *Writer) error {
-			must(t, w.BeginHashWithFieldTTL([]byte("k"), 2, 0, 0))
-			return w.AddField([]byte("f"), []byte("v"))
-		}, ErrNoCollection, "add a hash member while hash with field TTLs is open"},
+		{"expiry in a plain hash", 12, func(w *Writer) error {
+			must(t, sinkOpen(w, record.Hash, []byte("k"), 2, 0))
+			return sinkFieldTTL(w, []byte("f"), []byte("v"), 5)
+		}, ErrFieldExpiry, "the hash declared no field expiry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.v})
 			must(t, err)
-			must(t, w.BeginDB(0, DBInfo{}))
+			must(t, w.BeginDB(0, record.Counts{}))
 			if err := tt.write(w); !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("%v, want %v containing %q", err, tt.want, tt.msg)
 			}
@@ -132,10 +142,10 @@ func TestDropFieldTTL(t *testing.T) {
 	for _, v := range []int{9, 11} {
 		got := recordBytes(t, v, Options{DropFieldTTL: true}, writeTTLHash("h", year2100, fields...))
 		want := recordBytes(t, v, Options{}, func(w *Writer) error {
-			must(t, w.BeginHash([]byte("h"), 2, 0))
-			must(t, w.AddField([]byte("a"), []byte("1")))
-			must(t, w.AddField([]byte("b"), []byte("2")))
-			return w.EndCollection()
+			must(t, sinkOpen(w, record.Hash, []byte("h"), 2, 0))
+			must(t, sinkField(w, []byte("a"), []byte("1")))
+			must(t, sinkField(w, []byte("b"), []byte("2")))
+			return sinkEnd(w)
 		})
 		if !bytes.Equal(got, want) {
 			t.Fatalf("RDB %d: %x, want the plain hash %x", v, got, want)

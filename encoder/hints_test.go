@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"errors"
+	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"maps"
 	"testing"
@@ -12,20 +13,20 @@ import (
 func TestCountsAreHints(t *testing.T) {
 	type step struct {
 		db   int // -1: a key
-		info DBInfo
+		info record.Counts
 		exp  int64
 	}
 	tests := []struct {
 		name    string
 		steps   []step
 		strict  error // the error without CountsAreHints
-		hintDBs map[int]DBInfo
+		hintDBs map[int]record.Counts
 	}{
-		{"counts off", []step{{db: 0, info: DBInfo{Keys: 3, Expires: 1}}, {db: -1}, {db: -1}},
-			ErrCountMismatch, map[int]DBInfo{0: {Keys: 2}}},
+		{"counts off", []step{{db: 0, info: record.Counts{Keys: 3, Expires: 1}}, {db: -1}, {db: -1}},
+			ErrCountMismatch, map[int]record.Counts{0: {Keys: 2}}},
 		{"a db again", []step{{db: 0}, {db: -1}, {db: 1}, {db: -1}, {db: 0}, {db: -1, exp: 1e12}},
-			ErrDBReopened, map[int]DBInfo{0: {Keys: 2, Expires: 1}, 1: {Keys: 1}}},
-		{"exact", []step{{db: 0, info: DBInfo{Keys: 1}}, {db: -1}}, nil, map[int]DBInfo{0: {Keys: 1}}},
+			ErrDBReopened, map[int]record.Counts{0: {Keys: 2, Expires: 1}, 1: {Keys: 1}}},
+		{"exact", []step{{db: 0, info: record.Counts{Keys: 1}}, {db: -1}}, nil, map[int]record.Counts{0: {Keys: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +41,7 @@ func TestCountsAreHints(t *testing.T) {
 						err = w.BeginDB(s.db, s.info)
 					} else if err == nil {
 						keys++
-						err = w.WriteString([]byte{byte('a' + keys)}, []byte("v"), s.exp)
+						err = sinkString(w, []byte{byte('a' + keys)}, []byte("v"), s.exp)
 					}
 				}
 				if err == nil {

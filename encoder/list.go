@@ -23,7 +23,7 @@ func (w *Writer) beginList(key []byte, elements uint64, expireAtMS int64) error 
 		return err
 	}
 	w.coll.nodeOpen, w.coll.nodeCount = false, 0
-	w.coll.pack.ziplist = w.version < 10
+	w.coll.pack.ziplist = !w.has.has(ListpackEncodings)
 	return nil
 }
 
@@ -67,7 +67,7 @@ func (w *Writer) finishListNode() error {
 func (w *Writer) spoolListNode(container uint64, node []byte) error {
 	c := &w.coll
 	b := c.enc[:0]
-	if w.version >= 10 {
+	if w.has.has(ListpackEncodings) {
 		b = appendLength(b, container)
 	}
 	b = w.appendString(b, node)
@@ -86,7 +86,7 @@ func (w *Writer) endList() error {
 		return err
 	}
 	typ := byte(typeListQuicklist2)
-	if w.version < 10 {
+	if !w.has.has(ListpackEncodings) {
 		typ = typeListQuicklist
 	}
 	w.appendRecordHeader(c.key, c.expireAt, typ)
@@ -95,16 +95,17 @@ func (w *Writer) endList() error {
 }
 
 // isLargeElement reports whether the server gives an element of n bytes a plain node of its
-// own: from Redis 7.4 and Valkey 8.0 when it exceeds the node size limit, in Redis 7.0 and
-// 7.2 and Valkey 7.2 from 1 GiB, and never before RDB 10, which has no plain nodes.
+// own: when it exceeds the node size limit where the target does so (PlainListNodes), else
+// from 1 GiB in quicklists of listpacks, and never in quicklists of ziplists (before RDB
+// 10), which have no plain nodes.
 func (w *Writer) isLargeElement(n int) bool {
-	large := w.version >= 10 && w.target.PlainLargeElements
+	large := w.has.has(PlainListNodes)
 	switch fill := w.limits.ListMaxListpackSize; {
 	case large && fill < 0:
 		return n > nodeSizeLimits[-fill-1]
 	case large:
 		return n > nodeSafetyLimit
-	case w.version >= 10:
+	case w.has.has(ListpackEncodings):
 		return n >= 1<<30
 	default:
 		return false
@@ -116,7 +117,7 @@ func (w *Writer) isLargeElement(n int) bool {
 // for a listpack, and n plus the entry header sizes for a ziplist.
 func (w *Writer) nodeAllows(size, n, count int) bool {
 	overhead := 8
-	if w.version < 10 {
+	if !w.has.has(ListpackEncodings) {
 		overhead = 1 + 1 // previous-entry size and encoding, for short strings
 		if n >= 254 {
 			overhead += 4

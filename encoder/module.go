@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -18,27 +17,16 @@ const (
 	modUInt     = 2    // RDB_MODULE_OPCODE_UINT, before a module AUX record's 'when'
 )
 
-// First RDB versions of module data.
-const (
-	// ModuleVersion is the first RDB version whose module values are self-describing
-	// (type 7, Redis 4.0).
-	ModuleVersion = 8
-	// ModuleAuxVersion is the first RDB version with module AUX data (Redis 5.0).
-	ModuleAuxVersion = 9
-)
-
-// ErrModules: the RDB version written holds no module data of that kind.
-var ErrModules = errors.New("encoder: module values need RDB 8 (Redis 4.0+) and module AUX data RDB 9 (Redis 5.0+)")
-
 // writeModule writes a module value (type 7): the key, its expiry, the module id and the
-// serialized value, which must end with the EOF opcode (record.ErrModuleValue otherwise).
+// serialized value, which must end with the EOF opcode (record.ErrModuleValue otherwise);
+// the file must hold ModuleValues (else a CannotHoldError naming the key).
 // The module must be loaded in the server that loads the file.
 func (w *Writer) writeModule(h *record.Header) error {
 	if err := w.checkRecord(h.Key, h.ExpireAtMS); err != nil {
 		return err
 	}
-	if w.version < ModuleVersion {
-		return w.fail(fmt.Errorf("write key %q: module value of %q: %w, not %d", h.Key, record.ModuleName(h.ModuleID), ErrModules, w.version))
+	if !w.has.has(ModuleValues) {
+		return w.refuse(h.Key, ModuleValues)
 	}
 	if err := checkModuleBody(h.ModuleID, h.Value); err != nil {
 		return w.fail(fmt.Errorf("write key %q: %w", h.Key, err))
@@ -55,16 +43,16 @@ func AppendModuleObject(b []byte, id uint64, body []byte) []byte {
 }
 
 // WriteModuleAux writes one module's AUX data (opcode 247): the module id, the UINT opcode
-// and 'when', then the data as it came, as Redis's rdbSaveSingleModuleAux does. The RDB
-// version must be 9 or later (else ErrModules, naming the module); data not ending with
+// and 'when', then the data as it came, as Redis's rdbSaveSingleModuleAux does. The file
+// must hold ModuleAux (else a CannotHoldError naming the module); data not ending with
 // the EOF opcode wraps record.ErrModuleValue. A server loading the file must have the
 // module loaded.
 func (w *Writer) WriteModuleAux(a *record.ModuleAux) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	if w.version < ModuleAuxVersion {
-		return w.fail(fmt.Errorf("%s: %w, not %d", a.Label(), ErrModules, w.version))
+	if !w.has.has(ModuleAux) {
+		return w.fail(fmt.Errorf("%s: %w", a.Label(), w.caps.Refuse(ModuleAux)))
 	}
 	if err := checkModuleBody(a.ModuleID, a.Value); err != nil {
 		return w.fail(fmt.Errorf("%s: %w", a.Label(), err))

@@ -95,10 +95,10 @@ func NewPayloadWriter(opts Options, maxBytes int64) (*PayloadWriter, error) {
 }
 
 // RDBVersion returns the version the payloads are written in.
-func (p *PayloadWriter) RDBVersion() int { return p.w.version }
+func (p *PayloadWriter) RDBVersion() int { return p.w.caps.RDBVersion }
 
 // Target returns the target the payloads are written for.
-func (p *PayloadWriter) Target() Target { return p.w.target }
+func (p *PayloadWriter) Target() Target { return p.w.caps.Target }
 
 // Payload returns the payload of the record just written, with its version and checksum,
 // and readies the writer for the next record. The bytes are valid until the next call of
@@ -122,7 +122,7 @@ func (p *PayloadWriter) Payload() ([]byte, error) {
 		p.out.reset()
 		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrPayloadTooLarge, n, p.out.max)
 	}
-	b := AppendPayloadTrailer(p.out.b, w.version)
+	b := AppendPayloadTrailer(p.out.b, w.caps.RDBVersion)
 	p.out.reset()
 	return b, nil
 }

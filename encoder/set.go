@@ -28,7 +28,7 @@ func (w *Writer) beginSet(key []byte, members uint64, expireAtMS int64) error {
 func (w *Writer) intsetFits(n uint64) bool { return n <= uint64(w.limits.SetMaxIntsetEntries) }
 
 func (w *Writer) setListpackFits(n uint64) bool {
-	return w.version >= 11 && n <= uint64(w.limits.SetMaxListpackEntries)
+	return w.has.has(SetListpack) && n <= uint64(w.limits.SetMaxListpackEntries)
 }
 
 // addMember adds a member to the open set. Members must be unique (see "Unique members").

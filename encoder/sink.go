@@ -13,14 +13,45 @@ import (
 // expiry (absolute Unix ms, 0 for none) and, for a hash, list, set or sorted set, the number
 // of members, which every encoding writes before them. A collection over its compact
 // thresholds streams in constant memory; a smaller one is held until End. A hash with
-// field TTLs (h.HasFieldTTLs) needs RDB 12, else fails with ErrFieldTTL unless
-// Options.DropFieldTTL; a stream needs RDB 9. A module value (record.Module) is whole in
-// its header, as a string is, and needs RDB 8. An unknown type is an error wrapping
-// record.ErrBadType that leaves the Writer usable.
+// field TTLs (h.HasFieldTTLs) needs HashFieldTTL, and a stream Streams (see Feature): a
+// file without fails with a CannotHoldError naming the key, or, with Options.DropFieldTTL,
+// writes such a hash without its field TTLs. A module value (record.Module) is whole in
+// its header, as a string is, and needs ModuleValues. An unknown type is an error wrapping
+// record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
+	if h.Type != record.String {
+		return w.begin(h)
+	}
+	// A string, the hot path: written here, not in a call.
+	key, value, expireAtMS := h.Key, h.Value, h.ExpireAtMS
+	if err := w.checkRecord(key, expireAtMS); err != nil {
+		return err
+	}
+	if w.payload {
+		w.appendRecordHeader(key, expireAtMS, typeString)
+		w.buf = w.appendString(w.buf, value)
+		return w.maybeFlush()
+	}
+	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
+	b := w.buf
+	if expireAtMS > 0 {
+		b = appendExpiry(b, expireAtMS)
+		w.stats.Expires++
+	}
+	b = append(b, typeString)
+	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
+		b = appendShort(appendShort(b, key), value)
+	} else {
+		b = w.appendString(w.appendString(b, key), value)
+	}
+	w.buf = b
+	w.stats.Keys++
+	return w.maybeFlush()
+}
+
+// begin opens a collection or stream.
+func (w *Writer) begin(h *record.Header) error {
 	switch h.Type {
-	case record.String:
-		return w.writeString(h.Key, h.Value, h.ExpireAtMS)
 	case record.Hash:
 		if h.HasFieldTTLs() {
 			return w.beginHashTTL(h.Key, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS)
@@ -37,7 +68,10 @@ func (w *Writer) Begin(h *record.Header) error {
 	case record.Module:
 		return w.writeModule(h)
 	}
-	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
+	if err := w.usable(); err != nil {
+		return err
+	}
+	return w.fail(fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type))
 }
 
 // Add adds a member to the open key: a hash field and its value (and, in a hash with field

@@ -18,7 +18,7 @@ import (
 // consumer's Pending list must be in the group's, and every id of the group's in exactly one
 // consumer's. The Writer keeps a copy of g.
 func (w *Writer) addStreamGroup(g *record.StreamGroup) error {
-	if err := w.streamStep("add a consumer group", false); err != nil {
+	if err := w.streamStep("add a consumer group"); err != nil {
 		return err
 	}
 	c := record.StreamGroup{
@@ -95,7 +95,7 @@ func appendMillis(b []byte, ms int64) []byte {
 func (w *Writer) appendStreamGroup(g *record.StreamGroup) {
 	b := w.appendString(w.buf, g.Name)
 	b = appendStreamID(b, g.LastID)
-	if w.version >= 10 {
+	if w.has.has(StreamMetadata) {
 		b = appendLength(b, uint64(g.EntriesRead))
 	}
 	b = appendLength(b, uint64(len(g.Pending)))
@@ -108,7 +108,7 @@ func (w *Writer) appendStreamGroup(g *record.StreamGroup) {
 	for _, c := range g.Consumers {
 		b = w.appendString(b, c.Name)
 		b = appendMillis(b, c.SeenTimeMS)
-		if w.version >= 11 {
+		if w.has.has(ConsumerActiveTime) {
 			b = appendMillis(b, c.ActiveTimeMS)
 		}
 		b = appendLength(b, uint64(len(c.Pending)))

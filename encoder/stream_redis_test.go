@@ -3,6 +3,7 @@ package encoder
 import (
 	"context"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,7 +29,7 @@ func startRedis(t *testing.T, ctx context.Context, v int, write func(w *Writer) 
 	must(t, err)
 	w, err := NewWriter(f, Options{RDBVersion: v})
 	must(t, err)
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	if write != nil {
 		must(t, write(w))
 	}
@@ -103,7 +104,7 @@ var (
 )
 
 // parseID parses "ms-seq".
-func parseID(t *testing.T, s string) StreamID {
+func parseID(t *testing.T, s string) record.StreamID {
 	t.Helper()
 	ms, seq, ok := strings.Cut(s, "-")
 	a, err1 := strconv.ParseUint(ms, 10, 64)
@@ -111,21 +112,12 @@ func parseID(t *testing.T, s string) StreamID {
 	if !ok || err1 != nil || err2 != nil {
 		t.Fatalf("bad stream id %q", s)
 	}
-	return StreamID{a, b}
-}
-
-// streamSink takes a stream: a Writer or a PayloadWriter.
-type streamSink interface {
-	BeginStream(key []byte, expireAtMS int64) error
-	AddStreamEntry(id StreamID, fields [][]byte) error
-	SetStreamMeta(meta StreamMeta) error
-	AddStreamGroup(g *StreamGroup) error
-	EndCollection() error
+	return record.StreamID{Ms: a, Seq: b}
 }
 
 // copyStream writes key as the server r holds it, read with XRANGE, XINFO STREAM FULL and
 // PEXPIRETIME.
-func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w streamSink, key string) error {
+func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w record.Sink, key string) error {
 	t.Helper()
 	exp, err := r.PExpireTime(ctx, key).Result()
 	must(t, err)
@@ -137,7 +129,7 @@ func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w streamSink
 	must(t, err)
 	info, err := r.XInfoStreamFull(ctx, key, 0).Result()
 	must(t, err)
-	if err := w.BeginStream([]byte(key), at); err != nil {
+	if err := sinkStream(w, []byte(key), at); err != nil {
 		return err
 	}
 	// XRANGE replies with a map: the raw reply keeps the field order.
@@ -153,16 +145,13 @@ func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w streamSink
 		if e[0].(string) != msgs[i].ID {
 			t.Fatalf("XRANGE disagrees with itself")
 		}
-		if err := w.AddStreamEntry(parseID(t, msgs[i].ID), fields); err != nil {
+		if err := sinkEntry(w, parseID(t, msgs[i].ID), fields); err != nil {
 			return err
 		}
 	}
-	meta := StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
+	meta := record.StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
 		FirstID: parseID(t, info.RecordedFirstEntryID), MaxDeletedID: parseID(t, info.MaxDeletedEntryID),
 		EntriesAdded: uint64(info.EntriesAdded)}
-	if err := w.SetStreamMeta(meta); err != nil {
-		return err
-	}
 	// go-redis reads an unknown entries-read (nil) as 0: the raw XINFO GROUPS tells.
 	entriesRead := map[string]int64{}
 	groups, err := r.Do(ctx, "XINFO", "GROUPS", key).Slice()
@@ -175,23 +164,22 @@ func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w streamSink
 		}
 		entriesRead[kv["name"].(string)] = read
 	}
+	var sgs []record.StreamGroup
 	for _, g := range info.Groups {
-		sg := StreamGroup{Name: []byte(g.Name), LastID: parseID(t, g.LastDeliveredID), EntriesRead: entriesRead[g.Name]}
+		sg := record.StreamGroup{Name: []byte(g.Name), LastID: parseID(t, g.LastDeliveredID), EntriesRead: entriesRead[g.Name]}
 		for _, p := range g.Pending {
-			sg.Pending = append(sg.Pending, StreamPending{ID: parseID(t, p.ID), DeliveryTimeMS: p.DeliveryTime.UnixMilli(), DeliveryCount: uint64(p.DeliveryCount)})
+			sg.Pending = append(sg.Pending, record.StreamPending{ID: parseID(t, p.ID), DeliveryTimeMS: p.DeliveryTime.UnixMilli(), DeliveryCount: uint64(p.DeliveryCount)})
 		}
 		for _, c := range g.Consumers {
-			sc := StreamConsumer{Name: []byte(c.Name), SeenTimeMS: c.SeenTime.UnixMilli(), ActiveTimeMS: -1}
+			sc := record.StreamConsumer{Name: []byte(c.Name), SeenTimeMS: c.SeenTime.UnixMilli(), ActiveTimeMS: -1}
 			for _, p := range c.Pending {
 				sc.Pending = append(sc.Pending, parseID(t, p.ID))
 			}
 			sg.Consumers = append(sg.Consumers, sc)
 		}
-		if err := w.AddStreamGroup(&sg); err != nil {
-			return err
-		}
+		sgs = append(sgs, sg)
 	}
-	return w.EndCollection()
+	return sinkEndStream(w, meta, sgs...)
 }
 
 // TestStreamsLikeRedis builds streams on redis-server 7.0 with its own commands, writes what
@@ -267,14 +255,13 @@ func TestStreamsLikeRedis(t *testing.T) {
 func TestStreamsParse(t *testing.T) {
 	for _, v := range []int{9, 10, 11} {
 		file := recordFile(t, v, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("s"), 0))
+			must(t, sinkStream(w, []byte("s"), 0))
 			for i := 1; i <= 150; i++ {
-				must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", strconv.Itoa(i))))
+				must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", strconv.Itoa(i))))
 			}
-			must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("g"), LastID: StreamID{2, 0}, EntriesRead: 2,
-				Pending:   []StreamPending{{ID: StreamID{2, 0}, DeliveryTimeMS: 5, DeliveryCount: 1}},
-				Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 5, ActiveTimeMS: 5, Pending: []StreamID{{2, 0}}}}}))
-			return w.EndCollection()
+			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), LastID: record.StreamID{Ms: 2, Seq: 0}, EntriesRead: 2,
+				Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 2, Seq: 0}, DeliveryTimeMS: 5, DeliveryCount: 1}},
+				Consumers: []record.StreamConsumer{{Name: []byte("c"), SeenTimeMS: 5, ActiveTimeMS: 5, Pending: []record.StreamID{{Ms: 2, Seq: 0}}}}})
 		})
 		o := parseObjects(t, file)["s"].(*model.StreamObject)
 		n := 0
@@ -298,7 +285,7 @@ func recordFile(t testing.TB, v int, write func(w *Writer) error) []byte {
 	var buf strings.Builder
 	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime})
 	must(t, err)
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	must(t, write(w))
 	must(t, w.Close())
 	return []byte(buf.String())
@@ -319,15 +306,15 @@ func TestLongListLikeRedis(t *testing.T) {
 		return "element:" + strconv.Itoa(i) + strings.Repeat("x", i%40)
 	}
 	write := func(w *Writer) error {
-		if err := w.BeginList([]byte("list"), n, 0); err != nil {
+		if err := sinkOpen(w, record.List, []byte("list"), n, 0); err != nil {
 			return err
 		}
 		for i := range n {
-			if err := w.AddElement([]byte(element(i))); err != nil {
+			if err := sinkAdd(w, []byte(element(i))); err != nil {
 				return err
 			}
 		}
-		return w.EndCollection()
+		return sinkEnd(w)
 	}
 	record := recordBytes(t, 10, Options{}, write)
 	ours := startRedis(t, ctx, 10, write)

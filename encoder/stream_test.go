@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"os"
 	"strings"
@@ -29,7 +30,7 @@ func recordBytes(t testing.TB, v int, opts Options, write func(w *Writer) error)
 		opts.RDBVersion, opts.CreatedAt = v, fixedTime
 		w, err := NewWriter(&buf, opts)
 		must(t, err)
-		must(t, w.BeginDB(0, DBInfo{}))
+		must(t, w.BeginDB(0, record.Counts{}))
 		if write != nil {
 			if err := write(w); err != nil {
 				t.Fatalf("write: %v", err)
@@ -62,16 +63,15 @@ func notesStream(ms int64) func(w *Writer) error {
 				panic(err)
 			}
 		}
-		must(w.BeginStream([]byte("s"), 0))
-		must(w.AddStreamEntry(StreamID{1, 1}, strs("a", "1", "b", "x")))
-		must(w.AddStreamEntry(StreamID{2, 1}, strs("a", "2", "b", "y")))
-		must(w.AddStreamEntry(StreamID{3, 1}, strs("a", "3", "b", "z")))
-		must(w.AddStreamGroup(&StreamGroup{
-			Name: []byte("g"), LastID: StreamID{1, 1}, EntriesRead: 1,
-			Pending:   []StreamPending{{ID: StreamID{1, 1}, DeliveryTimeMS: ms, DeliveryCount: 1}},
-			Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: ms, ActiveTimeMS: ms, Pending: []StreamID{{1, 1}}}},
-		}))
-		return w.EndCollection()
+		must(sinkStream(w, []byte("s"), 0))
+		must(sinkEntry(w, record.StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
+		must(sinkEntry(w, record.StreamID{Ms: 2, Seq: 1}, strs("a", "2", "b", "y")))
+		must(sinkEntry(w, record.StreamID{Ms: 3, Seq: 1}, strs("a", "3", "b", "z")))
+		return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{
+			Name: []byte("g"), LastID: record.StreamID{Ms: 1, Seq: 1}, EntriesRead: 1,
+			Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 1}, DeliveryTimeMS: ms, DeliveryCount: 1}},
+			Consumers: []record.StreamConsumer{{Name: []byte("c"), SeenTimeMS: ms, ActiveTimeMS: ms, Pending: []record.StreamID{{Ms: 1, Seq: 1}}}},
+		})
 	}
 }
 
@@ -134,11 +134,11 @@ func TestStreamBytesLikeRedis(t *testing.T) {
 // entry whose fields are not the master's, and a negative seq difference.
 func TestStreamNodeEncodings(t *testing.T) {
 	got := recordBytes(t, 11, Options{DisableCompression: true}, func(w *Writer) error {
-		must(t, w.BeginStream([]byte("s2"), 0))
-		must(t, w.AddStreamEntry(StreamID{1, 1}, strs("a", "1", "b", "x")))
-		must(t, w.AddStreamEntry(StreamID{1, 2}, strs("c", "9")))
-		must(t, w.AddStreamEntry(StreamID{2, 0}, strs("a", "1", "b", "2")))
-		return w.EndCollection()
+		must(t, sinkStream(w, []byte("s2"), 0))
+		must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
+		must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 2}, strs("c", "9")))
+		must(t, sinkEntry(w, record.StreamID{Ms: 2, Seq: 0}, strs("a", "1", "b", "2")))
+		return sinkEnd(w)
 	})
 	lp := hexBytes(t, `
 		3e00 0000 1900
@@ -158,11 +158,11 @@ func TestStreamNodeEncodings(t *testing.T) {
 func streamNodes(t *testing.T, limits Thresholds, entries int, value string) []int {
 	t.Helper()
 	rec := recordBytes(t, 11, Options{DisableCompression: true, Thresholds: &limits}, func(w *Writer) error {
-		must(t, w.BeginStream([]byte("k"), 0))
+		must(t, sinkStream(w, []byte("k"), 0))
 		for i := 1; i <= entries; i++ {
-			must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", value)))
+			must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", value)))
 		}
-		return w.EndCollection()
+		return sinkEnd(w)
 	})
 	b := rec[3:]
 	n, b := decodeLength(t, b)
@@ -232,76 +232,67 @@ func TestStreamErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 8", 8, func(w *Writer) error { return w.BeginStream([]byte("k"), 0) }, ErrUnsupported, "RDB 9 or later"},
+		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, ErrCannotHold, `key "k": a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9`},
 		{"id 0-0", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamEntry(StreamID{}, one)
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEntry(w, record.StreamID{}, one)
 		}, ErrStreamID, "entry 0-0 after 0-0"},
 		{"falling ids", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			must(t, w.AddStreamEntry(StreamID{5, 1}, one))
-			return w.AddStreamEntry(StreamID{5, 0}, one)
+			must(t, sinkStream(w, []byte("k"), 0))
+			must(t, sinkEntry(w, record.StreamID{Ms: 5, Seq: 1}, one))
+			return sinkEntry(w, record.StreamID{Ms: 5, Seq: 0}, one)
 		}, ErrStreamID, "entry 5-0 after 5-1"},
 		{"odd fields", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamEntry(StreamID{1, 0}, strs("f"))
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, strs("f"))
 		}, ErrStreamFields, "1 strings"},
 		{"no fields", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamEntry(StreamID{1, 0}, nil)
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, nil)
 		}, ErrStreamFields, "0 strings"},
-		{"entry after group", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("g")}))
-			return w.AddStreamEntry(StreamID{1, 0}, one)
-		}, ErrStreamSequence, "after the metadata or groups"},
 		{"length", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			must(t, w.AddStreamEntry(StreamID{1, 0}, one))
-			must(t, w.SetStreamMeta(StreamMeta{Length: 2}))
-			return w.EndCollection()
+			must(t, sinkStream(w, []byte("k"), 0))
+			must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, one))
+			return sinkEndStream(w, record.StreamMeta{Length: 2})
 		}, ErrStreamMeta, "length 2, but 1 entries"},
 		{"last id", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			must(t, w.AddStreamEntry(StreamID{7, 0}, one))
-			must(t, w.SetStreamMeta(StreamMeta{LastID: StreamID{6, 0}}))
-			return w.EndCollection()
+			must(t, sinkStream(w, []byte("k"), 0))
+			must(t, sinkEntry(w, record.StreamID{Ms: 7, Seq: 0}, one))
+			return sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 6, Seq: 0}})
 		}, ErrStreamMeta, "last id 6-0 before the last entry 7-0"},
 		{"pending without consumer", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamGroup(&StreamGroup{Name: []byte("g"), Pending: []StreamPending{{ID: StreamID{1, 0}}}})
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), Pending: []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 0}}}})
 		}, ErrStreamGroup, "pending id 1-0 has no consumer"},
 		{"consumer owns unknown id", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamGroup(&StreamGroup{Name: []byte("g"), Consumers: []StreamConsumer{{Name: []byte("c"), Pending: []StreamID{{1, 0}}}}})
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), Consumers: []record.StreamConsumer{{Name: []byte("c"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}}}})
 		}, ErrStreamGroup, `consumer "c" owns 1-0`},
 		{"owned twice", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.AddStreamGroup(&StreamGroup{Name: []byte("g"),
-				Pending: []StreamPending{{ID: StreamID{1, 0}}},
-				Consumers: []StreamConsumer{
-					{Name: []byte("a"), Pending: []StreamID{{1, 0}}},
-					{Name: []byte("b"), Pending: []StreamID{{1, 0}}}}})
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"),
+				Pending: []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 0}}},
+				Consumers: []record.StreamConsumer{
+					{Name: []byte("a"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}},
+					{Name: []byte("b"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}}}})
 		}, ErrStreamGroup, "owned twice"},
 		{"group twice", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("g")}))
-			must(t, w.AddStreamGroup(&StreamGroup{Name: []byte("g")}))
-			return w.EndCollection()
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g")}, record.StreamGroup{Name: []byte("g")})
 		}, ErrStreamGroup, `group "g" twice`},
 		{"entry without stream", 9, func(w *Writer) error {
-			return w.AddStreamEntry(StreamID{1, 0}, one)
-		}, ErrNoCollection, "add a stream entry while none is open"},
+			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, one)
+		}, ErrNoCollection, "add a member with none open"},
 		{"stream left open", 9, func(w *Writer) error {
-			must(t, w.BeginStream([]byte("k"), 0))
-			return w.WriteString([]byte("x"), nil, 0)
+			must(t, sinkStream(w, []byte("k"), 0))
+			return sinkString(w, []byte("x"), nil, 0)
 		}, ErrCollectionOpen, `key "k" was not ended`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.v})
 			must(t, err)
-			must(t, w.BeginDB(0, DBInfo{}))
+			must(t, w.BeginDB(0, record.Counts{}))
 			err = tt.write(w)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("%v, want %v containing %q", err, tt.want, tt.msg)
@@ -317,11 +308,11 @@ func TestStreamErrors(t *testing.T) {
 // stream held in memory, and the temporary file is gone after Close.
 func TestStreamSpool(t *testing.T) {
 	write := func(w *Writer) error {
-		must(t, w.BeginStream([]byte("big"), 0))
+		must(t, sinkStream(w, []byte("big"), 0))
 		for i := 1; i <= 3000; i++ {
-			must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", strings.Repeat("v", i%97), "n", "7")))
+			must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", strings.Repeat("v", i%97), "n", "7")))
 		}
-		return w.EndCollection()
+		return sinkEnd(w)
 	}
 	dir := t.TempDir()
 	inMemory := recordBytes(t, 11, Options{TempDir: dir}, write)
@@ -337,10 +328,10 @@ func TestStreamSpool(t *testing.T) {
 	// A Writer closed with the stream open removes its spool too.
 	w, err := NewWriter(io.Discard, Options{TempDir: dir})
 	must(t, err)
-	must(t, w.BeginDB(0, DBInfo{}))
-	must(t, w.BeginStream([]byte("k"), 0))
+	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, sinkStream(w, []byte("k"), 0))
 	for i := 1; i <= 3000; i++ {
-		must(t, w.AddStreamEntry(StreamID{uint64(i), 0}, strs("f", "value")))
+		must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", "value")))
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 1 {
 		t.Fatalf("no spool file in the temporary directory: %v", left)

@@ -38,13 +38,10 @@ const streamListpackMaxSize = 1 << 30
 
 // Errors of stream writes, for errors.Is.
 var (
-	// ErrUnsupported is returned for records the Writer cannot write for its target.
-	ErrUnsupported    = errors.New("encoder: unsupported")
-	ErrStreamID       = errors.New("encoder: stream entry ids must rise")
-	ErrStreamFields   = errors.New("encoder: a stream entry needs field and value pairs")
-	ErrStreamMeta     = errors.New("encoder: stream metadata disagrees with its entries")
-	ErrStreamGroup    = errors.New("encoder: invalid consumer group")
-	ErrStreamSequence = errors.New("encoder: stream calls out of order")
+	ErrStreamID     = errors.New("encoder: stream entry ids must rise")
+	ErrStreamFields = errors.New("encoder: a stream entry needs field and value pairs")
+	ErrStreamMeta   = errors.New("encoder: stream metadata disagrees with its entries")
+	ErrStreamGroup  = errors.New("encoder: invalid consumer group")
 )
 
 // streamState is the open stream record.
@@ -52,7 +49,6 @@ type streamState struct {
 	entries     uint64 // entries added
 	first, last record.StreamID
 	meta        record.StreamMeta
-	metaSet     bool
 	groups      []record.StreamGroup
 	nodes       uint64
 
@@ -74,26 +70,23 @@ func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
-	if w.version < 9 {
-		return w.fail(fmt.Errorf("write key %q: streams need RDB 9 or later, not %d: %w", key, w.version, ErrUnsupported))
+	if !w.has.has(Streams) {
+		return w.refuse(key, Streams)
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
 	s := &w.strm
-	s.entries, s.first, s.last, s.meta, s.metaSet, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, false, s.groups[:0], 0, false
+	s.entries, s.first, s.last, s.meta, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, s.groups[:0], 0, false
 	return nil
 }
 
-// streamStep checks that the open record is a stream that may take the given call.
-func (w *Writer) streamStep(what string, after bool) error {
+// streamStep checks that the open record is a stream, which may take the given call.
+func (w *Writer) streamStep(what string) error {
 	if err := w.usableRecord(); err != nil {
 		return err
 	}
 	if w.coll.kind != streamCollection {
 		return w.fail(fmt.Errorf("%w: %s while %s is open", ErrNoCollection, what, w.coll.kind))
-	}
-	if after && (w.strm.metaSet || len(w.strm.groups) > 0) {
-		return w.fail(fmt.Errorf("write key %q: %w: %s after the metadata or groups", w.coll.key, ErrStreamSequence, what))
 	}
 	return nil
 }
@@ -101,7 +94,7 @@ func (w *Writer) streamStep(what string, after bool) error {
 // addStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
 // must rise, from above 0-0.
 func (w *Writer) addStreamEntry(id record.StreamID, fields [][]byte) error {
-	if err := w.streamStep("add a stream entry", true); err != nil {
+	if err := w.streamStep("add a stream entry"); err != nil {
 		return err
 	}
 	s := &w.strm
@@ -227,10 +220,10 @@ func (w *Writer) finishStreamNode() error {
 
 // setStreamMeta sets the open stream's metadata; it comes after the entries.
 func (w *Writer) setStreamMeta(meta record.StreamMeta) error {
-	if err := w.streamStep("set the stream metadata", true); err != nil {
+	if err := w.streamStep("set the stream metadata"); err != nil {
 		return err
 	}
-	w.strm.meta, w.strm.metaSet = meta, true
+	w.strm.meta = meta
 	return nil
 }
 
@@ -254,9 +247,9 @@ func (w *Writer) endStream() error {
 	}
 	typ := byte(typeStreamListpacks3)
 	switch {
-	case w.version < 10:
+	case !w.has.has(StreamMetadata):
 		typ = typeStreamListpacks
-	case w.version == 10:
+	case !w.has.has(ConsumerActiveTime):
 		typ = typeStreamListpacks2
 	}
 	w.appendRecordHeader(w.coll.key, w.coll.expireAt, typ)
@@ -266,7 +259,7 @@ func (w *Writer) endStream() error {
 	}
 	b := appendLength(w.buf, m.Length)
 	b = appendStreamID(b, m.LastID)
-	if w.version >= 10 {
+	if w.has.has(StreamMetadata) {
 		b = appendStreamID(b, m.FirstID)
 		b = appendStreamID(b, m.MaxDeletedID)
 		b = appendLength(b, m.EntriesAdded)

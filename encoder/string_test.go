@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"bytes"
+	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -240,7 +241,7 @@ func BenchmarkAppendString(b *testing.B) {
 func TestWriteStringShortPath(t *testing.T) {
 	for _, compress := range []bool{true, false} {
 		w := newTestWriter(t, Options{DisableCompression: !compress})
-		must(t, w.BeginDB(0, DBInfo{}))
+		must(t, w.BeginDB(0, record.Counts{}))
 		for kn := 0; kn <= 40; kn++ {
 			for vn := 0; vn <= 40; vn++ {
 				key := []byte(strings.Repeat("k1", 20)[:kn])
@@ -249,7 +250,7 @@ func TestWriteStringShortPath(t *testing.T) {
 				need := 3 + kn + vn // the type byte, two 1-byte lengths, the bytes
 				for _, room := range []int{need, need - 1, 0} {
 					w.buf = make([]byte, 10, 10+room)
-					must(t, w.WriteString(key, value, 0))
+					must(t, sinkString(w, key, value, 0))
 					if got := w.buf[10:]; !bytes.Equal(got, want) {
 						t.Fatalf("compress=%v key %d bytes, value %d, room %d: wrote %x, want %x", compress, kn, vn, room, got, want)
 					}

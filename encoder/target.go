@@ -7,8 +7,8 @@ import (
 )
 
 // A Target is a server release that a file is written for: it fixes the RDB version in the
-// header (the newest that server loads), the AUX field naming the server, and so the
-// encodings the file may use.
+// header (the newest that server loads), the AUX field naming the server, and so what the
+// file may hold and the encodings it may use (Target.Can).
 type Target struct {
 	Name       string // as given to --target, e.g. "redis-7.2"
 	RDBVersion int    // the version in the header, and the newest the server loads
@@ -18,9 +18,6 @@ type Target struct {
 	// VersionAux is the AUX field that names the server's version: "redis-ver", or
 	// "valkey-ver" for Valkey (which writes no redis-ver); AuxVer is the version written in it.
 	VersionAux, AuxVer string
-	// PlainLargeElements tells whether the server gives a list element over the quicklist
-	// node size its own plain node (Redis 7.4+, Valkey 8.0+), rather than from 1 GiB.
-	PlainLargeElements bool
 }
 
 // DefaultTarget is the target used when none is named: RDB version 9 with plain encodings,
@@ -39,19 +36,19 @@ var ErrUnknownTarget = errors.New("unknown target")
 // Valkey 9.0 writes its own format (magic VALKEY, RDB 80) but loads files up to RDB 11 with
 // the REDIS magic: its target writes those.
 var targets = []Target{
-	{"redis-5.0", 9, "5.0.0", "redis-ver", "5.0.0", false},
-	{"redis-6.0", 9, "6.0.0", "redis-ver", "6.0.0", false},
-	{"redis-6.2", 9, "6.2.0", "redis-ver", "6.2.0", false},
-	{"redis-7.0", 10, "7.0.0", "redis-ver", "7.0.0", false},
-	{"redis-7.2", 11, "7.2.0", "redis-ver", "7.2.0", false},
-	{"redis-7.4", 12, "7.4.0", "redis-ver", "7.4.0", true},
-	{"redis-8.0", 12, "8.0.0", "redis-ver", "8.0.0", true},
-	{"redis-8.2", 12, "8.2.0", "redis-ver", "8.2.0", true},
-	{"redis-8.4", 12, "8.4.0", "redis-ver", "8.4.0", true},
-	{"valkey-7.2", 11, "7.2.4", "valkey-ver", "7.2.4", false},
-	{"valkey-8.0", 11, "7.2.4", "valkey-ver", "8.0.0", true},
-	{"valkey-8.1", 11, "7.2.4", "valkey-ver", "8.1.0", true},
-	{"valkey-9.0", 11, "7.2.4", "valkey-ver", "9.0.0", true},
+	{"redis-5.0", 9, "5.0.0", "redis-ver", "5.0.0"},
+	{"redis-6.0", 9, "6.0.0", "redis-ver", "6.0.0"},
+	{"redis-6.2", 9, "6.2.0", "redis-ver", "6.2.0"},
+	{"redis-7.0", 10, "7.0.0", "redis-ver", "7.0.0"},
+	{"redis-7.2", 11, "7.2.0", "redis-ver", "7.2.0"},
+	{"redis-7.4", 12, "7.4.0", "redis-ver", "7.4.0"},
+	{"redis-8.0", 12, "8.0.0", "redis-ver", "8.0.0"},
+	{"redis-8.2", 12, "8.2.0", "redis-ver", "8.2.0"},
+	{"redis-8.4", 12, "8.4.0", "redis-ver", "8.4.0"},
+	{"valkey-7.2", 11, "7.2.4", "valkey-ver", "7.2.4"},
+	{"valkey-8.0", 11, "7.2.4", "valkey-ver", "8.0.0"},
+	{"valkey-8.1", 11, "7.2.4", "valkey-ver", "8.1.0"},
+	{"valkey-9.0", 11, "7.2.4", "valkey-ver", "9.0.0"},
 }
 
 // Targets returns the known targets, oldest first.

@@ -22,14 +22,23 @@
 // spooled, in memory up to a few MiB and beyond that in a temporary file (Options.TempDir),
 // and copied out at End.
 //
+// # What a file can hold
+//
+// What each RDB version and target can hold (record types, encodings, the fields of stream
+// metadata) is one table, a row per Feature: the Writer asks it for every choice it makes by
+// version, and callers ask it before writing. Options.Check checks options without a Writer
+// and returns their Capabilities; Capabilities.Check tells whether a key will be taken. A
+// record the file cannot hold fails with a CannotHoldError.
+//
 // # Streams and hash field TTLs
 //
 // A stream (RDB 9+) is written with Begin, Add per entry, and End with its metadata and
 // consumer groups (see record.StreamTail): type 15 for RDB 9, 19 for RDB 10, 21 for
 // RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
 // StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
-// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header
-// has field TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type 24 beyond.
+// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header has field
+// TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type
+// 24 beyond.
 //
 // # Unique members
 //
@@ -122,8 +131,8 @@ type Options struct {
 	// names do on a server; nil means DefaultThresholds.
 	Thresholds *Thresholds
 	// DropFieldTTL writes a hash whose fields expire as a plain hash, without the field TTLs,
-	// when the RDB version has none (below 12); default off: such a hash is an error
-	// (ErrFieldTTL) naming its key.
+	// when the RDB version has none (HashFieldTTL); default off: such a hash is an error
+	// (a CannotHoldError) naming its key.
 	DropFieldTTL bool
 	// TempDir is where records whose count precedes their parts (streams, long lists) spool
 	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
@@ -154,8 +163,8 @@ type Writer struct {
 	bufLimit  int
 	crc       uint64
 	checksum  bool
-	target    Target
-	version   int
+	caps      Capabilities // the target and RDB version written
+	has       features     // what caps holds, asked record by record
 	err       error
 	closed    bool
 	stats     Stats
@@ -174,38 +183,28 @@ type Writer struct {
 	coll      collection // the open collection record, if any
 	strm      streamState
 	spool     spool // the parts of the open stream or list
-	dropTTL   bool
 	head      header
 	payload   bool // records without key or expiry, as DUMP payloads hold them (payload.go)
 }
 
-// NewWriter returns a Writer that writes an RDB file to dst. It checks opts and buffers the
-// header; nothing reaches dst before the buffer fills or Close is called.
+// NewWriter returns a Writer that writes an RDB file to dst. It checks opts (Options.Check)
+// and buffers the header; nothing reaches dst before the buffer fills or Close is called.
 func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if dst == nil {
 		return nil, fmt.Errorf("%w: nil destination", ErrInvalidOption)
 	}
-	t, err := targetFor(opts.Target, opts.RDBVersion)
+	caps, err := opts.Check()
 	if err != nil {
 		return nil, err
 	}
-	version := t.RDBVersion
-	if opts.RDBVersion != 0 {
-		version = opts.RDBVersion
-	}
+	t, version := caps.Target, caps.RDBVersion
 	size := opts.BufferSize
 	if size == 0 {
 		size = DefaultBufferSize
 	}
-	if size < 4096 {
-		return nil, fmt.Errorf("%w: buffer size %d (at least 4096)", ErrInvalidOption, size)
-	}
 	limits := DefaultThresholds()
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
-	}
-	if err := limits.validate(); err != nil {
-		return nil, err
 	}
 	created := opts.CreatedAt
 	if created.IsZero() {
@@ -216,14 +215,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		buf:       make([]byte, 0, size+size/4),
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
-		target:    t,
-		version:   version,
+		caps:      caps,
+		has:       caps.set(),
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		hints:     opts.CountsAreHints,
 		limits:    limits,
 		spool:     spool{dir: opts.TempDir},
-		dropTTL:   opts.DropFieldTTL,
 	}
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
@@ -245,10 +243,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 }
 
 // Target returns the target the Writer writes for.
-func (w *Writer) Target() Target { return w.target }
+func (w *Writer) Target() Target { return w.caps.Target }
 
 // RDBVersion returns the version written in the header.
-func (w *Writer) RDBVersion() int { return w.version }
+func (w *Writer) RDBVersion() int { return w.caps.RDBVersion }
+
+// Capabilities returns what the file can hold: its target and RDB version.
+func (w *Writer) Capabilities() Capabilities { return w.caps }
 
 // Stats returns the counts so far; after Close they describe the whole file.
 func (w *Writer) Stats() Stats { return w.stats }
@@ -333,34 +334,6 @@ func (w *Writer) endDB() error {
 			ErrCountMismatch, w.db, in.Keys, in.Expires, keys, expires))
 	}
 	return nil
-}
-
-// writeString writes a string record. expireAtMS is the absolute expiry in Unix milliseconds,
-// or 0 for none.
-func (w *Writer) writeString(key, value []byte, expireAtMS int64) error {
-	if err := w.checkRecord(key, expireAtMS); err != nil {
-		return err
-	}
-	if w.payload {
-		w.appendRecordHeader(key, expireAtMS, typeString)
-		w.buf = w.appendString(w.buf, value)
-		return w.maybeFlush()
-	}
-	// appendRecordHeader, spelled out: the buffer stays in a local for the whole record.
-	b := w.buf
-	if expireAtMS > 0 {
-		b = appendExpiry(b, expireAtMS)
-		w.stats.Expires++
-	}
-	b = append(b, typeString)
-	if isShort(key) && isShort(value) && cap(b)-len(b) >= 2+len(key)+len(value) {
-		b = appendShort(appendShort(b, key), value)
-	} else {
-		b = w.appendString(w.appendString(b, key), value)
-	}
-	w.buf = b
-	w.stats.Keys++
-	return w.maybeFlush()
 }
 
 // checkRecord checks that a record with this key and expiry may start now.

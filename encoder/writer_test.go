@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,9 +92,9 @@ func TestCloseWritesTrailerAndKeepsDestinationOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must(t, w.BeginDB(0, DBInfo{Keys: 2, Expires: 1}))
-		must(t, w.WriteString([]byte("a"), []byte("1"), 0))
-		must(t, w.WriteString([]byte("b"), []byte("2"), 1893456000000))
+		must(t, w.BeginDB(0, record.Counts{Keys: 2, Expires: 1}))
+		must(t, sinkString(w, []byte("a"), []byte("1"), 0))
+		must(t, sinkString(w, []byte("b"), []byte("2"), 1893456000000))
 		must(t, w.Close())
 		must(t, w.Close()) // a second Close is a no-op
 		if dst.closed {
@@ -114,10 +115,10 @@ func TestCloseWritesTrailerAndKeepsDestinationOpen(t *testing.T) {
 		if file[len(file)-9] != opEOF {
 			t.Fatalf("no EOF opcode before the checksum")
 		}
-		if err := w.WriteString([]byte("c"), nil, 0); !errors.Is(err, ErrClosed) {
+		if err := sinkString(w, []byte("c"), nil, 0); !errors.Is(err, ErrClosed) {
 			t.Fatalf("write after Close: %v", err)
 		}
-		if err := w.BeginDB(1, DBInfo{}); !errors.Is(err, ErrClosed) {
+		if err := w.BeginDB(1, record.Counts{}); !errors.Is(err, ErrClosed) {
 			t.Fatalf("BeginDB after Close: %v", err)
 		}
 	}
@@ -148,10 +149,10 @@ func TestStickyError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	var first error
 	for i := range 100000 {
-		if err := w.WriteString(fmt.Appendf(nil, "key%d", i), []byte("value"), 0); err != nil {
+		if err := sinkString(w, fmt.Appendf(nil, "key%d", i), []byte("value"), 0); err != nil {
 			first = err
 			break
 		}
@@ -160,7 +161,7 @@ func TestStickyError(t *testing.T) {
 		t.Fatalf("first error %v, want the destination's", first)
 	}
 	writes := dst.writes
-	if err := w.WriteString([]byte("x"), []byte("y"), 0); err != first {
+	if err := sinkString(w, []byte("x"), []byte("y"), 0); err != first {
 		t.Fatalf("later write returned %v, want the first error", err)
 	}
 	if err := w.Close(); err != first {
@@ -181,53 +182,53 @@ func TestDatabaseSections(t *testing.T) {
 	}
 	t.Run("no database", func(t *testing.T) {
 		w := newW(Options{})
-		if err := w.WriteString([]byte("k"), []byte("v"), 0); !errors.Is(err, ErrNoDB) {
+		if err := sinkString(w, []byte("k"), []byte("v"), 0); !errors.Is(err, ErrNoDB) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("database reopened", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(3, DBInfo{}))
-		must(t, w.BeginDB(0, DBInfo{}))
-		if err := w.BeginDB(3, DBInfo{}); !errors.Is(err, ErrDBReopened) {
+		must(t, w.BeginDB(3, record.Counts{}))
+		must(t, w.BeginDB(0, record.Counts{}))
+		if err := w.BeginDB(3, record.Counts{}); !errors.Is(err, ErrDBReopened) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("negative database", func(t *testing.T) {
-		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
+		if err := newW(Options{}).BeginDB(-1, record.Counts{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("count mismatch", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, DBInfo{Keys: 2}))
-		must(t, w.WriteString([]byte("k"), []byte("v"), 0))
+		must(t, w.BeginDB(0, record.Counts{Keys: 2}))
+		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
 		if err := w.Close(); !errors.Is(err, ErrCountMismatch) || !strings.Contains(err.Error(), "declared 2 keys") {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("expiry count mismatch", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, DBInfo{Keys: 1, Expires: 1}))
-		must(t, w.WriteString([]byte("k"), []byte("v"), 0))
-		if err := w.BeginDB(1, DBInfo{}); !errors.Is(err, ErrCountMismatch) {
+		must(t, w.BeginDB(0, record.Counts{Keys: 1, Expires: 1}))
+		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
+		if err := w.BeginDB(1, record.Counts{}); !errors.Is(err, ErrCountMismatch) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("negative expiry", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, DBInfo{}))
-		if err := w.WriteString([]byte("k"), []byte("v"), -5); !errors.Is(err, ErrInvalidExpiry) {
+		must(t, w.BeginDB(0, record.Counts{}))
+		if err := sinkString(w, []byte("k"), []byte("v"), -5); !errors.Is(err, ErrInvalidExpiry) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("duplicates checked per database", func(t *testing.T) {
 		w := newW(Options{CheckDuplicates: true})
-		must(t, w.BeginDB(0, DBInfo{}))
-		must(t, w.WriteString([]byte("k"), []byte("v"), 0))
-		must(t, w.BeginDB(1, DBInfo{}))
-		must(t, w.WriteString([]byte("k"), []byte("v"), 0))
-		err := w.WriteString([]byte("k"), []byte("w"), 0)
+		must(t, w.BeginDB(0, record.Counts{}))
+		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
+		must(t, w.BeginDB(1, record.Counts{}))
+		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
+		err := sinkString(w, []byte("k"), []byte("w"), 0)
 		if !errors.Is(err, ErrDuplicateKey) || !strings.Contains(err.Error(), `"k" in db 1`) {
 			t.Fatalf("got %v", err)
 		}
@@ -247,7 +248,7 @@ var goldenCases = []struct {
 }
 
 func writeGoldenStrings(w *Writer) error {
-	if err := w.BeginDB(0, DBInfo{Keys: 5, Expires: 1}); err != nil {
+	if err := w.BeginDB(0, record.Counts{Keys: 5, Expires: 1}); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{
@@ -256,17 +257,17 @@ func writeGoldenStrings(w *Writer) error {
 		{"big", "2147483648"},
 		{"long", strings.Repeat("compressible ", 10)},
 	} {
-		if err := w.WriteString([]byte(kv[0]), []byte(kv[1]), 0); err != nil {
+		if err := sinkString(w, []byte(kv[0]), []byte(kv[1]), 0); err != nil {
 			return err
 		}
 	}
-	if err := w.WriteString([]byte("ttl"), []byte("v"), 1893456000000); err != nil {
+	if err := sinkString(w, []byte("ttl"), []byte("v"), 1893456000000); err != nil {
 		return err
 	}
-	if err := w.BeginDB(3, DBInfo{}); err != nil {
+	if err := w.BeginDB(3, record.Counts{}); err != nil {
 		return err
 	}
-	return w.WriteString([]byte("in-db-3"), []byte(""), 0)
+	return sinkString(w, []byte("in-db-3"), []byte(""), 0)
 }
 
 func TestGolden(t *testing.T) {
@@ -308,11 +309,12 @@ func BenchmarkWriteString(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, w.BeginDB(0, record.Counts{}))
 	key := []byte("key100000001")
+	h := record.Header{Key: key, Type: record.String, Value: key} // one header, as sources keep one
 	b.SetBytes(27)
 	for b.Loop() {
-		if err := w.WriteString(key, key, 0); err != nil {
+		if err := w.Begin(&h); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -344,9 +346,9 @@ func TestChecksumAcrossBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, w.BeginDB(0, DBInfo{}))
+	must(t, w.BeginDB(0, record.Counts{}))
 	for i := range 20000 {
-		must(t, w.WriteString(fmt.Appendf(nil, "key%d", i), bytes.Repeat([]byte{byte(i)}, i%90), 0))
+		must(t, sinkString(w, fmt.Appendf(nil, "key%d", i), bytes.Repeat([]byte{byte(i)}, i%90), 0))
 		if got := w.Stats().Bytes; got != int64(dst.Len()) {
 			t.Fatalf("record %d: Stats().Bytes = %d, the destination has %d", i, got, dst.Len())
 		}

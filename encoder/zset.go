@@ -54,7 +54,7 @@ func (w *Writer) addScoredMember(member []byte, score float64) error {
 }
 
 func (w *Writer) plainZSetType() byte {
-	if w.version >= 8 {
+	if w.has.has(BinaryScores) {
 		return typeZSet2
 	}
 	return typeZSet
@@ -62,7 +62,7 @@ func (w *Writer) plainZSetType() byte {
 
 // appendPlainScore appends a score of a plain sorted set.
 func (w *Writer) appendPlainScore(b []byte, f float64) []byte {
-	if w.version >= 8 {
+	if w.has.has(BinaryScores) {
 		return appendBinaryScore(b, f)
 	}
 	return appendASCIIScore(b, f)
@@ -79,7 +79,7 @@ func (w *Writer) endZSet() {
 		c.compare = c.compareMembers // bound once: a method value allocates
 	}
 	slices.SortFunc(c.order, c.compare)
-	c.pack.ziplist = w.version < 10
+	c.pack.ziplist = !w.has.has(ListpackEncodings)
 	b := c.pack.begin(c.blob[:0])
 	for _, i := range c.order {
 		b = c.pack.add(b, c.member(i))
@@ -92,7 +92,7 @@ func (w *Writer) endZSet() {
 	}
 	c.blob = c.pack.finish(b)
 	typ := byte(typeZSetListpack)
-	if w.version < 10 {
+	if !w.has.has(ListpackEncodings) {
 		typ = typeZSetZiplist
 	}
 	w.writeCompact(typ, c.blob)

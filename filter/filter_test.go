@@ -3,6 +3,7 @@ package filter_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -166,4 +167,31 @@ func ExampleMatch() {
 	// user:1 true
 	// user:10 false
 	// session:1 false
+}
+
+// TestFilterDropsWholeKeys: a key the options refuse goes with its members and its End, a
+// stream's entries and groups included, and the next key passes whole.
+func TestFilterDropsWholeKeys(t *testing.T) {
+	var r record.Recorder
+	f, err := filter.New(&r, filter.Options{Match: "k*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := record.Records{
+		{Key: []byte("s"), Type: record.Stream, Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}},
+			Stream: record.StreamTail{Groups: []record.StreamGroup{{Name: []byte("g")}}}},
+		{Key: []byte("k"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}},
+		{Key: []byte("x"), Type: record.Set, Members: []record.Member{{Name: []byte("m")}}},
+		{Key: []byte("k2"), Type: record.String, Value: []byte("v")},
+	}
+	if err := recs.WriteTo(t.Context(), f); err != nil {
+		t.Fatal(err)
+	}
+	want := record.Records{recs[1], recs[3]}
+	if !reflect.DeepEqual(record.Records(r.Records), want) {
+		t.Errorf("passed %+v, want %+v", r.Records, want)
+	}
+	if st := f.Stats(); st.Kept != 2 || st.Dropped != 2 {
+		t.Errorf("stats %+v, want 2 kept and 2 dropped", st)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -21,21 +20,23 @@ type keySink struct {
 	record.Collector
 	db   int
 	got  []string
-	info map[int]encoder.DBInfo
+	info map[int]record.Counts
 }
 
-func (s *keySink) BeginDB(db int, info encoder.DBInfo) error {
+func (s *keySink) BeginDB(db int, info record.Counts) error {
 	s.db = db
 	if s.info == nil {
-		s.info = map[int]encoder.DBInfo{}
+		s.info = map[int]record.Counts{}
 	}
 	s.info[db] = info
 	return nil
 }
 
-func (s *keySink) WriteString(key, value []byte, _ int64) error {
-	s.got = append(s.got, fmt.Sprintf("%d:%s=%s", s.db, key, value))
-	return nil
+func (s *keySink) Begin(h *record.Header) error {
+	if h.Type == record.String {
+		s.got = append(s.got, fmt.Sprintf("%d:%s=%s", s.db, h.Key, h.Value))
+	}
+	return s.Collector.Begin(h)
 }
 
 // TestDuplicatesOnOneLine: two records of one key on one line are two records: "last"
@@ -259,7 +260,7 @@ func TestLastCountsExpiries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]encoder.DBInfo{0: {Keys: 3, Expires: 2}, 1: {Keys: 1, Expires: 1}}
+	want := map[int]record.Counts{0: {Keys: 3, Expires: 2}, 1: {Keys: 1, Expires: 1}}
 	if sink.info[0] != want[0] || sink.info[1] != want[1] || st.Duplicates != 2 {
 		t.Fatalf("dbs opened with %v, %d duplicates; want %v, 2", sink.info, st.Duplicates, want)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -47,9 +48,9 @@ func (f *functionLoader) do(addr string, args ...any) error {
 // the library and the server; the libraries this load added before are deleted again.
 func (f *functionLoader) WriteFunction(code []byte) error {
 	label := record.LibraryLabel(code)
-	if !f.version.AtLeast(7, 0) {
-		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need 7.0 or later; leave them out with --drop-functions",
-			label, resp.ErrServerTooOld, f.l.o.Addr, f.version)
+	if !f.version.Has(encoder.Functions) {
+		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need %s or later; leave them out with --drop-functions",
+			label, resp.ErrServerTooOld, f.l.o.Addr, f.version, resp.FirstVersion(encoder.Functions))
 	}
 	load := resp.FunctionLoad(code, f.l.o.ReplaceFunctions)
 	args := make([]any, len(load))

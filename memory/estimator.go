@@ -34,7 +34,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -74,11 +73,9 @@ func newModel(name string) (model, error) {
 	if err != nil {
 		return model{}, err
 	}
-	m := model{target: t}
-	valkey := strings.HasPrefix(t.Name, "valkey-")
-	m.listpackSets = valkey || t.RDBVersion >= 11
+	// What the target's files hold (encoder's capability table) is what its server makes.
+	m := model{target: t, listpackSets: t.Can(encoder.SetListpack), fieldTTL: t.Can(encoder.HashFieldTTL)}
 	m.listpackLists = m.listpackSets
-	m.fieldTTL = !valkey && t.RDBVersion >= 12
 	return m, nil
 }
 

@@ -51,7 +51,7 @@ func (c *Collector) Add(m *Member) error {
 func (c *Collector) End(t *StreamTail) error {
 	if t != nil {
 		c.Rec.Stream.Meta = t.Meta
-		c.Rec.Stream.Groups = make([]StreamGroup, 0, len(t.Groups))
+		c.Rec.Stream.Groups = nil // none stays nil, as in a Record written by hand
 		for i := range t.Groups {
 			c.Rec.Stream.Groups = append(c.Rec.Stream.Groups, t.Groups[i].Clone())
 		}

@@ -76,7 +76,7 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 		return c.payload, nil
 	}
 	version := c.restoreVersion()
-	if version < 9 {
+	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
 	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)

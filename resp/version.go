@@ -34,6 +34,17 @@ func (v Version) AtLeast(major, minor int) bool {
 	return v == (Version{}) || v.Major > major || (v.Major == major && v.Minor >= minor)
 }
 
+// Has reports whether a server of version v has f: whether its RDB version holds it, by
+// the encoder's capability table.
+func (v Version) Has(f encoder.Feature) bool { return encoder.Can(v.RDBVersion(), f) }
+
+// FirstVersion returns the version of the oldest Redis that has f.
+func FirstVersion(f encoder.Feature) Version {
+	t, _ := encoder.FirstTarget(f)
+	v, _ := ParseVersion(t.ServerVer)
+	return v
+}
+
 // TargetVersion returns the version of the server of an encoder target ("redis-6.2",
 // "valkey-8.0"; "" is encoder.DefaultTarget), so that a RESP stream written for a target
 // loads into the servers its RDB file loads into.

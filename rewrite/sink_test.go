@@ -370,13 +370,15 @@ func BenchmarkSink(b *testing.B) {
 		b.Fatal(err)
 	}
 	fields := [][]byte{[]byte("email"), []byte("ann@corp.example"), []byte("last_name"), []byte("Lee"), []byte("plan"), []byte("gold")}
+	h := record.Header{Type: record.Hash, Len: 3}
+	var m record.Member
 	b.ReportAllocs()
-	var key []byte
 	for i := 0; b.Loop(); i++ {
-		key = fmt.Appendf(key[:0], "user:%d", i)
-		s.Begin(&record.Header{Key: key, Type: record.Hash, Len: 3})
+		h.Key = fmt.Appendf(h.Key[:0], "user:%d", i)
+		s.Begin(&h)
 		for k := 0; k < len(fields); k += 2 {
-			s.Add(&record.Member{Name: fields[k], Value: fields[k+1]})
+			m.Name, m.Value = fields[k], fields[k+1]
+			s.Add(&m)
 		}
 		if err := s.End(nil); err != nil {
 			b.Fatal(err)

@@ -33,7 +33,7 @@ func TestFieldTTLs(t *testing.T) {
 	var r recorder
 	must(t, s.WriteTo(context.Background(), &r))
 	f := s.Families[0]
-	for i, rec := range r.recs {
+	for i, rec := range r.Records {
 		want, err := f.Record(uint64(i))
 		must(t, err)
 		if len(rec.Members) != 3 || !reflect.DeepEqual(rec.Members, want.Members) {
@@ -57,7 +57,7 @@ func TestFieldTTLs(t *testing.T) {
 	}
 	must(t, write(encoder.Options{Target: "redis-7.4"}))
 	must(t, write(encoder.Options{Target: "redis-7.2", DropFieldTTL: true}))
-	if err := write(encoder.Options{Target: "redis-7.2"}); !errors.Is(err, encoder.ErrFieldTTL) || !strings.Contains(err.Error(), `"session:1"`) {
+	if err := write(encoder.Options{Target: "redis-7.2"}); !errors.Is(err, encoder.ErrCannotHold) || !strings.Contains(err.Error(), `"session:1"`) {
 		t.Fatalf("RDB 11: %v", err)
 	}
 	if err := (mustParse(t, fieldTTLs, Params{Seed: 1})).WriteTo(context.Background(), &r); !errors.Is(err, ErrNoBaseTime) {

@@ -79,27 +79,15 @@ func mustParse(t testing.TB, src string, p Params) *Spec {
 
 // recorder is a Sink that keeps every record, with the DB sections it saw.
 type recorder struct {
-	record.Collector
-	db   int
+	record.Recorder
 	dbs  []int
-	info []encoder.DBInfo
-	recs []record.Record
+	info []record.Counts
 }
 
-func (r *recorder) BeginDB(db int, info encoder.DBInfo) error {
-	r.db = db
+func (r *recorder) BeginDB(db int, info record.Counts) error {
 	r.dbs = append(r.dbs, db)
 	r.info = append(r.info, info)
-	return nil
-}
-func (r *recorder) WriteString(key, value []byte, exp int64) error {
-	r.Collector.WriteString(key, value, exp)
-	return r.EndCollection()
-}
-func (r *recorder) EndCollection() error {
-	r.Rec.DB = r.db
-	r.recs = append(r.recs, r.Rec)
-	return nil
+	return r.Recorder.BeginDB(db, info)
 }
 
 // TestGenerateMatchesRecord checks that the streamed records are those Family.Record
@@ -110,13 +98,13 @@ func TestGenerateMatchesRecord(t *testing.T) {
 	if err := s.WriteTo(context.Background(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if uint64(len(r.recs)) != s.Keys() {
-		t.Fatalf("records %d, want %d", len(r.recs), s.Keys())
+	if uint64(len(r.Records)) != s.Keys() {
+		t.Fatalf("records %d, want %d", len(r.Records), s.Keys())
 	}
 	if !reflect.DeepEqual(r.dbs, []int{0, 2}) {
 		t.Fatalf("db sections %v, want [0 2]", r.dbs)
 	}
-	if r.info[0] != (encoder.DBInfo{Keys: 300 + 20 + 20 + 10 + 1 + 3, Expires: 300}) || r.info[1] != (encoder.DBInfo{Keys: 200}) {
+	if r.info[0] != (record.Counts{Keys: 300 + 20 + 20 + 10 + 1 + 3, Expires: 300}) || r.info[1] != (record.Counts{Keys: 200}) {
 		t.Fatalf("db info %+v", r.info)
 	}
 	k := 0
@@ -128,8 +116,8 @@ func TestGenerateMatchesRecord(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !reflect.DeepEqual(r.recs[k], want) {
-					t.Fatalf("%s record %d: streamed %+v, recomputed %+v", f.Name, i, r.recs[k], want)
+				if !reflect.DeepEqual(r.Records[k], want) {
+					t.Fatalf("%s record %d: streamed %+v, recomputed %+v", f.Name, i, r.Records[k], want)
 				}
 				if err := want.Check(); err != nil {
 					t.Fatalf("%s record %d: %v", f.Name, i, err)

@@ -42,23 +42,23 @@ func TestStreamFamily(t *testing.T) {
 	s := mustParse(t, streams, Params{Seed: 3, BaseTimeMS: base})
 	var r recorder
 	must(t, s.WriteTo(context.Background(), &r))
-	if len(r.recs) != 40 {
-		t.Fatalf("%d records", len(r.recs))
+	if len(r.Records) != 40 {
+		t.Fatalf("%d records", len(r.Records))
 	}
 	f := s.Families[0]
 	sizes := map[int]bool{}
-	for i, got := range r.recs {
+	for i, got := range r.Records {
 		want, err := f.Record(uint64(i))
 		must(t, err)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("record %d: streamed %+v, recomputed %+v", i, got, want)
 		}
-		n := len(got.Entries)
+		n := len(got.Members)
 		sizes[n] = true
 		if got.Type != record.Stream || n < 1 || n > 150 || got.ExpireAtMS == 0 {
 			t.Fatalf("record %d: %s of %d entries, expiry %d", i, got.Type, n, got.ExpireAtMS)
 		}
-		for j, e := range got.Entries {
+		for j, e := range got.Members {
 			if e.ID != (record.StreamID{Ms: base + uint64(j) + 1}) || len(e.Fields) != 8 ||
 				string(e.Fields[0]) != "kind" || string(e.Fields[2]) != "user" || string(e.Fields[4]) != "n" ||
 				string(e.Fields[5]) != strconv.Itoa(j+1) || string(e.Fields[6]) != "note" || len(e.Fields[7]) == 0 {
@@ -66,11 +66,11 @@ func TestStreamFamily(t *testing.T) {
 			}
 		}
 	}
-	g := r.recs[7].Groups
-	n := len(r.recs[7].Entries)
+	g := r.Records[7].Stream.Groups
+	n := len(r.Records[7].Members)
 	if len(g) != 3 || string(g[0].Name) != "workers" || len(g[0].Consumers) != 3 || string(g[0].Consumers[2].Name) != "workers-3" ||
 		g[0].EntriesRead != int64(n*9/10) || len(g[0].Pending) != n*9/10/5 ||
-		g[1].LastID != r.recs[7].Entries[n-1].ID || len(g[1].Pending) != 0 || g[2].LastID != (record.StreamID{}) {
+		g[1].LastID != r.Records[7].Members[n-1].ID || len(g[1].Pending) != 0 || g[2].LastID != (record.StreamID{}) {
 		t.Fatalf("groups of a stream of %d entries: %+v", n, g)
 	}
 	if len(sizes) < 10 {
@@ -110,10 +110,10 @@ func TestStreamFamilyInRedis(t *testing.T) {
 		must(t, err)
 		groups, err := c.XInfoGroups(ctx, string(want.Key)).Result()
 		must(t, err)
-		if len(groups) != len(want.Groups) {
-			t.Fatalf("%s: %d groups, want %d", want.Key, len(groups), len(want.Groups))
+		if len(groups) != len(want.Stream.Groups) {
+			t.Fatalf("%s: %d groups, want %d", want.Key, len(groups), len(want.Stream.Groups))
 		}
-		for k, g := range want.Groups { // the server lists them by name: audit, late, workers
+		for k, g := range want.Stream.Groups { // the server lists them by name: audit, late, workers
 			h := groups[map[string]int{"audit": 0, "late": 1, "workers": 2}[string(g.Name)]]
 			if h.Name != string(g.Name) || h.LastDeliveredID != g.LastID.String() || h.Pending != int64(len(g.Pending)) ||
 				h.Consumers != int64(len(g.Consumers)) || h.EntriesRead != g.EntriesRead {
@@ -122,8 +122,8 @@ func TestStreamFamilyInRedis(t *testing.T) {
 		}
 		got, err := c.Do(ctx, "XRANGE", string(want.Key), "-", "+").Slice()
 		must(t, err)
-		if len(got) != len(want.Entries) {
-			t.Fatalf("%s: %d entries, want %d", want.Key, len(got), len(want.Entries))
+		if len(got) != len(want.Members) {
+			t.Fatalf("%s: %d entries, want %d", want.Key, len(got), len(want.Members))
 		}
 		for j, e := range got {
 			pair := e.([]any)
@@ -132,11 +132,11 @@ func TestStreamFamilyInRedis(t *testing.T) {
 				fields = append(fields, x.(string))
 			}
 			var wantFields []string
-			for _, x := range want.Entries[j].Fields {
+			for _, x := range want.Members[j].Fields {
 				wantFields = append(wantFields, string(x))
 			}
-			if pair[0] != want.Entries[j].ID.String() || strings.Join(fields, "\x00") != strings.Join(wantFields, "\x00") {
-				t.Fatalf("%s entry %d: %v %q, want %v %q", want.Key, j, pair[0], fields, want.Entries[j].ID, wantFields)
+			if pair[0] != want.Members[j].ID.String() || strings.Join(fields, "\x00") != strings.Join(wantFields, "\x00") {
+				t.Fatalf("%s entry %d: %v %q, want %v %q", want.Key, j, pair[0], fields, want.Members[j].ID, wantFields)
 			}
 		}
 	}

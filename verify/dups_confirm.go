@@ -20,8 +20,9 @@ type dbKey struct {
 }
 
 // confirmSink runs step 2 of the duplicate check (see dups.go): it compares each candidate
-// with the keys and members before it.
+// with the keys and members before it. Function libraries hold no keys: it drops them.
 type confirmSink struct {
+	record.Discard
 	db       int
 	records  uint64
 	last     uint64                       // the last candidate's record
@@ -75,9 +76,6 @@ func (s *confirmSink) Begin(h *record.Header) error { return s.record(h.Key) }
 // stream has none).
 func (s *confirmSink) Add(m *record.Member) error { return s.member(m.Name) }
 
-// End ends the key.
-func (s *confirmSink) End(*record.StreamTail) error { return nil }
-
 // confirmDups reads the file again up to the last candidate and reports each candidate that
 // is a real repeat.
 func confirmDups(ctx context.Context, f *os.File, size int64, cands []dupCandidate, fail func(what, got, want string)) error {
@@ -113,9 +111,3 @@ func confirmDups(ctx context.Context, f *os.File, size int64, cands []dupCandida
 	}
 	return nil
 }
-
-// WriteFunction takes a function library, which holds no keys.
-func (s *confirmSink) WriteFunction([]byte) error { return nil }
-
-// WriteModuleAux takes a module's AUX data, which holds no keys.
-func (s *confirmSink) WriteModuleAux(*record.ModuleAux) error { return nil }

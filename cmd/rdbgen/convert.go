@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -35,7 +36,7 @@ func convertCommand() *cli.Command {
 			&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
-			&cli.BoolFlag{Name: "skip-unsupported", Usage: "leave out the keys the target cannot hold (field TTLs before RDB 12; streams and module values under an older --rdb-version) instead of failing"},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values before RDB %d) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since(), encoder.ModuleValues.Since())},
 			onDuplicateFlag(""),
 		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags())...),
 		Action: convertAction,

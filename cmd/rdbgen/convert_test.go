@@ -159,7 +159,7 @@ func TestConvertFieldTTLsToOldTarget(t *testing.T) {
 	in := fieldTTLDump(t)
 	out := filepath.Join(t.TempDir(), "out.rdb")
 	_, _, err := run(t, context.Background(), "convert", in, "-o", out, "--target", "valkey-8.0")
-	want := `key "h" (db 0): the target cannot hold it: a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target, or keep them without their field TTLs with --drop-field-ttl, or leave such keys out with --skip-unsupported`
+	want := `key "h" (db 0): a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target, or keep them without their field TTLs with --drop-field-ttl, or leave such keys out with --skip-unsupported`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
@@ -223,7 +223,7 @@ func TestImportRDBFromStdin(t *testing.T) {
 		t.Fatalf("got %v, %q", err, stdout)
 	}
 	stdout, _, err = runStdin(t, gz(t, string(b)), "import", "-", "-o", out, "--target", "redis-7.0")
-	if err == nil || !strings.Contains(err.Error(), `key "h" (db 0): the target cannot hold it`) {
+	if err == nil || !strings.Contains(err.Error(), `key "h" (db 0): a hash with field TTLs needs RDB 12`) {
 		t.Fatalf("got %v, %q", err, stdout)
 	}
 	m := filepath.Join(t.TempDir(), "m.rdb")

@@ -58,24 +58,16 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		}
 		sum.Memory = &r
 	} else {
-		res, err := rdbgen.Write(c.Context, io.Discard, src, j.opts.Options)
+		res, r, err := sizeAndMemory(c.Context, src, j.opts.Options, mopts)
 		if err != nil {
 			return errInterrupted(err)
 		}
 		sum.Keys, sum.Expires, sum.Bytes, sum.BytesExact = res.Stats.Keys, res.Stats.Expires, res.Stats.Bytes, true
-		r, err := memory.Estimate(c.Context, src, mopts)
-		if err != nil {
-			return errInterrupted(err)
-		}
 		sum.Memory, sum.MemoryExact = &r, true
 	}
 	sum.UsedMemory = sum.Memory.Bytes
 	sum.Target = sum.Memory.Target
-	w, err := rdbgen.Write(c.Context, io.Discard, emptySource{}, rdbgen.Options{Encoder: j.opts.Encoder})
-	if err != nil {
-		return err
-	}
-	sum.RDBVersion = w.RDBVersion
+	sum.RDBVersion = j.caps.RDBVersion
 	if j.asJSON {
 		return printJSON(c.App.Writer, sum)
 	}
@@ -91,7 +83,18 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	return err
 }
 
-// emptySource writes no records.
-type emptySource struct{}
-
-func (emptySource) WriteTo(ctx context.Context, _ record.Sink) error { return ctx.Err() }
+// sizeAndMemory reads src once into both the file opts write, to nowhere, for its size, and
+// the memory estimate of mopts.
+func sizeAndMemory(ctx context.Context, src record.Source, opts rdbgen.Options, mopts memory.Options) (rdbgen.Result, memory.Result, error) {
+	e, err := memory.New(mopts)
+	if err != nil {
+		return rdbgen.Result{}, memory.Result{}, err
+	}
+	both := record.Through(src, func(file record.Sink) (record.Sink, error) { return record.Tee(file, e), nil })
+	res, err := rdbgen.Write(ctx, io.Discard, both, opts)
+	if err != nil {
+		return rdbgen.Result{}, memory.Result{}, err
+	}
+	r, err := e.Result()
+	return res, r, err
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -46,6 +47,9 @@ func TestDryRun(t *testing.T) {
 			}
 			if fi, err := os.Stat(out); err != nil || fi.Size() != sum.Bytes && sum.BytesExact {
 				t.Fatalf("--dry-run says %d bytes, exactly; the file: %v, %v", sum.Bytes, fi, err)
+			}
+			if b, err := os.ReadFile(out); err != nil || string(b[:9]) != fmt.Sprintf("REDIS%04d", sum.RDBVersion) {
+				t.Fatalf("--dry-run says RDB %d; the file: %.9q (%v)", sum.RDBVersion, b, err)
 			}
 		})
 	}

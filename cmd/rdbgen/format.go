@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,11 +29,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
 	// RDB version (or --rdb-version).
-	w, err := encoder.NewWriter(io.Discard, j.opts.Encoder)
-	if err != nil {
-		return err
-	}
-	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v, RDBVersion: w.RDBVersion(),
+	j.resp = &rdbgen.RESPOptions{Commands: resp.Options{Server: v, RDBVersion: j.caps.RDBVersion,
 		DropLostPending: c.Bool("drop-lost-pending")}, Force: j.opts.Force}
 	return nil
 }

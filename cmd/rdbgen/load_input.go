@@ -139,9 +139,13 @@ func inputFromFlags(c *cli.Context, now time.Time) (*input, error) {
 	return in, nil
 }
 
-// newestTarget is a target whose RDB version holds every record a dump may hold: load
-// reads a dump through its target check only to count the records per database.
-const newestTarget = "redis-8.4"
+// holdingAll returns the oldest target that holds whatever a dump may (the encoder's
+// capability table): load reads a dump through its target check only to count the records
+// per database.
+func holdingAll() string {
+	t, _ := encoder.FirstTarget(encoder.Features()...)
+	return t.Name
+}
 
 // openImport makes the input an import of the argument, as rdbgen import reads it.
 func (in *input) openImport(c *cli.Context, now time.Time) error {
@@ -179,7 +183,7 @@ func (in *input) openImport(c *cli.Context, now time.Time) error {
 			in.read = &decoder.Stats{}
 			// A repeated key is refused before any record is sent (CheckKeysFirst).
 			src := rdbSource{path: in.name, stdin: r, read: in.read, opts: decoder.Options{OnDuplicate: onDup, CheckKeysFirst: true}}
-			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: newestTarget}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
+			conv, stats, err := rdbgen.ConvertSource(src, encoder.Options{Target: holdingAll()}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
 			if err != nil {
 				return err
 			}

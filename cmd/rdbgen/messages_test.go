@@ -30,12 +30,12 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 	// --rdb-version 7 is the reason a stream cannot be written, not the target.
 	streams := generateWith(t, "--count", "2", "--type", "stream", "--target", "redis-7.0")
 	_, _, err = run(t, ctx, "convert", streams, "-o", filepath.Join(dir, "s.rdb"), "--rdb-version", "7")
-	want := `key "key100000001" (db 0): the target cannot hold it: a stream needs RDB 9, and the file is written as RDB 7 (--rdb-version); choose --rdb-version 9 or more, or leave --rdb-version out, or leave such keys out with --skip-unsupported`
+	want := `key "key100000001" (db 0): a stream needs RDB 9, and the file is written as RDB 7, below redis-5.0's own 9; choose --rdb-version 9 or more, or leave --rdb-version out, or leave such keys out with --skip-unsupported`
 	if err == nil || err.Error() != want {
 		t.Errorf("--rdb-version 7:\ngot  %v\nwant %s", err, want)
 	}
 	_, _, err = run(t, ctx, "convert", streams, "-o", filepath.Join(dir, "s.rdb"), "--target", "redis-5.0", "--rdb-version", "7")
-	if err == nil || !strings.Contains(err.Error(), "and the file is written as RDB 7 (--rdb-version)") {
+	if err == nil || !strings.Contains(err.Error(), "and the file is written as RDB 7, below redis-5.0's own 9; choose --rdb-version 9 or more") {
 		t.Errorf("--target redis-5.0 --rdb-version 7: %v", err)
 	}
 

@@ -30,7 +30,7 @@ func fileFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it)"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-		&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)"},
+		&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		dryRunFlag(),
@@ -48,10 +48,11 @@ type fileJob struct {
 	results  io.Writer // stdout, or stderr when the file goes to stdout
 	warnings io.Writer // stderr
 	opts     rdbgen.FileOptions
-	layout   *cluster.Layout     // the split's, or nil for one file
-	shard    int                 // the one shard of the split written (--shard-index), or -1 for all
-	resp     *rdbgen.RESPOptions // with --format resp: the commands' options; nil for an RDB file
-	stdout   *countingWriter     // stdout, counting what -o - wrote
+	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
+	layout   *cluster.Layout      // the split's, or nil for one file
+	shard    int                  // the one shard of the split written (--shard-index), or -1 for all
+	resp     *rdbgen.RESPOptions  // with --format resp: the commands' options; nil for an RDB file
+	stdout   *countingWriter      // stdout, counting what -o - wrote
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -79,7 +80,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		Thresholds:         thresholdsFrom(c),
 	}
 	j.opts.Force = c.Bool("force")
-	if _, err := encoder.NewWriter(io.Discard, j.opts.Encoder); err != nil {
+	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
 	if c.String("format") != "rdb" {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"text/tabwriter"
 	"time"
 
@@ -28,7 +27,7 @@ func specCommand() *cli.Command {
 				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
 				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
 				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
-				&cli.BoolFlag{Name: "drop-field-ttl", Usage: "below RDB 12, estimate hashes whose fields expire without the field TTLs"},
+				&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, estimate hashes whose fields expire without the field TTLs", encoder.HashFieldTTL.Since())},
 				&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			}, encodingFlags()...),
 			Action: specCheckAction,
@@ -64,7 +63,7 @@ func specCheckAction(c *cli.Context) error {
 		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		Thresholds:         thresholdsFrom(c),
 	}
-	w, err := encoder.NewWriter(io.Discard, opts)
+	caps, err := opts.Check()
 	if err != nil {
 		return err
 	}
@@ -72,11 +71,11 @@ func specCheckAction(c *cli.Context) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: w.Target().Name, Thresholds: opts.Thresholds})
+	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: caps.Target.Name, Thresholds: opts.Thresholds})
 	if err != nil {
 		return errInterrupted(err)
 	}
-	res := specCheckResult{File: s.File, Target: w.Target().Name, RDBVersion: w.RDBVersion(), Estimate: est,
+	res := specCheckResult{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
 		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
 	if c.Bool("json") {
 		return printJSON(c.App.Writer, res)
