@@ -45,6 +45,8 @@ type ConvertStats struct {
 	// Functions counts the function libraries passed on, FunctionsDropped those left out
 	// under DropFunctions.
 	Functions, FunctionsDropped uint64
+	// ModuleAux counts the module AUX records passed on.
+	ModuleAux uint64
 }
 
 // ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
@@ -186,5 +188,19 @@ func (t *targetSink) WriteFunction(code []byte) error {
 		return err
 	}
 	t.stats.Functions++
+	return nil
+}
+
+// WriteModuleAux passes a module's AUX data on; a file that cannot hold it is an error
+// naming the module and the ways out.
+func (t *targetSink) WriteModuleAux(a *record.ModuleAux) error {
+	if !t.caps.Can(encoder.ModuleAux) {
+		err := t.caps.Refuse(encoder.ModuleAux)
+		return fmt.Errorf("%s: %w; %s", a.Label(), err, wayOut(err, "drop its database's module keys"))
+	}
+	if err := t.Next.WriteModuleAux(a); err != nil {
+		return err
+	}
+	t.stats.ModuleAux++
 	return nil
 }

@@ -107,9 +107,9 @@ func (p *progressSink) tick() {
 	}
 }
 
-// Begin counts a string and passes the key on.
+// Begin counts a string or module value and passes the key on.
 func (p *progressSink) Begin(h *record.Header) error {
-	if h.Type == record.String {
+	if h.Type.Whole() {
 		p.tick()
 	}
 	return p.Next.Begin(h)

@@ -31,6 +31,9 @@ type RESPResult struct {
 	// Streams counts the streams written as RESTORE, since commands could not rebuild
 	// them, and what resp.Options.DropLostPending left out.
 	Streams resp.StreamCounts
+	// Modules counts the module values sent as RESTORE and the module AUX records left out
+	// (resp.Options.DropModuleAux).
+	Modules resp.ModuleCounts
 }
 
 // WriteRESP writes every record of src to dst as the Redis commands that make it, a RESP
@@ -52,7 +55,7 @@ func WriteRESP(ctx context.Context, dst io.Writer, src record.Source, opts RESPO
 		return RESPResult{}, err
 	}
 	done()
-	return RESPResult{Stats: t.stats(), DBs: t.DBs(), Commands: w.Count(), Duration: time.Since(start), Streams: w.StreamCounts()}, nil
+	return RESPResult{Stats: t.stats(), DBs: t.DBs(), Commands: w.Count(), Duration: time.Since(start), Streams: w.StreamCounts(), Modules: w.ModuleCounts()}, nil
 }
 
 // countingWriter counts the bytes written through it.

@@ -52,7 +52,7 @@ func (f *Filter) keep(h *record.Header) (bool, error) {
 		return false, errOpen
 	}
 	if !f.kept[f.slots.slot(h.Key)] {
-		f.skip = h.Type != record.String
+		f.skip = !h.Type.Whole()
 		return false, nil
 	}
 	f.Kept++

@@ -42,7 +42,7 @@ func (w *Writer) Begin(h *record.Header) error {
 		slot = w.slots.next(h.Key)
 	}
 	s := w.shards[w.shardOf(slot)]
-	if err := s.Begin(h); err != nil || h.Type == record.String {
+	if err := s.Begin(h); err != nil || h.Type.Whole() {
 		return err
 	}
 	w.cur = s
@@ -75,6 +75,21 @@ func (w *Writer) WriteFunction(code []byte) error {
 	}
 	for i, s := range w.shards {
 		if err := s.WriteFunction(code); err != nil {
+			return fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// WriteModuleAux writes a module's AUX data to every shard, as WriteFunction does
+// libraries: a node loads the module, and the module its data, whatever its slots. An
+// error names the shard.
+func (w *Writer) WriteModuleAux(a *record.ModuleAux) error {
+	if w.closed {
+		return encoder.ErrClosed
+	}
+	for i, s := range w.shards {
+		if err := s.WriteModuleAux(a); err != nil {
 			return fmt.Errorf("shard %d: %w", i, err)
 		}
 	}

@@ -20,11 +20,12 @@ import (
 // nopSink counts records and members and drops them.
 type nopSink struct{ keys, members uint64 }
 
-func (s *nopSink) BeginDB(int, record.Counts) error { return nil }
-func (s *nopSink) Begin(*record.Header) error       { s.keys++; return nil }
-func (s *nopSink) Add(*record.Member) error         { s.members++; return nil }
-func (s *nopSink) End(*record.StreamTail) error     { return nil }
-func (s *nopSink) WriteFunction([]byte) error       { return nil }
+func (s *nopSink) BeginDB(int, record.Counts) error       { return nil }
+func (s *nopSink) Begin(*record.Header) error             { s.keys++; return nil }
+func (s *nopSink) Add(*record.Member) error               { s.members++; return nil }
+func (s *nopSink) End(*record.StreamTail) error           { return nil }
+func (s *nopSink) WriteFunction([]byte) error             { return nil }
+func (s *nopSink) WriteModuleAux(*record.ModuleAux) error { return nil }
 
 // writeDefaultDump writes the default dataset of n keys (key100000001…, values equal to
 // the keys), as `rdbgen --count n` does, into dir.

@@ -296,7 +296,7 @@ func TestReadErrors(t *testing.T) {
 		{"version 16", []byte("REDIS0016\xff"), decoder.ErrVersion, "16"},
 		{"checksum", flipped, decoder.ErrChecksum, "checksum"},
 		{"truncated", good[:len(good)-10], decoder.ErrTruncated, `key "k"`},
-		{"module", rdbFile("0010", cat([]byte{7}, rstr("mk"), []byte{0x81}, binary.BigEndian.AppendUint64(nil, 0x3ae6f8e1aa0b0c01))), decoder.ErrModule, `key "mk"`},
+		{"module type 6", rdbFile("0010", cat([]byte{6}, rstr("mk"), []byte{0x81}, binary.BigEndian.AppendUint64(nil, 0x3ae6f8e1aa0b0c01))), decoder.ErrModule, `key "mk"`},
 		{"bad type", rdbFile("0010", cat([]byte{30}, rstr("k"))), decoder.ErrCorrupt, "unknown value type 30"},
 		{"bad listpack", rdbFile("0010", cat([]byte{20}, rstr("k"), rstr("xxxxxxxx"))), decoder.ErrCorrupt, "byte 23"},
 		{"bad ziplist count", rdbFile("0010", cat([]byte{13}, rstr("k"), blob(zl("a", "b", "c")))), decoder.ErrCorrupt, "multiple of 2"},
@@ -335,43 +335,6 @@ func TestTruncatedAnywhere(t *testing.T) {
 }
 
 var _ record.Sink = (*minSink)(nil)
-
-func TestSkipModules(t *testing.T) {
-	// A module value of type 7: the module id, then opcodes: UINT 5, STRING "abc", DOUBLE, EOF.
-	id := uint64(0x3ae6f8e1aa0b0c01)
-	mod := cat([]byte{7}, rstr("mk"), []byte{0x81}, binary.BigEndian.AppendUint64(nil, id), []byte{2, 5, 5}, rstr("abc"), []byte{4}, le64(0), []byte{0})
-	file := rdbFile("0010", mod, cat([]byte{0}, rstr("k"), rstr("v")))
-	rd, err := decoder.NewReader(bytes.NewReader(file), decoder.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = rd.WriteTo(context.Background(), &recorder{})
-	if !errors.Is(err, decoder.ErrModule) || !strings.Contains(err.Error(), decoder.ModuleName(id)) {
-		t.Fatalf("got %v, want ErrModule naming %s", err, decoder.ModuleName(id))
-	}
-	var rec recorder
-	rd, _ = decoder.NewReader(bytes.NewReader(file), decoder.Options{SkipModules: true})
-	if err := rd.WriteTo(context.Background(), &rec); err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Records) != 1 || rd.Stats().SkippedModules != 1 {
-		t.Fatalf("records %v, stats %+v", canonAll(rec.Records), rd.Stats())
-	}
-}
-
-func TestModuleName(t *testing.T) {
-	// The name and encoding version packed as RedisModule_CreateDataType does: 9 characters
-	// of 6 bits each, then 10 bits of version.
-	const cset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	var id uint64
-	for _, c := range "ReJSON-RL" {
-		id = id<<6 | uint64(strings.IndexRune(cset, c))
-	}
-	id = id<<10 | 3
-	if got := decoder.ModuleName(id); got != "ReJSON-RL" {
-		t.Fatalf("ModuleName = %q", got)
-	}
-}
 
 func TestCancelled(t *testing.T) {
 	path := writeFile(t, strsRecords(10000), encoder.Options{})

@@ -85,11 +85,6 @@ type Options struct {
 	// db's section, so a sink that checks counts or refuses a db reopened must be told
 	// (encoder.Options.CountsAreHints). A SELECTDB of the db already open is no new section.
 	IgnoreResizeDB bool
-	// SkipModules skips the values of module types written with RDB 9's self-describing
-	// encoding (type 7), counting them in Stats.SkippedModules and Stats.Modules and telling
-	// a sink that is a ModuleSink, instead of failing with ErrModule; default off. Values of
-	// type 6 (the pre-release format) cannot be skipped.
-	SkipModules bool
 	// OnDuplicate applies rdbgen's rules for repeats, as its importer does: a key that comes
 	// again in its db is an error wrapping record.ErrDuplicateKey (record.DupError), or only its
 	// first record is passed on (DupFirst), or only its last (DupLast), the others counted
@@ -125,8 +120,6 @@ type Stats struct {
 	Expires uint64 // records with an expiry
 	Members uint64 // collection members and stream entries
 	Empty   uint64 // empty collections skipped (Redis skips them too)
-	// SkippedModules counts the module values skipped under Options.SkipModules.
-	SkippedModules uint64
 	// Duplicates counts the records of keys read before (or again after) that were left
 	// out under Options.OnDuplicate first or last.
 	Duplicates uint64
@@ -134,9 +127,9 @@ type Stats struct {
 	Types      map[string]uint64 // records per encoding (TypeName)
 	// Checksum is the file's trailer, 0 when it has none; valid once WriteTo returned nil.
 	Checksum uint64
-	// Modules counts the module values skipped by module type name (9 characters,
-	// "MBbloom--"), and ModuleAux the module AUX payloads (always skipped) the same way; nil
-	// when none.
+	// Modules counts the module values (keys of type record.Module) passed on, by module
+	// type name (9 characters, "MBbloom--"), and ModuleAux the module AUX records the same
+	// way; nil when none.
 	Modules, ModuleAux map[string]uint64
 	// SlotImports counts Valkey 9's slot-import opcodes skipped: the state of a slot
 	// migration under way, which the server that wrote the file resumes and no other holds.
@@ -425,7 +418,7 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 				continue
 			}
 		case opModuleAux:
-			err = rd.skipModuleAux()
+			err = rd.moduleAux(sink)
 		case opFunction2:
 			if rd.a, err = in.str(rd.a, &rd.lzf); err == nil {
 				rd.functions = append(rd.functions, string(rd.a))

@@ -99,7 +99,7 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 		}
 		rd.stats.Keys++
 		h := &rd.hdr // a string: set in place, the hot path of a dump of strings
-		h.Key, h.Type, h.Value, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS, h.FieldTTLs = key, record.String, rd.a, 0, exp, 0, false
+		h.Key, h.Type, h.Value, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS, h.FieldTTLs, h.ModuleID = key, record.String, rd.a, 0, exp, 0, false, 0
 		return s(sink.Begin(h))
 	case 1, 2, 3, 4, 5:
 		return rd.readPlain(t, exp, sink)

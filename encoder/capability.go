@@ -21,8 +21,12 @@ type Feature uint8
 const (
 	// BinaryScores: sorted-set scores as binary doubles (type 5); text scores before.
 	BinaryScores Feature = iota + 1
+	// ModuleValues: module values in the self-describing form (type 7, Redis 4.0).
+	ModuleValues
 	// Streams: stream keys (type 15).
 	Streams
+	// ModuleAux: a module's AUX data beside the keyspace (opcode 247, Redis 5.0).
+	ModuleAux
 	// StreamMetadata: a stream's first id, largest deleted id and entries added, and its
 	// groups' entries read (type 19); without them the loader derives what it can.
 	StreamMetadata
@@ -63,7 +67,9 @@ type capability struct {
 // one row here (and its constant above); a new server release is one row of targets.
 var capabilities = [...]capability{
 	BinaryScores:       {"sorted-set scores as binary doubles", 8, "", "", encoded},
+	ModuleValues:       {"a module value", 8, "", "", refused},
 	Streams:            {"a stream", 9, "", "", refused},
+	ModuleAux:          {"module AUX data", 9, "", "", refused},
 	StreamMetadata:     {"stream metadata (first id, largest deleted id, entries added, entries read)", 10, "", "", omitted},
 	Functions:          {"a function library", 10, "", "", refused},
 	ListpackEncodings:  {"hash, sorted-set and list listpacks", 10, "", "", encoded},
@@ -134,11 +140,13 @@ type Capabilities struct {
 }
 
 // Needs returns the feature the key h opens needs in a file, 0 for none: Streams for a
-// stream, HashFieldTTL for a hash with field TTLs.
+// stream, ModuleValues for a module value, HashFieldTTL for a hash with field TTLs.
 func Needs(h *record.Header) Feature {
 	switch {
 	case h.Type == record.Stream:
 		return Streams
+	case h.Type == record.Module:
+		return ModuleValues
 	case h.HasFieldTTLs():
 		return HashFieldTTL
 	}

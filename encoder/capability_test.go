@@ -28,6 +28,7 @@ type capabilityCase struct {
 	needs     encoder.Feature // another feature the records need, 0 for none
 	records   []record.Record
 	functions [][]byte
+	moduleAux []record.ModuleAux
 	// held reports whether file, which the Writer wrote without an error, holds the
 	// feature; it fails t when the file is neither with nor without it.
 	held func(t *testing.T, file []byte) bool
@@ -57,6 +58,9 @@ func capStream() record.Record {
 
 // capabilityCases holds one case per feature: TestCapabilitiesCovered fails for a feature
 // without one.
+// capModule is the module id of the module cases: "rdbgen-mt" at encoding version 1.
+var capModule, _ = record.ModuleID("rdbgen-mt", 1)
+
 var capabilityCases = map[encoder.Feature]capabilityCase{
 	encoder.BinaryScores: {
 		records: []record.Record{zsetOf(capKey, 200)}, // beyond the listpack's 128
@@ -79,6 +83,16 @@ var capabilityCases = map[encoder.Feature]capabilityCase{
 					s.MaxDeletedId, s.AddedEntriesCount, s.Groups[0].EntriesRead)
 			}
 			return meta
+		},
+	},
+	encoder.ModuleValues: {
+		records: []record.Record{{Key: []byte(capKey), Type: record.Module, ModuleID: capModule, Value: []byte{2, 5, 0}}},
+		held:    func(t *testing.T, file []byte) bool { return recordType(t, file, capKey) == 7 },
+	},
+	encoder.ModuleAux: {
+		moduleAux: []record.ModuleAux{{ModuleID: capModule, When: record.ModuleAuxBefore, Value: []byte{5, 1, 'x', 0}}},
+		held: func(t *testing.T, file []byte) bool {
+			return bytes.Contains(file, encoder.AppendModuleObject([]byte{0xf7}, capModule, []byte{2, 1, 5, 1, 'x', 0}))
 		},
 	},
 	encoder.Functions: {
@@ -163,6 +177,11 @@ func writeCase(opts encoder.Options, c capabilityCase) ([]byte, error) {
 			return nil, err
 		}
 	}
+	for i := range c.moduleAux {
+		if err := w.WriteModuleAux(&c.moduleAux[i]); err != nil {
+			return nil, err
+		}
+	}
 	if err := w.BeginDB(0, record.Counts{}); err != nil {
 		return nil, err
 	}
@@ -213,6 +232,9 @@ func TestCapabilities(t *testing.T) {
 					what := `"` + capKey + `"`
 					if c.functions != nil {
 						what = `"caplib"`
+					}
+					if c.moduleAux != nil {
+						what = `"rdbgen-mt"`
 					}
 					if !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), fmt.Sprint("RDB ", f.Since())) {
 						t.Errorf("%v: want the message to name %s and RDB %d", err, what, f.Since())

@@ -38,6 +38,7 @@ var (
 // nothing, since a payload belongs to no database.
 type PayloadWriter struct {
 	record.RefuseFunctions // RESTORE carries one key; libraries go by FUNCTION LOAD
+	record.RefuseModuleAux // and module AUX data by no command
 	w                      *Writer
 	out                    payloadBuffer
 }

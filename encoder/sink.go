@@ -15,7 +15,8 @@ import (
 // thresholds streams in constant memory; a smaller one is held until End. A hash with
 // field TTLs (h.HasFieldTTLs) needs HashFieldTTL, and a stream Streams (see Feature): a
 // file without fails with a CannotHoldError naming the key, or, with Options.DropFieldTTL,
-// writes such a hash without its field TTLs. An unknown type is an error wrapping
+// writes such a hash without its field TTLs. A module value (record.Module) is whole in
+// its header, as a string is, and needs ModuleValues. An unknown type is an error wrapping
 // record.ErrBadType.
 func (w *Writer) Begin(h *record.Header) error {
 	if h.Type != record.String {
@@ -64,6 +65,8 @@ func (w *Writer) begin(h *record.Header) error {
 		return w.beginZSet(h.Key, h.Len, h.ExpireAtMS)
 	case record.Stream:
 		return w.beginStream(h.Key, h.ExpireAtMS)
+	case record.Module:
+		return w.writeModule(h)
 	}
 	if err := w.usable(); err != nil {
 		return err

@@ -152,6 +152,7 @@ type Stats struct {
 	Bytes         int64  // bytes of the file passed to the destination, trailer included once closed (and with Options.HeaderLast the header, which the caller writes)
 	Checksum      uint64 // CRC-64 of the file; valid after Close (zero with DisableChecksum)
 	Functions     uint64 // function libraries written (WriteFunction)
+	ModuleAux     uint64 // module AUX records written (WriteModuleAux)
 }
 
 // A Writer writes an RDB file to an io.Writer.

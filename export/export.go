@@ -114,6 +114,8 @@ type Detail struct {
 // the Formats. Close ends the output. Errors of the io.Writer end the writing: every later
 // call returns the first.
 type Writer struct {
+	record.RefuseModuleAux // module AUX data has no place in the export formats yet (issue 24)
+
 	w    io.Writer
 	opts Options
 	buf  []byte

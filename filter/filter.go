@@ -66,7 +66,7 @@ func (o Options) Check() error {
 	}
 	for _, t := range o.Types {
 		if t == "" || !t.Valid() {
-			return fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream)", ErrBadOption, t)
+			return fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream, module)", ErrBadOption, t)
 		}
 	}
 	return nil

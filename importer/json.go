@@ -262,7 +262,7 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 			return fmt.Errorf(`"type": %v`, err)
 		}
 		rec.Type = record.Type(typ)
-		if !rec.Type.Valid() || rec.Type == "" {
+		if !rec.Type.Valid() || rec.Type == "" || rec.Type == record.Module {
 			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream)`, typ)
 		}
 		if rec.Type == record.Stream {

@@ -89,9 +89,6 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
-	// Module values cannot be read, but they are self-describing: skipped and counted, the
-	// Report lists them by module.
-	opts.Decoder.SkipModules = true
 	rd, err := decoder.NewReader(r, opts.Decoder)
 	if err != nil {
 		return nil, err

@@ -20,11 +20,11 @@ type Report struct {
 	Keys       uint64            `json:"keys"`
 	Expires    uint64            `json:"expires"` // keys with an expiry
 	Members    uint64            `json:"members"` // collection members and stream entries
-	// SkippedModules counts the module values (keys of module types), which cannot be read:
-	// they are skipped, and left out of the other counts.
+	// SkippedModules is 0, kept for the JSON form: module values are read (keys of type
+	// "module", in the other counts).
 	SkippedModules uint64 `json:"skipped_modules"`
-	// Modules counts those keys per module type, by name; ModuleAux the module AUX payloads
-	// (a module's data outside the keys) the same way.
+	// Modules counts the keys of module types (type "module") per module type, by name;
+	// ModuleAux the module AUX records (a module's data outside the keys) the same way.
 	Modules   []ModuleCount   `json:"modules"`
 	ModuleAux []ModuleCount   `json:"module_aux"`
 	DBs       []DB            `json:"dbs"`       // ascending
@@ -112,19 +112,18 @@ func (s *sink) report() (*Report, error) {
 	}
 	st := s.rd.Stats()
 	r := &Report{
-		RDBVersion:     s.rd.Version(),
-		Aux:            s.rd.Aux(),
-		Functions:      len(s.rd.Functions()),
-		Bytes:          st.Bytes,
-		SkippedModules: st.SkippedModules,
-		Modules:        moduleCounts(st.Modules),
-		ModuleAux:      moduleCounts(st.ModuleAux),
-		Expiry:         s.expiry.result(),
-		Largest:        Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
-		Memory:         mem,
-		DBs:            []DB{},
-		Types:          []TypeCount{},
-		Encodings:      []EncodingCount{},
+		RDBVersion: s.rd.Version(),
+		Aux:        s.rd.Aux(),
+		Functions:  len(s.rd.Functions()),
+		Bytes:      st.Bytes,
+		Modules:    moduleCounts(st.Modules),
+		ModuleAux:  moduleCounts(st.ModuleAux),
+		Expiry:     s.expiry.result(),
+		Largest:    Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
+		Memory:     mem,
+		DBs:        []DB{},
+		Types:      []TypeCount{},
+		Encodings:  []EncodingCount{},
 	}
 	if st.Checksum != 0 {
 		r.Checksum = fmt.Sprintf("%016x", st.Checksum)

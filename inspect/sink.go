@@ -60,12 +60,13 @@ func (s *sink) BeginDB(db int, info record.Counts) error {
 	return s.est.BeginDB(db, info)
 }
 
-// Begin notes the key that opens and passes it on; a string is counted at once.
+// Begin notes the key that opens and passes it on; a string or module value is counted at
+// once.
 func (s *sink) Begin(h *record.Header) error {
 	s.key = append(s.key[:0], h.Key...)
 	s.typ, s.expire, s.members = h.Type, h.ExpireAtMS, h.Len
 	s.drop = h.ExpireAtMS != 0 && h.ExpireAtMS <= s.now
-	if err := s.mem().Begin(h); err != nil || h.Type != record.String {
+	if err := s.mem().Begin(h); err != nil || !h.Type.Whole() {
 		return err
 	}
 	s.end()
@@ -122,7 +123,7 @@ func (s *sink) end() {
 	if s.opts.Top > 0 {
 		k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
 		s.bySize.add(k, size)
-		if s.typ != record.String {
+		if !s.typ.Whole() {
 			s.byCount.add(k, int64(s.members))
 		}
 	}
@@ -130,3 +131,6 @@ func (s *sink) end() {
 
 // WriteFunction takes a function library: the reader counts them (Reader.Functions).
 func (s *sink) WriteFunction([]byte) error { return nil }
+
+// WriteModuleAux takes a module's AUX data: the reader counts them (Stats.ModuleAux).
+func (s *sink) WriteModuleAux(*record.ModuleAux) error { return nil }

@@ -24,6 +24,7 @@ type functionLoader struct {
 	version resp.Version
 	addrs   []string
 	loaded  []loadedLibrary // the libraries added, for a rollback
+	modules map[uint64]bool // the module types checked on every server (modules.go)
 }
 
 // A loadedLibrary is a library this load added to the server at addr.

@@ -54,6 +54,8 @@ type Result struct {
 	Streams resp.StreamCounts
 	// DBs holds the keys confirmed (Expired apart) in each database they went to.
 	DBs map[int]record.Counts
+	// ModuleAuxDropped counts the module AUX records left out under Options.DropModuleAux.
+	ModuleAuxDropped uint64
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -115,7 +117,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	if err == nil && sized && res.Keys+res.Expired != l.total {
 		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
-	res.Functions = l.functions
+	res.Functions, res.ModuleAuxDropped = l.functions, l.moduleAuxDropped
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr // "context canceled" says it all; a dead connection is its consequence
@@ -132,6 +134,8 @@ type load struct {
 	total uint64
 	// functions counts the function libraries loaded, by the source's goroutine.
 	functions uint64
+	// moduleAuxDropped counts the module AUX records left out, by the source's goroutine.
+	moduleAuxDropped uint64
 	// streams counts what the streams needed, over all nodes.
 	streams   resp.StreamCounts
 	streamsMu sync.Mutex
@@ -381,6 +385,9 @@ func keyError(key []byte, addr string, err error) error {
 	}
 	if key == nil {
 		return fmt.Errorf("select db: %w", err)
+	}
+	if strings.Contains(err.Error(), "Bad data format") {
+		return fmt.Errorf("write key %q: %w (RESTORE of a module value fails so on a server without its module)", key, err)
 	}
 	return fmt.Errorf("write key %q: %w", key, err)
 }

@@ -100,6 +100,11 @@ type Options struct {
 	// naming it.
 	ReplaceFunctions bool
 
+	// DropModuleAux leaves module AUX data (a module's data beside the keys) out, counted in
+	// Result.ModuleAuxDropped: no command puts it into a server. Default: false, such data
+	// is an error naming its module.
+	DropModuleAux bool
+
 	// MapDB, if not nil, gives the database that each database of the source loads into
 	// (into a cluster: 0). It is called as each one begins, before any of its keys is
 	// sent; its error stops the load there. Default: nil, each database loads into itself.

@@ -202,6 +202,10 @@ func (e *Estimator) Begin(h *record.Header) error {
 	case h.Type == record.String:
 		enc, b := e.stringValue(h.Value)
 		return e.addKey(h.Key, h.ExpireAtMS, record.String, enc, b)
+	case h.Type == record.Module:
+		// The module's structures are unknown: its robj and serialized size, a lower
+		// bound (Result.LowerBound).
+		return e.addKey(h.Key, h.ExpireAtMS, record.Module, record.ModuleName(h.ModuleID), sizeClass(robjSize)+int64(len(h.Value)))
 	case e.db == nil:
 		return e.fail(fmt.Errorf("write key %q: %w", h.Key, encoder.ErrNoDB))
 	}
@@ -241,3 +245,7 @@ func Estimate(ctx context.Context, src record.Source, opts Options) (Result, err
 // bytes and the code per library) and runs it in the Lua VM, whose memory used_memory
 // leaves out.
 func (e *Estimator) WriteFunction([]byte) error { return e.err }
+
+// WriteModuleAux takes a module's AUX data and counts nothing for it: it lives in the
+// module's own structures, outside the keyspace.
+func (e *Estimator) WriteModuleAux(*record.ModuleAux) error { return e.err }

@@ -52,3 +52,5 @@ func (keyDone) Add(*record.Member) error { return nil }
 func (k keyDone) End(*record.StreamTail) error { k.done(); return nil }
 
 func (keyDone) WriteFunction([]byte) error { return nil }
+
+func (keyDone) WriteModuleAux(*record.ModuleAux) error { return nil }

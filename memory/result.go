@@ -56,6 +56,10 @@ type Result struct {
 	DBs       []DBUsage       `json:"dbs"`                 // ascending
 	Types     []TypeUsage     `json:"types"`               // in record.Types order
 	Encodings []EncodingUsage `json:"encodings"`           // by type as Types, then by encoding name
+	// LowerBound tells that the data holds module values, whose memory the model does not
+	// know: each counts as a key whose value takes its serialized size, which a module's
+	// own structures exceed, so Bytes is a lower bound.
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
 type dbUsage struct {
@@ -105,7 +109,7 @@ func (e *Estimator) Result() (Result, error) {
 	if e.err != nil {
 		return Result{}, e.err
 	}
-	r := Result{Target: e.model.target.Name}
+	r := Result{Target: e.model.target.Name, LowerBound: e.types[record.Module] != nil}
 	for _, db := range e.order {
 		d := *e.dbs[db]
 		if d.Keys == 0 && !d.resized {

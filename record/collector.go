@@ -8,18 +8,20 @@ type Collector struct {
 	Rec Record
 	// Functions holds the code of every function library written, in order.
 	Functions [][]byte
+	// ModuleAux holds a copy of every module AUX data written, in order.
+	ModuleAux []ModuleAux
 	db        int
 }
 
 // BeginDB notes the database of the records that follow.
 func (c *Collector) BeginDB(db int, _ Counts) error { c.db = db; return nil }
 
-// Begin starts a record; a string is complete.
+// Begin starts a record; a string or module value is complete.
 func (c *Collector) Begin(h *Header) error {
 	c.Rec = Record{DB: c.db, Key: clone(h.Key), Type: h.Type, ExpireAtMS: h.ExpireAtMS}
 	switch {
-	case h.Type == String:
-		c.Rec.Value = clone(h.Value)
+	case h.Type.Whole():
+		c.Rec.Value, c.Rec.ModuleID = clone(h.Value), h.ModuleID
 	case h.Type.IsCollection():
 		c.Rec.Members = make([]Member, 0, min(h.Len, 1<<16))
 	}
@@ -60,6 +62,12 @@ func (c *Collector) End(t *StreamTail) error {
 // WriteFunction keeps a copy of a function library's code.
 func (c *Collector) WriteFunction(code []byte) error {
 	c.Functions = append(c.Functions, clone(code))
+	return nil
+}
+
+// WriteModuleAux keeps a copy of a module's AUX data.
+func (c *Collector) WriteModuleAux(a *ModuleAux) error {
+	c.ModuleAux = append(c.ModuleAux, a.Clone())
 	return nil
 }
 

@@ -8,7 +8,8 @@
 // data, not a method): a string is whole in its header and nothing follows it; any other
 // key takes one Add per member (a hash field, a list element, a set or sorted-set member, a
 // stream entry) and ends with End, which carries a stream's metadata and consumer groups.
-// Function libraries belong to no database and arrive through WriteFunction.
+// A module value (type Module) is whole in its header too. Function libraries and module
+// AUX data belong to no database and arrive through WriteFunction and WriteModuleAux.
 package record
 
 import (
@@ -28,13 +29,16 @@ const (
 	Set    Type = "set"
 	ZSet   Type = "zset"
 	Stream Type = "stream"
+	// Module is a module type's value (RDB type 7), carried as the module serialized it:
+	// see ModuleAux for the form.
+	Module Type = "module"
 )
 
 // MaxDB is the largest database number a file may hold.
 const MaxDB = 1<<31 - 1
 
 // Types lists the types in the order of their RDB type bytes' first use, for messages.
-var Types = []Type{String, List, Set, ZSet, Hash, Stream}
+var Types = []Type{String, List, Set, ZSet, Hash, Stream, Module}
 
 // IsString reports whether t means string keys (the empty type does too).
 func (t Type) IsString() bool { return t == "" || t == String }
@@ -43,7 +47,11 @@ func (t Type) IsString() bool { return t == "" || t == String }
 func (t Type) IsCollection() bool { return t == Hash || t == List || t == Set || t == ZSet }
 
 // Valid reports whether t is one of the types (the empty type means String).
-func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Stream }
+func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Stream || t == Module }
+
+// Whole reports whether a key of type t is whole in its Header (a string, a module value):
+// no Add or End follows its Begin.
+func (t Type) Whole() bool { return t == String || t == Module }
 
 // A Header opens one key in a Sink: its name, type and expiry, and what a writer must know
 // before the members (their number, the first field expiry). A string is whole in its
@@ -51,8 +59,12 @@ func (t Type) Valid() bool { return t.IsString() || t.IsCollection() || t == Str
 type Header struct {
 	Key  []byte
 	Type Type
-	// Value is a string's value; other types leave it nil.
+	// Value is a string's value, or a module value's serialized form (the opcode stream
+	// after the module id, through its EOF opcode); other types leave it nil.
 	Value []byte
+	// ModuleID is a module value's module type id: its name and encoding version (see
+	// ModuleName, ModuleEncVer); 0 for other types.
+	ModuleID uint64
 	// Len is the number of members of a hash, list, set or sorted set; 0 for strings and
 	// streams (a stream's length is in its tail).
 	Len uint64
@@ -93,7 +105,8 @@ type Record struct {
 	DB         int
 	Key        []byte
 	Type       Type
-	Value      []byte   // strings only
+	Value      []byte   // strings, and module values' serialized form
+	ModuleID   uint64   // module values only
 	Members    []Member // collections and stream entries, in the order written
 	ExpireAtMS int64    // absolute Unix ms, 0 for none
 	// Stream is a stream's metadata (zero fields derived) and its consumer groups.
@@ -107,14 +120,17 @@ var (
 	ErrNaNScore = errors.New("record: score is NaN")
 )
 
-// Check reports what would make r unwritable: an unknown type, an empty collection, a NaN
-// score, a negative expiry or db. It does not look for repeated members.
+// Check reports what would make r unwritable: an unknown type, an empty collection, a
+// module value without id or not ending with an EOF opcode, a NaN score, a negative expiry
+// or db. It does not look for repeated members.
 func (r *Record) Check() error {
 	switch {
 	case !r.Type.Valid():
 		return fmt.Errorf("%w %q", ErrBadType, r.Type)
 	case r.Type.IsCollection() && len(r.Members) == 0:
 		return fmt.Errorf("%s: %w", r.Type, ErrEmpty)
+	case r.Type == Module && (r.ModuleID == 0 || len(r.Value) == 0 || r.Value[len(r.Value)-1] != 0):
+		return fmt.Errorf("module value of %q: %w", ModuleName(r.ModuleID), ErrModuleValue)
 	case r.ExpireAtMS < 0:
 		return fmt.Errorf("expiry %d ms is before 1970", r.ExpireAtMS)
 	case r.DB < 0 || r.DB > MaxDB:
@@ -136,6 +152,8 @@ func (r *Record) Header() Header {
 	switch {
 	case r.Type.IsString():
 		h.Type, h.Value = String, r.Value
+	case r.Type == Module:
+		h.Value, h.ModuleID = r.Value, r.ModuleID
 	case r.Type.IsCollection():
 		h.Len = uint64(len(r.Members))
 		h.MinFieldExpireAtMS = r.minFieldExpiry()
@@ -146,7 +164,7 @@ func (r *Record) Header() Header {
 // WriteTo writes r, as one key of the open database, into s.
 func (r *Record) WriteTo(s Sink) error {
 	h := r.Header()
-	if err := s.Begin(&h); err != nil || h.Type == String {
+	if err := s.Begin(&h); err != nil || h.Type.Whole() {
 		return err
 	}
 	for i := range r.Members {

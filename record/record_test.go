@@ -56,6 +56,14 @@ func (t *trace) BeginDB(db int, c Counts) error {
 
 func (t *trace) Begin(h *Header) error {
 	t.calls = append(t.calls, fmt.Sprintf("begin %s %s %q n=%d exp=%d min=%d", h.Type, h.Key, h.Value, h.Len, h.ExpireAtMS, h.MinFieldExpireAtMS))
+	if h.ModuleID != 0 {
+		t.calls[len(t.calls)-1] += fmt.Sprintf(" module=%s/%d", ModuleName(h.ModuleID), ModuleEncVer(h.ModuleID))
+	}
+	return nil
+}
+
+func (t *trace) WriteModuleAux(a *ModuleAux) error {
+	t.calls = append(t.calls, fmt.Sprintf("module aux %s when=%d %q", ModuleName(a.ModuleID), a.When, a.Value))
 	return nil
 }
 
@@ -94,6 +102,8 @@ func TestWriteTo(t *testing.T) {
 		{Record{Key: []byte("l"), Type: List, Members: two[:1], ExpireAtMS: 3}, []string{`begin list l "" n=1 exp=3 min=0`, `add a=1 1 0 0-0 []`, "end"}},
 		{Record{Key: []byte("x"), Type: Stream, Members: []Member{{ID: StreamID{1, 2}, Fields: [][]byte{[]byte("f"), []byte("v")}}}, Stream: StreamTail{Meta: StreamMeta{Length: 1}, Groups: make([]StreamGroup, 2)}},
 			[]string{`begin stream x "" n=0 exp=0 min=0`, `add = 0 0 1-2 ["f" "v"]`, "end stream len=1 groups=2"}},
+		{Record{Key: []byte("m"), Type: Module, ModuleID: mtID, Value: []byte("\x02\x01\x00"), ExpireAtMS: 4},
+			[]string{`begin module m "\x02\x01\x00" n=0 exp=4 min=0 module=rdbgen-mt/1`}},
 	}
 	for _, tt := range tests {
 		var tr trace

@@ -8,9 +8,9 @@ type Recorder struct {
 	Records []Record
 }
 
-// Begin keeps a string record, or starts another.
+// Begin keeps a string or module record, or starts another.
 func (r *Recorder) Begin(h *Header) error {
-	if err := r.Collector.Begin(h); err != nil || h.Type != String {
+	if err := r.Collector.Begin(h); err != nil || !h.Type.Whole() {
 		return err
 	}
 	r.Records = append(r.Records, r.Rec)

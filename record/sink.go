@@ -31,6 +31,12 @@ type Sink interface {
 	// carry them returns an error wrapping ErrFunctionsUnsupported (see RefuseFunctions),
 	// never drops them.
 	WriteFunction(code []byte) error
+	// WriteModuleAux writes one module's AUX data (opcode 247). Like libraries, it belongs
+	// to no database, filters keep it, and a sink that cannot carry it returns an error
+	// wrapping ErrModuleAuxUnsupported (see RefuseModuleAux), never drops it. Redis writes
+	// the data a module saves before the keyspace before the first database, and the data
+	// it saves after it after the last.
+	WriteModuleAux(a *ModuleAux) error
 }
 
 // A KeyFilter is a Sink that takes the records of some keys alone (one shard's, say): a
@@ -63,8 +69,11 @@ func (p Pass) End(t *StreamTail) error { return p.Next.End(t) }
 // WriteFunction passes the call on.
 func (p Pass) WriteFunction(code []byte) error { return p.Next.WriteFunction(code) }
 
-// Discard is a Sink that drops every record and library: where a reader sends what it
-// leaves out.
+// WriteModuleAux passes the call on.
+func (p Pass) WriteModuleAux(a *ModuleAux) error { return p.Next.WriteModuleAux(a) }
+
+// Discard is a Sink that drops every record, library and module AUX: where a reader sends
+// what it leaves out.
 type Discard struct{}
 
 // BeginDB drops it.
@@ -82,9 +91,12 @@ func (Discard) End(*StreamTail) error { return nil }
 // WriteFunction drops it.
 func (Discard) WriteFunction([]byte) error { return nil }
 
+// WriteModuleAux drops it.
+func (Discard) WriteModuleAux(*ModuleAux) error { return nil }
+
 // A Gate is a Sink that passes whole keys on to Next or drops them: Keep decides at each
 // key's Begin, and the members and End of a dropped key are dropped with it. Dropped counts
-// the keys it dropped. Databases and libraries pass.
+// the keys it dropped. Databases, libraries and module AUX data pass.
 type Gate struct {
 	Pass
 	// Keep reports whether the key h opens goes on; an error stops the records.
@@ -101,7 +113,7 @@ func (g *Gate) Begin(h *Header) error {
 	}
 	if !keep {
 		g.Dropped++
-		g.dropping = h.Type != String
+		g.dropping = !h.Type.Whole()
 		return nil
 	}
 	g.dropping = false
@@ -167,6 +179,15 @@ func (t tee) End(st *StreamTail) error {
 	return nil
 }
 
+func (t tee) WriteModuleAux(a *ModuleAux) error {
+	for _, s := range t {
+		if err := s.WriteModuleAux(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (t tee) WriteFunction(code []byte) error {
 	for _, s := range t {
 		if err := s.WriteFunction(code); err != nil {
@@ -177,12 +198,13 @@ func (t tee) WriteFunction(code []byte) error {
 }
 
 // A Count is a Sink that counts what passes through it on to Next (Discard when Next is
-// nil): keys and expiring keys, members and stream entries, libraries.
+// nil): keys and expiring keys, members and stream entries, libraries, module AUX data.
 type Count struct {
 	Next      Sink
 	Counts    Counts
 	Members   uint64
 	Functions uint64
+	ModuleAux uint64
 }
 
 func (c *Count) next() Sink {
@@ -214,4 +236,10 @@ func (c *Count) End(t *StreamTail) error { return c.next().End(t) }
 func (c *Count) WriteFunction(code []byte) error {
 	c.Functions++
 	return c.next().WriteFunction(code)
+}
+
+// WriteModuleAux counts a module's AUX data.
+func (c *Count) WriteModuleAux(a *ModuleAux) error {
+	c.ModuleAux++
+	return c.next().WriteModuleAux(a)
 }

@@ -12,7 +12,8 @@
 // each entry under its own id, XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM …
 // FORCE JUSTID for the pending entries; a stream these cannot rebuild (a pending entry
 // whose entry was deleted; before 6.2, a consumer without pending entries) is sent as
-// RESTORE of a DUMP payload instead. Hash field TTLs are set with HPEXPIREAT (7.4+).
+// RESTORE of a DUMP payload instead. Hash field TTLs are set with HPEXPIREAT (7.4+). A
+// module value is RESTORE of its payload, and module AUX data has no command (module.go).
 // Each database starts with SELECT.
 package resp
 
@@ -96,6 +97,9 @@ type Options struct {
 	// reader sees it half built and loading again still replaces the key; a record whose
 	// expiry has passed is sent as DEL key. Default: false, each command names the key.
 	Atomic bool
+	// DropModuleAux leaves module AUX data out, counted in ModuleCounts, where it would be an
+	// error: no command carries it. Default: false.
+	DropModuleAux bool
 }
 
 // withDefaults returns o with its defaults, or an error naming the bad field.
@@ -173,6 +177,7 @@ type Commands struct {
 
 	payload *encoder.PayloadWriter // the open stream's payload, for RESTORE
 	streams StreamCounts
+	modules ModuleCounts
 	atomic  atomicState
 }
 
@@ -306,6 +311,8 @@ func (c *Commands) Begin(h *record.Header) error {
 		return c.begin("ZADD", h.Key, h.ExpireAtMS)
 	case record.Stream:
 		return c.beginStream(h)
+	case record.Module:
+		return c.writeModule(h)
 	}
 	return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
 }

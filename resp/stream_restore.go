@@ -75,10 +75,7 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 	if c.payload != nil {
 		return c.payload, nil
 	}
-	version := c.o.RDBVersion
-	if version == 0 {
-		version = c.o.Server.RDBVersion()
-	}
+	version := c.restoreVersion()
 	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
@@ -88,6 +85,15 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 	}
 	c.payload = p
 	return p, nil
+}
+
+// restoreVersion is the RDB version of the RESTORE payloads: Options.RDBVersion, else the
+// server's.
+func (c *Commands) restoreVersion() int {
+	if c.o.RDBVersion != 0 {
+		return c.o.RDBVersion
+	}
+	return c.o.Server.RDBVersion()
 }
 
 // Close releases the temporary file of a stream left open.
@@ -167,14 +173,7 @@ func (c *Commands) restoreStream(t *record.StreamTail) error {
 		}
 	}
 	c.start("RESTORE", c.key)
-	switch {
-	case c.exp == 0:
-		c.argInt(0)
-	case c.o.Expiry == ExpiryRelative:
-		c.argInt(c.left(c.exp))
-	default:
-		c.argInt(c.exp)
-	}
+	c.argTTL()
 	c.args = append(c.args, payload) // not copied: valid until the payload writer's next call
 	c.arg([]byte("REPLACE"))
 	if c.exp != 0 && c.o.Expiry != ExpiryRelative {

@@ -168,7 +168,7 @@ func (p *parser) rule(n *yaml.Node, path string) (*Rule, error) {
 			return nil, err
 		}
 		if r.Type = record.Type(t); !r.Type.Valid() {
-			return nil, p.errorf(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream)", t)
+			return nil, p.errorf(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream, module)", t)
 		}
 	}
 	for _, part := range []struct {

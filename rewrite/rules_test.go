@@ -31,7 +31,7 @@ func TestParseErrors(t *testing.T) {
 		{"nothing", "rules:\n  - key: a\n", "rules.yaml:2:5: rules[0]: rewrites nothing: give rename, value, members, field_names, fields, value_is_key or members_are_keys"},
 		{"unknown part", "rules:\n  - key: a\n    valeu: x\n", "rules.yaml:3:5: rules[0].valeu: unknown field (known: key, type, rename, value, members, field_names, fields, value_is_key, members_are_keys)"},
 		{"twice", "rules:\n  - key: a\n    value: x\n    value: y\n", "rules.yaml:4:5: rules[0].value: given twice (first at line 3)"},
-		{"bad type", "rules:\n  - key: a\n    type: bitmap\n    value: x\n", `rules.yaml:3:11: rules[0].type: unknown type "bitmap" (known: string, hash, list, set, zset, stream)`},
+		{"bad type", "rules:\n  - key: a\n    type: bitmap\n    value: x\n", `rules.yaml:3:11: rules[0].type: unknown type "bitmap" (known: string, hash, list, set, zset, stream, module)`},
 		{"wrong part for type", "rules:\n  - key: a\n    type: string\n    members: {uuid: {}}\n", "rules.yaml:4:5: rules[0].members: applies to list, set, zset keys, not to type string"},
 		{"fields of a set", "rules:\n  - key: a\n    type: set\n    fields: {email: {fake: email}}\n", "rules.yaml:4:5: rules[0].fields: applies to hash, stream keys, not to type set"},
 		{"rename two stars", "rules:\n  - key: 'a:*:*'\n    rename: {uuid: {}}\n", `rules.yaml:3:5: rules[0].rename: a key rewrite needs a pattern with one "*" and no other wildcard ("user:*", "session:*:data"), got "a:*:*"`},

@@ -175,6 +175,10 @@ func (s *Sink) Begin(h *record.Header) error {
 		s.h.Key = s.renamed(r, h.Key)
 		return s.fail(s.Next.Begin(&s.h))
 	}
+	if h.Type == record.Module { // whole in its header, its value the module's: renamed alone
+		s.h.Key = s.renamed(r, h.Key)
+		return s.fail(s.Next.Begin(&s.h))
+	}
 	t := h.Type
 	s.rule, s.typ, s.key, s.seen = r, t, append(s.key[:0], h.Key...), nil
 	distinct := r != nil && ((r.members != nil || r.membersAreKeys) && (t == record.Set || t == record.ZSet) || r.fieldNames != nil && t == record.Hash)

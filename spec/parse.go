@@ -278,7 +278,7 @@ func (p *parser) family(n *yaml.Node, path string) *Family {
 	}
 	if e, ok := m["type"]; ok {
 		f.Type = record.Type(p.str(e.val, path+".type"))
-		if !f.Type.Valid() {
+		if !f.Type.Valid() || f.Type == record.Module { // module values are carried from dumps, not made
 			p.fail(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream)", f.Type)
 		}
 	}

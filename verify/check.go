@@ -30,6 +30,7 @@ var valueChecks = map[record.Type]valueCheck{
 	record.Set:    setCheck,
 	record.ZSet:   zsetCheck,
 	record.Stream: streamCheck{},
+	record.Module: moduleCheck{},
 }
 
 // stringCheck reads a string with GET.
@@ -107,8 +108,8 @@ func checkRecords(ctx context.Context, rd reader, rs []record.Record, ms *mismat
 		case typ == "none":
 			fail("", "missing", "")
 			continue
-		case typ != string(r.Type):
-			fail("type", typ, string(r.Type))
+		case typ != typeName(r):
+			fail("type", typ, typeName(r))
 			continue
 		}
 		if d := c.compare(); d != nil {
@@ -121,6 +122,15 @@ func checkRecords(ctx context.Context, rd reader, rs []record.Record, ms *mismat
 		checkTTL(r.ExpireAtMS, pttl, before, after, fail)
 	}
 	return nil
+}
+
+// typeName is the type TYPE answers for r: its type, or, for a module value, its module
+// type's name.
+func typeName(r *record.Record) string {
+	if r.Type == record.Module {
+		return record.ModuleName(r.ModuleID)
+	}
+	return string(r.Type)
 }
 
 // checkTTL compares a key's PTTL, read between before and after, with its expiry.

@@ -71,7 +71,7 @@ func (s *countSink) record(t record.Type, key []byte, exp int64) {
 func (s *countSink) Begin(h *record.Header) error {
 	s.record(h.Type, h.Key, h.ExpireAtMS)
 	s.members = 0
-	s.checkMembers = h.Type != record.String && h.Type != record.List && h.Type != record.Stream
+	s.checkMembers = !h.Type.Whole() && h.Type != record.List && h.Type != record.Stream
 	if s.checkMembers {
 		s.dups.beginMembers(h.Key, h.Len)
 	}
@@ -93,17 +93,6 @@ func (s *countSink) End(*record.StreamTail) error {
 	return nil
 }
 
-// SkipModule counts a module value, which the reader skips, as a key of type "module"
-// (decoder.ModuleSink): the RESIZEDB hints and a server with the module count it.
-func (s *countSink) SkipModule(k []byte, module string, exp int64) error {
-	s.record(moduleType, k, exp)
-	return nil
-}
-
-// moduleType is the type counted for keys of module types, as TYPE names them (Redis says
-// the module type's name; DBCounts.Types says "module" for all).
-const moduleType record.Type = "module"
-
 // parsed is what parseFile found: a problem that stopped it, or the reader and counts of a
 // file it read whole.
 type parsed struct {
@@ -120,8 +109,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 		return parsed{problem: &Mismatch{Stage: StageFile, What: what, Got: got}}, nil
 	}
 	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
-		BufferSize:  readChunk,
-		SkipModules: true, // counted per module: see FileReport.Modules
+		BufferSize: readChunk,
 		Progress: func(p record.Progress) {
 			opts.progress(Progress{Stage: StageFile, Done: p.Bytes, Total: size})
 		},
@@ -181,3 +169,7 @@ func (p parsed) finish(ctx context.Context, f *os.File, size int64, rep *FileRep
 
 // WriteFunction takes a function library, which holds no keys: the reader counts them.
 func (s *countSink) WriteFunction([]byte) error { return nil }
+
+// WriteModuleAux takes a module's AUX data, which holds no keys: the reader counts them
+// (FileReport.ModuleAux).
+func (s *countSink) WriteModuleAux(*record.ModuleAux) error { return nil }

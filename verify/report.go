@@ -63,8 +63,7 @@ type FileReport struct {
 	Keys    uint64 `json:"keys"`
 	Expires uint64 `json:"expires"`
 	// Modules counts the keys of module types (counted in DBs as type "module") by module
-	// type name, "MBbloom--"; their values cannot be read and are skipped. ModuleAux counts
-	// the module AUX payloads the same way. A file holding either is not loaded by a server
+	// type name, "MBbloom--"; ModuleAux counts the module AUX records the same way. A file holding either is not loaded by a server
 	// unless the server's arguments load a module (--loadmodule): see Report.NotLoaded.
 	Modules   map[string]uint64 `json:"modules,omitempty"`
 	ModuleAux map[string]uint64 `json:"module_aux,omitempty"`

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -25,7 +24,7 @@ func convertCommand() *cli.Command {
 		Flags: append(append(filterFlags(),
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
-			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since())},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values before RDB %d) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since(), encoder.ModuleValues.Since())},
 			onDuplicateFlag(""),
 		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: convertAction,
@@ -58,7 +57,7 @@ func convertAction(c *cli.Context) error {
 	}
 	f.Now = j.now
 	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
-	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup, Decoder: decoder.Options{SkipModules: opts.SkipUnsupported}})
+	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup})
 	if err != nil {
 		return errInterrupted(err)
 	}
@@ -133,20 +132,12 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.Convert
 	if err != nil {
 		return err
 	}
-	stats := &rdbgen.ConvertStats{}
-	// The stats are complete once the source is read: the reader's skipped module values are
-	// records left out too.
-	withModules := func() {
-		*stats = *convStats
-		stats.Read += in.Read.SkippedModules
-		stats.Unsupported += in.Read.SkippedModules
-	}
+	stats := convStats // complete once the source is read
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		withModules()
 		m.Import = convertManifest(in.Arg, *stats, in.Read.Duplicates, onDup)
 		if rules != nil {
 			m.Rewrite = rules
@@ -158,7 +149,6 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.Convert
 	if err != nil {
 		return err
 	}
-	withModules()
 	ic := convertCounts(*stats)
 	ic.Records += in.Read.Duplicates
 	ic.Duplicates = in.Read.Duplicates
@@ -192,7 +182,7 @@ func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
 	if stats.ExpiredFields > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
-	notes = append(notes, functionCounts{stats.Functions, stats.FunctionsDropped}.notes("with")...)
+	notes = append(notes, functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.notes("with")...)
 	if len(notes) == 0 {
 		return ""
 	}

@@ -15,6 +15,7 @@ func functionFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "drop-functions", Usage: fmt.Sprintf("leave out the dump's function libraries (Redis %[2]s+), counting them, instead of carrying them (an RDB below %[1]d or a server before %[2]s cannot hold them: an error naming the library); --db, --match, --type and --sample keep them, as they are not keys", encoder.Functions.Since(), resp.FirstVersion(encoder.Functions)), Category: "Functions"},
 		&cli.BoolFlag{Name: "replace-functions", Usage: "load function libraries with FUNCTION LOAD REPLACE, replacing a library of the same name the server has, instead of stopping with an error naming it (load and --format resp)", Category: "Functions"},
+		&cli.BoolFlag{Name: "drop-module-aux", Usage: "leave out the dump's module AUX data (a module's data beside its keys, such as search index definitions), counting it, where no command carries it (load and --format resp) instead of stopping with an error naming the module; an RDB file carries it", Category: "Functions"},
 	}
 }
 
@@ -26,6 +27,7 @@ func (j *fileJob) readFunctionFlags(c *cli.Context) error {
 	}
 	if j.resp != nil {
 		j.resp.ReplaceFunctions = c.Bool("replace-functions")
+		j.resp.DropModuleAux = c.Bool("drop-module-aux")
 	}
 	return nil
 }
@@ -34,22 +36,26 @@ func (j *fileJob) readFunctionFlags(c *cli.Context) error {
 // to read (fromDump false), and --replace-functions into an RDB file (resp false), which a
 // server loads with no library of its own.
 func checkFunctionFlags(c *cli.Context, fromDump, resp bool) error {
-	for _, name := range []string{"drop-functions", "replace-functions"} {
+	for _, name := range []string{"drop-functions", "replace-functions", "drop-module-aux"} {
 		if c.IsSet(name) && !fromDump {
-			return fmt.Errorf("--%s goes with a dump as the input: only a dump holds function libraries", name)
+			return fmt.Errorf("--%s goes with a dump as the input: only a dump holds function libraries and module AUX data", name)
 		}
 	}
 	if c.IsSet("replace-functions") && !resp {
 		return fmt.Errorf("--replace-functions goes with load and --format resp: a server loads an RDB file's libraries into none of its own")
 	}
+	if c.IsSet("drop-module-aux") && !resp {
+		return fmt.Errorf("--drop-module-aux goes with load and --format resp: an RDB file carries module AUX data")
+	}
 	return nil
 }
 
 // functionCounts are the function libraries a run carried and those --drop-functions left
-// out, as its summary reports them.
+// out, and the module AUX records --drop-module-aux left out, as its summary reports them.
 type functionCounts struct {
 	Functions        uint64 `json:"functions,omitempty"`
 	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
+	ModuleAuxDropped uint64 `json:"module_aux_dropped,omitempty"`
 }
 
 // notes tells the counts for the one-line summary; verb introduces the libraries carried.
@@ -60,6 +66,9 @@ func (f functionCounts) notes(verb string) []string {
 	}
 	if f.FunctionsDropped > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, plural(f.FunctionsDropped, "library", "libraries")))
+	}
+	if f.ModuleAuxDropped > 0 {
+		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, plural(f.ModuleAuxDropped, "record", "records")))
 	}
 	return notes
 }

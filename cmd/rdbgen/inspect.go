@@ -125,14 +125,21 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 	if r.Functions > 0 {
 		fmt.Fprintf(&b, "  %d function libraries\n", r.Functions)
 	}
-	if r.SkippedModules > 0 {
-		fmt.Fprintf(&b, "  %d module values skipped (not read, not counted above; a server loads them only with their module): %s\n",
-			r.SkippedModules, moduleList(r.Modules))
+	if len(r.Modules) > 0 {
+		fmt.Fprintf(&b, "  module keys per module type (a server loads them only with their module): %s\n", moduleList(r.Modules))
 	}
 	if len(r.ModuleAux) > 0 {
-		fmt.Fprintf(&b, "  module AUX data skipped: %s\n", moduleList(r.ModuleAux))
+		fmt.Fprintf(&b, "  module AUX data: %s\n", moduleList(r.ModuleAux))
 	}
-	fmt.Fprintf(&b, "used_memory on %s once loaded: %s (%d bytes above an empty server)\n", r.Memory.Target, humanBytes(r.Memory.Bytes), r.Memory.Bytes)
+	bound := ""
+	if r.Memory.LowerBound {
+		bound = "at least " // module values count at their serialized size
+	}
+	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", r.Memory.Target, bound, humanBytes(r.Memory.Bytes), r.Memory.Bytes)
+	if r.Memory.LowerBound {
+		b.WriteString("; a lower bound: module values count at their serialized size")
+	}
+	b.WriteString(")\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "db\tkeys\texpires\tfile bytes\t")
 	for _, d := range r.DBs {

@@ -137,6 +137,7 @@ func loadAction(c *cli.Context) error {
 	}
 	opts.Cluster = c.Bool("cluster")
 	opts.ReplaceFunctions = c.Bool("replace-functions")
+	opts.DropModuleAux = c.Bool("drop-module-aux")
 	opts.Workers = c.Int("workers")
 	opts.Batch = c.Int("batch")
 	opts.Expiry = resp.Expiry(c.String("expiry"))
@@ -189,7 +190,7 @@ func loadAction(c *cli.Context) error {
 	} else if dbs.move {
 		sum.DB = dbs.to
 	}
-	sum.Functions = res.Functions
+	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
 	if in.dump != nil {
 		sum.FunctionsDropped = in.dump.FunctionsDropped
 	}

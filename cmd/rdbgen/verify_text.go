@@ -52,7 +52,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 				line("", "encodings: %s", strings.Join(encs, ", "))
 			}
 			if len(f.Modules) > 0 || len(f.ModuleAux) > 0 {
-				line("", "module data, skipped (rdbgen cannot read it): %s", moduleCounts(f.Modules, f.ModuleAux))
+				line("", "module data: %s", moduleCounts(f.Modules, f.ModuleAux))
 			}
 			if f.Expires > 0 {
 				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))

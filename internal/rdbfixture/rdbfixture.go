@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // File returns an RDB file of version: the header, SELECTDB 0, the records, EOF and, from RDB
@@ -182,20 +183,14 @@ const (
 	ModString = 5
 )
 
-// ModuleID returns the 64-bit id of a module type: its 9-character name and encoding version.
+// ModuleID returns the 64-bit id of a module type: its 9-character name and encoding
+// version (record.ModuleID; a bad name panics).
 func ModuleID(name string, version uint64) uint64 {
-	const cset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	var id uint64
-	for i := range 9 {
-		var c uint64
-		for j := range len(cset) {
-			if cset[j] == name[i] {
-				c = uint64(j)
-			}
-		}
-		id = id<<6 | c
+	id, err := record.ModuleID(name, version)
+	if err != nil {
+		panic(err)
 	}
-	return id<<10 | version&1023
+	return id
 }
 
 // ModuleValue returns the value of a type-7 record: the module id, then a uint, a string,
@@ -289,4 +284,13 @@ func ModuleFile() []byte {
 		Record(7, "js", ModuleValue("ReJSON-RL", 3, 1, "y")),
 		Record(0, "k", Str("v")),
 	)
+}
+
+// Cat returns the parts one after the other.
+func Cat(parts ...[]byte) []byte {
+	var b []byte
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	return b
 }
