@@ -23,15 +23,23 @@ type entry struct {
 // entrySize is the size of an entry in a run.
 const entrySize = 8 + 8 + 8 + 8 + 4 + 1
 
-// typeCodes numbers the types in entries.
-var typeCodes = map[record.Type]byte{record.String: 1, record.List: 2, record.Set: 3, record.ZSet: 4, record.Hash: 5, record.Stream: 6}
+// typeCodes are the types by their number in entries (0: none).
+var typeCodes = [...]record.Type{1: record.String, 2: record.List, 3: record.Set, 4: record.ZSet, 5: record.Hash, 6: record.Stream}
 
-// typeOf is the inverse of typeCodes.
-func typeOf(c byte) record.Type {
-	for t, v := range typeCodes {
-		if v == c {
-			return t
+// typeCode returns the number of t in entries.
+func typeCode(t record.Type) byte {
+	for i, v := range typeCodes {
+		if v == t && i > 0 {
+			return byte(i)
 		}
+	}
+	return 0
+}
+
+// typeOf returns the type numbered c.
+func typeOf(c byte) record.Type {
+	if int(c) < len(typeCodes) {
+		return typeCodes[c]
 	}
 	return ""
 }
@@ -72,6 +80,7 @@ type fingerprinter struct {
 	db   int
 	cur  entry
 	key  []byte
+	typ  record.Type
 	n    uint64 // members added
 	skip bool
 }
@@ -84,8 +93,8 @@ func (f *fingerprinter) Begin(h *record.Header) error {
 	if f.skip {
 		return nil
 	}
-	f.cur = entry{Key: kh, Expiry: h.ExpireAtMS, DB: uint32(f.db), Type: typeCodes[h.Type]}
-	f.key, f.n = append(f.key[:0], h.Key...), 0
+	f.cur = entry{Key: kh, Expiry: h.ExpireAtMS, DB: uint32(f.db), Type: typeCode(h.Type)}
+	f.key, f.n, f.typ = append(f.key[:0], h.Key...), 0, h.Type
 	if h.Type == record.String {
 		f.cur.Value = hb(h.Value)
 		return f.emit(&f.cur, f.key)
@@ -98,7 +107,7 @@ func (f *fingerprinter) Add(m *record.Member) error {
 		return nil
 	}
 	f.n++
-	switch typeOf(f.cur.Type) {
+	switch f.typ {
 	case record.List:
 		f.cur.Value = chain(f.cur.Value, hb(m.Name))
 	case record.Set:

@@ -78,6 +78,9 @@ func (r *runs) flush() error {
 // load returns the entries of partition p, appended to dst[:0], read into raw.
 func (r *runs) load(p int, dst []entry, raw []byte) ([]entry, []byte, error) {
 	dst = dst[:0]
+	if cap(raw) < runChunk*entrySize {
+		raw = make([]byte, runChunk*entrySize)
+	}
 	for _, off := range r.chunks[p] {
 		raw = raw[:runChunk*entrySize]
 		if _, err := r.f.ReadAt(raw, off); err != nil {
