@@ -35,15 +35,6 @@ func (f *found) count(db uint32) *DBCounts {
 	return c
 }
 
-// note counts a differing key and keeps it while fewer than limit are kept.
-func (f *found) note(k *Key, kh uint64, limit int) {
-	f.diffs++
-	if len(f.order) < limit {
-		f.keys[kh] = k
-		f.order = append(f.order, kh)
-	}
-}
-
 // merge compares the runs of the two sides partition by partition, on two goroutines (the
 // even and the odd partitions), and keeps the limit differing keys of smallest key hash.
 func merge(ctx context.Context, sides [2]*runs, opts Options, limit int) (*found, error) {
@@ -76,12 +67,20 @@ func merge(ctx context.Context, sides [2]*runs, opts Options, limit int) (*found
 	return all, nil
 }
 
-// mergeParts compares partitions from, from+step, and so on.
+// mergeParts compares partitions from, from+step, and so on: a partition of A goes into a
+// hash table by key hash, B's entries are looked up in it (no sort: a partition's order
+// does not matter), and only the differing keys of a partition are sorted, by key hash, to
+// keep the smallest.
 func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, step int) (*found, error) {
 	f := &found{perDB: map[uint32]*DBCounts{}, keys: map[uint64]*Key{}}
 	var xs, ys []entry
 	var raw []byte
-	byKey := func(x, y entry) int { return cmp.Compare(x.Key, y.Key) }
+	var tab []int32 // indexes in xs, plus 1; 0 is an empty slot
+	type hit struct {
+		kh uint64
+		k  *Key
+	}
+	var hits []hit
 	for p := from; p < runParts; p += step {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -93,32 +92,67 @@ func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, 
 		if ys, raw, err = sides[1].load(p, ys, raw); err != nil {
 			return nil, err
 		}
-		slices.SortFunc(xs, byKey)
-		slices.SortFunc(ys, byKey)
-		i, j := 0, 0
-		for i < len(xs) || j < len(ys) {
-			switch {
-			case j == len(ys) || (i < len(xs) && xs[i].Key < ys[j].Key):
+		size := 16
+		for size < 2*len(xs) {
+			size *= 2
+		}
+		if len(tab) != size {
+			tab = make([]int32, size)
+		} else {
+			clear(tab)
+		}
+		mask := uint64(size - 1)
+		for i := range xs {
+			s := xs[i].Key & mask
+			for tab[s] != 0 {
+				s = (s + 1) & mask
+			}
+			tab[s] = int32(i + 1)
+		}
+		matched := make([]bool, len(xs))
+		hits = hits[:0]
+		note := func(kh uint64, k *Key) {
+			if len(f.order) < limit { // once full, later partitions hold larger hashes
+				hits = append(hits, hit{kh, k})
+			}
+		}
+		for j := range ys {
+			y := &ys[j]
+			s := y.Key & mask
+			for tab[s] != 0 && xs[tab[s]-1].Key != y.Key {
+				s = (s + 1) & mask
+			}
+			if tab[s] == 0 {
+				f.count(y.DB).OnlyB++
+				f.diffs++
+				note(y.Key, &Key{DB: int(y.DB), Kind: OnlyB, B: side(y)})
+				continue
+			}
+			x := &xs[tab[s]-1]
+			matched[tab[s]-1] = true
+			if what := differs(x, y, opts); len(what) > 0 {
+				f.count(x.DB).Changed++
+				f.diffs++
+				note(x.Key, &Key{DB: int(x.DB), Kind: Changed, Fields: what, A: side(x), B: side(y)})
+			} else {
+				f.count(x.DB).Same++
+			}
+		}
+		for i := range xs {
+			if !matched[i] {
 				x := &xs[i]
 				f.count(x.DB).OnlyA++
-				f.note(&Key{DB: int(x.DB), Kind: OnlyA, A: side(x)}, x.Key, limit)
-				i++
-			case i == len(xs) || ys[j].Key < xs[i].Key:
-				y := &ys[j]
-				f.count(y.DB).OnlyB++
-				f.note(&Key{DB: int(y.DB), Kind: OnlyB, B: side(y)}, y.Key, limit)
-				j++
-			default:
-				x, y := &xs[i], &ys[j]
-				if what := differs(x, y, opts); len(what) > 0 {
-					f.count(x.DB).Changed++
-					f.note(&Key{DB: int(x.DB), Kind: Changed, Fields: what, A: side(x), B: side(y)}, x.Key, limit)
-				} else {
-					f.count(x.DB).Same++
-				}
-				i++
-				j++
+				f.diffs++
+				note(x.Key, &Key{DB: int(x.DB), Kind: OnlyA, A: side(x)})
 			}
+		}
+		slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.kh, b.kh) })
+		for _, h := range hits {
+			if len(f.order) == limit {
+				break
+			}
+			f.keys[h.kh] = h.k
+			f.order = append(f.order, h.kh)
 		}
 	}
 	return f, nil
