@@ -53,11 +53,13 @@ redis-image:
 # github.com/hdt3213/rdb's encoder and with dd writing as many bytes (medians), and the
 # binary's peak RSS at 10M and 100M keys;
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS);
-# reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set.
+# reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set;
+# rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
+	GO=$(GO) scripts/bench-diff.sh
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:
