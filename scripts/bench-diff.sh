@@ -17,8 +17,10 @@ for i in $(seq "$RUNS"); do
 	/usr/bin/time -f "diff %e s %U user %M KiB" "$dir/rdbgen" diff "$dir/a.rdb" "$dir/b.rdb" >/dev/null 2>>"$dir/times"
 done
 cat "$dir/times"
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for what in inspect diff; do
-	grep "^$what " "$dir/times" | awk -v w="$what" '{t[NR]=$2; u[NR]=$4; m[NR]=$6} END {
-		n=asort(t); asort(u); asort(m); i=int((n+1)/2)
-		printf "%s median: %s s wall, %s s user, %.0f MiB peak RSS\n", w, t[i], u[i], m[i]/1024 }'
+	wall=$(grep "^$what " "$dir/times" | awk '{print $2}' | median)
+	user=$(grep "^$what " "$dir/times" | awk '{print $4}' | median)
+	rss=$(grep "^$what " "$dir/times" | awk '{print int($6/1024)}' | median)
+	echo "$what median: $wall s wall, $user s user, $rss MiB peak RSS"
 done

@@ -61,6 +61,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			convertCommand(),
 			inspectCommand(),
 			diffCommand(),
+			mergeCommand(),
 			verifyCommand(),
 			loadCommand(),
 			benchCommand(),
