@@ -96,7 +96,12 @@ type Estimator struct {
 	encs    map[encKey]*Usage
 	coll    collection
 	scratch []byte
+	last    int64 // the bytes of the last key counted
 }
+
+// LastKey returns the estimated bytes of the last key counted (a string at its Begin, a
+// collection or stream at its End).
+func (e *Estimator) LastKey() int64 { return e.last }
 
 // The Estimator is a Sink.
 var _ record.Sink = (*Estimator)(nil)
@@ -172,6 +177,7 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 		b += sizeClass(dictEntrySize)
 	}
 	d.Bytes += b
+	e.last = b
 	u := e.types[typ]
 	if u == nil {
 		u = new(Usage)
