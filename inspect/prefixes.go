@@ -18,7 +18,7 @@ type PrefixOptions struct {
 	Top int
 }
 
-// MaxPrefixes bounds the distinct prefixes counted apart: max(64*Top, 10000). Figures are
+// maxPrefixes bounds the distinct prefixes counted apart: max(64*Top, 10000). Figures are
 // exact when a dump has no more; past that, prefixes first seen once the table is full
 // are summed in "other" (so a large family first met late may be missed from the list;
 // the totals stay exact).
@@ -40,7 +40,7 @@ type prefixes struct {
 	sep   []byte
 	by    map[string]*Prefix
 	other Prefix
-	// Overflowed reports whether some prefix went to other unlisted for lack of room.
+	// overflowed: some prefix went to other for lack of room.
 	overflowed bool
 }
 
