@@ -46,6 +46,8 @@ type Options struct {
 	// Top is the number of largest keys listed by size and by members; default DefaultTop,
 	// negative for none.
 	Top int
+	// Prefixes, if set, asks for the figures per key prefix (Report.Prefixes).
+	Prefixes *PrefixOptions
 	// Now is the time expiries are compared with; default time.Now().
 	Now time.Time
 	// Decoder configures the reader; its Progress, if set, is called every few thousand

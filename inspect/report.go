@@ -36,6 +36,9 @@ type Report struct {
 	// server's (package memory). Keys already expired at Expiry.NowMS are left out, as a
 	// server (a primary) drops them while it loads: Memory.Keys is the keys it will hold.
 	Memory memory.Result `json:"memory"`
+	// Prefixes are the keys, file bytes and estimated memory per key prefix, largest
+	// memory first, then "other"; present with Options.Prefixes (see PrefixOptions).
+	Prefixes []Prefix `json:"prefixes,omitempty"`
 }
 
 // ModuleCount counts the keys, or AUX payloads, of one module type.
@@ -121,6 +124,7 @@ func (s *sink) report() (*Report, error) {
 		Expiry:     s.expiry.result(),
 		Largest:    Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
 		Memory:     mem,
+		Prefixes:   s.prefixResult(),
 		DBs:        []DB{},
 		Types:      []TypeCount{},
 		Encodings:  []EncodingCount{},
@@ -145,4 +149,12 @@ func (s *sink) report() (*Report, error) {
 	}
 	slices.SortFunc(r.Encodings, func(a, b EncodingCount) int { return cmp.Compare(a.Encoding, b.Encoding) })
 	return r, nil
+}
+
+// prefixResult returns the prefixes' rows, nil when not asked for.
+func (s *sink) prefixResult() []Prefix {
+	if s.pre == nil {
+		return nil
+	}
+	return s.pre.result()
 }

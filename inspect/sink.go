@@ -23,6 +23,7 @@ type sink struct {
 	expiry  expirySpread
 	bySize  topKeys
 	byCount topKeys
+	pre     *prefixes // nil unless Options.Prefixes
 
 	// The open record.
 	drop    bool // expired: not passed to est
@@ -40,7 +41,16 @@ func newSink(rd *decoder.Reader, opts Options) *sink {
 		expiry:  newExpirySpread(opts.Now.UnixMilli()),
 		bySize:  topKeys{n: opts.Top},
 		byCount: topKeys{n: opts.Top},
+		pre:     prefixesFor(opts.Prefixes),
 	}
+}
+
+// prefixesFor returns the counts o asks for, nil for none.
+func prefixesFor(o *PrefixOptions) *prefixes {
+	if o == nil {
+		return nil
+	}
+	return newPrefixes(*o)
 }
 
 func (s *sink) BeginDB(db int, info record.Counts) error {
@@ -120,6 +130,13 @@ func (s *sink) end() {
 	t.Keys++
 	t.Members += s.members
 	t.Bytes += size
+	if s.pre != nil {
+		var mem int64
+		if !s.drop {
+			mem = s.est.KeyBytes()
+		}
+		s.pre.add(s.key, size, mem)
+	}
 	if s.opts.Top > 0 {
 		k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
 		s.bySize.add(k, size)

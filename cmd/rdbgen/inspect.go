@@ -29,6 +29,9 @@ func inspectCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
+			&cli.BoolFlag{Name: "prefixes", Usage: "keys, bytes and estimated memory per key prefix (the --top largest, the rest as \"other\")"},
+			&cli.StringFlag{Name: "separator", Value: ":", Usage: "with --prefixes: what splits a key's name"},
+			&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --prefixes: the parts of a name a prefix keeps"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress"},
 		}, slices.Concat(encodingFlags(), liveFlags())...),
 		Action: inspectAction,
@@ -52,6 +55,14 @@ func inspectAction(c *cli.Context) error {
 		top = -1 // none
 	}
 	opts := inspect.Options{Target: c.String("target"), Top: top, Thresholds: thresholdsFrom(c)}
+	if c.Bool("prefixes") {
+		if c.Int("depth") < 1 || c.String("separator") == "" {
+			return fmt.Errorf("--depth %d --separator %q: want a depth of 1 or more and a separator", c.Int("depth"), c.String("separator"))
+		}
+		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: max(top, 1)}
+	} else if c.IsSet("separator") || c.IsSet("depth") {
+		return errors.New("--separator and --depth go with --prefixes")
+	}
 	var bar *progressbar.ProgressBar
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		bar = newBar(c.App.ErrWriter, fi.Size(), "bytes", c.Bool("quiet") || c.Bool("json"))
@@ -182,6 +193,16 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 		fmt.Fprintf(&b, "%s:\n", l.what)
 		for _, k := range l.keys {
 			fmt.Fprintf(&b, "  db %d %q %s (%s): %d bytes, %d members\n", k.DB, k.Key, k.Type, k.Encoding, k.Bytes, k.Members)
+		}
+	}
+	if len(r.Prefixes) > 0 {
+		b.WriteString("by key prefix (largest estimated memory first):\n")
+		for _, p := range r.Prefixes {
+			name := strconv.Quote(p.Prefix)
+			if p.Other {
+				name = "(other)"
+			}
+			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory\n", name, p.Keys, humanBytes(p.Bytes), humanBytes(p.Memory))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

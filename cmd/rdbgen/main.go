@@ -25,6 +25,13 @@ func main() {
 	err := runApp(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
 	stop()
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) && !interrupted { // diff: 1 different, 2 trouble, as diff(1)
+		if errors.Unwrap(err) != nil {
+			fmt.Fprintf(os.Stderr, "rdbgen: %v\n", err)
+		}
+		os.Exit(coded.ExitCode())
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rdbgen: %v\n", err)
 		if interrupted {
@@ -54,6 +61,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			convertCommand(),
 			exportCommand(),
 			inspectCommand(),
+			diffCommand(),
+			mergeCommand(),
 			verifyCommand(),
 			loadCommand(),
 			benchCommand(),

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rdbgen/rdbgen/internal/redistest"
+)
+
+// exitOf returns the exit code main gives err.
+func exitOf(err error) int {
+	var coded interface{ ExitCode() int }
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	}
+	return 1
+}
+
+// fillTypes writes a key of each type in several encodings (small and large collections).
+func fillTypes(ctx context.Context, c *redis.Client) error {
+	p := c.Pipeline()
+	p.Set(ctx, "s", "v", 0)
+	p.Set(ctx, "n", 12345, 0)
+	p.RPush(ctx, "l", "a", "b", 3)
+	p.SAdd(ctx, "si", 1, 2, 3)
+	p.SAdd(ctx, "ss", "a", "b")
+	p.ZAdd(ctx, "z", redis.Z{Score: 1, Member: "a"}, redis.Z{Score: 2.5, Member: "b"})
+	p.HSet(ctx, "h", "f", "v", "g", 1)
+	for i := range 300 { // past every listpack limit: hashtable, skiplist, quicklist of nodes
+		p.RPush(ctx, "bigl", strings.Repeat("x", i))
+		p.SAdd(ctx, "bigs", i*7)
+		p.ZAdd(ctx, "bigz", redis.Z{Score: float64(i) / 3, Member: i})
+		p.HSet(ctx, "bigh", i, strings.Repeat("y", i%20))
+	}
+	p.XAdd(ctx, &redis.XAddArgs{Stream: "x", ID: "5-1", Values: []string{"a", "1"}})
+	p.PExpire(ctx, "s", 3_600_000)
+	p.Do(ctx, "SELECT", 3)
+	p.Set(ctx, "s", "db 3", 0)
+	_, err := p.Exec(ctx)
+	return err
+}
+
+func TestDiffConversions(t *testing.T) {
+	ctx := context.Background()
+	dump := redistest.WriteDumpWith(t, nil, fillTypes)
+	dir := t.TempDir()
+	for _, target := range []string{"redis-6.2", "redis-7.0", "redis-5.0"} {
+		out := filepath.Join(dir, target+".rdb")
+		if _, stderr, err := run(t, ctx, "convert", dump, "-o", out, "--target", target, "-q"); err != nil {
+			t.Fatalf("convert --target %s: %v\n%s", target, err, stderr)
+		}
+		stdout, _, err := run(t, ctx, "diff", dump, out)
+		if code := exitOf(err); code != 0 {
+			t.Errorf("diff of a dump and its conversion to %s: exit %d (%v)\n%s", target, code, err, stdout)
+		}
+	}
+	// A subset (the big keys alone) differs in the 9 other keys, of db 0 and 3.
+	if _, _, err := run(t, ctx, "convert", dump, "-o", filepath.Join(dir, "m.rdb"), "--match", "big*", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := run(t, ctx, "diff", dump, filepath.Join(dir, "m.rdb"), "--limit", "1")
+	if code := exitOf(err); code != 1 || !strings.Contains(stdout, "... and 8 more") {
+		t.Errorf("diff with a subset: exit %d (%v), want 1 naming 1 and 8 more:\n%s", code, err, stdout)
+	}
+}
+
+func TestDiffBoundaries(t *testing.T) {
+	ctx := context.Background()
+	empty := redistest.WriteDumpWith(t, nil, func(context.Context, *redis.Client) error { return nil })
+	inDB := func(db int) string {
+		return redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
+			p := c.Pipeline()
+			p.Do(ctx, "SELECT", db)
+			p.Set(ctx, "k", "v", 0)
+			_, err := p.Exec(ctx)
+			return err
+		})
+	}
+	db1, db2 := inDB(1), inDB(2)
+	for _, tc := range []struct {
+		name, a, b string
+		code       int
+		out        []string
+	}{
+		{"empty dumps", empty, empty, 0, []string{"same: A 0 keys, B 0 keys"}},
+		{"empty and one key", empty, db1, 1, []string{`only in B: db 1 "k" (string)`}},
+		{"one key in another db", db1, db2, 1, []string{`only in A: db 1 "k"`, `only in B: db 2 "k"`, "db 1: 0 same, 1 only in A", "db 2: 0 same, 0 only in A, 1 only in B"}},
+		{"missing file", db1, filepath.Join(t.TempDir(), "none.rdb"), 2, nil},
+		{"not a dump", db1, "diff_test.go", 2, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, _, err := run(t, ctx, "diff", tc.a, tc.b)
+			if code := exitOf(err); code != tc.code {
+				t.Fatalf("exit %d (%v), want %d\n%s", code, err, tc.code, stdout)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/merge"
+)
+
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "join several dumps (a cluster's shard files, dumps of different dbs) into one file",
+		UsageText: "rdbgen merge a.rdb b.rdb... -o out.rdb [--on-duplicate error|first|last] [--target T]",
+		Flags:     slices.Concat([]cli.Flag{onDuplicateFlag("")}, fileFlags()),
+		Action:    mergeAction,
+	}
+}
+
+func mergeAction(c *cli.Context) error {
+	if c.NArg() < 1 {
+		return errors.New("merge takes one or more RDB files (rdbgen merge a.rdb b.rdb -o out.rdb)")
+	}
+	onDup, err := onDuplicate(c)
+	if err != nil {
+		return err
+	}
+	j, err := newFileJob(c)
+	if err != nil {
+		return err
+	}
+	src := &merge.Source{OnDuplicate: onDup}
+	for _, p := range c.Args().Slice() {
+		if p == "-" {
+			return errors.New("merge reads files, not stdin: an input may be read twice")
+		}
+		src.Inputs = append(src.Inputs, merge.Input{Name: p, Source: decoder.File{Path: p, Name: p, Options: decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes}}})
+	}
+	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
+	names := c.Args().Slice()
+	report, err := j.write(c, src, func(m *manifest.Manifest) {
+		m.Import = &manifest.Import{Inputs: names, Format: string(input.RDB), Duplicates: src.Duplicates, OnDup: string(onDup)}
+	})
+	if err != nil {
+		return err
+	}
+	return report(importCounts{Duplicates: src.Duplicates}, "")
+}
