@@ -19,8 +19,8 @@ type PayloadReader struct {
 	src bytes.Reader
 }
 
-// NewPayloadReader returns a PayloadReader with opts (BufferSize, MaxHeldBytes, SkipModules
-// apply; OnDuplicate does not: a payload is one key).
+// NewPayloadReader returns a PayloadReader with opts (BufferSize and MaxHeldBytes apply;
+// OnDuplicate does not: a payload is one key).
 func NewPayloadReader(opts Options) (*PayloadReader, error) {
 	if opts.OnDuplicate != "" {
 		return nil, fmt.Errorf("%w: OnDuplicate %q: a payload holds one key", ErrBadOption, opts.OnDuplicate)

@@ -53,7 +53,7 @@ type Options struct {
 	// server's own repl-timeout): a server preparing its snapshot sends a newline
 	// every second.
 	Timeout time.Duration
-	// Decoder configures the RDB reader (SkipModules, say). OnDuplicate does not
+	// Decoder configures the RDB reader (MaxHeldBytes, say). OnDuplicate does not
 	// apply: a server holds each key once.
 	Decoder decoder.Options
 	// Progress, if set, is called as the reading goes: payload bytes (and the
@@ -101,8 +101,8 @@ func Open(url string, opts Options) (*Source, error) {
 func (s *Source) Address() Address { return s.addr }
 
 // Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
-// records, and the module values skipped under Options.Decoder.SkipModules (a scan
-// reads each key's payload with a reader of its own: its Bytes are not counted).
+// records and the module values and AUX data per module (a scan reads each key's payload
+// with a reader of its own: its Bytes are not counted).
 func (s *Source) Stats() decoder.Stats { return s.stats }
 
 // WriteTo reads the server's records into sink: with Sync, falling back to Scan
