@@ -38,7 +38,7 @@ func TestImportCommand(t *testing.T) {
 
 	// Flags after the input; the duplicate names both lines and leaves nothing behind.
 	_, _, err := run(t, context.Background(), "import", jsonl, "-o", out)
-	if err == nil || err.Error() != jsonl+`: line 3: duplicate key "a" in db 0 (first at line 1; see --on-duplicate)` {
+	if err == nil || err.Error() != jsonl+`: line 3: record: duplicate key "a" in db 0 (first at line 1; see --on-duplicate)` {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
