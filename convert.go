@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -21,7 +22,7 @@ type ConvertOptions struct {
 	// expire.
 	Filter filter.Options
 	// SkipUnsupported leaves out, counting them, the records the file cannot hold (see
-	// encoder.Capabilities.Check) instead of failing; default off.
+	// rdbsink.Check) instead of failing; default off.
 	SkipUnsupported bool
 	// Rebase, if not nil, moves every expiry (keys and hash fields) by the shift before the
 	// filter sees them (see package rebase); default nil, expiries as they are.
@@ -152,12 +153,12 @@ func (t *targetSink) BeginDB(db int, c record.Counts) error {
 // holds counts a key and decides whether the file holds it: the Gate's Keep.
 func (t *targetSink) holds(h *record.Header) (bool, error) {
 	t.seen++
-	err := t.caps.Check(h)
+	err := rdbsink.Check(t.caps, h)
 	if err == nil || t.opts.SkipUnsupported {
 		return err == nil, nil
 	}
 	way := "leave such keys out with --skip-unsupported"
-	if encoder.Needs(h) == encoder.HashFieldTTL {
+	if rdbsink.Needs(h) == encoder.HashFieldTTL {
 		way = "keep them without their field TTLs with --drop-field-ttl, or " + way
 	}
 	return false, fmt.Errorf("key %q (db %d): %w; %s", h.Key, t.db, err, wayOut(err, way))

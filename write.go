@@ -9,6 +9,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/pipe"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -28,7 +29,7 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, opts Options) 
 	start := time.Now()
 	pipe.Grow(dst, bufferSize(opts.Encoder))
 	p := newProgress(src, opts.Progress)
-	w, err := encoder.NewWriter(p.writer(dst), opts.Encoder)
+	w, err := rdbsink.NewWriter(p.writer(dst), opts.Encoder)
 	if err != nil {
 		return Result{}, err
 	}

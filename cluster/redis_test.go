@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -27,7 +28,7 @@ func emptyDump(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := encoder.NewWriter(f, encoder.Options{})
+	w, err := rdbsink.NewWriter(f, encoder.Options{})
 	if err == nil {
 		err = w.Close()
 	}

@@ -28,7 +28,7 @@ func (w *Writer) BeginDB(db int, c record.Counts) error {
 
 // Begin writes a string to the shard of its key, or opens a collection or stream there,
 // whose members and End go to that shard. While a collection is open, a key begun goes to
-// its shard, which refuses it with encoder.ErrCollectionOpen as a single encoder.Writer
+// its shard, which refuses it with encoder.ErrCollectionOpen as a single rdbsink.Writer
 // would.
 func (w *Writer) Begin(h *record.Header) error {
 	if w.closed {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -41,16 +42,16 @@ type WriterOptions struct {
 }
 
 // A Writer splits one stream of records into a file per shard: each record goes to the
-// encoder.Writer of the shard that owns its key's slot, so all files are written in one pass
+// rdbsink.Writer of the shard that owns its key's slot, so all files are written in one pass
 // in memory bounded by the number of shards. Every file holds database 0.
 //
 // Writer implements record.Sink, the interface every record source writes to (generated
-// datasets, spec files, imports), as encoder.Writer does: a key's Begin picks the shard of
+// datasets, spec files, imports), as rdbsink.Writer does: a key's Begin picks the shard of
 // its key, and a collection's members and End go there. Keys
-// must be unique, as in a single file. Shard gives direct access to a key's encoder.Writer.
+// must be unique, as in a single file. Shard gives direct access to a key's rdbsink.Writer.
 type Writer struct {
 	layout   *Layout
-	shards   []*encoder.Writer
+	shards   []*rdbsink.Writer
 	files    []*shardFile  // with FillCounts, the shards' destinations
 	declared record.Counts // the counts BeginDB declared for the whole database
 	slots    slotter
@@ -59,12 +60,12 @@ type Writer struct {
 	// often enough to cost 10% of a split (BenchmarkClusterSplit: 1.28-1.32x one file with
 	// it, 1.35-1.45x without).
 	owner8 *[Slots]uint8
-	cur    *encoder.Writer // the shard of the open collection
+	cur    *rdbsink.Writer // the shard of the open collection
 	began  bool            // BeginDB was called
 	closed bool
 }
 
-// NewWriter returns a Writer that writes shard i of layout to dsts[i]. Like encoder.Writer,
+// NewWriter returns a Writer that writes shard i of layout to dsts[i]. Like rdbsink.Writer,
 // it does not close the destinations.
 func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, error) {
 	if layout == nil {
@@ -81,7 +82,7 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 	if eo.BufferSize == 0 {
 		eo.BufferSize = min(max(totalBuffer/n, minBuffer), maxBuffer)
 	}
-	w := &Writer{layout: layout, shards: make([]*encoder.Writer, n), slots: newSlotter()}
+	w := &Writer{layout: layout, shards: make([]*rdbsink.Writer, n), slots: newSlotter()}
 	if n <= 256 {
 		w.owner8 = new([Slots]uint8)
 		for slot := range w.owner8 {
@@ -103,7 +104,7 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 			}
 			w.files[i], dst = f, f
 		}
-		sw, err := encoder.NewWriter(dst, eo)
+		sw, err := rdbsink.NewWriter(dst, eo)
 		if err != nil {
 			return nil, err
 		}
@@ -128,8 +129,8 @@ func (w *Writer) RDBVersion() int { return w.shards[0].RDBVersion() }
 // Layout returns the layout the Writer splits by.
 func (w *Writer) Layout() *Layout { return w.layout }
 
-// Shard returns the encoder.Writer of the shard that owns key's slot.
-func (w *Writer) Shard(key []byte) *encoder.Writer {
+// Shard returns the rdbsink.Writer of the shard that owns key's slot.
+func (w *Writer) Shard(key []byte) *rdbsink.Writer {
 	return w.shards[w.shardOf(w.slots.slot(key))]
 }
 

@@ -203,7 +203,7 @@ func TestWriterErrors(t *testing.T) {
 }
 
 // TestWriterCollectionOpen checks that a record written while a collection is open fails
-// with encoder.ErrCollectionOpen, as with a single encoder.Writer, also when its key belongs
+// with encoder.ErrCollectionOpen, as with a single rdbsink.Writer, also when its key belongs
 // to another shard than the collection's.
 func TestWriterCollectionOpen(t *testing.T) {
 	layout, _ := cluster.Even(2) // "bar" is in shard 0 (slot 5061), "foo" in shard 1 (slot 12182)

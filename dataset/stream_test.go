@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -41,7 +42,7 @@ func TestStreams(t *testing.T) {
 			}
 		}
 		// And the encoder takes them.
-		w, err := encoder.NewWriter(&bytes.Buffer{}, encoder.Options{Target: "redis-7.2"})
+		w, err := rdbsink.NewWriter(&bytes.Buffer{}, encoder.Options{Target: "redis-7.2"})
 		must(t, err)
 		must(t, d.WriteTo(context.Background(), w))
 		must(t, w.Close())

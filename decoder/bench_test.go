@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -36,7 +37,7 @@ func writeDefaultDump(b *testing.B, dir string, n int) string {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	w, err := encoder.NewWriter(f, encoder.Options{})
+	w, err := rdbsink.NewWriter(f, encoder.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func BenchmarkReadBigSet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := encoder.NewWriter(f, encoder.Options{})
+	w, err := rdbsink.NewWriter(f, encoder.Options{})
 	if err == nil {
 		err = w.BeginDB(0, record.Counts{})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -263,7 +264,7 @@ func TestFieldTTLsKept(t *testing.T) {
 	}
 	var s minSink
 	var out bytes.Buffer
-	w, err := encoder.NewWriter(&out, encoder.Options{RDBVersion: 12, DisableCompression: true})
+	w, err := rdbsink.NewWriter(&out, encoder.Options{RDBVersion: 12, DisableCompression: true})
 	if err != nil {
 		t.Fatal(err)
 	}

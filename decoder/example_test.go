@@ -7,6 +7,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -25,7 +26,7 @@ func (printSink) Begin(h *record.Header) error {
 func Example() {
 	// A file to read: the encoder writes one.
 	var file bytes.Buffer
-	w, _ := encoder.NewWriter(&file, encoder.Options{Target: "redis-7.2"})
+	w, _ := rdbsink.NewWriter(&file, encoder.Options{Target: "redis-7.2"})
 	w.BeginDB(0, record.Counts{Keys: 2})
 	w.Begin(&record.Header{Key: []byte("greeting"), Type: record.String, Value: []byte("hello")})
 	(&record.Record{Key: []byte("tags"), Type: record.Set, Members: []record.Member{{Name: []byte("a")}, {Name: []byte("b")}}}).WriteTo(w)

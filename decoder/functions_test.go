@@ -12,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -79,7 +80,7 @@ func TestReadFunctionsBetweenDBs(t *testing.T) {
 	long := "#!lua name=long\n" + strings.Repeat("-- padding that compresses well\n", 20) + "redis.register_function('f', function() return 1 end)\n"
 	for _, compress := range []bool{false, true} {
 		var buf bytes.Buffer
-		w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.0", DisableCompression: !compress})
+		w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "redis-7.0", DisableCompression: !compress})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -66,7 +67,7 @@ func TestModuleValues(t *testing.T) {
 	// same records.
 	for v := encoder.ModuleAux.Since(); v <= encoder.MaxVersion; v++ {
 		var out bytes.Buffer
-		w, err := encoder.NewWriter(&out, encoder.Options{RDBVersion: v, Target: "redis-8.4"})
+		w, err := rdbsink.NewWriter(&out, encoder.Options{RDBVersion: v, Target: "redis-8.4"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func FuzzModuleValue(f *testing.F) {
 			t.Fatalf("read % x from % x", r.Value, data)
 		}
 		var out bytes.Buffer
-		w, err := encoder.NewWriter(&out, encoder.Options{Target: "redis-7.0"})
+		w, err := rdbsink.NewWriter(&out, encoder.Options{Target: "redis-7.0"})
 		if err != nil {
 			t.Fatal(err)
 		}

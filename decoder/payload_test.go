@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -33,7 +34,7 @@ func payloadStream() record.Record {
 // payloadOf returns the DUMP payload of r for target.
 func payloadOf(t testing.TB, r record.Record, target string) []byte {
 	t.Helper()
-	pw, err := encoder.NewPayloadWriter(encoder.Options{Target: target}, 0)
+	pw, err := rdbsink.NewPayloadWriter(encoder.Options{Target: target}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

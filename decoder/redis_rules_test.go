@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -140,7 +141,7 @@ func TestDeclaredCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := encoder.NewWriter(&bytes.Buffer{}, encoder.Options{})
+			w, err := rdbsink.NewWriter(&bytes.Buffer{}, encoder.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

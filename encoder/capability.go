@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // A Feature is something an RDB file holds, or a way it encodes something, that only some
@@ -137,31 +135,6 @@ type Capabilities struct {
 	// DropFieldTTL is Options.DropFieldTTL: a hash with field TTLs is written without them
 	// where the file cannot hold them.
 	DropFieldTTL bool
-}
-
-// Needs returns the feature the key h opens needs in a file, 0 for none: Streams for a
-// stream, ModuleValues for a module value, HashFieldTTL for a hash with field TTLs.
-func Needs(h *record.Header) Feature {
-	switch {
-	case h.Type == record.Stream:
-		return Streams
-	case h.Type == record.Module:
-		return ModuleValues
-	case h.HasFieldTTLs():
-		return HashFieldTTL
-	}
-	return 0
-}
-
-// Check returns nil when a Writer with these capabilities takes the key h opens, and
-// otherwise the CannotHoldError of the feature the key needs (see Needs), which the Writer
-// would fail with. Under DropFieldTTL it takes a hash with field TTLs (without them).
-func (c Capabilities) Check(h *record.Header) error {
-	f := Needs(h)
-	if f == 0 || c.Can(f) || f == HashFieldTTL && c.DropFieldTTL {
-		return nil
-	}
-	return c.Refuse(f)
 }
 
 // Can reports whether the file holds f: its RDB version does, and the target's server, where

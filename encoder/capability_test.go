@@ -13,6 +13,7 @@ import (
 	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -168,7 +169,7 @@ func formats() []encoder.Options {
 func writeCase(opts encoder.Options, c capabilityCase) ([]byte, error) {
 	var buf bytes.Buffer
 	opts.CreatedAt, opts.DisableCompression = time.Unix(1700000000, 0), true
-	w, err := encoder.NewWriter(&buf, opts)
+	w, err := rdbsink.NewWriter(&buf, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func TestCapabilities(t *testing.T) {
 				if c.records != nil {
 					// What the Writer refuses, Check refuses with the same error.
 					h := c.records[0].Header()
-					if checked := caps.Check(&h); fmt.Sprint(checked) != fmt.Sprint(errors.Unwrap(err)) {
+					if checked := rdbsink.Check(caps, &h); fmt.Sprint(checked) != fmt.Sprint(errors.Unwrap(err)) {
 						t.Errorf("Check: %v; the Writer: %v", checked, err)
 					}
 				}
@@ -261,7 +262,7 @@ func TestDropFieldTTL(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := c.records[0].Header()
-		if err := caps.Check(&h); err != nil {
+		if err := rdbsink.Check(caps, &h); err != nil {
 			t.Errorf("%s at RDB %d: Check: %v", opts.Target, opts.RDBVersion, err)
 		}
 		file, err := writeCase(opts, c)
@@ -402,7 +403,7 @@ func TestOptionsCheck(t *testing.T) {
 		{BufferSize: 100}, {BufferSize: -1}, {BufferSize: 4096}, {Thresholds: bad},
 	} {
 		caps, err := opts.Check()
-		w, werr := encoder.NewWriter(&bytes.Buffer{}, opts)
+		w, werr := rdbsink.NewWriter(&bytes.Buffer{}, opts)
 		if fmt.Sprint(err) != fmt.Sprint(werr) {
 			t.Errorf("%+v: Check: %v; NewWriter: %v", opts, err, werr)
 			continue
@@ -456,19 +457,4 @@ func parse(t *testing.T, file []byte) map[string]model.RedisObject {
 		t.Fatalf("parse: %v", err)
 	}
 	return objs
-}
-
-// Options.Check tells what a file written under the options can hold, without a Writer.
-func ExampleOptions_Check() {
-	caps, err := encoder.Options{Target: "redis-7.2"}.Check()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(caps.Target.Name, caps.RDBVersion, caps.Can(encoder.SetListpack), caps.Can(encoder.HashFieldTTL))
-	h := record.Header{Key: []byte("session:1"), Type: record.Hash, Len: 1, MinFieldExpireAtMS: 1893456000000}
-	fmt.Println(caps.Check(&h))
-	// Output:
-	// redis-7.2 11 true false
-	// a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11
 }

@@ -3,7 +3,6 @@ package encoder
 import (
 	"errors"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // The collection records common to hashes, sets, sorted sets and lists: see the package
@@ -103,7 +102,7 @@ func (w *Writer) beginCollection(kind collKind, key []byte, n uint64, expireAtMS
 		return err
 	}
 	if n == 0 {
-		return w.fail(fmt.Errorf("write key %q: %w", key, record.ErrEmpty))
+		return w.fail(fmt.Errorf("write key %q: %w", key, ErrEmpty))
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = kind, append(c.key[:0], key...), expireAtMS, n, 0, false
@@ -133,7 +132,7 @@ func (w *Writer) checkAdd(kind collKind, member []byte) error {
 	}
 	if w.checkDups && kind != listCollection {
 		if _, dup := c.seen[string(member)]; dup {
-			return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, record.ErrDuplicateMember))
+			return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, ErrDuplicateMember))
 		}
 		c.seen[string(member)] = struct{}{}
 	}
@@ -164,9 +163,11 @@ func (w *Writer) writeCompact(typ byte, blob []byte) {
 	w.buf = w.appendString(w.buf, blob)
 }
 
-// endCollection closes the open collection, writing it if it was held for a compact
-// encoding. It fails with ErrMemberCount when fewer members were added than declared.
-func (w *Writer) endCollection() error {
+// End closes the open hash, list, set, sorted set or stream, writing it if it was held for
+// a compact encoding. Every id in a stream consumer's Pending list must be in its group's,
+// and every id of the group's in exactly one consumer's. End fails with ErrMemberCount when
+// fewer members were added than declared.
+func (w *Writer) End() error {
 	if err := w.usableRecord(); err != nil {
 		return err
 	}

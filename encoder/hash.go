@@ -4,10 +4,10 @@ package encoder
 // value… when the hash has at most HashMaxListpackEntries fields and no field or value is
 // longer than HashMaxListpackValue bytes; else the plain type 4, streamed.
 
-// beginHash opens a hash record of the given number of fields, each then added with addField.
+// BeginHash opens a hash record of the given number of fields, each then added with AddField.
 // expireAtMS is the absolute expiry in Unix ms, or 0 for none. A hash over the entries
 // threshold streams in constant memory; a smaller one is held until End.
-func (w *Writer) beginHash(key []byte, fields uint64, expireAtMS int64) error {
+func (w *Writer) BeginHash(key []byte, fields uint64, expireAtMS int64) error {
 	if err := w.beginCollection(hashCollection, key, fields, expireAtMS); err != nil {
 		return err
 	}

@@ -30,16 +30,16 @@ var (
 	ErrFieldExpiry = errors.New("encoder: field expiry out of range")
 )
 
-// beginHashTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
+// BeginHashTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
 // the smallest field expiry (absolute Unix ms), 0 when no field expires. Fields follow with
-// addFieldTTL. It needs HashFieldTTL (RDB 12); without, it fails with a CannotHoldError, or with
-// Options.DropFieldTTL opens a plain hash that Add fills without the TTLs.
-func (w *Writer) beginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+// AddField. It needs HashFieldTTL (RDB 12); without, it fails with a CannotHoldError, or with
+// Options.DropFieldTTL opens a plain hash that AddField fills without the TTLs.
+func (w *Writer) BeginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
 	if w.err == nil && !w.closed && !w.has.has(HashFieldTTL) {
 		if !w.caps.DropFieldTTL {
 			return w.refuse(key, HashFieldTTL)
 		}
-		err := w.beginHash(key, n, expireAtMS)
+		err := w.BeginHash(key, n, expireAtMS)
 		w.coll.noTTL = err == nil
 		return err
 	}
@@ -58,7 +58,7 @@ func (w *Writer) beginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAt
 }
 
 // addFieldTTL adds a field, its value and its expiry (absolute Unix ms, 0 for none) to
-// the hash opened by beginHashTTL. An expiry must be at least the declared smallest
+// the hash opened by BeginHashTTL. An expiry must be at least the declared smallest
 // one, and 0 when that is 0.
 func (w *Writer) addFieldTTL(field, value []byte, expireAtMS int64) error {
 	if w.coll.noTTL {

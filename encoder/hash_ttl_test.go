@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // ttlField is a field of a hash with field TTLs.
@@ -119,7 +117,7 @@ func TestHashFieldTTLErrors(t *testing.T) {
 			return sinkEnd(w)
 		}, ErrMemberCount, "declared 2, added 1"},
 		{"expiry in a plain hash", 12, func(w *Writer) error {
-			must(t, sinkOpen(w, record.Hash, []byte("k"), 2, 0))
+			must(t, sinkOpen(w, tHash, []byte("k"), 2, 0))
 			return sinkFieldTTL(w, []byte("f"), []byte("v"), 5)
 		}, ErrFieldExpiry, "the hash declared no field expiry"},
 	}
@@ -127,7 +125,7 @@ func TestHashFieldTTLErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.v})
 			must(t, err)
-			must(t, w.BeginDB(0, record.Counts{}))
+			must(t, w.BeginDB(0, DBInfo{}))
 			if err := tt.write(w); !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("%v, want %v containing %q", err, tt.want, tt.msg)
 			}
@@ -142,7 +140,7 @@ func TestDropFieldTTL(t *testing.T) {
 	for _, v := range []int{9, 11} {
 		got := recordBytes(t, v, Options{DropFieldTTL: true}, writeTTLHash("h", year2100, fields...))
 		want := recordBytes(t, v, Options{}, func(w *Writer) error {
-			must(t, sinkOpen(w, record.Hash, []byte("h"), 2, 0))
+			must(t, sinkOpen(w, tHash, []byte("h"), 2, 0))
 			must(t, sinkField(w, []byte("a"), []byte("1")))
 			must(t, sinkField(w, []byte("b"), []byte("2")))
 			return sinkEnd(w)

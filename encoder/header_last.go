@@ -1,7 +1,5 @@
 package encoder
 
-import "github.com/rdbgen/rdbgen/record"
-
 // A header is the start of the file up to the first database's first record: the magic and
 // AUX fields, which NewWriter builds, then the first database's SELECTDB and RESIZEDB. With
 // Options.HeaderLast the Writer holds it back and builds it on Close, when the counts of the
@@ -15,7 +13,7 @@ type header struct {
 
 // finish builds the whole header, with a RESIZEDB hint of the keys the first database got
 // (dbs are the Writer's DBs).
-func (h *header) finish(dbs map[int]record.Counts) {
+func (h *header) finish(dbs map[int]DBInfo) {
 	h.done = h.fixed
 	if h.firstDB >= 0 {
 		h.done = appendDB(h.done, h.firstDB, dbs[h.firstDB])
@@ -31,7 +29,7 @@ func (w *Writer) Header() []byte { return w.head.done }
 // info's counts: with Options.HeaderLast, the room to leave in front of the records when
 // the counts are known or predicted. The length depends on the counts only through the
 // size of their encodings (1, 2, 5 or 9 bytes each, from 64, 16384 and 2³² on).
-func (w *Writer) HeaderLen(db int, info record.Counts) int {
+func (w *Writer) HeaderLen(db int, info DBInfo) int {
 	return len(w.head.fixed) + len(appendDB(make([]byte, 0, 32), db, info))
 }
 

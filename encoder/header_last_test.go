@@ -3,14 +3,13 @@ package encoder
 import (
 	"bytes"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"math/rand/v2"
 	"testing"
 )
 
 // writeHeaderCase writes keys string records into db (every expiring-th one with an expiry,
 // none when expiring is 0), then, if next >= 0, one record into db next, and closes w.
-func writeHeaderCase(w *Writer, db int, info record.Counts, keys, expiring, next int) error {
+func writeHeaderCase(w *Writer, db int, info DBInfo, keys, expiring, next int) error {
 	if keys >= 0 {
 		if err := w.BeginDB(db, info); err != nil {
 			return err
@@ -27,7 +26,7 @@ func writeHeaderCase(w *Writer, db int, info record.Counts, keys, expiring, next
 		}
 	}
 	if next >= 0 {
-		if err := w.BeginDB(next, record.Counts{Keys: 1}); err != nil {
+		if err := w.BeginDB(next, DBInfo{Keys: 1}); err != nil {
 			return err
 		}
 		if err := sinkString(w, []byte("other"), []byte("db"), 0); err != nil {
@@ -61,7 +60,7 @@ func TestHeaderLast(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := Options{CreatedAt: fixedTime, BufferSize: tt.bufferSize, DisableChecksum: tt.disableChecksum}
 			// The file as written with the counts declared up front.
-			var counts record.Counts
+			var counts DBInfo
 			if tt.keys > 0 {
 				counts.Keys = uint64(tt.keys)
 				if tt.expiring > 0 {
@@ -84,7 +83,7 @@ func TestHeaderLast(t *testing.T) {
 			if w.Header() != nil {
 				t.Fatal("Header before Close is not nil")
 			}
-			must(t, writeHeaderCase(w, tt.db, record.Counts{}, tt.keys, tt.expiring, tt.next))
+			must(t, writeHeaderCase(w, tt.db, DBInfo{}, tt.keys, tt.expiring, tt.next))
 			head := w.Header()
 			if len(head) != wantLen {
 				t.Errorf("header of %d bytes, HeaderLen said %d", len(head), wantLen)
@@ -106,16 +105,16 @@ func TestHeaderLen(t *testing.T) {
 	fixed := len(w.head.fixed)
 	tests := []struct {
 		db   int
-		info record.Counts
+		info DBInfo
 		want int // beyond the magic and AUX fields
 	}{
-		{0, record.Counts{}, 2},
-		{0, record.Counts{Keys: 63}, 2 + 3},
-		{0, record.Counts{Keys: 64}, 2 + 4},
-		{0, record.Counts{Keys: 16383, Expires: 63}, 2 + 4},
-		{0, record.Counts{Keys: 16384, Expires: 64}, 2 + 1 + 5 + 2},
-		{63, record.Counts{Keys: 1<<32 - 1, Expires: 16384}, 2 + 1 + 5 + 5},
-		{64, record.Counts{Keys: 1 << 32, Expires: 1 << 32}, 3 + 1 + 9 + 9},
+		{0, DBInfo{}, 2},
+		{0, DBInfo{Keys: 63}, 2 + 3},
+		{0, DBInfo{Keys: 64}, 2 + 4},
+		{0, DBInfo{Keys: 16383, Expires: 63}, 2 + 4},
+		{0, DBInfo{Keys: 16384, Expires: 64}, 2 + 1 + 5 + 2},
+		{63, DBInfo{Keys: 1<<32 - 1, Expires: 16384}, 2 + 1 + 5 + 5},
+		{64, DBInfo{Keys: 1 << 32, Expires: 1 << 32}, 3 + 1 + 9 + 9},
 	}
 	for _, tt := range tests {
 		if got := w.HeaderLen(tt.db, tt.info) - fixed; got != tt.want {

@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"errors"
-	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"maps"
 	"testing"
@@ -13,20 +12,20 @@ import (
 func TestCountsAreHints(t *testing.T) {
 	type step struct {
 		db   int // -1: a key
-		info record.Counts
+		info DBInfo
 		exp  int64
 	}
 	tests := []struct {
 		name    string
 		steps   []step
 		strict  error // the error without CountsAreHints
-		hintDBs map[int]record.Counts
+		hintDBs map[int]DBInfo
 	}{
-		{"counts off", []step{{db: 0, info: record.Counts{Keys: 3, Expires: 1}}, {db: -1}, {db: -1}},
-			ErrCountMismatch, map[int]record.Counts{0: {Keys: 2}}},
+		{"counts off", []step{{db: 0, info: DBInfo{Keys: 3, Expires: 1}}, {db: -1}, {db: -1}},
+			ErrCountMismatch, map[int]DBInfo{0: {Keys: 2}}},
 		{"a db again", []step{{db: 0}, {db: -1}, {db: 1}, {db: -1}, {db: 0}, {db: -1, exp: 1e12}},
-			ErrDBReopened, map[int]record.Counts{0: {Keys: 2, Expires: 1}, 1: {Keys: 1}}},
-		{"exact", []step{{db: 0, info: record.Counts{Keys: 1}}, {db: -1}}, nil, map[int]record.Counts{0: {Keys: 1}}},
+			ErrDBReopened, map[int]DBInfo{0: {Keys: 2, Expires: 1}, 1: {Keys: 1}}},
+		{"exact", []step{{db: 0, info: DBInfo{Keys: 1}}, {db: -1}}, nil, map[int]DBInfo{0: {Keys: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,9 +16,9 @@ var nodeSizeLimits = [...]int{4096, 8192, 16384, 32768, 65536}
 // nodeSafetyLimit is the largest node when the fill is a count of elements.
 const nodeSafetyLimit = 8192
 
-// beginList opens a list record of the given number of elements, each then added with
-// addElement. expireAtMS is the absolute expiry in Unix ms, or 0 for none.
-func (w *Writer) beginList(key []byte, elements uint64, expireAtMS int64) error {
+// BeginList opens a list record of the given number of elements, each then added with
+// AddElement. expireAtMS is the absolute expiry in Unix ms, or 0 for none.
+func (w *Writer) BeginList(key []byte, elements uint64, expireAtMS int64) error {
 	if err := w.beginCollection(listCollection, key, elements, expireAtMS); err != nil {
 		return err
 	}
@@ -27,8 +27,8 @@ func (w *Writer) beginList(key []byte, elements uint64, expireAtMS int64) error 
 	return nil
 }
 
-// addElement appends an element to the open list.
-func (w *Writer) addElement(element []byte) error {
+// AddElement appends an element to the open list.
+func (w *Writer) AddElement(element []byte) error {
 	if err := w.checkAdd(listCollection, element); err != nil {
 		return err
 	}

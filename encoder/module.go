@@ -1,14 +1,10 @@
 package encoder
 
-import (
-	"fmt"
+import "fmt"
 
-	"github.com/rdbgen/rdbgen/record"
-)
-
-// Module values and module AUX data are written as the file they came from held them (see
-// record.ModuleAux): the module id, then the module's opcode stream through its EOF
-// opcode, byte for byte.
+// Module values and module AUX data are written as the file they came from held them: the
+// module id (its type name and encoding version), then the module's opcode stream through
+// its EOF opcode, byte for byte.
 
 // Module opcodes and types (rdb.h).
 const (
@@ -17,22 +13,23 @@ const (
 	modUInt     = 2    // RDB_MODULE_OPCODE_UINT, before a module AUX record's 'when'
 )
 
-// writeModule writes a module value (type 7): the key, its expiry, the module id and the
-// serialized value, which must end with the EOF opcode (record.ErrModuleValue otherwise);
-// the file must hold ModuleValues (else a CannotHoldError naming the key).
-// The module must be loaded in the server that loads the file.
-func (w *Writer) writeModule(h *record.Header) error {
-	if err := w.checkRecord(h.Key, h.ExpireAtMS); err != nil {
+// WriteModule writes a module value (type 7): the key, its expiry (absolute Unix ms, 0 for
+// none), the module type id and value, the serialized value, which must end with the EOF
+// opcode (ErrModuleValue otherwise); the file must hold ModuleValues (else a
+// CannotHoldError naming the key). The module must be loaded in the server that loads the
+// file.
+func (w *Writer) WriteModule(key []byte, moduleID uint64, value []byte, expireAtMS int64) error {
+	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
 	if !w.has.has(ModuleValues) {
-		return w.refuse(h.Key, ModuleValues)
+		return w.refuse(key, ModuleValues)
 	}
-	if err := checkModuleBody(h.ModuleID, h.Value); err != nil {
-		return w.fail(fmt.Errorf("write key %q: %w", h.Key, err))
+	if err := checkModuleBody(moduleID, value); err != nil {
+		return w.fail(fmt.Errorf("write key %q: %w", key, err))
 	}
-	w.appendRecordHeader(h.Key, h.ExpireAtMS, typeModule2)
-	w.buf = AppendModuleObject(w.buf, h.ModuleID, h.Value)
+	w.appendRecordHeader(key, expireAtMS, typeModule2)
+	w.buf = AppendModuleObject(w.buf, moduleID, value)
 	return w.maybeFlush()
 }
 
@@ -42,24 +39,24 @@ func AppendModuleObject(b []byte, id uint64, body []byte) []byte {
 	return append(appendLength(b, id), body...)
 }
 
-// WriteModuleAux writes one module's AUX data (opcode 247): the module id, the UINT opcode
-// and 'when', then the data as it came, as Redis's rdbSaveSingleModuleAux does. The file
-// must hold ModuleAux (else a CannotHoldError naming the module); data not ending with
-// the EOF opcode wraps record.ErrModuleValue. A server loading the file must have the
-// module loaded.
-func (w *Writer) WriteModuleAux(a *record.ModuleAux) error {
+// WriteModuleAux writes one module's AUX data (opcode 247): the module type id, the UINT
+// opcode and when (1 before the keyspace, 2 after: REDISMODULE_AUX_BEFORE_RDB, _AFTER_RDB), then value, the data as
+// the module serialized it, as Redis's rdbSaveSingleModuleAux does. The file must hold
+// ModuleAux (else a CannotHoldError); data not ending with the EOF opcode wraps
+// ErrModuleValue. A server loading the file must have the module loaded.
+func (w *Writer) WriteModuleAux(moduleID, when uint64, value []byte) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
 	if !w.has.has(ModuleAux) {
-		return w.fail(fmt.Errorf("%s: %w", a.Label(), w.caps.Refuse(ModuleAux)))
+		return w.fail(fmt.Errorf("module AUX of id %#x: %w", moduleID, w.caps.Refuse(ModuleAux)))
 	}
-	if err := checkModuleBody(a.ModuleID, a.Value); err != nil {
-		return w.fail(fmt.Errorf("%s: %w", a.Label(), err))
+	if err := checkModuleBody(moduleID, value); err != nil {
+		return w.fail(fmt.Errorf("module AUX: %w", err))
 	}
-	w.buf = appendLength(append(w.buf, opModuleAux), a.ModuleID)
-	w.buf = appendLength(append(w.buf, modUInt), a.When)
-	w.buf = append(w.buf, a.Value...)
+	w.buf = appendLength(append(w.buf, opModuleAux), moduleID)
+	w.buf = appendLength(append(w.buf, modUInt), when)
+	w.buf = append(w.buf, value...)
 	w.stats.ModuleAux++
 	return w.maybeFlush()
 }
@@ -68,7 +65,7 @@ func (w *Writer) WriteModuleAux(a *record.ModuleAux) error {
 // module: an id, and the EOF opcode at its end.
 func checkModuleBody(id uint64, body []byte) error {
 	if id == 0 || len(body) == 0 || body[len(body)-1] != 0 {
-		return fmt.Errorf("module %q: %w", record.ModuleName(id), record.ErrModuleValue)
+		return fmt.Errorf("module id %#x: %w", id, ErrModuleValue)
 	}
 	return nil
 }

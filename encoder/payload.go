@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // A DUMP payload is one value as RESTORE takes it (createDumpPayload, cluster.c): the
@@ -29,18 +27,17 @@ var (
 	ErrPayload = errors.New("encoder: invalid payload")
 )
 
-// A PayloadWriter writes records one at a time as DUMP payloads, for RESTORE: each record is
+// A PayloadWriter writes keys one at a time as DUMP payloads, for RESTORE: each key is
 // encoded as a Writer encodes it for the same Options (target, RDB version, thresholds,
-// compression), so that a payload carries everything a file would. Write a record with the
-// record.Sink calls (Begin; Add and End for all but a string), then take its payload with
-// Payload. The key and expiry given to the calls name the record in errors
-// only: RESTORE takes them as arguments. It is a record sink, like a Writer; BeginDB does
-// nothing, since a payload belongs to no database.
+// compression), so that a payload carries everything a file would. Write a key with the
+// Writer's per-key calls (WriteString; BeginHash, AddField, End; ...), then take its
+// payload with Payload. The key and expiry given to the calls name the key in errors only:
+// RESTORE takes them as arguments. BeginDB does nothing, since a payload belongs to no
+// database; function libraries and module AUX data are refused (ErrPayload): RESTORE
+// carries one key.
 type PayloadWriter struct {
-	record.RefuseFunctions // RESTORE carries one key; libraries go by FUNCTION LOAD
-	record.RefuseModuleAux // and module AUX data by no command
-	w                      *Writer
-	out                    payloadBuffer
+	*Writer
+	out payloadBuffer
 }
 
 // payloadBuffer is a PayloadWriter's destination: the encoded record, up to max bytes
@@ -90,21 +87,15 @@ func NewPayloadWriter(opts Options, maxBytes int64) (*PayloadWriter, error) {
 		return nil, err
 	}
 	w.buf, w.head, w.payload, w.dbOpen = w.buf[:0], header{firstDB: -1}, true, true
-	p.w = w
+	p.Writer = w
 	return p, nil
 }
-
-// RDBVersion returns the version the payloads are written in.
-func (p *PayloadWriter) RDBVersion() int { return p.w.caps.RDBVersion }
-
-// Target returns the target the payloads are written for.
-func (p *PayloadWriter) Target() Target { return p.w.caps.Target }
 
 // Payload returns the payload of the record just written, with its version and checksum,
 // and readies the writer for the next record. The bytes are valid until the next call of
 // the writer. A record larger than the bound is ErrPayloadTooLarge.
 func (p *PayloadWriter) Payload() ([]byte, error) {
-	w := p.w
+	w := p.Writer
 	if err := w.usable(); err != nil {
 		return nil, err
 	}
@@ -130,7 +121,7 @@ func (p *PayloadWriter) Payload() ([]byte, error) {
 // Abandon drops the open record, if any, and its bytes, and clears a sticky error: the
 // writer takes a new record.
 func (p *PayloadWriter) Abandon() {
-	w := p.w
+	w := p.Writer
 	w.spool.release()
 	w.coll.kind, w.err, w.buf, w.stats = noCollection, nil, w.buf[:0], Stats{}
 	p.out.reset()
@@ -138,8 +129,8 @@ func (p *PayloadWriter) Abandon() {
 
 // Close releases the temporary files of a record left open; the writer takes no more.
 func (p *PayloadWriter) Close() error {
-	p.w.spool.release()
-	p.w.closed = true
+	p.Writer.spool.release()
+	p.Writer.closed = true
 	return nil
 }
 
@@ -168,16 +159,15 @@ func CheckPayload(payload []byte, maxVersion int) (int, error) {
 	return version, nil
 }
 
-// The record calls, as the Writer's.
-
 // BeginDB does nothing: a payload belongs to no database.
-func (p *PayloadWriter) BeginDB(int, record.Counts) error { return p.w.usable() }
+func (p *PayloadWriter) BeginDB(int, DBInfo) error { return p.usable() }
 
-// Begin opens a record; see Writer.Begin. A string's payload is then ready.
-func (p *PayloadWriter) Begin(h *record.Header) error { return p.w.Begin(h) }
+// WriteFunction refuses the library: FUNCTION LOAD carries it, not RESTORE.
+func (p *PayloadWriter) WriteFunction([]byte) error {
+	return fmt.Errorf("%w: a payload holds one key, not a function library", ErrPayload)
+}
 
-// Add adds a member to the open record; see Writer.Add.
-func (p *PayloadWriter) Add(m *record.Member) error { return p.w.Add(m) }
-
-// End closes the open record; its payload is then ready.
-func (p *PayloadWriter) End(t *record.StreamTail) error { return p.w.End(t) }
+// WriteModuleAux refuses the data: no command carries it.
+func (p *PayloadWriter) WriteModuleAux(uint64, uint64, []byte) error {
+	return fmt.Errorf("%w: a payload holds one key, not module AUX data", ErrPayload)
+}

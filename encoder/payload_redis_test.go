@@ -55,9 +55,9 @@ func TestPayloadRestores(t *testing.T) {
 		for _, k := range keys {
 			t.Run(fmt.Sprintf("RDB %d/%s", v, k), func(t *testing.T) {
 				if s, ok := strs[k]; ok {
-					must(t, sinkString(p, []byte(k), []byte(s), 0))
+					must(t, sinkString(p.Writer, []byte(k), []byte(s), 0))
 				} else {
-					must(t, copyStream(t, ctx, r, p, k))
+					must(t, copyStream(t, ctx, r, p.Writer, k))
 				}
 				payload, err := p.Payload()
 				must(t, err)
@@ -141,7 +141,7 @@ func TestPayloadRefused(t *testing.T) {
 	good := func(v int) []byte {
 		p, err := NewPayloadWriter(Options{RDBVersion: v}, 0)
 		must(t, err)
-		must(t, sinkString(p, []byte("k"), []byte("value"), 0))
+		must(t, sinkString(p.Writer, []byte("k"), []byte("value"), 0))
 		b, err := p.Payload()
 		must(t, err)
 		return append([]byte(nil), b...)
@@ -183,7 +183,7 @@ func TestPayloadBound(t *testing.T) {
 		size int
 		ok   bool
 	}{{10, true}, {200, false}, {87, true}, {88, false}, {1 << 20, false}, {0, true}} {
-		must(t, sinkString(p, []byte("k"), []byte(strings.Repeat("x", c.size)), 0))
+		must(t, sinkString(p.Writer, []byte("k"), []byte(strings.Repeat("x", c.size)), 0))
 		b, err := p.Payload()
 		if c.ok != (err == nil) || (!c.ok && !errors.Is(err, ErrPayloadTooLarge)) || (c.ok && len(b) > 100) {
 			t.Errorf("%d bytes: payload of %d bytes, %v", c.size, len(b), err)

@@ -3,7 +3,6 @@ package encoder
 import (
 	"bytes"
 	"context"
-	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"os"
 	"os/exec"
@@ -179,7 +178,7 @@ func parseDump(t *testing.T, ctx context.Context, r *redis.Client, key string) m
 	var file bytes.Buffer
 	w, err := NewWriter(&file, Options{RDBVersion: version, DisableChecksum: true})
 	must(t, err)
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	w.appendRecordHeader([]byte(key), 0, p[0])
 	w.buf = append(w.buf, p[1:len(p)-10]...)
 	must(t, w.Close())

@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"slices"
 )
 
@@ -11,11 +10,11 @@ import (
 // a listpack (type 20) when there are at most SetMaxListpackEntries members of at most
 // SetMaxListpackValue bytes; else the plain type 2, streamed.
 
-// beginSet opens a set record of the given number of members, each then added with
-// addMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A set too large
+// BeginSet opens a set record of the given number of members, each then added with
+// AddMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A set too large
 // for an intset or listpack streams in constant memory; a smaller one is held until
 // End.
-func (w *Writer) beginSet(key []byte, members uint64, expireAtMS int64) error {
+func (w *Writer) BeginSet(key []byte, members uint64, expireAtMS int64) error {
 	if err := w.beginCollection(setCollection, key, members, expireAtMS); err != nil {
 		return err
 	}
@@ -32,8 +31,8 @@ func (w *Writer) setListpackFits(n uint64) bool {
 	return w.has.has(SetListpack) && n <= uint64(w.limits.SetMaxListpackEntries)
 }
 
-// addMember adds a member to the open set. Members must be unique (see "Unique members").
-func (w *Writer) addMember(member []byte) error {
+// AddMember adds a member to the open set. Members must be unique (see "Unique members").
+func (w *Writer) AddMember(member []byte) error {
 	if err := w.checkAdd(setCollection, member); err != nil {
 		return err
 	}
@@ -67,7 +66,7 @@ func (w *Writer) endSet() error {
 	slices.Sort(c.ints)
 	for i := 1; i < len(c.ints); i++ {
 		if c.ints[i] == c.ints[i-1] {
-			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], record.ErrDuplicateMember)
+			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], ErrDuplicateMember)
 		}
 	}
 	c.blob = appendIntset(c.blob[:0], c.ints)

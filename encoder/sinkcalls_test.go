@@ -1,90 +1,81 @@
 package encoder
 
-import (
-	"bytes"
-	"testing"
+import "fmt"
 
-	"github.com/rdbgen/rdbgen/record"
+// The per-key calls by kind, for tests that open a key of a kind they name (with a Writer
+// or a PayloadWriter's).
+
+// keyType names a kind of key in tests.
+type keyType string
+
+// Kinds of key.
+const (
+	tHash keyType = "hash"
+	tList keyType = "list"
+	tSet  keyType = "set"
+	tZSet keyType = "zset"
 )
 
-// The record.Sink calls spelled out by kind, for tests that write a key call by call (with
-// any Sink: a Writer, a PayloadWriter).
-
-func sinkString(s record.Sink, key, value []byte, expireAtMS int64) error {
-	return s.Begin(&record.Header{Key: key, Type: record.String, Value: value, ExpireAtMS: expireAtMS})
+func sinkString(w *Writer, key, value []byte, expireAtMS int64) error {
+	return w.WriteString(key, value, expireAtMS)
 }
 
-func sinkOpen(s record.Sink, t record.Type, key []byte, n uint64, expireAtMS int64) error {
-	return s.Begin(&record.Header{Key: key, Type: t, Len: n, ExpireAtMS: expireAtMS})
+// sinkOpen opens a collection of type t.
+func sinkOpen(w *Writer, t keyType, key []byte, n uint64, expireAtMS int64) error {
+	switch t {
+	case tHash:
+		return w.BeginHash(key, n, expireAtMS)
+	case tList:
+		return w.BeginList(key, n, expireAtMS)
+	case tSet:
+		return w.BeginSet(key, n, expireAtMS)
+	case tZSet:
+		return w.BeginZSet(key, n, expireAtMS)
+	}
+	panic(fmt.Sprintf("sinkOpen: type %q", t))
 }
 
-func sinkOpenTTL(s record.Sink, key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
-	return s.Begin(&record.Header{Key: key, Type: record.Hash, Len: n, ExpireAtMS: expireAtMS, MinFieldExpireAtMS: minFieldExpireAtMS, FieldTTLs: true})
+func sinkOpenTTL(w *Writer, key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
+	return w.BeginHashTTL(key, n, expireAtMS, minFieldExpireAtMS)
 }
 
-func sinkStream(s record.Sink, key []byte, expireAtMS int64) error {
-	return s.Begin(&record.Header{Key: key, Type: record.Stream, ExpireAtMS: expireAtMS})
+func sinkStream(w *Writer, key []byte, expireAtMS int64) error {
+	return w.BeginStream(key, expireAtMS)
 }
 
-// sinkAdd adds a list element or a set member.
-func sinkAdd(s record.Sink, name []byte) error { return s.Add(&record.Member{Name: name}) }
-
-func sinkField(s record.Sink, name, value []byte) error {
-	return s.Add(&record.Member{Name: name, Value: value})
+// sinkAdd adds a list element or a set member, whichever is open.
+func sinkAdd(w *Writer, name []byte) error {
+	if w.coll.kind == setCollection {
+		return w.AddMember(name)
+	}
+	return w.AddElement(name)
 }
 
-func sinkFieldTTL(s record.Sink, name, value []byte, expireAtMS int64) error {
-	return s.Add(&record.Member{Name: name, Value: value, ExpireAtMS: expireAtMS})
+func sinkField(w *Writer, name, value []byte) error { return w.AddField(name, value, 0) }
+
+func sinkFieldTTL(w *Writer, name, value []byte, expireAtMS int64) error {
+	return w.AddField(name, value, expireAtMS)
 }
 
-func sinkScored(s record.Sink, name []byte, score float64) error {
-	return s.Add(&record.Member{Name: name, Score: score})
+func sinkScored(w *Writer, name []byte, score float64) error {
+	return w.AddScoredMember(name, score)
 }
 
-func sinkEntry(s record.Sink, id record.StreamID, fields [][]byte) error {
-	return s.Add(&record.Member{ID: id, Fields: fields})
+func sinkEntry(w *Writer, id StreamID, fields [][]byte) error {
+	return w.AddStreamEntry(id, fields)
 }
 
-func sinkEnd(s record.Sink) error { return s.End(nil) }
+func sinkEnd(w *Writer) error { return w.End() }
 
 // sinkEndStream ends a stream with its metadata and groups.
-func sinkEndStream(s record.Sink, meta record.StreamMeta, groups ...record.StreamGroup) error {
-	return s.End(&record.StreamTail{Meta: meta, Groups: groups})
-}
-
-// TestRecordWriteTo writes a record of each type with Record.WriteTo, the way sources
-// write them, and reads the file back with the hdt3213 parser.
-func TestRecordWriteTo(t *testing.T) {
-	two := []record.Member{{Name: []byte("a"), Value: []byte("1"), Score: 1}, {Name: []byte("b"), Value: []byte("2"), Score: 2}}
-	recs := []record.Record{
-		{Key: []byte("s"), Value: []byte("v"), ExpireAtMS: 1893456000000},
-		{Key: []byte("h"), Type: record.Hash, Members: two},
-		{Key: []byte("l"), Type: record.List, Members: two},
-		{Key: []byte("set"), Type: record.Set, Members: two},
-		{Key: []byte("z"), Type: record.ZSet, Members: two},
-		{Key: []byte("x"), Type: record.Stream, Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: strs("f", "v")}}},
+func sinkEndStream(w *Writer, meta StreamMeta, groups ...StreamGroup) error {
+	if err := w.SetStreamMeta(meta); err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, Options{RDBVersion: 10, CheckDuplicates: true})
-	must(t, err)
-	must(t, w.BeginDB(0, record.Counts{Keys: 6, Expires: 1}))
-	for _, r := range recs {
-		if err := r.WriteTo(w); err != nil {
-			t.Fatalf("%s: %v", r.Key, err)
+	for i := range groups {
+		if err := w.AddStreamGroup(&groups[i]); err != nil {
+			return err
 		}
 	}
-	must(t, w.Close())
-	if s := w.Stats(); s.Keys != 6 || s.Expires != 1 || s.Members != 9 {
-		t.Fatalf("stats %+v, want 6 keys, 1 expiry, 9 members", s)
-	}
-	objs := parseObjects(t, buf.Bytes())
-	for _, r := range recs {
-		want := string(r.Type)
-		if r.Type == "" {
-			want = "string"
-		}
-		if o, ok := objs[string(r.Key)]; !ok || o.GetType() != want {
-			t.Errorf("%s: %v, want a %s", r.Key, o, want)
-		}
-	}
+	return w.End()
 }

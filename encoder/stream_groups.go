@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"slices"
 )
 
@@ -14,19 +13,19 @@ import (
 // entries by id. A pending entry is written with its 16-byte raw id, delivery time and count;
 // a consumer's pending list repeats only the ids.
 
-// addStreamGroup adds a consumer group to the open stream, after its entries. Every id in a
+// AddStreamGroup adds a consumer group to the open stream, after its entries. Every id in a
 // consumer's Pending list must be in the group's, and every id of the group's in exactly one
 // consumer's. The Writer keeps a copy of g.
-func (w *Writer) addStreamGroup(g *record.StreamGroup) error {
+func (w *Writer) AddStreamGroup(g *StreamGroup) error {
 	if err := w.streamStep("add a consumer group"); err != nil {
 		return err
 	}
-	c := record.StreamGroup{
+	c := StreamGroup{
 		Name:        bytes.Clone(g.Name),
 		LastID:      g.LastID,
 		EntriesRead: g.EntriesRead,
 		Pending:     slices.Clone(g.Pending),
-		Consumers:   make([]record.StreamConsumer, len(g.Consumers)),
+		Consumers:   make([]StreamConsumer, len(g.Consumers)),
 	}
 	for i, cons := range g.Consumers {
 		cons.Name, cons.Pending = bytes.Clone(cons.Name), slices.Clone(cons.Pending)
@@ -41,16 +40,16 @@ func (w *Writer) addStreamGroup(g *record.StreamGroup) error {
 
 // checkGroup sorts a group's lists as the server writes them (by id, by name) and checks that
 // the server would load it.
-func checkGroup(g *record.StreamGroup) error {
-	slices.SortFunc(g.Pending, func(a, b record.StreamPending) int { return compareIDs(a.ID, b.ID) })
-	owned := make(map[record.StreamID]bool, len(g.Pending))
+func checkGroup(g *StreamGroup) error {
+	slices.SortFunc(g.Pending, func(a, b StreamPending) int { return compareIDs(a.ID, b.ID) })
+	owned := make(map[StreamID]bool, len(g.Pending))
 	for i, p := range g.Pending {
 		if i > 0 && g.Pending[i-1].ID == p.ID {
 			return fmt.Errorf("%w: pending id %s twice", ErrStreamGroup, p.ID)
 		}
 		owned[p.ID] = false
 	}
-	slices.SortFunc(g.Consumers, func(a, b record.StreamConsumer) int { return bytes.Compare(a.Name, b.Name) })
+	slices.SortFunc(g.Consumers, func(a, b StreamConsumer) int { return bytes.Compare(a.Name, b.Name) })
 	for i := range g.Consumers {
 		c := &g.Consumers[i]
 		if i > 0 && bytes.Equal(g.Consumers[i-1].Name, c.Name) {
@@ -77,12 +76,12 @@ func checkGroup(g *record.StreamGroup) error {
 }
 
 // appendStreamID appends id as two lengths, ms and seq.
-func appendStreamID(b []byte, id record.StreamID) []byte {
+func appendStreamID(b []byte, id StreamID) []byte {
 	return appendLength(appendLength(b, id.Ms), id.Seq)
 }
 
 // appendRawStreamID appends id as 16 big-endian bytes, as pending entries are written.
-func appendRawStreamID(b []byte, id record.StreamID) []byte {
+func appendRawStreamID(b []byte, id StreamID) []byte {
 	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(b, id.Ms), id.Seq)
 }
 
@@ -92,7 +91,7 @@ func appendMillis(b []byte, ms int64) []byte {
 }
 
 // appendStreamGroup appends a consumer group, its pending entries and consumers.
-func (w *Writer) appendStreamGroup(g *record.StreamGroup) {
+func (w *Writer) appendStreamGroup(g *StreamGroup) {
 	b := w.appendString(w.buf, g.Name)
 	b = appendStreamID(b, g.LastID)
 	if w.has.has(StreamMetadata) {
@@ -120,7 +119,7 @@ func (w *Writer) appendStreamGroup(g *record.StreamGroup) {
 }
 
 // compareIDs orders stream ids.
-func compareIDs(a, b record.StreamID) int {
+func compareIDs(a, b StreamID) int {
 	if c := cmp.Compare(a.Ms, b.Ms); c != 0 {
 		return c
 	}

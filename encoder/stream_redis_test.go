@@ -3,7 +3,6 @@ package encoder
 import (
 	"context"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,7 +28,7 @@ func startRedis(t *testing.T, ctx context.Context, v int, write func(w *Writer) 
 	must(t, err)
 	w, err := NewWriter(f, Options{RDBVersion: v})
 	must(t, err)
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	if write != nil {
 		must(t, write(w))
 	}
@@ -104,7 +103,7 @@ var (
 )
 
 // parseID parses "ms-seq".
-func parseID(t *testing.T, s string) record.StreamID {
+func parseID(t *testing.T, s string) StreamID {
 	t.Helper()
 	ms, seq, ok := strings.Cut(s, "-")
 	a, err1 := strconv.ParseUint(ms, 10, 64)
@@ -112,12 +111,12 @@ func parseID(t *testing.T, s string) record.StreamID {
 	if !ok || err1 != nil || err2 != nil {
 		t.Fatalf("bad stream id %q", s)
 	}
-	return record.StreamID{Ms: a, Seq: b}
+	return StreamID{Ms: a, Seq: b}
 }
 
 // copyStream writes key as the server r holds it, read with XRANGE, XINFO STREAM FULL and
 // PEXPIRETIME.
-func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w record.Sink, key string) error {
+func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w *Writer, key string) error {
 	t.Helper()
 	exp, err := r.PExpireTime(ctx, key).Result()
 	must(t, err)
@@ -149,7 +148,7 @@ func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w record.Sin
 			return err
 		}
 	}
-	meta := record.StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
+	meta := StreamMeta{Length: uint64(info.Length), LastID: parseID(t, info.LastGeneratedID),
 		FirstID: parseID(t, info.RecordedFirstEntryID), MaxDeletedID: parseID(t, info.MaxDeletedEntryID),
 		EntriesAdded: uint64(info.EntriesAdded)}
 	// go-redis reads an unknown entries-read (nil) as 0: the raw XINFO GROUPS tells.
@@ -164,14 +163,14 @@ func copyStream(t *testing.T, ctx context.Context, r *redis.Client, w record.Sin
 		}
 		entriesRead[kv["name"].(string)] = read
 	}
-	var sgs []record.StreamGroup
+	var sgs []StreamGroup
 	for _, g := range info.Groups {
-		sg := record.StreamGroup{Name: []byte(g.Name), LastID: parseID(t, g.LastDeliveredID), EntriesRead: entriesRead[g.Name]}
+		sg := StreamGroup{Name: []byte(g.Name), LastID: parseID(t, g.LastDeliveredID), EntriesRead: entriesRead[g.Name]}
 		for _, p := range g.Pending {
-			sg.Pending = append(sg.Pending, record.StreamPending{ID: parseID(t, p.ID), DeliveryTimeMS: p.DeliveryTime.UnixMilli(), DeliveryCount: uint64(p.DeliveryCount)})
+			sg.Pending = append(sg.Pending, StreamPending{ID: parseID(t, p.ID), DeliveryTimeMS: p.DeliveryTime.UnixMilli(), DeliveryCount: uint64(p.DeliveryCount)})
 		}
 		for _, c := range g.Consumers {
-			sc := record.StreamConsumer{Name: []byte(c.Name), SeenTimeMS: c.SeenTime.UnixMilli(), ActiveTimeMS: -1}
+			sc := StreamConsumer{Name: []byte(c.Name), SeenTimeMS: c.SeenTime.UnixMilli(), ActiveTimeMS: -1}
 			for _, p := range c.Pending {
 				sc.Pending = append(sc.Pending, parseID(t, p.ID))
 			}
@@ -257,11 +256,11 @@ func TestStreamsParse(t *testing.T) {
 		file := recordFile(t, v, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("s"), 0))
 			for i := 1; i <= 150; i++ {
-				must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", strconv.Itoa(i))))
+				must(t, sinkEntry(w, StreamID{Ms: uint64(i), Seq: 0}, strs("f", strconv.Itoa(i))))
 			}
-			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), LastID: record.StreamID{Ms: 2, Seq: 0}, EntriesRead: 2,
-				Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 2, Seq: 0}, DeliveryTimeMS: 5, DeliveryCount: 1}},
-				Consumers: []record.StreamConsumer{{Name: []byte("c"), SeenTimeMS: 5, ActiveTimeMS: 5, Pending: []record.StreamID{{Ms: 2, Seq: 0}}}}})
+			return sinkEndStream(w, StreamMeta{}, StreamGroup{Name: []byte("g"), LastID: StreamID{Ms: 2, Seq: 0}, EntriesRead: 2,
+				Pending:   []StreamPending{{ID: StreamID{Ms: 2, Seq: 0}, DeliveryTimeMS: 5, DeliveryCount: 1}},
+				Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: 5, ActiveTimeMS: 5, Pending: []StreamID{{Ms: 2, Seq: 0}}}}})
 		})
 		o := parseObjects(t, file)["s"].(*model.StreamObject)
 		n := 0
@@ -285,7 +284,7 @@ func recordFile(t testing.TB, v int, write func(w *Writer) error) []byte {
 	var buf strings.Builder
 	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime})
 	must(t, err)
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	must(t, write(w))
 	must(t, w.Close())
 	return []byte(buf.String())
@@ -306,7 +305,7 @@ func TestLongListLikeRedis(t *testing.T) {
 		return "element:" + strconv.Itoa(i) + strings.Repeat("x", i%40)
 	}
 	write := func(w *Writer) error {
-		if err := sinkOpen(w, record.List, []byte("list"), n, 0); err != nil {
+		if err := sinkOpen(w, tList, []byte("list"), n, 0); err != nil {
 			return err
 		}
 		for i := range n {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
-	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"os"
 	"strings"
@@ -30,7 +29,7 @@ func recordBytes(t testing.TB, v int, opts Options, write func(w *Writer) error)
 		opts.RDBVersion, opts.CreatedAt = v, fixedTime
 		w, err := NewWriter(&buf, opts)
 		must(t, err)
-		must(t, w.BeginDB(0, record.Counts{}))
+		must(t, w.BeginDB(0, DBInfo{}))
 		if write != nil {
 			if err := write(w); err != nil {
 				t.Fatalf("write: %v", err)
@@ -64,13 +63,13 @@ func notesStream(ms int64) func(w *Writer) error {
 			}
 		}
 		must(sinkStream(w, []byte("s"), 0))
-		must(sinkEntry(w, record.StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
-		must(sinkEntry(w, record.StreamID{Ms: 2, Seq: 1}, strs("a", "2", "b", "y")))
-		must(sinkEntry(w, record.StreamID{Ms: 3, Seq: 1}, strs("a", "3", "b", "z")))
-		return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{
-			Name: []byte("g"), LastID: record.StreamID{Ms: 1, Seq: 1}, EntriesRead: 1,
-			Pending:   []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 1}, DeliveryTimeMS: ms, DeliveryCount: 1}},
-			Consumers: []record.StreamConsumer{{Name: []byte("c"), SeenTimeMS: ms, ActiveTimeMS: ms, Pending: []record.StreamID{{Ms: 1, Seq: 1}}}},
+		must(sinkEntry(w, StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
+		must(sinkEntry(w, StreamID{Ms: 2, Seq: 1}, strs("a", "2", "b", "y")))
+		must(sinkEntry(w, StreamID{Ms: 3, Seq: 1}, strs("a", "3", "b", "z")))
+		return sinkEndStream(w, StreamMeta{}, StreamGroup{
+			Name: []byte("g"), LastID: StreamID{Ms: 1, Seq: 1}, EntriesRead: 1,
+			Pending:   []StreamPending{{ID: StreamID{Ms: 1, Seq: 1}, DeliveryTimeMS: ms, DeliveryCount: 1}},
+			Consumers: []StreamConsumer{{Name: []byte("c"), SeenTimeMS: ms, ActiveTimeMS: ms, Pending: []StreamID{{Ms: 1, Seq: 1}}}},
 		})
 	}
 }
@@ -135,9 +134,9 @@ func TestStreamBytesLikeRedis(t *testing.T) {
 func TestStreamNodeEncodings(t *testing.T) {
 	got := recordBytes(t, 11, Options{DisableCompression: true}, func(w *Writer) error {
 		must(t, sinkStream(w, []byte("s2"), 0))
-		must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
-		must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 2}, strs("c", "9")))
-		must(t, sinkEntry(w, record.StreamID{Ms: 2, Seq: 0}, strs("a", "1", "b", "2")))
+		must(t, sinkEntry(w, StreamID{Ms: 1, Seq: 1}, strs("a", "1", "b", "x")))
+		must(t, sinkEntry(w, StreamID{Ms: 1, Seq: 2}, strs("c", "9")))
+		must(t, sinkEntry(w, StreamID{Ms: 2, Seq: 0}, strs("a", "1", "b", "2")))
 		return sinkEnd(w)
 	})
 	lp := hexBytes(t, `
@@ -160,7 +159,7 @@ func streamNodes(t *testing.T, limits Thresholds, entries int, value string) []i
 	rec := recordBytes(t, 11, Options{DisableCompression: true, Thresholds: &limits}, func(w *Writer) error {
 		must(t, sinkStream(w, []byte("k"), 0))
 		for i := 1; i <= entries; i++ {
-			must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", value)))
+			must(t, sinkEntry(w, StreamID{Ms: uint64(i), Seq: 0}, strs("f", value)))
 		}
 		return sinkEnd(w)
 	})
@@ -235,54 +234,54 @@ func TestStreamErrors(t *testing.T) {
 		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, ErrCannotHold, `key "k": a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9`},
 		{"id 0-0", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEntry(w, record.StreamID{}, one)
+			return sinkEntry(w, StreamID{}, one)
 		}, ErrStreamID, "entry 0-0 after 0-0"},
 		{"falling ids", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			must(t, sinkEntry(w, record.StreamID{Ms: 5, Seq: 1}, one))
-			return sinkEntry(w, record.StreamID{Ms: 5, Seq: 0}, one)
+			must(t, sinkEntry(w, StreamID{Ms: 5, Seq: 1}, one))
+			return sinkEntry(w, StreamID{Ms: 5, Seq: 0}, one)
 		}, ErrStreamID, "entry 5-0 after 5-1"},
 		{"odd fields", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, strs("f"))
+			return sinkEntry(w, StreamID{Ms: 1, Seq: 0}, strs("f"))
 		}, ErrStreamFields, "1 strings"},
 		{"no fields", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, nil)
+			return sinkEntry(w, StreamID{Ms: 1, Seq: 0}, nil)
 		}, ErrStreamFields, "0 strings"},
 		{"length", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			must(t, sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, one))
-			return sinkEndStream(w, record.StreamMeta{Length: 2})
+			must(t, sinkEntry(w, StreamID{Ms: 1, Seq: 0}, one))
+			return sinkEndStream(w, StreamMeta{Length: 2})
 		}, ErrStreamMeta, "length 2, but 1 entries"},
 		{"last id", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			must(t, sinkEntry(w, record.StreamID{Ms: 7, Seq: 0}, one))
-			return sinkEndStream(w, record.StreamMeta{LastID: record.StreamID{Ms: 6, Seq: 0}})
+			must(t, sinkEntry(w, StreamID{Ms: 7, Seq: 0}, one))
+			return sinkEndStream(w, StreamMeta{LastID: StreamID{Ms: 6, Seq: 0}})
 		}, ErrStreamMeta, "last id 6-0 before the last entry 7-0"},
 		{"pending without consumer", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), Pending: []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 0}}}})
+			return sinkEndStream(w, StreamMeta{}, StreamGroup{Name: []byte("g"), Pending: []StreamPending{{ID: StreamID{Ms: 1, Seq: 0}}}})
 		}, ErrStreamGroup, "pending id 1-0 has no consumer"},
 		{"consumer owns unknown id", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"), Consumers: []record.StreamConsumer{{Name: []byte("c"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}}}})
+			return sinkEndStream(w, StreamMeta{}, StreamGroup{Name: []byte("g"), Consumers: []StreamConsumer{{Name: []byte("c"), Pending: []StreamID{{Ms: 1, Seq: 0}}}}})
 		}, ErrStreamGroup, `consumer "c" owns 1-0`},
 		{"owned twice", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g"),
-				Pending: []record.StreamPending{{ID: record.StreamID{Ms: 1, Seq: 0}}},
-				Consumers: []record.StreamConsumer{
-					{Name: []byte("a"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}},
-					{Name: []byte("b"), Pending: []record.StreamID{{Ms: 1, Seq: 0}}}}})
+			return sinkEndStream(w, StreamMeta{}, StreamGroup{Name: []byte("g"),
+				Pending: []StreamPending{{ID: StreamID{Ms: 1, Seq: 0}}},
+				Consumers: []StreamConsumer{
+					{Name: []byte("a"), Pending: []StreamID{{Ms: 1, Seq: 0}}},
+					{Name: []byte("b"), Pending: []StreamID{{Ms: 1, Seq: 0}}}}})
 		}, ErrStreamGroup, "owned twice"},
 		{"group twice", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
-			return sinkEndStream(w, record.StreamMeta{}, record.StreamGroup{Name: []byte("g")}, record.StreamGroup{Name: []byte("g")})
+			return sinkEndStream(w, StreamMeta{}, StreamGroup{Name: []byte("g")}, StreamGroup{Name: []byte("g")})
 		}, ErrStreamGroup, `group "g" twice`},
 		{"entry without stream", 9, func(w *Writer) error {
-			return sinkEntry(w, record.StreamID{Ms: 1, Seq: 0}, one)
-		}, ErrNoCollection, "add a member with none open"},
+			return sinkEntry(w, StreamID{Ms: 1, Seq: 0}, one)
+		}, ErrNoCollection, "add a stream entry while none is open"},
 		{"stream left open", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
 			return sinkString(w, []byte("x"), nil, 0)
@@ -292,7 +291,7 @@ func TestStreamErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, err := NewWriter(&bytes.Buffer{}, Options{RDBVersion: tt.v})
 			must(t, err)
-			must(t, w.BeginDB(0, record.Counts{}))
+			must(t, w.BeginDB(0, DBInfo{}))
 			err = tt.write(w)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("%v, want %v containing %q", err, tt.want, tt.msg)
@@ -310,7 +309,7 @@ func TestStreamSpool(t *testing.T) {
 	write := func(w *Writer) error {
 		must(t, sinkStream(w, []byte("big"), 0))
 		for i := 1; i <= 3000; i++ {
-			must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", strings.Repeat("v", i%97), "n", "7")))
+			must(t, sinkEntry(w, StreamID{Ms: uint64(i), Seq: 0}, strs("f", strings.Repeat("v", i%97), "n", "7")))
 		}
 		return sinkEnd(w)
 	}
@@ -328,10 +327,10 @@ func TestStreamSpool(t *testing.T) {
 	// A Writer closed with the stream open removes its spool too.
 	w, err := NewWriter(io.Discard, Options{TempDir: dir})
 	must(t, err)
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	must(t, sinkStream(w, []byte("k"), 0))
 	for i := 1; i <= 3000; i++ {
-		must(t, sinkEntry(w, record.StreamID{Ms: uint64(i), Seq: 0}, strs("f", "value")))
+		must(t, sinkEntry(w, StreamID{Ms: uint64(i), Seq: 0}, strs("f", "value")))
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 1 {
 		t.Fatalf("no spool file in the temporary directory: %v", left)

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"slices"
 )
 
@@ -47,14 +46,14 @@ var (
 // streamState is the open stream record.
 type streamState struct {
 	entries     uint64 // entries added
-	first, last record.StreamID
-	meta        record.StreamMeta
-	groups      []record.StreamGroup
+	first, last StreamID
+	meta        StreamMeta
+	groups      []StreamGroup
 	nodes       uint64
 
 	// The open node.
 	open       bool
-	master     record.StreamID
+	master     StreamID
 	masterRest []byte // the master entry after its count: deleted, field count, fields, 0
 	fieldEnds  []int  // end of each master field name in fields
 	fields     []byte // the master field names, back to back
@@ -64,9 +63,10 @@ type streamState struct {
 	enc        []byte // scratch: a node being encoded
 }
 
-// beginStream opens a stream record; entries follow (addStreamEntry), then its tail.
+// BeginStream opens a stream record; entries follow (AddStreamEntry), then its metadata and
+// groups (SetStreamMeta, AddStreamGroup) and End.
 // expireAtMS is the absolute expiry in Unix ms, or 0 for none. Streams need RDB 9 or later.
-func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
+func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (w *Writer) beginStream(key []byte, expireAtMS int64) error {
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
 	s := &w.strm
-	s.entries, s.first, s.last, s.meta, s.groups, s.nodes, s.open = 0, record.StreamID{}, record.StreamID{}, record.StreamMeta{}, s.groups[:0], 0, false
+	s.entries, s.first, s.last, s.meta, s.groups, s.nodes, s.open = 0, StreamID{}, StreamID{}, StreamMeta{}, s.groups[:0], 0, false
 	return nil
 }
 
@@ -91,14 +91,14 @@ func (w *Writer) streamStep(what string) error {
 	return nil
 }
 
-// addStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
+// AddStreamEntry adds one entry to the open stream: fields alternate name and value. Ids
 // must rise, from above 0-0.
-func (w *Writer) addStreamEntry(id record.StreamID, fields [][]byte) error {
+func (w *Writer) AddStreamEntry(id StreamID, fields [][]byte) error {
 	if err := w.streamStep("add a stream entry"); err != nil {
 		return err
 	}
 	s := &w.strm
-	if !s.last.Less(id) {
+	if compareIDs(s.last, id) >= 0 {
 		return w.fail(fmt.Errorf("write key %q: entry %s after %s: %w", w.coll.key, id, s.last, ErrStreamID))
 	}
 	if len(fields) == 0 || len(fields)%2 != 0 {
@@ -168,7 +168,7 @@ func (s *streamState) nodeBytes() int {
 }
 
 // startStreamNode opens a node whose master entry is id with the field names of fields.
-func (w *Writer) startStreamNode(id record.StreamID, fields [][]byte) {
+func (w *Writer) startStreamNode(id StreamID, fields [][]byte) {
 	s := &w.strm
 	s.open, s.master, s.count, s.body = true, id, 0, s.body[:0]
 	s.fields, s.fieldEnds = s.fields[:0], s.fieldEnds[:0]
@@ -218,8 +218,8 @@ func (w *Writer) finishStreamNode() error {
 	return w.spool.write(out[at:])
 }
 
-// setStreamMeta sets the open stream's metadata; it comes after the entries.
-func (w *Writer) setStreamMeta(meta record.StreamMeta) error {
+// SetStreamMeta sets the open stream's metadata; it comes after the entries.
+func (w *Writer) SetStreamMeta(meta StreamMeta) error {
 	if err := w.streamStep("set the stream metadata"); err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (w *Writer) endStream() error {
 	if err != nil {
 		return fmt.Errorf("write key %q: %w", w.coll.key, err)
 	}
-	slices.SortFunc(s.groups, func(a, b record.StreamGroup) int { return bytes.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.groups, func(a, b StreamGroup) int { return bytes.Compare(a.Name, b.Name) })
 	for i := 1; i < len(s.groups); i++ {
 		if bytes.Equal(s.groups[i-1].Name, s.groups[i].Name) {
 			return fmt.Errorf("write key %q: %w: group %q twice", w.coll.key, ErrStreamGroup, s.groups[i].Name)
@@ -277,7 +277,7 @@ func (w *Writer) endStream() error {
 }
 
 // derivedMeta returns the stream's metadata with zero fields derived from its entries.
-func (s *streamState) derivedMeta() (record.StreamMeta, error) {
+func (s *streamState) derivedMeta() (StreamMeta, error) {
 	m := s.meta
 	if m.Length == 0 {
 		m.Length = s.entries
@@ -285,13 +285,13 @@ func (s *streamState) derivedMeta() (record.StreamMeta, error) {
 	if m.Length != s.entries {
 		return m, fmt.Errorf("%w: length %d, but %d entries", ErrStreamMeta, m.Length, s.entries)
 	}
-	if m.LastID == (record.StreamID{}) {
+	if m.LastID == (StreamID{}) {
 		m.LastID = s.last
 	}
-	if m.LastID.Less(s.last) {
+	if compareIDs(m.LastID, s.last) < 0 {
 		return m, fmt.Errorf("%w: last id %s before the last entry %s", ErrStreamMeta, m.LastID, s.last)
 	}
-	if m.FirstID == (record.StreamID{}) {
+	if m.FirstID == (StreamID{}) {
 		m.FirstID = s.first
 	}
 	if m.EntriesAdded == 0 {

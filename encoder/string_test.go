@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"bytes"
-	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -241,7 +240,7 @@ func BenchmarkAppendString(b *testing.B) {
 func TestWriteStringShortPath(t *testing.T) {
 	for _, compress := range []bool{true, false} {
 		w := newTestWriter(t, Options{DisableCompression: !compress})
-		must(t, w.BeginDB(0, record.Counts{}))
+		must(t, w.BeginDB(0, DBInfo{}))
 		for kn := 0; kn <= 40; kn++ {
 			for vn := 0; vn <= 40; vn++ {
 				key := []byte(strings.Repeat("k1", 20)[:kn])

@@ -6,10 +6,13 @@
 //
 // # Collections
 //
-// A Writer is a record.Sink. A string is written whole by Begin. Hashes, sets, sorted sets and
-// lists are written in three steps: Begin names the key, its type, its expiry and the number
-// of members; one Add call per member follows; End closes the record. The count comes first
-// because every encoding writes it before the members.
+// The Writer has a call per kind of key: WriteString and WriteModule write a key whole.
+// Hashes, sets, sorted sets and lists are written in three steps: their Begin call
+// (BeginHash, BeginList, BeginSet, BeginZSet) names the key, its expiry and the number of
+// members; one Add call per member follows (AddField, AddElement, AddMember,
+// AddScoredMember); End closes the key. The count comes first because every encoding writes
+// it before the members. Package rdbsink writes the records of package record through these
+// calls; this package uses the standard library only and knows nothing of records.
 //
 // Each collection takes the encoding the target's server would itself choose under the
 // Thresholds, so that it loads without converting. A collection too large for a compact
@@ -27,17 +30,17 @@
 // What each RDB version and target can hold (record types, encodings, the fields of stream
 // metadata) is one table, a row per Feature: the Writer asks it for every choice it makes by
 // version, and callers ask it before writing. Options.Check checks options without a Writer
-// and returns their Capabilities; Capabilities.Check tells whether a key will be taken. A
-// record the file cannot hold fails with a CannotHoldError.
+// and returns their Capabilities; Capabilities.Can tells whether the file holds a feature.
+// A key the file cannot hold fails with a CannotHoldError.
 //
 // # Streams and hash field TTLs
 //
-// A stream (RDB 9+) is written with Begin, Add per entry, and End with its metadata and
-// consumer groups (see record.StreamTail): type 15 for RDB 9, 19 for RDB 10, 21 for
+// A stream (RDB 9+) is written with BeginStream, AddStreamEntry per entry, then its
+// metadata and consumer groups (SetStreamMeta, AddStreamGroup) and End: type 15 for RDB 9, 19 for RDB 10, 21 for
 // RDB 11 and 12, nodes packed as the server packs them under StreamNodeMaxBytes and
 // StreamNodeMaxEntries, groups, consumers and pending entries sorted as the server writes
-// them. A hash whose fields expire (RDB 12) is opened by a Begin whose header has field
-// TTLs (record.Header.HasFieldTTLs): type 25 (listpack-ex) within the hash thresholds, type
+// them. A hash whose fields expire (RDB 12) is opened by BeginHashTTL and filled by
+// AddField with each field's expiry: type 25 (listpack-ex) within the hash thresholds, type
 // 24 beyond.
 //
 // # Unique members
@@ -46,7 +49,7 @@
 // Writer trusts the caller by default, since checking costs memory in proportion to the
 // collection; intsets are the exception, as sorting them finds repeats for free. With
 // Options.CheckDuplicates the Writer also remembers the members of the open collection and
-// fails with record.ErrDuplicateMember. List elements may repeat.
+// fails with ErrDuplicateMember. List elements may repeat.
 //
 // # Duplicate keys
 //
@@ -55,13 +58,12 @@
 // already written, so a database's keys always form one section), and within a section it
 // trusts the caller, since checking would cost memory in proportion to the keys. Callers whose
 // keys are not unique by construction (imports, user data) set Options.CheckDuplicates, which
-// remembers every key of the open database and fails with record.ErrDuplicateKey.
+// remembers every key of the open database and fails with ErrDuplicateKey.
 package encoder
 
 import (
 	"errors"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"io"
 	"maps"
 	"slices"
@@ -94,6 +96,17 @@ var (
 	ErrInvalidOption = errors.New("encoder: invalid option")
 	ErrInvalidExpiry = errors.New("encoder: negative expiry")
 	errDBOutOfRange  = errors.New("encoder: database number out of range")
+	// ErrDuplicateKey: a key written twice in one database (Options.CheckDuplicates).
+	ErrDuplicateKey = errors.New("encoder: duplicate key")
+	// ErrDuplicateMember: a member repeated in a set, hash or sorted set.
+	ErrDuplicateMember = errors.New("encoder: duplicate member")
+	// ErrEmpty: a collection of no members (Redis drops empty keys).
+	ErrEmpty = errors.New("encoder: empty collection (Redis drops empty keys)")
+	// ErrNaNScore: a sorted-set score that is NaN.
+	ErrNaNScore = errors.New("encoder: score is NaN")
+	// ErrModuleValue: a module value or module AUX data without module id or not ending
+	// with the EOF opcode.
+	ErrModuleValue = errors.New("encoder: module value without module id or EOF opcode")
 )
 
 // Options configure a Writer. The zero value writes a checksummed, compressed file for
@@ -114,8 +127,8 @@ type Options struct {
 	// CreatedAt is written as the ctime AUX field; default the time of NewWriter.
 	CreatedAt time.Time
 	// CheckDuplicates makes the writer remember the keys of the open database and the
-	// members of the open collection, and refuse a repeated one with record.ErrDuplicateKey or
-	// record.ErrDuplicateMember; default off (memory grows with the keys when on).
+	// members of the open collection, and refuse a repeated one with ErrDuplicateKey or
+	// ErrDuplicateMember; default off (memory grows with the keys when on).
 	CheckDuplicates bool
 	// CountsAreHints takes the counts given to BeginDB as hints, as a dump's RESIZEDB is:
 	// written, not checked; and lets a database be opened again after another's, its
@@ -145,6 +158,12 @@ type Options struct {
 	HeaderLast bool
 }
 
+// DBInfo is the size of one database: its keys, and how many of them expire. BeginDB takes
+// it (the RESIZEDB hint of the file) and DBs reports it.
+type DBInfo struct {
+	Keys, Expires uint64
+}
+
 // Stats counts what a Writer has written.
 type Stats struct {
 	Keys, Expires uint64 // records, and records with an expiry
@@ -171,11 +190,11 @@ type Writer struct {
 	scratch   [16]byte
 	dbOpen    bool
 	db        int
-	dbInfo    record.Counts
+	dbInfo    DBInfo
 	dbStart   Stats // stats when the open database began
 	dbsDone   map[int]bool
-	dbCounts  map[int]record.Counts // the keys written in each ended database that has some
-	seen      map[string]struct{}   // keys of the open database with CheckDuplicates
+	dbCounts  map[int]DBInfo      // the keys written in each ended database that has some
+	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
 	hints     bool // Options.CountsAreHints
 	limits    Thresholds
@@ -262,7 +281,7 @@ func (w *Writer) appendAux(key, value string) {
 // BeginDB ends the open database section, if any, and opens database db. Each database may
 // be opened once (again, continuing it, with Options.CountsAreHints); info gives its size
 // when known.
-func (w *Writer) BeginDB(db int, info record.Counts) error {
+func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -290,7 +309,7 @@ func (w *Writer) BeginDB(db int, info record.Counts) error {
 
 // appendDB appends the opening of database db's section: SELECTDB, and a RESIZEDB hint of
 // info's counts when it gives keys.
-func appendDB(b []byte, db int, info record.Counts) []byte {
+func appendDB(b []byte, db int, info DBInfo) []byte {
 	b = appendLength(append(b, opSelectDB), uint64(db))
 	if info.Keys > 0 {
 		b = appendLength(append(b, opResizeDB), info.Keys)
@@ -301,13 +320,13 @@ func appendDB(b []byte, db int, info record.Counts) []byte {
 
 // DBs returns the keys, and keys with an expiry, written so far in each database that holds
 // some; complete after Close.
-func (w *Writer) DBs() map[int]record.Counts {
-	dbs := make(map[int]record.Counts, len(w.dbCounts)+1)
+func (w *Writer) DBs() map[int]DBInfo {
+	dbs := make(map[int]DBInfo, len(w.dbCounts)+1)
 	maps.Copy(dbs, w.dbCounts)
 	if w.dbOpen {
 		if keys := w.stats.Keys - w.dbStart.Keys; keys > 0 {
 			before := dbs[w.db] // the sections of a database opened again
-			dbs[w.db] = record.Counts{Keys: before.Keys + keys, Expires: before.Expires + w.stats.Expires - w.dbStart.Expires}
+			dbs[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + w.stats.Expires - w.dbStart.Expires}
 		}
 	}
 	return dbs
@@ -323,10 +342,10 @@ func (w *Writer) endDB() error {
 	keys, expires := w.stats.Keys-w.dbStart.Keys, w.stats.Expires-w.dbStart.Expires
 	if keys > 0 {
 		if w.dbCounts == nil {
-			w.dbCounts = make(map[int]record.Counts)
+			w.dbCounts = make(map[int]DBInfo)
 		}
 		before := w.dbCounts[w.db] // the sections of a database opened again
-		w.dbCounts[w.db] = record.Counts{Keys: before.Keys + keys, Expires: before.Expires + expires}
+		w.dbCounts[w.db] = DBInfo{Keys: before.Keys + keys, Expires: before.Expires + expires}
 	}
 	if in := w.dbInfo; in.Keys > 0 && !w.hints && (in.Keys != keys || in.Expires != expires) {
 		return w.fail(fmt.Errorf("%w: db %d declared %d keys (%d with expiry), wrote %d (%d)",
@@ -348,7 +367,7 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 	}
 	if w.checkDups {
 		if _, dup := w.seen[string(key)]; dup {
-			return w.fail(fmt.Errorf("write key %q in db %d: %w", key, w.db, record.ErrDuplicateKey))
+			return w.fail(fmt.Errorf("write key %q in db %d: %w", key, w.db, ErrDuplicateKey))
 		}
 		w.seen[string(key)] = struct{}{}
 	}

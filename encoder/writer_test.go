@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,7 +91,7 @@ func TestCloseWritesTrailerAndKeepsDestinationOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must(t, w.BeginDB(0, record.Counts{Keys: 2, Expires: 1}))
+		must(t, w.BeginDB(0, DBInfo{Keys: 2, Expires: 1}))
 		must(t, sinkString(w, []byte("a"), []byte("1"), 0))
 		must(t, sinkString(w, []byte("b"), []byte("2"), 1893456000000))
 		must(t, w.Close())
@@ -118,7 +117,7 @@ func TestCloseWritesTrailerAndKeepsDestinationOpen(t *testing.T) {
 		if err := sinkString(w, []byte("c"), nil, 0); !errors.Is(err, ErrClosed) {
 			t.Fatalf("write after Close: %v", err)
 		}
-		if err := w.BeginDB(1, record.Counts{}); !errors.Is(err, ErrClosed) {
+		if err := w.BeginDB(1, DBInfo{}); !errors.Is(err, ErrClosed) {
 			t.Fatalf("BeginDB after Close: %v", err)
 		}
 	}
@@ -149,7 +148,7 @@ func TestStickyError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	var first error
 	for i := range 100000 {
 		if err := sinkString(w, fmt.Appendf(nil, "key%d", i), []byte("value"), 0); err != nil {
@@ -188,20 +187,20 @@ func TestDatabaseSections(t *testing.T) {
 	})
 	t.Run("database reopened", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(3, record.Counts{}))
-		must(t, w.BeginDB(0, record.Counts{}))
-		if err := w.BeginDB(3, record.Counts{}); !errors.Is(err, ErrDBReopened) {
+		must(t, w.BeginDB(3, DBInfo{}))
+		must(t, w.BeginDB(0, DBInfo{}))
+		if err := w.BeginDB(3, DBInfo{}); !errors.Is(err, ErrDBReopened) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("negative database", func(t *testing.T) {
-		if err := newW(Options{}).BeginDB(-1, record.Counts{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
+		if err := newW(Options{}).BeginDB(-1, DBInfo{}); err == nil || !strings.Contains(err.Error(), "-1 (0 to 2147483647)") {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("count mismatch", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, record.Counts{Keys: 2}))
+		must(t, w.BeginDB(0, DBInfo{Keys: 2}))
 		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
 		if err := w.Close(); !errors.Is(err, ErrCountMismatch) || !strings.Contains(err.Error(), "declared 2 keys") {
 			t.Fatalf("got %v", err)
@@ -209,27 +208,27 @@ func TestDatabaseSections(t *testing.T) {
 	})
 	t.Run("expiry count mismatch", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, record.Counts{Keys: 1, Expires: 1}))
+		must(t, w.BeginDB(0, DBInfo{Keys: 1, Expires: 1}))
 		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
-		if err := w.BeginDB(1, record.Counts{}); !errors.Is(err, ErrCountMismatch) {
+		if err := w.BeginDB(1, DBInfo{}); !errors.Is(err, ErrCountMismatch) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("negative expiry", func(t *testing.T) {
 		w := newW(Options{})
-		must(t, w.BeginDB(0, record.Counts{}))
+		must(t, w.BeginDB(0, DBInfo{}))
 		if err := sinkString(w, []byte("k"), []byte("v"), -5); !errors.Is(err, ErrInvalidExpiry) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("duplicates checked per database", func(t *testing.T) {
 		w := newW(Options{CheckDuplicates: true})
-		must(t, w.BeginDB(0, record.Counts{}))
+		must(t, w.BeginDB(0, DBInfo{}))
 		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
-		must(t, w.BeginDB(1, record.Counts{}))
+		must(t, w.BeginDB(1, DBInfo{}))
 		must(t, sinkString(w, []byte("k"), []byte("v"), 0))
 		err := sinkString(w, []byte("k"), []byte("w"), 0)
-		if !errors.Is(err, record.ErrDuplicateKey) || !strings.Contains(err.Error(), `"k" in db 1`) {
+		if !errors.Is(err, ErrDuplicateKey) || !strings.Contains(err.Error(), `"k" in db 1`) {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -248,7 +247,7 @@ var goldenCases = []struct {
 }
 
 func writeGoldenStrings(w *Writer) error {
-	if err := w.BeginDB(0, record.Counts{Keys: 5, Expires: 1}); err != nil {
+	if err := w.BeginDB(0, DBInfo{Keys: 5, Expires: 1}); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{
@@ -264,7 +263,7 @@ func writeGoldenStrings(w *Writer) error {
 	if err := sinkString(w, []byte("ttl"), []byte("v"), 1893456000000); err != nil {
 		return err
 	}
-	if err := w.BeginDB(3, record.Counts{}); err != nil {
+	if err := w.BeginDB(3, DBInfo{}); err != nil {
 		return err
 	}
 	return sinkString(w, []byte("in-db-3"), []byte(""), 0)
@@ -309,12 +308,11 @@ func BenchmarkWriteString(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	must(b, w.BeginDB(0, record.Counts{}))
+	must(b, w.BeginDB(0, DBInfo{}))
 	key := []byte("key100000001")
-	h := record.Header{Key: key, Type: record.String, Value: key} // one header, as sources keep one
 	b.SetBytes(27)
 	for b.Loop() {
-		if err := w.Begin(&h); err != nil {
+		if err := w.WriteString(key, key, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -346,7 +344,7 @@ func TestChecksumAcrossBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, w.BeginDB(0, record.Counts{}))
+	must(t, w.BeginDB(0, DBInfo{}))
 	for i := range 20000 {
 		must(t, sinkString(w, fmt.Appendf(nil, "key%d", i), bytes.Repeat([]byte{byte(i)}, i%90), 0))
 		if got := w.Stats().Bytes; got != int64(dst.Len()) {

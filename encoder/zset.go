@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"github.com/rdbgen/rdbgen/record"
 	"math"
 	"slices"
 )
@@ -16,11 +15,11 @@ import (
 // streamed. Redis loads a plain sorted set fastest when its members come in descending score
 // order, the order Redis itself writes.
 
-// beginZSet opens a sorted-set record of the given number of members, each then added with
-// addScoredMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A sorted
+// BeginZSet opens a sorted-set record of the given number of members, each then added with
+// AddScoredMember. expireAtMS is the absolute expiry in Unix ms, or 0 for none. A sorted
 // set over the entries threshold streams in constant memory; a smaller one is held until
 // End.
-func (w *Writer) beginZSet(key []byte, members uint64, expireAtMS int64) error {
+func (w *Writer) BeginZSet(key []byte, members uint64, expireAtMS int64) error {
 	if err := w.beginCollection(zsetCollection, key, members, expireAtMS); err != nil {
 		return err
 	}
@@ -31,15 +30,15 @@ func (w *Writer) beginZSet(key []byte, members uint64, expireAtMS int64) error {
 	return nil
 }
 
-// addScoredMember adds a member with its score to the open sorted set. Members must be
-// unique (see "Unique members"); the score may be ±Inf but not NaN (record.ErrNaNScore).
-func (w *Writer) addScoredMember(member []byte, score float64) error {
+// AddScoredMember adds a member with its score to the open sorted set. Members must be
+// unique (see "Unique members"); the score may be ±Inf but not NaN (ErrNaNScore).
+func (w *Writer) AddScoredMember(member []byte, score float64) error {
 	if err := w.checkAdd(zsetCollection, member); err != nil {
 		return err
 	}
 	c := &w.coll
 	if math.IsNaN(score) {
-		return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, record.ErrNaNScore))
+		return w.fail(fmt.Errorf("write key %q: member %q: %w", c.key, member, ErrNaNScore))
 	}
 	if !c.plain && len(member) > w.limits.ZSetMaxListpackValue {
 		w.startPlain(w.plainZSetType())

@@ -21,6 +21,7 @@ import (
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -217,7 +218,7 @@ func TestServerRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ew, err := encoder.NewWriter(fh, encoder.Options{Target: "redis-7.0"})
+				ew, err := rdbsink.NewWriter(fh, encoder.Options{Target: "redis-7.0"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -261,7 +262,7 @@ func TestRDBRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer fh.Close()
-		w, err := encoder.NewWriter(fh, encoder.Options{Target: "redis-7.4", CreatedAt: created})
+		w, err := rdbsink.NewWriter(fh, encoder.Options{Target: "redis-7.4", CreatedAt: created})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 // Package importer reads records from JSON (the objects `rdb -c json` of
 // github.com/hdt3213/rdb prints, as an array or as JSON Lines) and CSV, and copies them into
-// a record.Sink such as an encoder.Writer.
+// a record.Sink such as an rdbsink.Writer.
 //
 // Readers stream: they hold one record at a time (a CSV hash: the rows of one key). Copy
 // holds the set of keys seen so far, which refusing duplicates needs, and nothing else.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -76,7 +77,7 @@ func TestJSONStreamsRoundTrip(t *testing.T) {
 	out := filepath.Join(dir, "imported.rdb")
 	f, err := os.Create(out)
 	must(t, err)
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
+	w, err := rdbsink.NewWriter(f, encoder.Options{Target: "redis-7.0"})
 	must(t, err)
 	open := func() (Reader, error) {
 		in, err := os.Open(jsonPath)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -15,7 +16,7 @@ func ExampleRead() {
 	// A file of two strings, one of which expires in an hour.
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var file bytes.Buffer
-	w, _ := encoder.NewWriter(&file, encoder.Options{Target: "redis-7.0", CreatedAt: now})
+	w, _ := rdbsink.NewWriter(&file, encoder.Options{Target: "redis-7.0", CreatedAt: now})
 	_ = w.BeginDB(0, record.Counts{Keys: 2, Expires: 1})
 	_ = w.Begin(&record.Header{Key: []byte("greeting"), Type: record.String, Value: []byte("hello")})
 	_ = w.Begin(&record.Header{Key: []byte("session"), Type: record.String, Value: []byte("abc"), ExpireAtMS: now.Add(time.Hour).UnixMilli()})

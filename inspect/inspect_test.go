@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
 	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -63,7 +64,7 @@ func sample(t testing.TB, target string) []byte {
 		{Key: []byte("ttl-fields"), Type: record.Hash, Members: []record.Member{{Name: []byte("a"), Value: []byte("1"), ExpireAtMS: at(time.Hour)}, {Name: []byte("b"), Value: []byte("2")}}},
 	}}
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: target, CreatedAt: now})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: target, CreatedAt: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestRecordSizes(t *testing.T) {
 func TestTop(t *testing.T) {
 	// Keys k0 … k9 of sizes that repeat, so ties are ordered by key.
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{CreatedAt: now})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{CreatedAt: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestExpiryHistogram(t *testing.T) {
 				at = 1
 			}
 			var buf bytes.Buffer
-			w, err := encoder.NewWriter(&buf, encoder.Options{CreatedAt: now})
+			w, err := rdbsink.NewWriter(&buf, encoder.Options{CreatedAt: now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +367,7 @@ func TestCancel(t *testing.T) {
 	d := sample(t, "redis-7.4")
 	// A file of many records, so that the reader checks ctx.
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -146,7 +147,7 @@ func TestInspectExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
+	w, err := rdbsink.NewWriter(f, encoder.Options{Target: "redis-7.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/rdbsink"
 )
 
 // benchKeys is the size of the benchmarks' server: strings of 64 bytes.
@@ -48,7 +49,7 @@ func BenchmarkLive(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				w, err := encoder.NewWriter(io.Discard, encoder.Options{Target: "redis-7.0", CountsAreHints: true})
+				w, err := rdbsink.NewWriter(io.Discard, encoder.Options{Target: "redis-7.0", CountsAreHints: true})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/rdbsink"
 )
 
 // Copy a running server, every database, into an RDB file for Redis 6.2: as a replica
@@ -24,7 +25,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-6.2", CountsAreHints: true})
+	w, err := rdbsink.NewWriter(f, encoder.Options{Target: "redis-6.2", CountsAreHints: true})
 	if err != nil {
 		log.Fatal(err)
 	}

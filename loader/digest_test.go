@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/spec"
@@ -45,7 +46,7 @@ func writeRDB(t *testing.T, src record.Source) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
+	w, err := rdbsink.NewWriter(f, encoder.Options{Target: "redis-7.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -41,7 +42,7 @@ func (f *functionLoader) Begin(h *record.Header) error {
 // not checked (the value's own RESTORE will fail there, as keyError explains).
 func (f *functionLoader) probeModule(h *record.Header) error {
 	name := record.ModuleName(h.ModuleID)
-	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: f.version.RDBVersion()}, 0)
+	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: f.version.RDBVersion()}, 0)
 	if err != nil {
 		return fmt.Errorf("write key %q: module value of %q: %w", h.Key, name, err)
 	}

@@ -2,7 +2,7 @@
 // what INFO memory reports after loading it, minus what the same server reports empty.
 //
 // An Estimator is a record.Sink: a Source writes its records into it (alone, or beside an
-// encoder.Writer), and Result sums what the server would allocate for them. The model is
+// rdbsink.Writer), and Result sums what the server would allocate for them. The model is
 // Redis 7.0's, read from its sources and checked against Debian's redis-server 7.0.15
 // (jemalloc 5.3): every allocation is rounded up to its jemalloc size class; each key costs
 // a dictEntry and its name as an sds string in the main dict, whose bucket array is sized
@@ -36,6 +36,7 @@ import (
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -109,7 +110,7 @@ func New(opts Options) (*Estimator, error) {
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
 		// The encoder's constructor is the one check of thresholds.
-		if _, err := encoder.NewWriter(discard{}, encoder.Options{Target: m.target.Name, Thresholds: &limits, BufferSize: 4096}); err != nil {
+		if _, err := rdbsink.NewWriter(discard{}, encoder.Options{Target: m.target.Name, Thresholds: &limits, BufferSize: 4096}); err != nil {
 			return nil, fmt.Errorf("memory estimate: %w", err)
 		}
 	}

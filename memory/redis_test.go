@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -186,7 +187,7 @@ func TestEstimateNoResizeDB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := encoder.NewWriter(f, encoder.Options{})
+			w, err := rdbsink.NewWriter(f, encoder.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -60,7 +61,7 @@ type fileOut struct {
 	start    time.Time
 	total    uint64
 	meter    *meter          // the destination, counting and reporting
-	enc      *encoder.Writer // an RDB file's writer; nil for RESP
+	enc      *rdbsink.Writer // an RDB file's writer; nil for RESP
 	resp     *tally          // RESP's counts; nil for an RDB file
 	respW    *resp.Writer
 	snk      record.Sink
@@ -73,7 +74,7 @@ type fileOut struct {
 // destination, still to be opened, before its buffer fills.
 func (f *fileOut) newSink() error {
 	if f.opts.RESP == nil {
-		w, err := encoder.NewWriter(f.meter, f.opts.Encoder)
+		w, err := rdbsink.NewWriter(f.meter, f.opts.Encoder)
 		if err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -175,7 +175,7 @@ type Commands struct {
 	ttls     []int64 // the field TTLs of the command being built, one per member
 	stream   *streamState
 
-	payload *encoder.PayloadWriter // the open stream's payload, for RESTORE
+	payload *rdbsink.PayloadWriter // the open stream's payload, for RESTORE
 	streams StreamCounts
 	modules ModuleCounts
 	atomic  atomicState

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -104,7 +104,7 @@ func (c *Commands) beginStream(h *record.Header) error {
 	}
 	c.verb = ""
 	c.stream = &streamState{}
-	c.payloadStep(func(p *encoder.PayloadWriter) error {
+	c.payloadStep(func(p *rdbsink.PayloadWriter) error {
 		p.Abandon()
 		return p.Begin(h)
 	})
@@ -153,7 +153,7 @@ func (c *Commands) addStreamEntry(m *record.Member) error {
 	s.entries++
 	s.last = id
 	s.ids.add(id)
-	c.payloadStep(func(p *encoder.PayloadWriter) error { return p.Add(m) })
+	c.payloadStep(func(p *rdbsink.PayloadWriter) error { return p.Add(m) })
 	return c.sendStream()
 }
 

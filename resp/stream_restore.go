@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -71,7 +72,7 @@ func (v Version) RDBVersion() int {
 }
 
 // payloadWriter returns the writer of stream payloads, made on first use.
-func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
+func (c *Commands) payloadWriter() (*rdbsink.PayloadWriter, error) {
 	if c.payload != nil {
 		return c.payload, nil
 	}
@@ -79,7 +80,7 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
-	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)
+	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (c *Commands) Close() error {
 
 // payloadStep passes one call to the stream's payload writer, unless it failed: its error
 // is kept for the moment the payload is needed.
-func (c *Commands) payloadStep(step func(*encoder.PayloadWriter) error) {
+func (c *Commands) payloadStep(step func(*rdbsink.PayloadWriter) error) {
 	s := c.stream
 	if c.o.DropLostPending || s.payloadErr != nil {
 		return

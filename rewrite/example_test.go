@@ -21,7 +21,7 @@ rules:
 	if err != nil {
 		log.Fatal(err)
 	}
-	var out record.Collector // keeps the last record; an *encoder.Writer writes a file
+	var out record.Collector // keeps the last record; an *rdbsink.Writer writes a file
 	s, err := rewrite.New(&out, rules)
 	if err != nil {
 		log.Fatal(err)

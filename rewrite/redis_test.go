@@ -20,6 +20,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"
 )
@@ -183,7 +184,7 @@ func writeDump(t *testing.T, name string, recs []record.Record, rules *rewrite.R
 	}
 	defer f.Close()
 	opts.Target = "redis-7.0"
-	w, err := encoder.NewWriter(f, opts)
+	w, err := rdbsink.NewWriter(f, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -477,7 +478,7 @@ func BenchmarkFile(b *testing.B) {
 			var buf bytes.Buffer
 			for b.Loop() {
 				buf.Reset()
-				w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.0"})
+				w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "redis-7.0"})
 				if err != nil {
 					b.Fatal(err)
 				}

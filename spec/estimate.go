@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -150,7 +151,7 @@ func estimateFamily(ctx context.Context, f *Family, opts encoder.Options) (Famil
 
 // encodedSize returns the size of a file of db 0 holding what write writes (nil: no db).
 func encodedSize(opts encoder.Options, write func(record.Sink) error) (int64, error) {
-	w, err := encoder.NewWriter(io.Discard, opts)
+	w, err := rdbsink.NewWriter(io.Discard, opts)
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 )
 
 const fieldTTLs = `families:
@@ -48,7 +49,7 @@ func TestFieldTTLs(t *testing.T) {
 		}
 	}
 	write := func(opts encoder.Options) error {
-		w, err := encoder.NewWriter(new(bytes.Buffer), opts)
+		w, err := rdbsink.NewWriter(new(bytes.Buffer), opts)
 		must(t, err)
 		if err := s.WriteTo(context.Background(), w); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -311,7 +312,7 @@ func TestEstimate(t *testing.T) {
 func fileSize(t *testing.T, s *Spec, opts encoder.Options) int64 {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, opts)
+	w, err := rdbsink.NewWriter(&buf, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -91,7 +92,7 @@ func TestStreamFamilyInRedis(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
 	must(t, err)
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0"})
+	w, err := rdbsink.NewWriter(f, encoder.Options{Target: "redis-7.0"})
 	must(t, err)
 	must(t, s.WriteTo(context.Background(), w))
 	must(t, w.Close())

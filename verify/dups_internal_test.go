@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -32,14 +33,14 @@ func TestFingerprintSetGrows(t *testing.T) {
 // TestConfirmDupsFalseCandidates hands the second step candidates whose fingerprints
 // matched but which are not repeats: nothing is reported.
 func TestConfirmDupsFalseCandidates(t *testing.T) {
-	var w *encoder.Writer
+	var w *rdbsink.Writer
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if w, err = encoder.NewWriter(f, encoder.Options{}); err != nil {
+	if w, err = rdbsink.NewWriter(f, encoder.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	_ = record.Records{

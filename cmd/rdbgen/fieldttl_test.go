@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -22,7 +23,7 @@ func expiredFieldsDump(t *testing.T) string {
 	t.Helper()
 	created := time.Now().Add(-time.Hour).Truncate(time.Second)
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.4", CreatedAt: created})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "redis-7.4", CreatedAt: created})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -64,7 +65,7 @@ func TestConvertRebaseExpiry(t *testing.T) {
 func TestConvertRebaseKeepsExpiredExpired(t *testing.T) {
 	created := time.Now().Add(-72 * time.Hour).Truncate(time.Second)
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.0", CreatedAt: created})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "redis-7.0", CreatedAt: created})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // build context is written.
 func TestContextOfDamagedDump(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "redis-7.0"})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "redis-7.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

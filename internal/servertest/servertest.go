@@ -16,6 +16,7 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/spec"
@@ -84,7 +85,7 @@ func WriteSource(t testing.TB, src record.Source, opts encoder.Options) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := encoder.NewWriter(f, opts)
+	w, err := rdbsink.NewWriter(f, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
