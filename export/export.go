@@ -13,6 +13,8 @@
 //	{"db":0,"key":"z","type":"zset","entries":[{"member":"a","score":1.5},{"member":"b","score":"inf"}]}
 //	{"db":0,"key":"x","type":"stream","version":3,"entries":[{"firstMsgId":"1-1","fields":["f"],"msgs":[{"id":"1-1","fields":{"f":"v"},"deleted":false}]}],"groups":[...],"len":1,"lastId":"1-1",...}
 //	{"type":"function","name":"mylib","code":"#!lua name=mylib\n..."}
+//	{"db":0,"key":"m","type":"module","moduleType":"ReJSON-RL","encodingVersion":3,"serialized":"AgUA"}
+//	{"type":"module-aux","moduleType":"ft-index0","encodingVersion":1,"serialized":"BQNpZHgA","when":"before"}
 //
 // FormatJSON writes one array of them, as that tool does; FormatJSONL one object a line,
 // which a reader can take one line at a time. Either is written as the records come: a
@@ -29,35 +31,26 @@
 //     .encode("utf-8", "surrogateescape") gives the bytes back too; a reader that knows
 //     nothing of it (Go's encoding/json, jq) reads U+FFFD, as it reads the tool's raw bytes.
 //     The tool writes such bytes raw, which is not valid JSON.
-//
 //   - Scores that are infinite (JSON numbers cannot be) are the strings "inf" and "-inf";
 //     the tool fails on them and leaves the key out.
-//
 //   - Expirations are RFC 3339 in UTC with millisecond precision at most, as the tool
 //     writes them when its zone is UTC; an expiration in the year 10000 or later is a
 //     number of Unix ms.
-//
 //   - "fieldExpirations": the expiries of a hash's fields (Redis 7.4+), field to time, for
 //     the fields that have one.
-//
 //   - Streams carry what the tool's model holds (entries, groups with their pending entries
 //     and consumers, length, last, first and max-deleted ids, entries added), with
 //     "version" 3 (RDB 11's stream layout, whose consumers have an active time) unless the
 //     source tells the RDB type (Detail). Entries are grouped into nodes of consecutive
 //     entries with the same field names; deleted entries, which are not data, are not
 //     written, and a message's fields repeat a name when its entry does.
-//
 //   - Function libraries (Redis 7.0+) are objects of type "function" with their code.
-//
 //   - Module values (RDB type 7), which the tool cannot read without a parser of each
 //     module, are objects of type "module" holding what the file holds, byte for byte:
 //     "moduleType" (the 9-character module type name, the tool's name for it),
 //     "encodingVersion" (0 to 1023) and "serialized", the module's opcode stream through
 //     its EOF opcode in standard base64 (padded), as the file held it (LZF strings stay
-//     compressed). A server with the module reads it back; rdbgen cannot look inside:
-//
-//     {"db":0,"key":"m","type":"module","moduleType":"ReJSON-RL","encodingVersion":3,"serialized":"AgUA..."}
-//
+//     compressed). A server with the module reads it back; rdbgen cannot look inside.
 //   - Module AUX data (opcode 247), which belongs to no key, is an object of type
 //     "module-aux" with the same three fields and "when": "before" or "after" the keyspace.
 //
