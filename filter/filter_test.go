@@ -264,3 +264,19 @@ func TestModuleTypes(t *testing.T) {
 		t.Errorf("Modules short: %v", err)
 	}
 }
+
+// AddType reads the types as --type names them: "module:NAME" keeps the values of one module
+// type.
+func ExampleOptions_AddType() {
+	var opts filter.Options
+	for _, t := range []string{"hash", "module:ReJSON-RL"} {
+		if err := opts.AddType(t); err != nil {
+			fmt.Println(err)
+		}
+	}
+	fmt.Println(opts.Types, opts.Modules)
+	fmt.Println(opts.AddType("module:json"))
+	// Output:
+	// [hash module] [ReJSON-RL]
+	// filter: invalid option: record: invalid module type name (want 9 characters of A-Z, a-z, 0-9, - and _): "json"
+}

@@ -161,6 +161,8 @@ func FuzzJSONReader(f *testing.F) {
 	f.Add(`{"key":"s","type":"stream","entries":[{"fields":["a","b"],"msgs":[{"id":"1-1","fields":{"b":"x","a":"1"},"deleted":false},{"id":"1-2","fields":{"c":"9"},"deleted":true}]}],` +
 		`"groups":[{"name":"g","lastId":"1-1","pending":[{"id":"1-1","deliveryTime":5,"deliveryCount":1}],"consumers":[{"name":"c","seenTime":5,"pending":["1-1"],"activeTime":18446744073709551615}],"entriesRead":1}],` +
 		`"len":1,"lastId":"1-2","firstId":"1-1","maxDeletedId":"1-2","addedEntriesCount":2,"version":3}`)
+	f.Add(`{"db":1,"key":"m","type":"module","moduleType":"rdbgen-mt","encodingVersion":1,"serialized":"AgUA"}` + "\n" +
+		`{"type":"module-aux","moduleType":"ft-index0","encodingVersion":1,"serialized":"BQNpZHgA","when":"before"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		r := NewJSONReader(strings.NewReader(in))
 		for n := 0; ; n++ {
