@@ -165,9 +165,14 @@ func (t *targetSink) holds(h *record.Header) (bool, error) {
 }
 
 // wayOut returns what to do about err, a CannotHoldError: a newer --target, or, when the
-// target holds it, a newer --rdb-version; else way.
+// target holds it, a newer --rdb-version (for a hash with field TTLs bound for Valkey 9,
+// its own format); else way.
 func wayOut(err error, way string) string {
 	var cannot *encoder.CannotHoldError
+	if errors.As(err, &cannot) && cannot.Feature == encoder.HashFieldTTL &&
+		(encoder.Capabilities{Target: cannot.In.Target, RDBVersion: encoder.ValkeyVersion}).Can(encoder.ValkeyFormat) {
+		return fmt.Sprintf("write Valkey 9's own format (VALKEY080, type 22) with --rdb-version %d, or %s", encoder.ValkeyVersion, way)
+	}
 	if errors.As(err, &cannot) && cannot.VersionTooOld() {
 		return fmt.Sprintf("choose --rdb-version %d or more, or leave --rdb-version out, or %s", cannot.Feature.Since(), way)
 	}

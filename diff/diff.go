@@ -10,7 +10,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -81,11 +83,16 @@ type Result struct {
 	// FunctionsOnlyA and FunctionsOnlyB name the function libraries one side holds alone
 	// (or holds with different code).
 	FunctionsOnlyA, FunctionsOnlyB []string
+	// ModuleAuxOnlyA and ModuleAuxOnlyB name the module AUX data one side holds alone (or
+	// holds with other bytes), per module type, encoding version and place (before or
+	// after the keyspace).
+	ModuleAuxOnlyA, ModuleAuxOnlyB []string
 }
 
 // Same reports whether the two sides hold the same data.
 func (r *Result) Same() bool {
-	return r.Differences == 0 && len(r.FunctionsOnlyA) == 0 && len(r.FunctionsOnlyB) == 0
+	return r.Differences == 0 && len(r.FunctionsOnlyA) == 0 && len(r.FunctionsOnlyB) == 0 &&
+		len(r.ModuleAuxOnlyA) == 0 && len(r.ModuleAuxOnlyB) == 0
 }
 
 // Compare compares the records of a and b.
@@ -95,18 +102,25 @@ func Compare(ctx context.Context, a, b record.Source, opts Options) (*Result, er
 		limit = DefaultLimit
 	}
 	var sides [2]*runs
-	var funcs [2]map[string][]byte
+	var funcs, aux [2]map[string][]byte
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i, src := range []record.Source{a, b} {
-		sides[i], funcs[i] = newRuns(), map[string][]byte{}
+		sides[i], funcs[i], aux[i] = newRuns(), map[string][]byte{}, map[string][]byte{}
 		wg.Go(func() {
-			r, fs := sides[i], funcs[i]
+			r, fs, ax := sides[i], funcs[i], aux[i]
 			f := &fingerprinter{
 				emit: func(e *entry, _ []byte) error { return r.add(e) },
 				funcs: func(code []byte) error {
 					name, _ := record.LibraryName(code)
 					fs[name] = bytes.Clone(code)
+					return nil
+				},
+				aux: func(a *record.ModuleAux) error {
+					// A module may save more than once at one place: each value, with its
+					// length, in the order saved.
+					k := auxLabel(a)
+					ax[k] = append(binary.AppendUvarint(ax[k], uint64(len(a.Value))), a.Value...)
 					return nil
 				},
 			}
@@ -124,6 +138,7 @@ func Compare(ctx context.Context, a, b record.Source, opts Options) (*Result, er
 	}
 	res := &Result{KeysA: sides[0].keys, KeysB: sides[1].keys}
 	res.FunctionsOnlyA, res.FunctionsOnlyB = diffFunctions(funcs[0], funcs[1]), diffFunctions(funcs[1], funcs[0])
+	res.ModuleAuxOnlyA, res.ModuleAuxOnlyB = diffFunctions(aux[0], aux[1]), diffFunctions(aux[1], aux[0])
 	found, err := merge(ctx, sides, opts, max(limit, 0))
 	if err != nil {
 		return nil, err
@@ -141,7 +156,19 @@ func Compare(ctx context.Context, a, b record.Source, opts Options) (*Result, er
 	return res, nil
 }
 
-// diffFunctions returns the names of the libraries of x that y lacks or holds otherwise.
+// auxLabel names module AUX data by module type, encoding version and place.
+func auxLabel(a *record.ModuleAux) string {
+	switch a.When {
+	case record.ModuleAuxBefore:
+		return a.Label() + " before the keys"
+	case record.ModuleAuxAfter:
+		return a.Label() + " after the keys"
+	}
+	return fmt.Sprintf("%s saved at %d", a.Label(), a.When)
+}
+
+// diffFunctions returns the names of the libraries (or module AUX data) of x that y lacks
+// or holds otherwise.
 func diffFunctions(x, y map[string][]byte) []string {
 	var out []string
 	for n, c := range x {

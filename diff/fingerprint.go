@@ -24,7 +24,7 @@ type entry struct {
 const entrySize = 8 + 8 + 8 + 8 + 4 + 1
 
 // typeCodes are the types by their number in entries (0: none).
-var typeCodes = [...]record.Type{1: record.String, 2: record.List, 3: record.Set, 4: record.ZSet, 5: record.Hash, 6: record.Stream}
+var typeCodes = [...]record.Type{1: record.String, 2: record.List, 3: record.Set, 4: record.ZSet, 5: record.Hash, 6: record.Stream, 7: record.Module}
 
 // typeCode returns the number of t in entries.
 func typeCode(t record.Type) byte {
@@ -69,13 +69,14 @@ func keyHash(db int, key []byte) uint64 { return chain(uint64(db)+1, hb(key)) }
 func idHash(id record.StreamID) uint64 { return chain(mix(id.Ms), id.Seq) }
 
 // A fingerprinter is a record.Sink that turns each key into an entry and hands it to emit,
-// with the key's name (valid during the call only). Function libraries go to funcs.
+// with the key's name (valid during the call only). Function libraries go to funcs, module
+// AUX data to aux (each dropped when nil). A module value's Value is the hash of its module
+// type id (name and encoding version) and its serialized bytes: without the module, the
+// bytes are all there is to compare.
 type fingerprinter struct {
-	// Module AUX data is not compared yet: a dump holding some is refused, not passed over.
-	record.RefuseModuleAux
-
 	emit  func(e *entry, key []byte) error
 	funcs func(code []byte) error
+	aux   func(a *record.ModuleAux) error
 	// wants, if set, is asked at each key's Begin with its key hash: keys it refuses are
 	// not fingerprinted (a second read looks for a few keys only).
 	wants func(kh uint64) bool
@@ -98,8 +99,12 @@ func (f *fingerprinter) Begin(h *record.Header) error {
 	}
 	f.cur = entry{Key: kh, Expiry: h.ExpireAtMS, DB: uint32(f.db), Type: typeCode(h.Type)}
 	f.key, f.n, f.typ = append(f.key[:0], h.Key...), 0, h.Type
-	if h.Type == record.String {
+	switch h.Type {
+	case record.String:
 		f.cur.Value = hb(h.Value)
+		return f.emit(&f.cur, f.key)
+	case record.Module:
+		f.cur.Value = chain(mix(h.ModuleID), hb(h.Value))
 		return f.emit(&f.cur, f.key)
 	}
 	return nil
@@ -172,4 +177,11 @@ func (f *fingerprinter) WriteFunction(code []byte) error {
 		return nil
 	}
 	return f.funcs(code)
+}
+
+func (f *fingerprinter) WriteModuleAux(a *record.ModuleAux) error {
+	if f.aux == nil {
+		return nil
+	}
+	return f.aux(a)
 }

@@ -40,8 +40,13 @@ const (
 	ConsumerActiveTime
 	// SetListpack: small sets of strings as listpacks (type 20); hash tables before.
 	SetListpack
-	// HashFieldTTL: hashes whose fields expire (types 24, 25).
+	// HashFieldTTL: hashes whose fields expire (types 24, 25; Valkey's type 22 in
+	// VALKEY080).
 	HashFieldTTL
+	// ValkeyFormat: Valkey 9's own format, the magic VALKEY and RDB 80 (ValkeyVersion), in
+	// which a hash with field TTLs is Valkey's type 22 (rdbSaveObject, Valkey's rdb.c);
+	// every other type is written as for RDB 11. Only Valkey 9.0 and later load it.
+	ValkeyFormat
 )
 
 // What a version without a feature does with what needs it.
@@ -59,29 +64,36 @@ type capability struct {
 	// target of an older release does without, whatever its version.
 	redis, valkey string
 	without       int // refused, encoded or omitted
+	// only, when set, is the one server family ("valkey") whose files may hold it.
+	only string
 }
 
 // capabilities is the table: one row per feature. A new record type, encoding or field is
 // one row here (and its constant above); a new server release is one row of targets.
 var capabilities = [...]capability{
-	BinaryScores:       {"sorted-set scores as binary doubles", 8, "", "", encoded},
-	ModuleValues:       {"a module value", 8, "", "", refused},
-	Streams:            {"a stream", 9, "", "", refused},
-	ModuleAux:          {"module AUX data", 9, "", "", refused},
-	StreamMetadata:     {"stream metadata (first id, largest deleted id, entries added, entries read)", 10, "", "", omitted},
-	Functions:          {"a function library", 10, "", "", refused},
-	ListpackEncodings:  {"hash, sorted-set and list listpacks", 10, "", "", encoded},
-	PlainListNodes:     {"plain list nodes for elements over the node size", 10, "7.4", "8.0", encoded},
-	ConsumerActiveTime: {"stream consumers' active time", 11, "", "", omitted},
-	SetListpack:        {"set listpacks", 11, "", "", encoded},
-	HashFieldTTL:       {"a hash with field TTLs", 12, "", "", refused},
+	BinaryScores:       {"sorted-set scores as binary doubles", 8, "", "", encoded, ""},
+	ModuleValues:       {"a module value", 8, "", "", refused, ""},
+	Streams:            {"a stream", 9, "", "", refused, ""},
+	ModuleAux:          {"module AUX data", 9, "", "", refused, ""},
+	StreamMetadata:     {"stream metadata (first id, largest deleted id, entries added, entries read)", 10, "", "", omitted, ""},
+	Functions:          {"a function library", 10, "", "", refused, ""},
+	ListpackEncodings:  {"hash, sorted-set and list listpacks", 10, "", "", encoded, ""},
+	PlainListNodes:     {"plain list nodes for elements over the node size", 10, "7.4", "8.0", encoded, ""},
+	ConsumerActiveTime: {"stream consumers' active time", 11, "", "", omitted, ""},
+	SetListpack:        {"set listpacks", 11, "", "", encoded, ""},
+	HashFieldTTL:       {"a hash with field TTLs", 12, "", "", refused, ""},
+	ValkeyFormat:       {"Valkey 9's VALKEY080 format", ValkeyVersion, "", "9.0", refused, "valkey"},
 }
 
-// Features returns every feature, in the order of the RDB version that brought them.
+// Features returns every feature a record may need, in the order of the RDB version that
+// brought them: all but ValkeyFormat, which is a file's format, not something a record
+// needs (a file holds every other feature of RDB 11 and HashFieldTTL in it).
 func Features() []Feature {
 	fs := make([]Feature, 0, len(capabilities)-1)
 	for f := range capabilities[1:] {
-		fs = append(fs, Feature(f+1))
+		if Feature(f+1) != ValkeyFormat {
+			fs = append(fs, Feature(f+1))
+		}
 	}
 	return fs
 }
@@ -145,6 +157,9 @@ func (c Capabilities) Can(f Feature) bool {
 		return false
 	}
 	family, release, _ := strings.Cut(c.Target.Name, "-")
+	if r.only != "" && family != r.only {
+		return false
+	}
 	first := r.redis
 	if family == "valkey" {
 		first = r.valkey
@@ -213,8 +228,8 @@ type features uint64
 // set returns the features c holds.
 func (c Capabilities) set() features {
 	var s features
-	for _, f := range Features() {
-		if c.Can(f) {
+	for f := range Feature(len(capabilities)) {
+		if f != 0 && c.Can(f) {
 			s |= 1 << f
 		}
 	}

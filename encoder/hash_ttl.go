@@ -15,11 +15,18 @@ import (
 //   - beyond them, type 24: the smallest field expiry, the field count, and per field its
 //     expiry relative to the smallest plus 1 (0 for none), the field and the value, streamed
 //     in constant memory; a hash of which no field expires is a plain hash (type 4).
+//
+// In Valkey 9's format (ValkeyFormat, VALKEY080) such a hash is Valkey's type 22
+// (RDB_TYPE_HASH_2), as its rdbSaveObject writes a hash table with volatile fields: the
+// field count, then per field the field, the value and the expiry as 8 bytes little-endian
+// Unix ms, -1 for a field that does not expire; streamed in constant memory, whatever the
+// thresholds (Valkey loads type 22 into a hash table).
 
 // Record type bytes of hashes with field TTLs.
 const (
 	typeHashMetadata   = 24
 	typeHashListpackEx = 25
+	typeValkeyHash2    = 22 // in VALKEY080 only
 )
 
 // maxFieldExpiry is the largest field expiry Redis loads (EB_EXPIRE_TIME_MAX).
@@ -50,7 +57,7 @@ func (w *Writer) BeginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAt
 		return err
 	}
 	w.coll.minTTL = minFieldExpireAtMS
-	if n > uint64(w.limits.HashMaxListpackEntries) {
+	if n > uint64(w.limits.HashMaxListpackEntries) || w.has.has(ValkeyFormat) {
 		w.startPlainTTL()
 		return w.maybeFlush()
 	}
@@ -93,6 +100,12 @@ func (w *Writer) startPlainTTL() {
 		w.startPlain(typeHash)
 		return
 	}
+	if w.has.has(ValkeyFormat) {
+		w.appendRecordHeader(c.key, c.expireAt, typeValkeyHash2)
+		w.buf = appendLength(w.buf, c.declared)
+		c.plain = true
+		return
+	}
 	w.appendRecordHeader(c.key, c.expireAt, typeHashMetadata)
 	w.buf = appendMillis(w.buf, c.minTTL)
 	w.buf = appendLength(w.buf, c.declared)
@@ -103,9 +116,19 @@ func (w *Writer) startPlainTTL() {
 	c.members, c.ends, c.ttls = c.members[:0], c.ends[:0], c.ttls[:0]
 }
 
-// appendFieldTTL appends a field of a type 24 hash (or, with no expiries, a type 4 one).
+// appendFieldTTL appends a field of a type 24 hash (or, with no expiries, a type 4 one; in
+// ValkeyFormat, a type 22 one).
 func (w *Writer) appendFieldTTL(field, value []byte, expireAtMS int64) {
 	c := &w.coll
+	if c.minTTL != 0 && w.has.has(ValkeyFormat) {
+		w.buf = w.appendString(w.buf, field)
+		w.buf = w.appendString(w.buf, value)
+		if expireAtMS == 0 {
+			expireAtMS = -1
+		}
+		w.buf = appendMillis(w.buf, expireAtMS)
+		return
+	}
 	if c.minTTL != 0 {
 		ttl := uint64(0)
 		if expireAtMS != 0 {

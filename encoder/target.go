@@ -28,13 +28,17 @@ const DefaultTarget = "redis-5.0"
 const (
 	MinVersion = 7  // the first version with AUX fields and RESIZEDB
 	MaxVersion = 12 // Redis 7.4 and 8.x
+	// ValkeyVersion is Valkey 9.0's format, written with the magic VALKEY (VALKEY080) on
+	// request (Options.RDBVersion) for a target that holds ValkeyFormat (valkey-9.0): the
+	// only form in which Valkey 9 loads a hash with field TTLs.
+	ValkeyVersion = 80
 )
 
 // ErrUnknownTarget is returned for a target name that is not in Targets.
 var ErrUnknownTarget = errors.New("unknown target")
 
 // Valkey 9.0 writes its own format (magic VALKEY, RDB 80) but loads files up to RDB 11 with
-// the REDIS magic: its target writes those.
+// the REDIS magic: its target writes those, and VALKEY080 when asked (ValkeyVersion).
 var targets = []Target{
 	{"redis-5.0", 9, "5.0.0", "redis-ver", "5.0.0"},
 	{"redis-6.0", 9, "6.0.0", "redis-ver", "6.0.0"},
@@ -79,6 +83,9 @@ func LookupTarget(name string) (Target, error) {
 // targetFor returns the target of a Writer: the named one, which must load version (0: its
 // own); or, when none is named, the oldest Redis that loads version.
 func targetFor(name string, version int) (Target, error) {
+	if version == ValkeyVersion {
+		return valkeyTarget(name)
+	}
 	if version != 0 && (version < MinVersion || version > MaxVersion) {
 		return Target{}, fmt.Errorf("%w: rdb version %d (supported: %d to %d)", ErrInvalidOption, version, MinVersion, MaxVersion)
 	}
@@ -95,6 +102,29 @@ func targetFor(name string, version int) (Target, error) {
 	}
 	if version > t.RDBVersion {
 		return Target{}, fmt.Errorf("%w: rdb version %d is newer than %s loads (%d)", ErrInvalidOption, version, t.Name, t.RDBVersion)
+	}
+	return t, nil
+}
+
+// valkeyTarget returns the target of a Writer of ValkeyVersion: the named one, which must
+// hold ValkeyFormat; or, when none is named, the oldest that does.
+func valkeyTarget(name string) (Target, error) {
+	holds := func(t Target) bool {
+		return Capabilities{Target: t, RDBVersion: ValkeyVersion}.Can(ValkeyFormat)
+	}
+	if name == "" {
+		for _, t := range targets {
+			if holds(t) {
+				return t, nil
+			}
+		}
+	}
+	t, err := LookupTarget(name)
+	if err != nil {
+		return Target{}, err
+	}
+	if !holds(t) {
+		return Target{}, fmt.Errorf("%w: rdb version %d is Valkey 9's VALKEY080, which %s does not load", ErrInvalidOption, ValkeyVersion, t.Name)
 	}
 	return t, nil
 }

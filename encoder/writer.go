@@ -244,7 +244,11 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if !opts.DisableCompression {
 		w.lzf = new(lzfCompressor)
 	}
-	w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
+	if w.has.has(ValkeyFormat) {
+		w.buf = fmt.Appendf(w.buf, "VALKEY%03d", version) // rdbSaveRio: VALKEY and %03d
+	} else {
+		w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
+	}
 	w.appendAux(t.VersionAux, t.AuxVer)
 	w.appendAux("redis-bits", "64")
 	w.appendAux("ctime", strconv.FormatInt(created.Unix(), 10))

@@ -13,6 +13,8 @@
 //	{"db":0,"key":"z","type":"zset","entries":[{"member":"a","score":1.5},{"member":"b","score":"inf"}]}
 //	{"db":0,"key":"x","type":"stream","version":3,"entries":[{"firstMsgId":"1-1","fields":["f"],"msgs":[{"id":"1-1","fields":{"f":"v"},"deleted":false}]}],"groups":[...],"len":1,"lastId":"1-1",...}
 //	{"type":"function","name":"mylib","code":"#!lua name=mylib\n..."}
+//	{"db":0,"key":"m","type":"module","moduleType":"ReJSON-RL","encodingVersion":3,"serialized":"AgUA"}
+//	{"type":"module-aux","moduleType":"ft-index0","encodingVersion":1,"serialized":"BQNpZHgA","when":"before"}
 //
 // FormatJSON writes one array of them, as that tool does; FormatJSONL one object a line,
 // which a reader can take one line at a time. Either is written as the records come: a
@@ -43,8 +45,14 @@
 //     entries with the same field names; deleted entries, which are not data, are not
 //     written, and a message's fields repeat a name when its entry does.
 //   - Function libraries (Redis 7.0+) are objects of type "function" with their code.
-//   - Module values: not yet (rdbgen's records do not carry them); they will have the
-//     tool's "moduleType" field.
+//   - Module values (RDB type 7), which the tool cannot read without a parser of each
+//     module, are objects of type "module" holding what the file holds, byte for byte:
+//     "moduleType" (the 9-character module type name, the tool's name for it),
+//     "encodingVersion" (0 to 1023) and "serialized", the module's opcode stream through
+//     its EOF opcode in standard base64 (padded), as the file held it (LZF strings stay
+//     compressed). A server with the module reads it back; rdbgen cannot look inside.
+//   - Module AUX data (opcode 247), which belongs to no key, is an object of type
+//     "module-aux" with the same three fields and "when": "before" or "after" the keyspace.
 //
 // "encoding" and "size" come from Detail: the RDB encoding as the tool names it, and the
 // key's estimated used_memory (rdbgen's memory package; the tool's "size" is its own
@@ -61,6 +69,7 @@
 package export
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -114,8 +123,6 @@ type Detail struct {
 // the Formats. Close ends the output. Errors of the io.Writer end the writing: every later
 // call returns the first.
 type Writer struct {
-	record.RefuseModuleAux // module AUX data has no place in the export formats yet (issue 24)
-
 	w    io.Writer
 	opts Options
 	buf  []byte
@@ -217,7 +224,7 @@ func (w *Writer) Begin(h *record.Header) error {
 	w.typ, w.expire, w.members = h.Type, h.ExpireAtMS, 0
 	if w.opts.Format == FormatCSV {
 		w.key = append(w.key[:0], h.Key...)
-		if h.Type == record.String {
+		if h.Type.Whole() {
 			return w.endCSV()
 		}
 		return nil
@@ -250,9 +257,10 @@ func (w *Writer) Begin(h *record.Header) error {
 		w.ttls = w.ttls[:0]
 	case record.Stream:
 		w.stream.begin()
+	case record.Module:
+		w.buf = appendModule(w.buf, h.ModuleID, h.Value)
+		return w.finish(w.detail())
 	default:
-		// Module values (issue 24) go here once records carry them, as hdt3213's
-		// ModuleTypeObject has them: "moduleType" and the value.
 		w.err = fmt.Errorf("export: key %q: %w %q", h.Key, record.ErrBadType, h.Type)
 	}
 	return w.err
@@ -395,6 +403,44 @@ func (w *Writer) WriteFunction(code []byte) error {
 	}
 	w.maybeFlush()
 	return w.err
+}
+
+// WriteModuleAux writes a module's AUX data as an object of type "module-aux": its module
+// type, encoding version, "when" ("before" or "after" the keyspace) and serialized data.
+func (w *Writer) WriteModuleAux(a *record.ModuleAux) error {
+	if w.err != nil || w.opts.Format == FormatCSV {
+		return w.err
+	}
+	w.beginObject()
+	w.buf = append(w.buf, `{"type":"module-aux"`...)
+	w.buf = appendModule(w.buf, a.ModuleID, a.Value)
+	switch a.When {
+	case record.ModuleAuxBefore:
+		w.buf = append(w.buf, `,"when":"before"`...)
+	case record.ModuleAuxAfter:
+		w.buf = append(w.buf, `,"when":"after"`...)
+	default:
+		w.buf = append(w.buf, `,"when":`...)
+		w.buf = strconv.AppendUint(w.buf, a.When, 10)
+	}
+	w.buf = append(w.buf, '}')
+	if w.opts.Format == FormatJSONL {
+		w.buf = append(w.buf, '\n')
+	}
+	w.maybeFlush()
+	return w.err
+}
+
+// appendModule appends the fields of a module's data: "moduleType", "encodingVersion" and
+// "serialized" (standard base64).
+func appendModule(b []byte, id uint64, body []byte) []byte {
+	b = append(b, `,"moduleType":`...)
+	b = appendString(b, record.ModuleName(id))
+	b = append(b, `,"encodingVersion":`...)
+	b = strconv.AppendUint(b, record.ModuleEncVer(id), 10)
+	b = append(b, `,"serialized":"`...)
+	b = base64.StdEncoding.AppendEncode(b, body)
+	return append(b, '"')
 }
 
 // The Writer is a Sink.

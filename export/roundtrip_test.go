@@ -67,6 +67,33 @@ var hard = record.Records{
 						{Name: []byte("idle"), SeenTimeMS: 7, ActiveTimeMS: 8}}},
 				{Name: []byte("h"), LastID: record.StreamID{Ms: 2, Seq: 1}, EntriesRead: 4},
 			}}},
+	// A module value: UINT 7, STRING "h\xff", EOF, as a module saves it.
+	{DB: 3, Key: []byte("mod\xff"), Type: record.Module, ModuleID: moduleID("ReJSON-RL", 3), Value: []byte{2, 7, 5, 2, 'h', 0xff, 0}, ExpireAtMS: 4102444800123},
+}
+
+// moduleAux is module AUX data saved before and after the keyspace.
+var moduleAux = []record.ModuleAux{
+	{ModuleID: moduleID("ft-index0", 1), When: record.ModuleAuxBefore, Value: []byte{5, 3, 'i', 'd', 'x', 0}},
+	{ModuleID: moduleID("ft-index0", 1), When: record.ModuleAuxAfter, Value: []byte{1, 0x3f, 0}},
+}
+
+// moduleID is record.ModuleID of a good name.
+func moduleID(name string, encver uint64) uint64 {
+	id, err := record.ModuleID(name, encver)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// writeModuleAux writes moduleAux to s.
+func writeModuleAux(s record.Sink) error {
+	for i := range moduleAux {
+		if err := s.WriteModuleAux(&moduleAux[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxMS is the last ms an RFC 3339 time can write (the next is written as a number).
@@ -88,6 +115,9 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if err := writeModuleAux(w); err != nil {
+				t.Fatal(err)
+			}
 			if err := hard.WriteTo(context.Background(), w); err != nil {
 				t.Fatal(err)
 			}
@@ -98,6 +128,9 @@ func TestRoundTrip(t *testing.T) {
 			stats := importJSON(t, out.Bytes(), &got)
 			if stats.Functions != 1 || !reflect.DeepEqual(got.Functions, libs) {
 				t.Errorf("libraries %q, want %q", got.Functions, libs)
+			}
+			if stats.ModuleAux != 2 || !reflect.DeepEqual(got.ModuleAux, moduleAux) {
+				t.Errorf("module AUX %+v, want %+v", got.ModuleAux, moduleAux)
 			}
 			if len(got.Records) != len(hard) {
 				t.Fatalf("%d records, want %d", len(got.Records), len(hard))
@@ -286,12 +319,16 @@ func TestRDBRoundTrip(t *testing.T) {
 		if err := s.WriteFunction(lib); err != nil {
 			return err
 		}
+		if err := writeModuleAux(s); err != nil {
+			return err
+		}
 		return hard.WriteTo(context.Background(), s)
 	})
 	want := read(first)
 	for _, f := range []export.Format{export.FormatJSON, export.FormatJSONL} {
 		second := write(func(s record.Sink) error { importJSON(t, exportDump(t, first, f), s); return nil })
-		if got := read(second); !reflect.DeepEqual(got.Records, want.Records) || !reflect.DeepEqual(got.Functions, want.Functions) {
+		if got := read(second); !reflect.DeepEqual(got.Records, want.Records) || !reflect.DeepEqual(got.Functions, want.Functions) ||
+			len(want.ModuleAux) != 2 || !reflect.DeepEqual(got.ModuleAux, want.ModuleAux) {
 			t.Errorf("%s: read back\n%+v\nwant\n%+v", f, got, want)
 		}
 		third := write(func(s record.Sink) error { importJSON(t, exportDump(t, second, f), s); return nil })

@@ -12,6 +12,7 @@ package filter
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -29,6 +30,11 @@ type Options struct {
 	Match string
 	// Types are the types to keep; default nil, all.
 	Types []record.Type
+	// Modules, when not nil, are the module types (their 9-character names, as TYPE
+	// answers) whose module values are kept: a module value of another module type is
+	// dropped; keys of other types are kept or dropped by Types alone. AddType fills Types
+	// and Modules from "module:NAME".
+	Modules []string
 	// Sample is the fraction of keys to keep, above 0 and at most 1: a key is kept when a
 	// hash of Seed and the key falls under it, so the same seed keeps the same keys, whatever
 	// their order or the other filters. Default 0 means 1, every key.
@@ -46,11 +52,35 @@ type Options struct {
 	// Now is the time DropExpired and DropExpiredFields compare with; default the time New
 	// is called.
 	Now time.Time
+
+	anyModule bool // AddType saw "module": every module type is kept
+}
+
+// AddType adds a type to keep, as a flag or rule names it (record.ParseTypeFilter): one of
+// record.Types, or "module:NAME" for the module values of one module type. "module" alone
+// keeps every module type, whatever "module:NAME" is added beside it. An unknown type or
+// module type name wraps ErrBadOption.
+func (o *Options) AddType(s string) error {
+	t, module, err := record.ParseTypeFilter(s)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadOption, err)
+	}
+	if !slices.Contains(o.Types, t) {
+		o.Types = append(o.Types, t)
+	}
+	switch {
+	case t != record.Module || o.anyModule:
+	case module == "":
+		o.anyModule, o.Modules = true, nil
+	case !slices.Contains(o.Modules, module):
+		o.Modules = append(o.Modules, module)
+	}
+	return nil
 }
 
 // Active reports whether the options drop anything at all.
 func (o Options) Active() bool {
-	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired || o.DropExpiredFields
+	return o.DBs != nil || (o.Match != "" && o.Match != "*") || o.Types != nil || o.Modules != nil || (o.Sample != 0 && o.Sample != 1) || o.DropExpired || o.DropExpiredFields
 }
 
 // Check reports the first option New cannot use, wrapping ErrBadOption; nil when it can use
@@ -67,6 +97,11 @@ func (o Options) Check() error {
 	for _, t := range o.Types {
 		if t == "" || !t.Valid() {
 			return fmt.Errorf("%w: unknown type %q (known: string, list, set, zset, hash, stream, module)", ErrBadOption, t)
+		}
+	}
+	for _, m := range o.Modules {
+		if _, err := record.ModuleID(m, 0); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
 	return nil
@@ -91,7 +126,8 @@ type Filter struct {
 	match  []byte
 	dbs    map[int]bool
 	types  map[record.Type]bool
-	limit  uint64 // keep a key whose sample hash is below it
+	mods   map[uint64]bool // with Modules: module ids without encoding version
+	limit  uint64          // keep a key whose sample hash is below it
 	nowMS  int64
 	sink   record.Sink
 	db     int
@@ -125,6 +161,13 @@ func New(sink record.Sink, opts Options) (*Filter, error) {
 		f.types = map[record.Type]bool{}
 		for _, t := range opts.Types {
 			f.types[t] = true
+		}
+	}
+	if opts.Modules != nil {
+		f.mods = map[uint64]bool{}
+		for _, m := range opts.Modules {
+			id, _ := record.ModuleID(m, 0) // Check accepted it
+			f.mods[id] = true
 		}
 	}
 	now := opts.Now
@@ -172,6 +215,7 @@ func (f *Filter) keep(h *record.Header) (bool, error) {
 func (f *Filter) pass(h *record.Header) (bool, error) {
 	return f.dbKept &&
 		(f.types == nil || f.types[h.Type]) &&
+		(f.mods == nil || h.Type != record.Module || f.mods[h.ModuleID&^1023]) &&
 		(f.match == nil || Match(f.match, h.Key)) &&
 		(!f.opts.DropExpired || h.ExpireAtMS == 0 || h.ExpireAtMS > f.nowMS) &&
 		(f.limit == ^uint64(0) || sampleHash(f.opts.Seed, h.Key) < f.limit), nil

@@ -195,3 +195,88 @@ func TestFilterDropsWholeKeys(t *testing.T) {
 		t.Errorf("stats %+v, want 2 kept and 2 dropped", st)
 	}
 }
+
+// TestModuleTypes keeps module values by module type name: "module:NAME" narrows "module"
+// to one module type, "module" alone keeps all, and other types pass as Types says.
+func TestModuleTypes(t *testing.T) {
+	id := func(name string, encver uint64) uint64 {
+		v, err := record.ModuleID(name, encver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	recs := []record.Record{
+		{Key: []byte("json"), Type: record.Module, ModuleID: id("ReJSON-RL", 3), Value: []byte{2, 1, 0}},
+		{Key: []byte("bloom"), Type: record.Module, ModuleID: id("MBbloom--", 4), Value: []byte{2, 1, 0}},
+		{Key: []byte("json2"), Type: record.Module, ModuleID: id("ReJSON-RL", 1), Value: []byte{2, 1, 0}},
+		{Key: []byte("s"), Type: record.String, Value: []byte("v")},
+	}
+	cases := []struct {
+		types []string
+		want  string
+	}{
+		{nil, "[json bloom json2 s]"},
+		{[]string{"module"}, "[json bloom json2]"},
+		{[]string{"module:ReJSON-RL"}, "[json json2]"},
+		{[]string{"module:MBbloom--", "string"}, "[bloom s]"},
+		{[]string{"module:ReJSON-RL", "module"}, "[json bloom json2]"},
+		{[]string{"module", "module:ReJSON-RL"}, "[json bloom json2]"},
+		{[]string{"module:ReJSON-RL", "module:MBbloom--"}, "[json bloom json2]"},
+		{[]string{"module:TSDB-TYPE"}, "[]"},
+		{[]string{"string"}, "[s]"},
+	}
+	for _, c := range cases {
+		var opts filter.Options
+		for _, s := range c.types {
+			if err := opts.AddType(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got record.Recorder
+		f, err := filter.New(&got, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.BeginDB(0, record.Counts{}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range recs {
+			if err := recs[i].WriteTo(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		keys := []string{}
+		for _, r := range got.Records {
+			keys = append(keys, string(r.Key))
+		}
+		if s := fmt.Sprint(keys); s != c.want {
+			t.Errorf("%q: kept %s, want %s", c.types, s, c.want)
+		}
+	}
+	for _, bad := range []string{"module:json", "module:", "blob"} {
+		var opts filter.Options
+		if err := opts.AddType(bad); !errors.Is(err, filter.ErrBadOption) {
+			t.Errorf("%q: %v, want ErrBadOption", bad, err)
+		}
+	}
+	if _, err := filter.New(&recorder{}, filter.Options{Modules: []string{"short"}}); !errors.Is(err, filter.ErrBadOption) {
+		t.Errorf("Modules short: %v", err)
+	}
+}
+
+// AddType reads the types as --type names them: "module:NAME" keeps the values of one module
+// type.
+func ExampleOptions_AddType() {
+	var opts filter.Options
+	for _, t := range []string{"hash", "module:ReJSON-RL"} {
+		if err := opts.AddType(t); err != nil {
+			fmt.Println(err)
+		}
+	}
+	fmt.Println(opts.Types, opts.Modules)
+	fmt.Println(opts.AddType("module:json"))
+	// Output:
+	// [hash module] [ReJSON-RL]
+	// filter: invalid option: record: invalid module type name (want 9 characters of A-Z, a-z, 0-9, - and _): "json"
+}

@@ -81,6 +81,7 @@ type Stats struct {
 	Duplicates uint64 // records dropped as duplicates (record.DupFirst, DupLast)
 	Expired    uint64 // written records whose expiry is already past: Redis drops them at load
 	Functions  uint64 // function libraries written (JSON objects of type "function")
+	ModuleAux  uint64 // module AUX data written (JSON objects of type "module-aux")
 	// FirstSkipped is the first malformed record skipped, for the report.
 	FirstSkipped error
 	// DBs holds the keys written to each database, and those of them with an expiry.
@@ -176,6 +177,12 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 			}
 			continue
 		}
+		if err == nil && rec.Type == typeModuleAux {
+			if err := c.moduleAux(rec, r.Line()); err != nil {
+				return err
+			}
+			continue
+		}
 		var le *LineError
 		if err == nil {
 			c.streamer, c.streamed = streamedMembers(r)
@@ -216,6 +223,18 @@ func (c *copier) function(code []byte, line int64) error {
 		return fmt.Errorf("line %d: %w", line, err)
 	}
 	c.stats.Functions++
+	return nil
+}
+
+// moduleAux writes module AUX data, in the pass that writes.
+func (c *copier) moduleAux(rec *record.Record, line int64) error {
+	if !c.writing {
+		return nil
+	}
+	if err := c.sink.WriteModuleAux(&record.ModuleAux{ModuleID: rec.ModuleID, When: uint64(rec.DB), Value: rec.Value}); err != nil {
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	c.stats.ModuleAux++
 	return nil
 }
 

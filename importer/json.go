@@ -226,8 +226,11 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 		return err
 	}
 	*rec = record.Record{Members: rec.Members[:0]}
-	if string(o.Type) == `"function"` {
+	switch string(o.Type) {
+	case `"function"`:
 		return parseJSONFunction(raw, rec)
+	case `"module-aux"`:
+		return parseJSONModule(raw, rec, true)
 	}
 	if o.Key == nil {
 		return errors.New(`no "key"`)
@@ -262,11 +265,14 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 			return fmt.Errorf(`"type": %v`, err)
 		}
 		rec.Type = record.Type(typ)
-		if !rec.Type.Valid() || rec.Type == "" || rec.Type == record.Module {
-			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream)`, typ)
+		if !rec.Type.Valid() || rec.Type == "" {
+			return fmt.Errorf(`"type" %q is not supported (known: string, list, set, hash, zset, stream, module, module-aux, function)`, typ)
 		}
-		if rec.Type == record.Stream {
+		switch rec.Type {
+		case record.Stream:
 			return parseJSONStream(raw, rec)
+		case record.Module:
+			return parseJSONModule(raw, rec, false)
 		}
 	} else {
 		for _, t := range record.Types {

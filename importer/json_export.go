@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +19,12 @@ import (
 //     fields (Redis 7.4+);
 //   - an "expiration" (or a field's) as a number of Unix ms, for a time RFC 3339 cannot
 //     write (the year 10000 on);
-//   - objects {"type":"function","code":"#!lua name=..."}: function libraries.
+//   - objects {"type":"function","code":"#!lua name=..."}: function libraries;
+//   - module values, {"type":"module","moduleType":"ReJSON-RL","encodingVersion":3,
+//     "serialized":"<base64>"} beside "db", "key" and "expiration": the module's opcode
+//     stream as the file held it;
+//   - module AUX data, {"type":"module-aux",...,"when":"before"|"after"}, the same three
+//     fields without a key.
 
 // typeFunction is the type of a function library's object. Read returns it as a record of
 // this type whose Value is the library's code; Copy passes it to the sink's WriteFunction.
@@ -41,6 +47,74 @@ func parseJSONFunction(raw []byte, rec *record.Record) error {
 		return errors.New(`function: no "code"`)
 	}
 	*rec = record.Record{Type: typeFunction, Value: code, Members: rec.Members[:0]}
+	return nil
+}
+
+// typeModuleAux is the type of a module AUX object. Read returns it as a record of this type
+// whose ModuleID and Value are the data's and whose DB holds where the module saved it
+// (record.ModuleAuxBefore or ModuleAuxAfter); Copy passes it to the sink's WriteModuleAux.
+const typeModuleAux record.Type = "module-aux"
+
+// parseJSONModule fills rec's ModuleID and Value from the fields of a module value or, with
+// aux, of module AUX data (and its DB from "when").
+func parseJSONModule(raw []byte, rec *record.Record, aux bool) error {
+	what := "module"
+	if aux {
+		what = "module-aux"
+	}
+	var name, encver, serialized, when []byte
+	err := eachField(raw, func(field, value []byte) error {
+		switch string(field) {
+		case "moduleType":
+			name = value
+		case "encodingVersion":
+			encver = value
+		case "serialized":
+			serialized = value
+		case "when":
+			when = value
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	if name == nil || encver == nil || serialized == nil || aux && when == nil {
+		need := `"moduleType", "encodingVersion" and "serialized"`
+		if aux {
+			need = `"moduleType", "encodingVersion", "serialized" and "when"`
+		}
+		return fmt.Errorf("%s: needs %s", what, need)
+	}
+	n, err := str(name)
+	if err != nil {
+		return fmt.Errorf(`%s: "moduleType": %v`, what, err)
+	}
+	v, err := strconv.ParseUint(string(encver), 10, 64)
+	if err != nil {
+		return fmt.Errorf(`%s: "encodingVersion" %s: want a whole number from 0 to 1023`, what, clip(encver))
+	}
+	if rec.ModuleID, err = record.ModuleID(string(n), v); err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	b64, err := str(serialized)
+	if err != nil {
+		return fmt.Errorf(`%s: "serialized": %v`, what, err)
+	}
+	if rec.Value, err = base64.StdEncoding.AppendDecode(nil, b64); err != nil {
+		return fmt.Errorf(`%s: "serialized": not standard base64: %v`, what, err)
+	}
+	if aux {
+		switch string(when) {
+		case `"before"`, "1":
+			rec.DB = record.ModuleAuxBefore
+		case `"after"`, "2":
+			rec.DB = record.ModuleAuxAfter
+		default:
+			return fmt.Errorf(`%s: "when" %s: want "before" or "after"`, what, clip(when))
+		}
+		rec.Type = typeModuleAux
+	}
 	return nil
 }
 

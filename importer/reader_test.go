@@ -76,17 +76,25 @@ func TestJSONReader(t *testing.T) {
 			[]string{"1:0:string:a=1", "4:0:string:b=2"}},
 		{"escapes and binary", `{"key":"\u00e9\ud83d\ude00\n","value":"` + "\xff\xfe" + `\"\\"}`, []string{"1:0:string:é😀\n=\xff\xfe\"\\"}},
 		{"bad records go on", `{"key":"a","value":"1"}` + "\n" + `{"key":"b"}` + "\n" + `{"key":"c","type":"module","entries":[]}` + "\n" +
+			`{"key":"c2","type":"module","moduleType":"ab","encodingVersion":1,"serialized":"AA=="}` + "\n" +
+			`{"key":"c3","type":"module","moduleType":"rdbgen-mt","encodingVersion":1,"serialized":"%%"}` + "\n" +
+			`{"type":"module-aux","moduleType":"rdbgen-mt","encodingVersion":1,"serialized":"AA==","when":"during"}` + "\n" +
+			`{"key":"c4","type":"blob","value":"x"}` + "\n" +
 			`{"key":"d","type":"zset","entries":[{"member":"m","score":"x"}]}` + "\n" + `{"key":"e","value":"1","db":-1}` + "\n" +
 			`{"key":"f","expiration":"soon","value":"1"}` + "\n" + `{"key":"g","value":1}` + "\n" + `[1]` + "\n" + `{"key":"h","value":"2"}`,
 			[]string{"1:0:string:a=1",
 				`error line 2: no "type", and none of value, values, members, hash, entries`,
-				`error line 3: "type" "module" is not supported (known: string, list, set, hash, zset, stream)`,
-				`error line 4: entries[0] "m": score "x": want a number, or "inf" or "-inf"`,
-				`error line 5: "db" -1: want a whole number from 0 to 2147483647`,
-				`error line 6: "expiration" "soon": want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`,
-				`error line 7: want a string, got 1`,
-				`error line 8: want a JSON object for each key`,
-				"9:0:string:h=2"}},
+				`error line 3: module: needs "moduleType", "encodingVersion" and "serialized"`,
+				`error line 4: module: record: invalid module type name (want 9 characters of A-Z, a-z, 0-9, - and _): "ab"`,
+				`error line 5: module: "serialized": not standard base64: illegal base64 data at input byte 0`,
+				`error line 6: module-aux: "when" "during": want "before" or "after"`,
+				`error line 7: "type" "blob" is not supported (known: string, list, set, hash, zset, stream, module, module-aux, function)`,
+				`error line 8: entries[0] "m": score "x": want a number, or "inf" or "-inf"`,
+				`error line 9: "db" -1: want a whole number from 0 to 2147483647`,
+				`error line 10: "expiration" "soon": want an RFC 3339 time such as 2025-01-02T15:04:05.123Z`,
+				`error line 11: want a string, got 1`,
+				`error line 12: want a JSON object for each key`,
+				"13:0:string:h=2"}},
 		{"missing value for type", `{"key":"a","type":"hash","value":"x"}`, []string{`error line 1: a hash needs "hash"`}},
 		{"two value fields", `{"key":"a","value":"x","values":["y"]}`, []string{`error line 1: both "value" and "values": give one, or a "type"`}},
 		{"hash value not a string", `{"key":"a","hash":{"f":1}}`, []string{`error line 1: "hash": field "f": want a string value`}},
@@ -153,6 +161,8 @@ func FuzzJSONReader(f *testing.F) {
 	f.Add(`{"key":"s","type":"stream","entries":[{"fields":["a","b"],"msgs":[{"id":"1-1","fields":{"b":"x","a":"1"},"deleted":false},{"id":"1-2","fields":{"c":"9"},"deleted":true}]}],` +
 		`"groups":[{"name":"g","lastId":"1-1","pending":[{"id":"1-1","deliveryTime":5,"deliveryCount":1}],"consumers":[{"name":"c","seenTime":5,"pending":["1-1"],"activeTime":18446744073709551615}],"entriesRead":1}],` +
 		`"len":1,"lastId":"1-2","firstId":"1-1","maxDeletedId":"1-2","addedEntriesCount":2,"version":3}`)
+	f.Add(`{"db":1,"key":"m","type":"module","moduleType":"rdbgen-mt","encodingVersion":1,"serialized":"AgUA"}` + "\n" +
+		`{"type":"module-aux","moduleType":"ft-index0","encodingVersion":1,"serialized":"BQNpZHgA","when":"before"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		r := NewJSONReader(strings.NewReader(in))
 		for n := 0; ; n++ {

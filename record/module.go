@@ -101,3 +101,20 @@ func ModuleID(name string, encver uint64) (uint64, error) {
 	}
 	return id<<10 | encver, nil
 }
+
+// ParseTypeFilter reads a type as filters and rewrite rules name it: one of Types, or
+// "module:NAME", a module value of the module type NAME (9 characters, as TYPE answers it).
+// It returns the type and, for the second form, the module type name; an unknown type wraps
+// ErrBadType, a bad module type name ErrModuleName.
+func ParseTypeFilter(s string) (Type, string, error) {
+	if name, ok := strings.CutPrefix(s, string(Module)+":"); ok {
+		if _, err := ModuleID(name, 0); err != nil {
+			return "", "", err
+		}
+		return Module, name, nil
+	}
+	if t := Type(s); t != "" && t.Valid() {
+		return t, "", nil
+	}
+	return "", "", fmt.Errorf("%w %q (known: string, list, set, zset, hash, stream, module, module:NAME)", ErrBadType, s)
+}

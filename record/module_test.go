@@ -49,3 +49,30 @@ func TestRefuseModuleAux(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestParseTypeFilter reads the types of filters and rules, module:NAME among them.
+func TestParseTypeFilter(t *testing.T) {
+	tests := []struct {
+		in      string
+		typ     Type
+		module  string
+		wantErr error
+	}{
+		{"hash", Hash, "", nil},
+		{"module", Module, "", nil},
+		{"module:ReJSON-RL", Module, "ReJSON-RL", nil},
+		{"module:rdbgen-mt", Module, "rdbgen-mt", nil},
+		{"module:", "", "", ErrModuleName},
+		{"module:short", "", "", ErrModuleName},
+		{"module:bad.name", "", "", ErrModuleName},
+		{"bitmap", "", "", ErrBadType},
+		{"", "", "", ErrBadType},
+		{"hash:x", "", "", ErrBadType},
+	}
+	for _, tt := range tests {
+		typ, module, err := ParseTypeFilter(tt.in)
+		if typ != tt.typ || module != tt.module || !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+			t.Errorf("%q: %q %q %v, want %q %q %v", tt.in, typ, module, err, tt.typ, tt.module, tt.wantErr)
+		}
+	}
+}

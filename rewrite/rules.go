@@ -51,6 +51,9 @@ type Rule struct {
 	Key string
 	// Type restricts the rule to keys of one type; empty matches every type.
 	Type record.Type
+	// Module, with Type record.Module ("type: module:NAME"), restricts the rule to the
+	// module values of one module type; empty matches every module type.
+	Module string
 	// Line is where the rule starts in the file.
 	Line int
 
@@ -167,8 +170,10 @@ func (p *parser) rule(n *yaml.Node, path string) (*Rule, error) {
 		if err != nil {
 			return nil, err
 		}
-		if r.Type = record.Type(t); !r.Type.Valid() {
-			return nil, p.errorf(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream, module)", t)
+		if r.Type, r.Module, err = record.ParseTypeFilter(t); errors.Is(err, record.ErrBadType) {
+			return nil, p.errorf(e.val, path+".type", "unknown type %q (known: string, hash, list, set, zset, stream, module, module:NAME)", t)
+		} else if err != nil {
+			return nil, p.errorf(e.val, path+".type", "%v", err)
 		}
 	}
 	for _, part := range []struct {
@@ -219,6 +224,14 @@ func (p *parser) rule(n *yaml.Node, path string) (*Rule, error) {
 		return nil, p.errorf(n, path, "rewrites nothing: give rename, value, members, field_names, fields, value_is_key or members_are_keys")
 	}
 	return r, nil
+}
+
+// typeName is the rule's type as the file names it.
+func (r *Rule) typeName() string {
+	if r.Module != "" {
+		return string(r.Type) + ":" + r.Module
+	}
+	return string(r.Type)
 }
 
 // checkApplies refuses a part of a rule that its type cannot have.
@@ -282,7 +295,7 @@ func (p *parser) generator(n *yaml.Node, path string) (*gen, error) {
 func (rs *Rules) Describe() Description {
 	d := Description{File: rs.File, Seed: rs.Seed, SHA256: hex.EncodeToString(rs.sum[:])}
 	for _, r := range rs.Rules {
-		rd := RuleDescription{Key: r.Key, Type: string(r.Type), Rename: r.rename.describe(), Value: r.value.describe(), Members: r.members.describe(), FieldNames: r.fieldNames.describe(), ValueIsKey: r.valueIsKey, MembersAreKeys: r.membersAreKeys}
+		rd := RuleDescription{Key: r.Key, Type: r.typeName(), Rename: r.rename.describe(), Value: r.value.describe(), Members: r.members.describe(), FieldNames: r.fieldNames.describe(), ValueIsKey: r.valueIsKey, MembersAreKeys: r.membersAreKeys}
 		for _, f := range r.fields {
 			rd.Fields = append(rd.Fields, FieldDescription{Field: f.name.text, Generator: f.gen.describe()})
 		}

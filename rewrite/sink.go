@@ -96,10 +96,11 @@ func (s *Sink) apply(dst []byte, g *gen, input []byte) []byte {
 	return g.g.Append(dst, s.state(input))
 }
 
-// find returns the first rule for a key of type t, or nil.
-func (s *Sink) find(key []byte, t record.Type) *Rule {
+// find returns the first rule for a key of type t (of module type module, a module value),
+// or nil.
+func (s *Sink) find(key []byte, t record.Type, module uint64) *Rule {
 	for _, r := range s.rules {
-		if (r.Type == "" || r.Type == t) && r.key.matches(key) {
+		if (r.Type == "" || r.Type == t) && (r.Module == "" || r.Module == record.ModuleName(module)) && r.key.matches(key) {
 			return r
 		}
 	}
@@ -161,7 +162,7 @@ func (s *Sink) Begin(h *record.Header) error {
 		return s.err
 	}
 	s.stats.Keys++
-	r := s.find(h.Key, h.Type)
+	r := s.find(h.Key, h.Type, h.ModuleID)
 	s.h = *h
 	if h.Type == record.String {
 		switch {

@@ -498,3 +498,42 @@ func BenchmarkFile(b *testing.B) {
 		})
 	}
 }
+
+// TestSinkModuleType: a rule of "type: module:NAME" renames the module values of that
+// module type only; their serialized form passes untouched.
+func TestSinkModuleType(t *testing.T) {
+	mod := func(key, name string) record.Record {
+		id, err := record.ModuleID(name, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return record.Record{Key: []byte(key), Type: record.Module, ModuleID: id, Value: []byte{2, 5, 0}}
+	}
+	rules := `
+rules:
+  - key: "doc:*"
+    type: module:ReJSON-RL
+    rename: {concat: ["j", {int: {min: 1, max: 1}}]}
+`
+	in := []record.Record{mod("doc:1", "ReJSON-RL"), mod("doc:2", "MBbloom--"), str("doc:3", "v", 0)}
+	out, err := through(t, rules, in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{string(out[0].Key), string(out[1].Key), string(out[2].Key)}
+	if fmt.Sprint(keys) != "[doc:j1 doc:2 doc:3]" {
+		t.Fatalf("keys %q", keys)
+	}
+	for k := range out {
+		if !bytes.Equal(out[k].Value, in[k].Value) || out[k].ModuleID != in[k].ModuleID {
+			t.Errorf("%s: value %v id %x, want %v %x", keys[k], out[k].Value, out[k].ModuleID, in[k].Value, in[k].ModuleID)
+		}
+	}
+	rs, err := Parse("rules.yaml", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rs.Describe(); d.Rules[0].Type != "module:ReJSON-RL" {
+		t.Errorf("described type %q", d.Rules[0].Type)
+	}
+}

@@ -117,7 +117,9 @@ func diffJSON(r *diff.Result) any {
 		Keys           []diffKey       `json:"keys"`
 		FunctionsOnlyA []string        `json:"functions_only_a,omitempty"`
 		FunctionsOnlyB []string        `json:"functions_only_b,omitempty"`
-	}{r.Same(), r.KeysA, r.KeysB, r.Differences, r.DBs, keys, r.FunctionsOnlyA, r.FunctionsOnlyB}
+		ModuleAuxOnlyA []string        `json:"module_aux_only_a,omitempty"`
+		ModuleAuxOnlyB []string        `json:"module_aux_only_b,omitempty"`
+	}{r.Same(), r.KeysA, r.KeysB, r.Differences, r.DBs, keys, r.FunctionsOnlyA, r.FunctionsOnlyB, r.ModuleAuxOnlyA, r.ModuleAuxOnlyB}
 }
 
 // printDiff writes the result as text: the named keys, then the counts.
@@ -141,6 +143,12 @@ func printDiff(w io.Writer, r *diff.Result) error {
 	}
 	for _, n := range r.FunctionsOnlyB {
 		fmt.Fprintf(&b, "function library only in B (or different): %q\n", n)
+	}
+	for _, n := range r.ModuleAuxOnlyA {
+		fmt.Fprintf(&b, "%s only in A (or different)\n", n)
+	}
+	for _, n := range r.ModuleAuxOnlyB {
+		fmt.Fprintf(&b, "%s only in B (or different)\n", n)
 	}
 	for _, d := range r.DBs {
 		fmt.Fprintf(&b, "db %d: %d same, %d only in A, %d only in B, %d changed\n", d.DB, d.Same, d.OnlyA, d.OnlyB, d.Changed)

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/filter"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // filterFlags are the flags of the commands that read a dump and keep some of its keys
@@ -16,7 +15,7 @@ func filterFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntSliceFlag{Name: "db", Usage: "keep only these databases (repeat the flag or separate with commas)", Category: "Filters"},
 		&cli.StringFlag{Name: "match", Usage: "keep only keys matching this glob (Redis rules: * ? [a-z] [^x] \\)", Category: "Filters"},
-		&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream", Category: "Filters"},
+		&cli.StringSliceFlag{Name: "type", Usage: "keep only these types: string, list, set, zset, hash, stream, module, or module:NAME (the values of one module type, e.g. module:ReJSON-RL)", Category: "Filters"},
 		&cli.Float64Flag{Name: "sample", Usage: "keep this fraction of the keys (0 to 1), chosen by a hash of --seed and the key", Category: "Filters"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed of --sample", Category: "Filters"},
 		&cli.BoolFlag{Name: "drop-expired", Usage: "drop keys and hash fields whose TTL has passed (at --base-time, default now)", Category: "Filters"},
@@ -36,7 +35,9 @@ func filterOptions(c *cli.Context) (filter.Options, error) {
 	}
 	for _, t := range c.StringSlice("type") {
 		for _, s := range strings.Split(t, ",") {
-			f.Types = append(f.Types, record.Type(strings.TrimSpace(s)))
+			if err := f.AddType(strings.TrimSpace(s)); err != nil {
+				return f, fmt.Errorf("--type: %w", err)
+			}
 		}
 	}
 	if c.IsSet("sample") && (f.Sample <= 0 || f.Sample > 1) {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -80,5 +82,30 @@ func TestConvertValkeyHashFieldTTLs(t *testing.T) {
 	_, _, err := run(t, context.Background(), "convert", in, "-o", filepath.Join(t.TempDir(), "o.rdb"), "--target", "redis-7.0")
 	if err == nil || !strings.Contains(err.Error(), `key "vh"`) || !strings.Contains(err.Error(), "field TTLs") {
 		t.Errorf("to redis-7.0: %v, want a refusal naming key \"vh\" and its field TTLs", err)
+	}
+
+	// valkey-9.0: RDB 11 has no field TTLs; the refusal names Valkey 9's own format, which
+	// --rdb-version 80 writes: VALKEY080, read back with the field TTLs.
+	_, _, err = run(t, context.Background(), "convert", in, "-o", filepath.Join(t.TempDir(), "o.rdb"), "--target", "valkey-9.0")
+	if err == nil || !strings.Contains(err.Error(), `key "vh"`) || !strings.Contains(err.Error(), "--rdb-version 80") {
+		t.Errorf("to valkey-9.0: %v, want a refusal naming key \"vh\" and --rdb-version 80", err)
+	}
+	vk := filepath.Join(t.TempDir(), "valkey.rdb")
+	if _, _, err := run(t, context.Background(), "convert", in, "-o", vk, "--target", "valkey-9.0", "--rdb-version", "80", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	var v, src record.Recorder
+	if _, err := (decoder.File{Path: vk}).Read(context.Background(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (decoder.File{Path: in}).Read(context.Background(), &src); err != nil {
+		t.Fatal(err)
+	}
+	head, err := os.ReadFile(vk)
+	if err != nil || !bytes.HasPrefix(head, []byte("VALKEY080")) || !reflect.DeepEqual(v.Records, src.Records) {
+		t.Errorf("VALKEY080: header %.9q, %v; read back %+v, want %+v", head, err, v.Records, src.Records)
+	}
+	if _, _, err := run(t, context.Background(), "convert", in, "-o", filepath.Join(t.TempDir(), "r.rdb"), "--target", "redis-7.4", "--rdb-version", "80"); err == nil || !strings.Contains(err.Error(), "redis-7.4 does not load") {
+		t.Errorf("redis-7.4 at RDB 80: %v", err)
 	}
 }

@@ -38,9 +38,17 @@ var moduleKeys = map[int]map[string][]any{
 	1: {"m:db1": {"u", "1", "b", ""}},
 }
 
+// mExpireAt is the expiry of m:all, the same in every dump of one run.
+var mExpireAt = time.Now().Add(time.Hour).Truncate(time.Second)
+
 // writeModuleDump has redis-server 7.0 with the module write a dump: module values in two
 // dbs, one expiring, a string and a hash beside them, AUX data before and after the keys.
 func writeModuleDump(t *testing.T, so string) string {
+	return writeModuleDumpThen(t, so, nil)
+}
+
+// writeModuleDumpThen is writeModuleDump with then run on the server before it saves.
+func writeModuleDumpThen(t *testing.T, so string, then func(context.Context, *redis.Client) error) string {
 	return redistest.WriteDumpWith(t, []string{"--loadmodule", so}, func(ctx context.Context, c *redis.Client) error {
 		for _, cmd := range [][]any{{"MT.AUX", "before", "index definitions"}, {"MT.AUX", "after", "trailer data"}} {
 			if err := c.Do(ctx, cmd...).Err(); err != nil {
@@ -55,12 +63,15 @@ func writeModuleDump(t *testing.T, so string) string {
 			}
 			p.Set(ctx, fmt.Sprintf("plain:%d", db), "v", 0)
 			p.HSet(ctx, "h", "f", "1")
-			p.PExpireAt(ctx, "m:all", time.Now().Add(time.Hour))
+			p.PExpireAt(ctx, "m:all", mExpireAt)
 			if _, err := p.Exec(ctx); err != nil {
 				return err
 			}
 		}
-		return c.Do(ctx, "SELECT", 0).Err()
+		if err := c.Do(ctx, "SELECT", 0).Err(); err != nil || then == nil {
+			return err
+		}
+		return then(ctx, c)
 	})
 }
 
