@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -40,7 +41,7 @@ func TestValkeyFormatRoundTrip(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

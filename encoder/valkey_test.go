@@ -11,6 +11,7 @@ import (
 	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -23,7 +24,7 @@ func le(v int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(v)
 // -1 for none), other types as for RDB 11; and which targets may ask for it.
 func TestValkeyFormat(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := encoder.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion, CreatedAt: time.Unix(1700000000, 0)})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion, CreatedAt: time.Unix(1700000000, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/internal/moduletest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdbsink"
 )
 
 // TestModuleExportImport exports a dump that redis-server wrote with rdbgen's test module
@@ -48,7 +49,7 @@ func TestModuleExportImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rdb, err := encoder.NewWriter(fh, encoder.Options{Target: "redis-7.0"})
+		rdb, err := rdbsink.NewWriter(fh, encoder.Options{Target: "redis-7.0"})
 		if err != nil {
 			t.Fatal(err)
 		}
