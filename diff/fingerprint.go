@@ -28,6 +28,9 @@ var typeCodes = [...]record.Type{1: record.String, 2: record.List, 3: record.Set
 
 // typeCode returns the number of t in entries.
 func typeCode(t record.Type) byte {
+	if t == record.String { // the most common, first
+		return 1
+	}
 	for i, v := range typeCodes {
 		if v == t && i > 0 {
 			return byte(i)
