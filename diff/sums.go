@@ -7,11 +7,11 @@ package diff
 // their key orders; only the buckets whose sums differ are read again, key by key.
 // Memory: 64 KiB a dump, which stays in the processor's cache.
 type sums struct {
-	sum    [][2]uint64
-	perDB  map[uint32]uint64
-	keys   uint64
-	db     uint32 // the db of the keys counted in n
-	n      uint64
+	sum   [][2]uint64
+	perDB map[uint32]uint64
+	keys  uint64
+	db    uint32 // the db of the keys counted in n
+	n     uint64
 }
 
 const sumBits = 12
