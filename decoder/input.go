@@ -175,6 +175,14 @@ func (in *input) plainLength() (uint64, error) {
 // str reads an RDB string (raw, integer or LZF) into dst[:0]; lzf is a scratch buffer for
 // compressed bytes.
 func (in *input) str(dst []byte, lzf *[]byte) ([]byte, error) {
+	// The common case first: a raw string of under 64 bytes (a length of one byte) whole
+	// in the buffer.
+	if r := in.r; r < in.w {
+		if c := in.buf[r]; c < 0x40 && r+1+int(c) <= in.w {
+			in.r = r + 1 + int(c)
+			return append(dst[:0], in.buf[r+1:in.r]...), nil
+		}
+	}
 	n, enc, err := in.length()
 	if err != nil {
 		return dst[:0], err

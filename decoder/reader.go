@@ -326,13 +326,20 @@ var typeNames = map[byte]string{
 	23: "hash-listpack-ex-pre-ga", 24: "hash-metadata", 25: "hash-listpack-ex",
 }
 
-// TypeName names an RDB value type byte (its encoding), as Redis's rdb.h does in lower case.
-func TypeName(t byte) string {
-	if n, ok := typeNames[t]; ok {
-		return n
+// typeNameOf is typeNames as a table, with "type-N" for the bytes it lacks: TypeName is
+// asked once a record by readers that count types.
+var typeNameOf = func() (tab [256]string) {
+	for t := range tab {
+		tab[t] = fmt.Sprintf("type-%d", t)
 	}
-	return fmt.Sprintf("type-%d", t)
-}
+	for t, n := range typeNames {
+		tab[t] = n
+	}
+	return tab
+}()
+
+// TypeName names an RDB value type byte (its encoding), as Redis's rdb.h does in lower case.
+func TypeName(t byte) string { return typeNameOf[t] }
 
 // WriteTo reads the rest of the file into sink, database by database, and checks the
 // checksum at its end. It stops with ctx's error when ctx is cancelled. A Reader reads once.

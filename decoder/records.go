@@ -54,9 +54,11 @@ func (rd *Reader) readRecord(t byte, expire int64, db int, sink record.Sink) err
 const maxKept = 16 << 20
 
 func (rd *Reader) release() {
-	for _, b := range []*[]byte{&rd.key, &rd.a, &rd.b, &rd.lzf, &rd.held} {
-		if cap(*b) > maxKept {
-			*b = nil
+	if max(cap(rd.key), cap(rd.a), cap(rd.b), cap(rd.lzf), cap(rd.held)) > maxKept { // rare
+		for _, b := range []*[]byte{&rd.key, &rd.a, &rd.b, &rd.lzf, &rd.held} {
+			if cap(*b) > maxKept {
+				*b = nil
+			}
 		}
 	}
 	if cap(rd.heldEnds) > maxKept/8 {

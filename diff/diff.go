@@ -1,9 +1,11 @@
 // Package diff compares two dumps logically: the keys only in one, and the keys whose type,
 // value or members, expiry or hash-field expiries differ, database by database, whatever
-// the RDB versions, encodings and key orders of the two. It reads each source once into
-// per-key fingerprints kept in partitioned runs in temporary files (bounded memory on tens
-// of millions of keys), compares the runs partition by partition, and reads the sources a
-// second time, only when they differ, for the names of the first differing keys.
+// the RDB versions, encodings and key orders of the two. It reads the two sources once,
+// concurrently, into order-independent sums of per-key fingerprints per bucket of keys
+// (1 MiB a dump): equal sums end the comparison. Only when some differ does it read the
+// sources again for the fingerprints of the keys of those buckets, compare them key by key
+// (in partitioned runs spilled to temporary files when they are many: bounded memory on
+// tens of millions of keys), and name the first differing keys; see Compare.
 package diff
 
 import (
@@ -95,64 +97,73 @@ func (r *Result) Same() bool {
 		len(r.ModuleAuxOnlyA) == 0 && len(r.ModuleAuxOnlyB) == 0
 }
 
-// Compare compares the records of a and b.
+// Compare compares the records of a and b. It reads the two concurrently into sums per
+// bucket of key hashes (sums.go); when every bucket's sums agree the dumps hold the same
+// data and nothing more is read. Otherwise it reads both again for the entries of the keys
+// of the differing buckets alone, compares those key by key (runs.go, merge.go: in memory,
+// spilled to temporary files only when they are many), and names the first differing keys
+// (from the names kept in that read, or from a third read when they were too many to keep).
+//
+// A difference goes unseen only when hashes collide: two different values (or members,
+// or stream contents) of a key with one 64-bit value hash, about 2⁻⁶⁴ for each differing
+// key, or two different bucket contents with equal 128-bit sums, about 2⁻¹²⁸ for each
+// differing bucket: under 10⁻¹² for 10 million differing keys. The hashes are seeded
+// afresh in each process, so no input collides on purpose.
 func Compare(ctx context.Context, a, b record.Source, opts Options) (*Result, error) {
 	limit := opts.Limit
 	if limit == 0 {
 		limit = DefaultLimit
 	}
-	var sides [2]*runs
+	var sides [2]*sums
 	var funcs, aux [2]map[string][]byte
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i, src := range []record.Source{a, b} {
-		sides[i], funcs[i], aux[i] = newRuns(), map[string][]byte{}, map[string][]byte{}
-		wg.Go(func() {
-			r, fs, ax := sides[i], funcs[i], aux[i]
-			f := &fingerprinter{
-				emit: func(e *entry, _ []byte) error { return r.add(e) },
-				funcs: func(code []byte) error {
-					name, _ := record.LibraryName(code)
-					fs[name] = bytes.Clone(code)
-					return nil
-				},
-				aux: func(a *record.ModuleAux) error {
-					// A module may save more than once at one place: each value, with its
-					// length, in the order saved.
-					k := auxLabel(a)
-					ax[k] = append(binary.AppendUvarint(ax[k], uint64(len(a.Value))), a.Value...)
-					return nil
-				},
-			}
-			errs[i] = src.WriteTo(ctx, f)
-			if errs[i] == nil {
-				errs[i] = r.flush()
-			}
-		})
-	}
-	wg.Wait()
-	defer sides[0].close()
-	defer sides[1].close()
-	if err := cmp.Or(errs[0], errs[1]); err != nil {
+	err := readBoth(ctx, [2]record.Source{a, b}, func(i int) (*fingerprinter, func() error) {
+		s, fs, ax := newSums(), map[string][]byte{}, map[string][]byte{}
+		sides[i], funcs[i], aux[i] = s, fs, ax
+		f := &fingerprinter{
+			keysOnly: opts.KeysOnly,
+			emit:     func(e *entry, _ []byte) error { s.add(e, opts); return nil },
+			funcs: func(code []byte) error {
+				name, _ := record.LibraryName(code)
+				fs[name] = bytes.Clone(code)
+				return nil
+			},
+			aux: func(a *record.ModuleAux) error {
+				// A module may save more than once at one place: each value, with its
+				// length, in the order saved.
+				k := auxLabel(a)
+				ax[k] = append(binary.AppendUvarint(ax[k], uint64(len(a.Value))), a.Value...)
+				return nil
+			},
+		}
+		return f, func() error { s.done(); return nil }
+	})
+	if err != nil {
 		return nil, err
 	}
 	res := &Result{KeysA: sides[0].keys, KeysB: sides[1].keys}
 	res.FunctionsOnlyA, res.FunctionsOnlyB = diffFunctions(funcs[0], funcs[1]), diffFunctions(funcs[1], funcs[0])
 	res.ModuleAuxOnlyA, res.ModuleAuxOnlyB = diffFunctions(aux[0], aux[1]), diffFunctions(aux[1], aux[0])
-	found, err := merge(ctx, sides, opts, max(limit, 0))
-	if err != nil {
-		return nil, err
-	}
-	res.DBs, res.Differences = found.dbs(), found.diffs
-	if len(found.keys) > 0 {
-		if err := name(ctx, a, b, found.keys); err != nil {
+	fnd := &found{perDB: map[uint32]*DBCounts{}}
+	if set, n := differing(sides[0], sides[1]); n > 0 {
+		if fnd, err = compareKeys(ctx, a, b, opts, max(limit, 0), set); err != nil {
 			return nil, err
 		}
-		for _, k := range found.keys {
+		res.Differences = fnd.diffs
+		for _, k := range fnd.keys {
 			res.Keys = append(res.Keys, *k)
 		}
 		slices.SortFunc(res.Keys, func(x, y Key) int { return cmp.Or(cmp.Compare(x.DB, y.DB), bytes.Compare(x.Key, y.Key)) })
 	}
+	for db := range sides[1].perDB {
+		if _, ok := sides[0].perDB[db]; !ok {
+			fnd.count(db)
+		}
+	}
+	for db := range sides[0].perDB {
+		c := fnd.count(db)
+		c.Same = sides[0].perDB[db] - c.OnlyA - c.Changed
+	}
+	res.DBs = fnd.dbs()
 	return res, nil
 }
 
@@ -165,6 +176,77 @@ func auxLabel(a *record.ModuleAux) string {
 		return a.Label() + " after the keys"
 	}
 	return fmt.Sprintf("%s saved at %d", a.Label(), a.When)
+}
+
+// readBoth reads a and b concurrently, each into the fingerprinter mk makes for it (0 for
+// a, 1 for b), then calls the function mk returned with it.
+func readBoth(ctx context.Context, srcs [2]record.Source, mk func(i int) (*fingerprinter, func() error)) error {
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, src := range srcs {
+		f, done := mk(i)
+		wg.Go(func() {
+			if errs[i] = src.WriteTo(ctx, f); errs[i] == nil {
+				errs[i] = done()
+			}
+		})
+	}
+	wg.Wait()
+	return cmp.Or(errs[0], errs[1])
+}
+
+// Names kept per side in the second read: past these, the names come from a third
+// (variables for tests).
+var (
+	keptNames     = 1 << 16
+	keptNameBytes = 16 << 20
+)
+
+// compareKeys reads a and b again for the entries of the keys in the buckets of set and
+// compares them key by key.
+func compareKeys(ctx context.Context, a, b record.Source, opts Options, limit int, set []bool) (*found, error) {
+	var sides [2]*runs
+	var names [2]map[uint64][]byte
+	defer func() { sides[0].close(); sides[1].close() }()
+	wants := func(kh uint64) bool { return set[kh>>(64-sumBits)] }
+	err := readBoth(ctx, [2]record.Source{a, b}, func(i int) (*fingerprinter, func() error) {
+		r, nm, size := newRuns(), map[uint64][]byte{}, 0
+		sides[i], names[i] = r, nm
+		f := &fingerprinter{
+			keysOnly: opts.KeysOnly,
+			wants:    wants,
+			emit: func(e *entry, key []byte) error {
+				if len(nm) < keptNames && size+len(key) <= keptNameBytes {
+					nm[e.Key] = bytes.Clone(key)
+					size += len(key)
+				}
+				return r.add(e)
+			},
+		}
+		return f, r.flush
+	})
+	if err != nil {
+		return nil, err
+	}
+	fnd, err := merge(ctx, sides, opts, limit)
+	if err != nil {
+		return nil, err
+	}
+	missing := map[uint64]*Key{}
+	for kh, k := range fnd.keys {
+		if k.Key = names[0][kh]; k.Key == nil {
+			k.Key = names[1][kh]
+		}
+		if k.Key == nil {
+			missing[kh] = k
+		}
+	}
+	if len(missing) > 0 {
+		if err := name(ctx, a, b, missing); err != nil {
+			return nil, err
+		}
+	}
+	return fnd, nil
 }
 
 // diffFunctions returns the names of the libraries (or module AUX data) of x that y lacks
@@ -180,7 +262,7 @@ func diffFunctions(x, y map[string][]byte) []string {
 	return out
 }
 
-// name reads both sources again for the names of the keys of found, by key hash.
+// name reads both sources again (a third time) for the names of the keys of found, by key hash.
 func name(ctx context.Context, a, b record.Source, found map[uint64]*Key) error {
 	for _, src := range []record.Source{a, b} {
 		f := &fingerprinter{

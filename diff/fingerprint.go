@@ -28,6 +28,9 @@ var typeCodes = [...]record.Type{1: record.String, 2: record.List, 3: record.Set
 
 // typeCode returns the number of t in entries.
 func typeCode(t record.Type) byte {
+	if t == record.String { // the most common, first
+		return 1
+	}
 	for i, v := range typeCodes {
 		if v == t && i > 0 {
 			return byte(i)
@@ -80,6 +83,8 @@ type fingerprinter struct {
 	// wants, if set, is asked at each key's Begin with its key hash: keys it refuses are
 	// not fingerprinted (a second read looks for a few keys only).
 	wants func(kh uint64) bool
+	// keysOnly leaves values out: Value stays 0.
+	keysOnly bool
 
 	db   int
 	cur  entry
@@ -98,20 +103,24 @@ func (f *fingerprinter) Begin(h *record.Header) error {
 		return nil
 	}
 	f.cur = entry{Key: kh, Expiry: h.ExpireAtMS, DB: uint32(f.db), Type: typeCode(h.Type)}
-	f.key, f.n, f.typ = append(f.key[:0], h.Key...), 0, h.Type
 	switch h.Type {
 	case record.String:
-		f.cur.Value = hb(h.Value)
-		return f.emit(&f.cur, f.key)
+		if !f.keysOnly {
+			f.cur.Value = hb(h.Value)
+		}
+		return f.emit(&f.cur, h.Key)
 	case record.Module:
-		f.cur.Value = chain(mix(h.ModuleID), hb(h.Value))
-		return f.emit(&f.cur, f.key)
+		if !f.keysOnly {
+			f.cur.Value = chain(mix(h.ModuleID), hb(h.Value))
+		}
+		return f.emit(&f.cur, h.Key)
 	}
+	f.key, f.n, f.typ = append(f.key[:0], h.Key...), 0, h.Type
 	return nil
 }
 
 func (f *fingerprinter) Add(m *record.Member) error {
-	if f.skip {
+	if f.skip || f.keysOnly {
 		return nil
 	}
 	f.n++
@@ -150,6 +159,9 @@ func (f *fingerprinter) Add(m *record.Member) error {
 func (f *fingerprinter) End(t *record.StreamTail) error {
 	if f.skip {
 		return nil
+	}
+	if f.keysOnly {
+		return f.emit(&f.cur, f.key)
 	}
 	f.cur.Value = chain(f.cur.Value, f.n)
 	if t != nil {

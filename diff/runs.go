@@ -6,8 +6,8 @@ import (
 	"os"
 )
 
-// runs keeps the entries of one dump in runParts partitions picked by the top bits of their
-// key hash, each partition's buffer of runChunk entries going to a temporary file in
+// runs keeps the entries of one dump's keys in differing buckets (see sums) in runParts
+// partitions picked by the top bits of their key hash, each partition's buffer of runChunk entries going to a temporary file in
 // $TMPDIR when full: memory is runParts*runChunk entries (5.5 MiB), the file 37 bytes a
 // key. A partition is read back whole (load), so a comparison holds one partition of each
 // dump at a time: about 1/256 of the keys. (The decoder's hashLog, decoder/dups_log.go,

@@ -138,10 +138,16 @@ func (s *sink) end() {
 		s.pre.add(s.key, size, mem)
 	}
 	if s.opts.Top > 0 {
-		k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
-		s.bySize.add(k, size)
-		if !s.typ.Whole() {
-			s.byCount.add(k, int64(s.members))
+		bySize := s.bySize.admits(d.DB, s.key, size)
+		byCount := !s.typ.Whole() && s.byCount.admits(d.DB, s.key, int64(s.members))
+		if bySize || byCount {
+			k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
+			if bySize {
+				s.bySize.add(k, size)
+			}
+			if byCount {
+				s.byCount.add(k, int64(s.members))
+			}
 		}
 	}
 }

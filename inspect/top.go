@@ -54,6 +54,25 @@ func (t *topKeys) Pop() any {
 	return x
 }
 
+// admits reports whether a key of db and name key, ranked by value, would enter (as add
+// decides): asked first, so that a key that would not costs no keyInfo.
+func (t *topKeys) admits(db int, key []byte, value int64) bool {
+	if t.n <= 0 {
+		return false
+	}
+	if len(t.keys) < t.n {
+		return true
+	}
+	low := t.keys[0]
+	switch {
+	case value != low.value:
+		return value > low.value
+	case db != low.db:
+		return db < low.db
+	}
+	return bytes.Compare(key, low.key) < 0
+}
+
 // add offers k, ranked by value.
 func (t *topKeys) add(k keyInfo, value int64) {
 	if t.n <= 0 {

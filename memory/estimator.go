@@ -83,18 +83,23 @@ func newModel(name string) (model, error) {
 // An Estimator is a record.Sink that adds up the memory its records take on a server.
 // It keeps a few counters per database and per open collection, not the records.
 type Estimator struct {
-	model   model
-	limits  encoder.Thresholds
-	shared  bool // integer strings below 10000 are shared objects
-	err     error
-	db      *dbUsage // the open database
-	dbs     map[int]*dbUsage
-	order   []int // databases in the order opened
-	types   map[record.Type]*Usage
-	encs    map[encKey]*Usage
-	coll    collection
-	scratch []byte
-	last    int64 // the bytes of the last key counted (see KeyBytes)
+	model  model
+	limits encoder.Thresholds
+	shared bool // integer strings below 10000 are shared objects
+	err    error
+	db     *dbUsage // the open database
+	dbs    map[int]*dbUsage
+	order  []int // databases in the order opened
+	types  map[record.Type]*Usage
+	encs   map[encKey]*Usage
+	// The entries of types and encs the last key counted in: keys come in runs of one
+	// type and encoding, which then need no map lookup.
+	lastType *Usage
+	lastEnc  *Usage
+	lastKey  encKey
+	coll     collection
+	scratch  []byte
+	last     int64 // the bytes of the last key counted (see KeyBytes)
 }
 
 // The Estimator is a Sink.
@@ -172,19 +177,23 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 	}
 	d.Bytes += b
 	e.last = b
-	u := e.types[typ]
-	if u == nil {
-		u = new(Usage)
-		e.types[typ] = u
+	k := encKey{typ, enc}
+	if e.lastEnc == nil || k != e.lastKey {
+		u := e.types[typ]
+		if u == nil {
+			u = new(Usage)
+			e.types[typ] = u
+		}
+		v := e.encs[k]
+		if v == nil {
+			v = new(Usage)
+			e.encs[k] = v
+		}
+		e.lastType, e.lastEnc, e.lastKey = u, v, k
 	}
+	u, v := e.lastType, e.lastEnc
 	u.Keys++
 	u.Bytes += b
-	k := encKey{typ, enc}
-	v := e.encs[k]
-	if v == nil {
-		v = new(Usage)
-		e.encs[k] = v
-	}
 	v.Keys++
 	v.Bytes += b
 	return nil
