@@ -1,0 +1,121 @@
+package rdbfixture
+
+import (
+	"encoding/binary"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Redis 8.6+ records (decoder/FORMATS.md names the sources of each layout).
+
+// IDMP is a stream's idempotent-producer metadata (types 26 and 27).
+type IDMP struct {
+	Duration, MaxSize uint64 // 100 and 100 unless XCFGSET changed them
+	// Producers maps a producer id to the sequence numbers (ms 1000) its idempotent ids
+	// "iid-<seq>" added.
+	Producers   map[string][]uint64
+	Added, Dups uint64 // ids added, duplicates rejected
+}
+
+// DefaultIDMP is the metadata of a stream that never used IDMP.
+var DefaultIDMP = IDMP{Duration: 100, MaxSize: 100}
+
+// NewerStream describes a stream of type 26 (RDB 13) or 27 (RDB 14): one node of entries
+// 1000-0, 1000-1… each with the field "f" and the value "v<i>", and one group "g" (last
+// delivered id the last entry) with the consumer "c".
+type NewerStream struct {
+	Type    byte // 26 or 27
+	Entries int  // at least 1
+	// Pending are the sequence numbers of the group's pending entries, Owned those the
+	// consumer owns, Nacked those in the group's NACK zone (type 27).
+	Pending, Owned, Nacked []uint64
+	IDMP                   IDMP
+}
+
+// Record returns the stream as the record of key.
+func (st NewerStream) Record(key string) []byte {
+	const ms = 1000
+	entries := []string{strconv.Itoa(st.Entries), "0", "1", "f", "0"}
+	for i := range st.Entries {
+		entries = append(entries, "2", "0", strconv.Itoa(i), "v"+strconv.Itoa(i), "4")
+	}
+	id := func(seq uint64) []byte {
+		return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, ms), seq)
+	}
+	last := uint64(st.Entries - 1)
+	b := append(Len(1), Str(string(id(0)))...)
+	b = append(b, Str(string(Listpack(-1, entries...)))...)
+	b = append(b, Len(uint64(st.Entries))...)       // length
+	b = append(b, append(Len(ms), Len(last)...)...) // last id
+	b = append(b, append(Len(ms), Len(0)...)...)    // first id
+	b = append(b, append(Len(0), Len(0)...)...)     // max deleted id
+	b = append(b, Len(uint64(st.Entries))...)       // entries added
+	b = append(b, Len(1)...)                        // groups
+	b = append(b, Str("g")...)
+	b = append(b, append(Len(ms), Len(last)...)...) // last delivered id
+	b = append(b, Len(uint64(st.Entries))...)       // entries read
+	b = append(b, Len(uint64(len(st.Pending)))...)
+	for _, seq := range st.Pending {
+		b = append(b, id(seq)...)
+		b = binary.LittleEndian.AppendUint64(b, 1700000000000) // delivery time
+		b = append(b, Len(2)...)                               // delivery count
+	}
+	b = append(b, Len(1)...) // consumers
+	b = append(b, Str("c")...)
+	b = binary.LittleEndian.AppendUint64(b, 1700000000000) // seen time
+	b = binary.LittleEndian.AppendUint64(b, 1700000000001) // active time
+	b = append(b, Len(uint64(len(st.Owned)))...)
+	for _, seq := range st.Owned {
+		b = append(b, id(seq)...)
+	}
+	if st.Type == 27 {
+		b = append(b, Len(uint64(len(st.Nacked)))...)
+		for _, seq := range st.Nacked {
+			b = append(b, id(seq)...)
+		}
+	}
+	m := st.IDMP
+	b = append(b, Len(m.Duration)...)
+	b = append(b, Len(m.MaxSize)...)
+	b = append(b, Len(uint64(len(m.Producers)))...)
+	for _, pid := range slices.Sorted(maps.Keys(m.Producers)) {
+		b = append(b, Str(pid)...)
+		b = append(b, Len(uint64(len(m.Producers[pid])))...)
+		for _, seq := range m.Producers[pid] {
+			b = append(b, Str("iid-"+strconv.FormatUint(seq, 10))...)
+			b = append(b, append(Len(ms), Len(seq)...)...)
+		}
+	}
+	b = append(b, Len(m.Added)...)
+	b = append(b, Len(m.Dups)...)
+	return Record(st.Type, key, b)
+}
+
+// keyMetaCharset is the alphabet of key metadata class names (keymeta.c's keyMetaCharSet).
+const keyMetaCharset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+// KeyMetaSpec returns the 32-bit class spec of a class of 4-character name, version (0-31)
+// and flags (0-7), as keyMetaClassEncode computes it.
+func KeyMetaSpec(name string, version, flags uint32) uint32 {
+	var n uint32
+	for _, c := range name {
+		n = n<<6 | uint32(strings.IndexRune(keyMetaCharset, c))
+	}
+	return (n<<5|version)<<3 | flags&7
+}
+
+// KeyMeta returns opcode 243 (RDB_OPCODE_KEY_META) with one class per name, version 1,
+// each valued as a module's rdb_save writes an unsigned integer: the UINT opcode, the
+// number, then the EOF opcode rdbSaveKeyMetadata appends.
+func KeyMeta(names ...string) []byte {
+	b := append([]byte{243}, Len(uint64(len(names)))...)
+	for i, n := range names {
+		b = binary.LittleEndian.AppendUint32(b, KeyMetaSpec(n, 1, 0))
+		b = append(b, Len(ModUInt)...)
+		b = append(b, Len(uint64(i+7))...)
+		b = append(b, Len(ModEOF)...)
+	}
+	return b
+}
