@@ -39,17 +39,17 @@ func TestNewerStreams(t *testing.T) {
 		pel     string // the group's pending entries as canon writes them
 	}{
 		{name: "v4 plain", version: 13, st: rdbfixture.NewerStream{Type: 26, Entries: 3, Pending: []uint64{1}, Owned: []uint64{1}, IDMP: rdbfixture.DefaultIDMP},
-			pel: "1000-1/2,"},
+			pel: "1000-1/1,"},
 		{name: "v4 producers", version: 13, st: rdbfixture.NewerStream{Type: 26, Entries: 3, IDMP: used},
 			refused: "stream idempotent-producer metadata (2 producers tracking 3 ids, 3 ids added, 1 duplicates rejected, duration 100 s, max size 100; RDB type 26)",
 			dropped: map[string]uint64{"stream producer metadata": 1}},
 		{name: "v4 tuned", version: 13, st: rdbfixture.NewerStream{Type: 26, Entries: 1, IDMP: tuned},
 			refused: "duration 60 s", dropped: map[string]uint64{"stream producer metadata": 1}},
 		{name: "v5 empty nack zone", version: 14, st: rdbfixture.NewerStream{Type: 27, Entries: 2, Pending: []uint64{0}, Owned: []uint64{0}, IDMP: rdbfixture.DefaultIDMP},
-			pel: "1000-0/2,"},
+			pel: "1000-0/1,"},
 		{name: "v5 nacked", version: 14, st: rdbfixture.NewerStream{Type: 27, Entries: 4, Pending: []uint64{0, 1, 2, 3}, Owned: []uint64{0, 3}, Nacked: []uint64{1, 2}, IDMP: rdbfixture.DefaultIDMP},
 			refused: `stream group "g" has a NACK zone of 2 entries (RDB type 27, Redis 8.8)`,
-			dropped: map[string]uint64{"stream NACK zone": 1}, pel: "1000-0/2,1000-3/2,"},
+			dropped: map[string]uint64{"stream NACK zone": 1}, pel: "1000-0/1,1000-3/1,"},
 		{name: "v5 both", version: 15, st: rdbfixture.NewerStream{Type: 27, Entries: 4, Pending: []uint64{1}, Nacked: []uint64{1}, IDMP: used},
 			refused: "NACK zone", dropped: map[string]uint64{"stream NACK zone": 1, "stream producer metadata": 1}},
 	} {

@@ -60,7 +60,7 @@ func (st NewerStream) Record(key string) []byte {
 	for _, seq := range st.Pending {
 		b = append(b, id(seq)...)
 		b = binary.LittleEndian.AppendUint64(b, 1700000000000) // delivery time
-		b = append(b, Len(2)...)                               // delivery count
+		b = append(b, Len(1)...)                               // delivery count
 	}
 	b = append(b, Len(1)...) // consumers
 	b = append(b, Str("c")...)
