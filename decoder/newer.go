@@ -46,16 +46,12 @@ type newer struct {
 	server  string
 }
 
-// redisNewer: Redis's types and opcodes after RDB 12 (src/rdb.h of Redis 8.10, as read
-// through redis/librdb and the servers' sources; FORMATS.md).
+// redisNewer: Redis's types after RDB 12 that the reader knows by name only: arrays hold
+// what no record holds, and GCRA (compiled in with ENABLE_GCRA) is not in a release
+// (src/rdb.h; FORMATS.md).
 var redisNewer = map[int]newer{
-	28:  {"an array", 14, "Redis 8.8"},
-	29:  {"a hash template listpack", 15, "Redis 8.10"},
-	30:  {"a hash in a template listpack by reference", 15, "Redis 8.10"},
-	31:  {"a hash template array", 15, "Redis 8.10"},
-	32:  {"a hash in a template array by reference", 15, "Redis 8.10"},
-	33:  {"a GCRA rate limiter", 15, "Redis after 8.10"},
-	242: {"the hash template registry (opcode 242)", 15, "Redis 8.10"},
+	28: {"an array", 14, "Redis 8.8"},
+	33: {"a GCRA rate limiter", 15, "Redis after 8.10"},
 }
 
 // valkeyNewer: Valkey's opcodes and types it cannot carry.
@@ -73,6 +69,8 @@ func (rd *Reader) readNewerOpcode(t byte) error {
 		return rd.skipSlotImport()
 	case !rd.valkey && t == opSlotImport && rd.version >= 13:
 		return rd.readKeyMeta()
+	case !rd.valkey && t == opHashTemplates && rd.version >= 15:
+		return rd.readHashTemplate()
 	}
 	return rd.refuseNewer(int(t))
 }
@@ -110,6 +108,8 @@ func (rd *Reader) readNewerType(t byte, exp int64, sink record.Sink) error {
 		return rd.readValkeyHash(exp, sink)
 	case !rd.valkey && (t == streamV4 && rd.version >= 13 || t == streamV5 && rd.version >= 14):
 		return rd.readStream(t, exp, sink)
+	case !rd.valkey && t >= hashTmplLP && t <= hashTmplArrayRef && rd.version >= 15:
+		return rd.readTemplateHash(t, exp, sink)
 	}
 	return rd.refuseNewer(int(t))
 }

@@ -174,9 +174,10 @@ type Reader struct {
 	dups           dupIndex  // with checked: the keys that repeat
 	scratch        []byte    // dups's map key
 	hdr            record.Header
-	mem            record.Member     // the open key's member, its type's fields set on each Add
-	tail           record.StreamTail // the open stream's
-	keyMeta        []string          // the module metadata classes of the next key (keymeta.go)
+	mem            record.Member       // the open key's member, its type's fields set on each Add
+	tail           record.StreamTail   // the open stream's
+	keyMeta        []string            // the module metadata classes of the next key (keymeta.go)
+	templates      map[uint64][][]byte // the hash template registry: id -> field names (hashtemplate.go)
 	ctx            context.Context
 }
 
@@ -333,7 +334,8 @@ var typeNames = map[byte]string{
 	14: "list-quicklist", 15: "stream", 16: "hash-listpack", 17: "zset-listpack", 18: "list-quicklist2",
 	19: "stream2", 20: "set-listpack", 21: "stream3", 22: "hash-metadata-pre-ga",
 	23: "hash-listpack-ex-pre-ga", 24: "hash-metadata", 25: "hash-listpack-ex",
-	26: "stream4", 27: "stream5",
+	26: "stream4", 27: "stream5", 29: "hash-tmpl-lp", 30: "hash-tmpl-lp-ref", 31: "hash-tmpl-array",
+	32: "hash-tmpl-array-ref",
 }
 
 // TypeName names an RDB value type byte (its encoding), as Redis's rdb.h does in lower case.

@@ -35,9 +35,11 @@ type streamIDMP struct {
 	iidsAdded, iidsRejected uint64
 }
 
-// empty tells whether the metadata is that of a stream that never used IDMP.
+// empty tells whether the metadata is that of a stream that never used IDMP (a producer
+// without ids, which rdbSaveStreamIdmpEntries writes when its ids expired, is one Redis
+// drops when it loads it).
 func (m streamIDMP) empty() bool {
-	return m.producers == 0 && m.iidsAdded == 0 && m.iidsRejected == 0 &&
+	return m.iids == 0 && m.iidsAdded == 0 && m.iidsRejected == 0 &&
 		m.duration == idmpDefaultDuration && m.maxSize == idmpDefaultMaxSize
 }
 

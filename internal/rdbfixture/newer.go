@@ -119,3 +119,54 @@ func KeyMeta(names ...string) []byte {
 	}
 	return b
 }
+
+// HashTemplate returns opcode 242 (RDB_OPCODE_HASH_TEMPLATE): a template's id, its number
+// of fields and their names, as rdbSaveHashTemplates writes it.
+func HashTemplate(id uint64, fields ...string) []byte {
+	b := append([]byte{242}, Len(id)...)
+	b = append(b, Len(uint64(len(fields)))...)
+	for _, f := range fields {
+		b = append(b, Str(f)...)
+	}
+	return b
+}
+
+// TemplateHash returns the value of a hash by template, type 29 to 32, as rdbSaveObject
+// writes it: fields are the template's names (written by types 29 and 31, in the listpack
+// format 0 or as strings, format 1), id its id, values the hash's, in the fields' order.
+func TemplateHash(typ byte, id uint64, format int, fields, values []string) []byte {
+	var names []byte
+	if format == 0 {
+		names = append(Len(0), Str(string(Listpack(-1, fields...)))...)
+	} else {
+		names = append(Len(uint64(format)), Len(uint64(len(fields)))...)
+		for _, f := range fields {
+			names = append(names, Str(f)...)
+		}
+	}
+	var strs []byte
+	for _, v := range values {
+		strs = append(strs, Str(v)...)
+	}
+	switch typ {
+	case 29:
+		return append(names, Str(string(idListpack(id, values)))...)
+	case 30:
+		return Str(string(idListpack(id, values)))
+	case 31:
+		return append(names, strs...)
+	}
+	return append(Len(id), strs...)
+}
+
+// idListpack returns a listpack of the integer id (below 128: a 7-bit entry) then the
+// values as strings.
+func idListpack(id uint64, values []string) []byte {
+	lp := Listpack(-1, values...)
+	b := append([]byte{}, lp[:6]...)
+	b = append(b, byte(id&0x7f), 1) // 0xxxxxxx, backlen 1
+	b = append(b, lp[6:]...)
+	binary.LittleEndian.PutUint32(b, uint32(len(b)))
+	binary.LittleEndian.PutUint16(b[4:], uint16(len(values)+1))
+	return b
+}
