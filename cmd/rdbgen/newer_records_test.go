@@ -13,29 +13,36 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
-// TestConvertNewerRecords: a Redis 8.8 file (RDB 14) of streams of types 26 and 27 and a key
-// with module metadata (opcode 243), built from the layouts decoder/FORMATS.md names, is
-// refused by convert naming the first key holding what no earlier format holds; with
-// --drop-newer it converts to redis-7.0, and redis-server 7.0.15 holds what an RDB 10 file
-// of the same keys without those parts (type 19 streams, the NACKed entries not pending)
-// gives it: DEBUG DIGEST, XINFO STREAM FULL, XPENDING, expiries.
+// TestConvertNewerRecords: a Redis 8.10 file (RDB 15) of template hashes (opcode 242, types
+// 30 and 31), streams of types 26 and 27 and a key with module metadata (opcode 243), built
+// from the layouts decoder/FORMATS.md names, is refused by convert naming the first key
+// holding what no earlier format holds; with --drop-newer it converts to redis-7.0, and
+// redis-server 7.0.15 holds what an RDB 10 file of the same keys without those parts (plain
+// hashes, type 19 streams, the NACKed entries not pending) gives it: DEBUG DIGEST, XINFO
+// STREAM FULL, XPENDING, expiries.
 func TestConvertNewerRecords(t *testing.T) {
 	const at = 4102444800000
 	used := rdbfixture.IDMP{Duration: 100, MaxSize: 100, Producers: map[string][]uint64{"p": {0, 1}}, Added: 2}
-	src := rdbfixture.File(14,
+	abc := []string{"a", "b", "c"}
+	src := rdbfixture.File(15,
+		rdbfixture.HashTemplate(1, abc...),
+		rdbfixture.Record(30, "th", rdbfixture.TemplateHash(30, 1, 0, nil, []string{"u", "v", "w"})),
+		rdbfixture.Record(31, "ta", rdbfixture.TemplateHash(31, 0, 1, []string{"x", "y"}, []string{"1", "22"})),
 		rdbfixture.NewerStream{Type: 27, Entries: 4, Pending: []uint64{0, 1, 2, 3}, Owned: []uint64{0, 3}, Nacked: []uint64{1, 2}, IDMP: rdbfixture.DefaultIDMP}.Record("s5"),
 		rdbfixture.NewerStream{Type: 26, Entries: 3, Pending: []uint64{1}, Owned: []uint64{1}, IDMP: rdbfixture.DefaultIDMP}.Record("s4"),
 		rdbfixture.NewerStream{Type: 26, Entries: 2, IDMP: used}.Record("sp"),
 		rdbfixture.Expiring(at, rdbfixture.Cat(rdbfixture.KeyMeta("KMT1"), rdbfixture.Record(0, "k", rdbfixture.Str("v")))),
 	)
 	want := rdbfixture.File(10,
+		rdbfixture.Record(4, "th", rdbfixture.Len(3), rdbfixture.Str("a"), rdbfixture.Str("u"), rdbfixture.Str("b"), rdbfixture.Str("v"), rdbfixture.Str("c"), rdbfixture.Str("w")),
+		rdbfixture.Record(4, "ta", rdbfixture.Len(2), rdbfixture.Str("x"), rdbfixture.Str("1"), rdbfixture.Str("y"), rdbfixture.Str("22")),
 		rdbfixture.Stream{Entries: 4, Pending: []uint64{0, 3}, Owned: []uint64{0, 3}}.Record("s5"),
 		rdbfixture.Stream{Entries: 3, Pending: []uint64{1}, Owned: []uint64{1}}.Record("s4"),
 		rdbfixture.Stream{Entries: 2}.Record("sp"),
 		rdbfixture.Expiring(at, rdbfixture.Record(0, "k", rdbfixture.Str("v"))),
 	)
 	dir := t.TempDir()
-	in, wantPath, out := filepath.Join(dir, "redis88.rdb"), filepath.Join(dir, "want.rdb"), filepath.Join(dir, "out.rdb")
+	in, wantPath, out := filepath.Join(dir, "redis810.rdb"), filepath.Join(dir, "want.rdb"), filepath.Join(dir, "out.rdb")
 	for p, b := range map[string][]byte{in: src, wantPath: want} {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
