@@ -19,7 +19,7 @@ import (
 // holding what no earlier format holds; with --drop-newer it converts to redis-7.0, and
 // redis-server 7.0.15 holds what an RDB 10 file of the same keys without those parts (plain
 // hashes, type 19 streams, the NACKed entries not pending) gives it: DEBUG DIGEST, XINFO
-// STREAM FULL, XPENDING, expiries.
+// STREAM FULL, XPENDING, expiries; and so does the server load --drop-newer fills.
 func TestConvertNewerRecords(t *testing.T) {
 	const at = 4102444800000
 	used := rdbfixture.IDMP{Duration: 100, MaxSize: 100, Producers: map[string][]uint64{"p": {0, 1}}, Added: 2}
@@ -70,5 +70,17 @@ func TestConvertNewerRecords(t *testing.T) {
 	}
 	for _, d := range diffState(wantState, got, stateOptions{}) {
 		t.Error(d)
+	}
+	// load sends the same keys to a server, counting what it dropped.
+	srv := servertest.StartEmpty(t, "--enable-debug-command", "yes")
+	stdout, stderr, err = run(t, context.Background(), "load", in, "--addr", srv.Addr, "--drop-newer")
+	if err != nil {
+		t.Fatalf("load: %v (%s)", err, stderr)
+	}
+	if !strings.Contains(stdout+stderr, note) {
+		t.Errorf("load's summary %q lacks %q", stdout+stderr, note)
+	}
+	for _, d := range diffState(wantState, readState(t, srv.Addr), stateOptions{}) {
+		t.Error("load: " + d)
 	}
 }
