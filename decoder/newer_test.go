@@ -1,8 +1,6 @@
 package decoder_test
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,13 +15,7 @@ import (
 // readBytes reads a whole file held in memory into records.
 func readBytes(t *testing.T, b []byte) ([]record.Record, *decoder.Reader, error) {
 	t.Helper()
-	rd, err := decoder.NewReader(bytes.NewReader(b), decoder.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	var rec recorder
-	err = rd.WriteTo(context.Background(), &rec)
-	return rec.Records, rd, err
+	return readNewer(t, b, false)
 }
 
 // TestValkeyHash2 reads Valkey 9's hash with field TTLs (type 22 under VALKEY080, laid out as

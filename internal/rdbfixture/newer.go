@@ -22,9 +22,9 @@ type IDMP struct {
 // DefaultIDMP is the metadata of a stream that never used IDMP.
 var DefaultIDMP = IDMP{Duration: 100, MaxSize: 100}
 
-// NewerStream describes a stream of type 26 (RDB 13) or 27 (RDB 14): one node of entries
-// 1000-0, 1000-1… each with the field "f" and the value "v<i>", and one group "g" (last
-// delivered id the last entry) with the consumer "c".
+// NewerStream describes a stream of type 26 (RDB 13) or 27 (RDB 14): Stream's entries,
+// group "g" and consumer "c" (with an active time), then the NACK zone (type 27) and the
+// IDMP metadata.
 type NewerStream struct {
 	Type    byte // 26 or 27
 	Entries int  // at least 1
@@ -37,43 +37,11 @@ type NewerStream struct {
 // Record returns the stream as the record of key.
 func (st NewerStream) Record(key string) []byte {
 	const ms = 1000
-	entries := []string{strconv.Itoa(st.Entries), "0", "1", "f", "0"}
-	for i := range st.Entries {
-		entries = append(entries, "2", "0", strconv.Itoa(i), "v"+strconv.Itoa(i), "4")
-	}
-	id := func(seq uint64) []byte {
-		return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, ms), seq)
-	}
-	last := uint64(st.Entries - 1)
-	b := append(Len(1), Str(string(id(0)))...)
-	b = append(b, Str(string(Listpack(-1, entries...)))...)
-	b = append(b, Len(uint64(st.Entries))...)       // length
-	b = append(b, append(Len(ms), Len(last)...)...) // last id
-	b = append(b, append(Len(ms), Len(0)...)...)    // first id
-	b = append(b, append(Len(0), Len(0)...)...)     // max deleted id
-	b = append(b, Len(uint64(st.Entries))...)       // entries added
-	b = append(b, Len(1)...)                        // groups
-	b = append(b, Str("g")...)
-	b = append(b, append(Len(ms), Len(last)...)...) // last delivered id
-	b = append(b, Len(uint64(st.Entries))...)       // entries read
-	b = append(b, Len(uint64(len(st.Pending)))...)
-	for _, seq := range st.Pending {
-		b = append(b, id(seq)...)
-		b = binary.LittleEndian.AppendUint64(b, 1700000000000) // delivery time
-		b = append(b, Len(1)...)                               // delivery count
-	}
-	b = append(b, Len(1)...) // consumers
-	b = append(b, Str("c")...)
-	b = binary.LittleEndian.AppendUint64(b, 1700000000000) // seen time
-	b = binary.LittleEndian.AppendUint64(b, 1700000000001) // active time
-	b = append(b, Len(uint64(len(st.Owned)))...)
-	for _, seq := range st.Owned {
-		b = append(b, id(seq)...)
-	}
+	b := Stream{Entries: st.Entries, Pending: st.Pending, Owned: st.Owned}.value(true)
 	if st.Type == 27 {
 		b = append(b, Len(uint64(len(st.Nacked)))...)
 		for _, seq := range st.Nacked {
-			b = append(b, id(seq)...)
+			b = binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(b, ms), seq)
 		}
 	}
 	m := st.IDMP
