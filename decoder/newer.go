@@ -46,9 +46,8 @@ type newer struct {
 	server  string
 }
 
-// redisNewer: Redis's types after RDB 12 that the reader knows by name only: arrays hold
-// what no record holds, and GCRA (compiled in with ENABLE_GCRA) is not in a release
-// (src/rdb.h; FORMATS.md).
+// redisNewer: Redis's types after RDB 12 that the reader knows by name only: GCRA
+// (compiled in with ENABLE_GCRA) is not in a release (src/rdb.h; FORMATS.md).
 var redisNewer = map[int]newer{
 	28: {"an array", 14, "Redis 8.8"},
 	33: {"a GCRA rate limiter", 15, "Redis after 8.10"},
@@ -110,6 +109,8 @@ func (rd *Reader) readNewerType(t byte, exp int64, sink record.Sink) error {
 		return rd.readStream(t, exp, sink)
 	case !rd.valkey && t >= hashTmplLP && t <= hashTmplArrayRef && rd.version >= 15:
 		return rd.readTemplateHash(t, exp, sink)
+	case !rd.valkey && t == arrayType && rd.version >= 14:
+		return rd.readArray(sink)
 	}
 	return rd.refuseNewer(int(t))
 }

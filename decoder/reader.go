@@ -112,8 +112,8 @@ type Options struct {
 	CheckKeysFirst bool
 	// DropNewer drops, counting them in Stats.NewerDropped, the parts of a Redis 8.6+ record
 	// that no record holds (a stream's idempotent-producer metadata and NACK zone, a key's
-	// module metadata; see newer.go); default off: a record holding them is an error wrapping
-	// ErrNewerType naming the key and what it holds.
+	// module metadata, an array: the whole key; see newer.go); default off: a record holding
+	// them is an error wrapping ErrNewerType naming the key and what it holds.
 	DropNewer bool
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
@@ -140,7 +140,7 @@ type Stats struct {
 	// migration under way, which the server that wrote the file resumes and no other holds.
 	SlotImports uint64
 	// NewerDropped counts what Options.DropNewer dropped, by what it is ("stream producer
-	// metadata", "stream NACK zone", "key metadata META-xxxx"); nil when nothing was.
+	// metadata", "stream NACK zone", "key metadata META-xxxx", "array"); nil when nothing was.
 	NewerDropped map[string]uint64
 }
 

@@ -13,7 +13,7 @@ import (
 // import, load): what becomes of the parts of Redis 8.6+ records no earlier format holds.
 func newerFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "drop-newer", Category: "Functions",
-		Usage: "read Redis 8.6+ records without what no earlier format holds (a stream's idempotent-producer metadata and NACK zone, a key's module metadata), counting what was dropped, instead of stopping with an error naming the key"}
+		Usage: "read Redis 8.6+ records without what no earlier format holds (a stream's idempotent-producer metadata and NACK zone, a key's module metadata, arrays: the key left out), counting what was dropped, instead of stopping with an error naming the key"}
 }
 
 // newerNotes tells what --drop-newer dropped, for the one-line summary: "; " before it, or "".

@@ -14,11 +14,12 @@ import (
 )
 
 // TestConvertNewerRecords: a Redis 8.10 file (RDB 15) of template hashes (opcode 242, types
-// 30 and 31), streams of types 26 and 27 and a key with module metadata (opcode 243), built
+// 30 and 31), streams of types 26 and 27, a key with module metadata (opcode 243) and an
+// array (type 28), built
 // from the layouts decoder/FORMATS.md names, is refused by convert naming the first key
 // holding what no earlier format holds; with --drop-newer it converts to redis-7.0, and
-// redis-server 7.0.15 holds what an RDB 10 file of the same keys without those parts (plain
-// hashes, type 19 streams, the NACKed entries not pending) gives it: DEBUG DIGEST, XINFO
+// redis-server 7.0.15 holds what an RDB 10 file of the same keys without those parts (no
+// array, plain hashes, type 19 streams, the NACKed entries not pending) gives it: DEBUG DIGEST, XINFO
 // STREAM FULL, XPENDING, expiries; and so does the server load --drop-newer fills.
 func TestConvertNewerRecords(t *testing.T) {
 	const at = 4102444800000
@@ -32,6 +33,7 @@ func TestConvertNewerRecords(t *testing.T) {
 		rdbfixture.NewerStream{Type: 26, Entries: 3, Pending: []uint64{1}, Owned: []uint64{1}, IDMP: rdbfixture.DefaultIDMP}.Record("s4"),
 		rdbfixture.NewerStream{Type: 26, Entries: 2, IDMP: used}.Record("sp"),
 		rdbfixture.Expiring(at, rdbfixture.Cat(rdbfixture.KeyMeta("KMT1"), rdbfixture.Record(0, "k", rdbfixture.Str("v")))),
+		rdbfixture.Record(28, "arr", rdbfixture.Array(-1, rdbfixture.ArrayElement{Index: 4, Value: int64(9)})),
 	)
 	want := rdbfixture.File(10,
 		rdbfixture.Record(4, "th", rdbfixture.Len(3), rdbfixture.Str("a"), rdbfixture.Str("u"), rdbfixture.Str("b"), rdbfixture.Str("v"), rdbfixture.Str("c"), rdbfixture.Str("w")),
@@ -59,7 +61,7 @@ func TestConvertNewerRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const note = "dropped 1 key metadata META-KMT1, 1 stream NACK zone, 1 stream producer metadata (--drop-newer)"
+	const note = "dropped 1 array, 1 key metadata META-KMT1, 1 stream NACK zone, 1 stream producer metadata (--drop-newer)"
 	if !strings.Contains(stdout+stderr, note) {
 		t.Errorf("summary %q lacks %q", stdout+stderr, note)
 	}

@@ -3,6 +3,7 @@ package rdbfixture
 import (
 	"encoding/binary"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,5 +137,43 @@ func idListpack(id uint64, values []string) []byte {
 	b = append(b, lp[6:]...)
 	binary.LittleEndian.PutUint32(b, uint32(len(b)))
 	binary.LittleEndian.PutUint16(b[4:], uint16(len(values)+1))
+	return b
+}
+
+// ArrayElement is one element of an array (type 28): its index and value, an int64, a
+// float64 or a string (written as a small string, tag 3, up to 7 bytes).
+type ArrayElement struct {
+	Index uint64
+	Value any
+}
+
+// Array returns the value of an array (type 28) as rdbSaveObject writes it: the count, the
+// insert index (none when insert is negative), then each element's index, tag and value.
+func Array(insert int64, elems ...ArrayElement) []byte {
+	b := Len(uint64(len(elems)))
+	if insert < 0 {
+		b = append(b, Len(0)...)
+	} else {
+		b = append(b, Len(1)...)
+		b = append(b, Len(uint64(insert))...)
+	}
+	for _, e := range elems {
+		b = append(b, Len(e.Index)...)
+		switch v := e.Value.(type) {
+		case int64:
+			b = append(b, Len(1)...)
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		case float64:
+			b = append(b, Len(2)...)
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		case string:
+			tag := uint64(0)
+			if len(v) <= 7 {
+				tag = 3
+			}
+			b = append(b, Len(tag)...)
+			b = append(b, Str(v)...)
+		}
+	}
 	return b
 }
