@@ -334,7 +334,7 @@ var typeNames = map[byte]string{
 	14: "list-quicklist", 15: "stream", 16: "hash-listpack", 17: "zset-listpack", 18: "list-quicklist2",
 	19: "stream2", 20: "set-listpack", 21: "stream3", 22: "hash-metadata-pre-ga",
 	23: "hash-listpack-ex-pre-ga", 24: "hash-metadata", 25: "hash-listpack-ex",
-	26: "stream4", 27: "stream5", 29: "hash-tmpl-lp", 30: "hash-tmpl-lp-ref", 31: "hash-tmpl-array",
+	26: "stream4", 27: "stream5", 28: "array", 29: "hash-tmpl-lp", 30: "hash-tmpl-lp-ref", 31: "hash-tmpl-array",
 	32: "hash-tmpl-array-ref",
 }
 
