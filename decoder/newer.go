@@ -46,19 +46,11 @@ type newer struct {
 	server  string
 }
 
-// redisNewer: Redis's types and opcodes after RDB 12 (src/rdb.h of Redis 8.10, as read
-// through redis/librdb and the servers' sources; FORMATS.md).
+// redisNewer: Redis's types after RDB 12 that the reader knows by name only: GCRA
+// (compiled in with ENABLE_GCRA) is not in a release (src/rdb.h; FORMATS.md).
 var redisNewer = map[int]newer{
-	26:  {"a stream with idempotent-producer metadata", 13, "Redis 8.6"},
-	27:  {"a stream with a NACK zone", 14, "Redis 8.8"},
-	28:  {"an array", 14, "Redis 8.8"},
-	29:  {"a hash template listpack", 15, "Redis 8.10"},
-	30:  {"a hash in a template listpack by reference", 15, "Redis 8.10"},
-	31:  {"a hash template array", 15, "Redis 8.10"},
-	32:  {"a hash in a template array by reference", 15, "Redis 8.10"},
-	33:  {"a GCRA rate limiter", 15, "Redis after 8.10"},
-	242: {"the hash template registry (opcode 242)", 15, "Redis 8.10"},
-	243: {"per-key metadata (opcode 243)", 13, "Redis 8.6"},
+	28: {"an array", 14, "Redis 8.8"},
+	33: {"a GCRA rate limiter", 15, "Redis after 8.10"},
 }
 
 // valkeyNewer: Valkey's opcodes and types it cannot carry.
@@ -68,10 +60,16 @@ var valkeyNewer = map[int]newer{
 
 // readNewerOpcode reads opcode 242 or 243: Valkey's slot import is skipped (it is the
 // state of a slot migration under way, which no file written for another server holds);
-// the others are refused by name.
+// Redis's per-key metadata (RDB 13+) is read for the key that follows (keymeta.go); the
+// others are refused by name.
 func (rd *Reader) readNewerOpcode(t byte) error {
-	if rd.valkey && t == opSlotImport {
+	switch {
+	case rd.valkey && t == opSlotImport:
 		return rd.skipSlotImport()
+	case !rd.valkey && t == opSlotImport && rd.version >= 13:
+		return rd.readKeyMeta()
+	case !rd.valkey && t == opHashTemplates && rd.version >= 15:
+		return rd.readHashTemplate()
 	}
 	return rd.refuseNewer(int(t))
 }
@@ -101,10 +99,18 @@ func (rd *Reader) skipSlotImport() error {
 }
 
 // readNewerType reads a value type that only the newer formats have: Valkey's hash with
-// field TTLs, or refuses the others by name.
+// field TTLs, Redis's streams of RDB 13 and 14 (stream_v4.go), or refuses the others by
+// name.
 func (rd *Reader) readNewerType(t byte, exp int64, sink record.Sink) error {
-	if rd.valkey && t == valkeyHash2 {
+	switch {
+	case rd.valkey && t == valkeyHash2:
 		return rd.readValkeyHash(exp, sink)
+	case !rd.valkey && (t == streamV4 && rd.version >= 13 || t == streamV5 && rd.version >= 14):
+		return rd.readStream(t, exp, sink)
+	case !rd.valkey && t >= hashTmplLP && t <= hashTmplArrayRef && rd.version >= 15:
+		return rd.readTemplateHash(t, exp, sink)
+	case !rd.valkey && t == arrayType && rd.version >= 14:
+		return rd.readArray(sink)
 	}
 	return rd.refuseNewer(int(t))
 }

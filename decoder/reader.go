@@ -110,6 +110,11 @@ type Options struct {
 	// repeated keys before it passes on any record, so that a sink (a live server) gets
 	// nothing from a file that holds a key twice; default off: the check ends the reading.
 	CheckKeysFirst bool
+	// DropNewer drops, counting them in Stats.NewerDropped, the parts of a Redis 8.6+ record
+	// that no record holds (a stream's idempotent-producer metadata and NACK zone, a key's
+	// module metadata, an array: the whole key; see newer.go); default off: a record holding
+	// them is an error wrapping ErrNewerType naming the key and what it holds.
+	DropNewer bool
 	// Progress, if set, is called every few thousand records and at the end.
 	Progress func(record.Progress)
 }
@@ -134,6 +139,9 @@ type Stats struct {
 	// SlotImports counts Valkey 9's slot-import opcodes skipped: the state of a slot
 	// migration under way, which the server that wrote the file resumes and no other holds.
 	SlotImports uint64
+	// NewerDropped counts what Options.DropNewer dropped, by what it is ("stream producer
+	// metadata", "stream NACK zone", "key metadata META-xxxx", "array"); nil when nothing was.
+	NewerDropped map[string]uint64
 }
 
 // A Reader reads one RDB file from an io.Reader.
@@ -166,8 +174,10 @@ type Reader struct {
 	dups           dupIndex  // with checked: the keys that repeat
 	scratch        []byte    // dups's map key
 	hdr            record.Header
-	mem            record.Member     // the open key's member, its type's fields set on each Add
-	tail           record.StreamTail // the open stream's
+	mem            record.Member       // the open key's member, its type's fields set on each Add
+	tail           record.StreamTail   // the open stream's
+	keyMeta        []string            // the module metadata classes of the next key (keymeta.go)
+	templates      map[uint64][][]byte // the hash template registry: id -> field names (hashtemplate.go)
 	ctx            context.Context
 }
 
@@ -324,6 +334,8 @@ var typeNames = map[byte]string{
 	14: "list-quicklist", 15: "stream", 16: "hash-listpack", 17: "zset-listpack", 18: "list-quicklist2",
 	19: "stream2", 20: "set-listpack", 21: "stream3", 22: "hash-metadata-pre-ga",
 	23: "hash-listpack-ex-pre-ga", 24: "hash-metadata", 25: "hash-listpack-ex",
+	26: "stream4", 27: "stream5", 28: "array", 29: "hash-tmpl-lp", 30: "hash-tmpl-lp-ref", 31: "hash-tmpl-array",
+	32: "hash-tmpl-array-ref",
 }
 
 // typeNameOf is typeNames as a table, with "type-N" for the bytes it lacks: TypeName is

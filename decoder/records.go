@@ -91,6 +91,11 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 	in := rd.in
 	key := rd.key
 	var err error
+	if rd.keyMeta != nil {
+		if err := rd.takeKeyMeta(); err != nil {
+			return err
+		}
+	}
 	if rd.valkey && t >= valkeyForeignMin {
 		return rd.readNewerType(t, exp, sink) // Valkey's own numbers from 22 on
 	}

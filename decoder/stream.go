@@ -8,7 +8,7 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// Streams: types 15 (Redis 5.0-6.2), 19 (7.0) and 21 (7.2+), laid out as
+// Streams: types 15 (Redis 5.0-6.2), 19 (7.0), 21 (7.2+), 26 and 27 (8.6+, stream_v4.go), laid out as
 // /work/shared/notes/rdb-streams-field-ttl.md §1 describes: listpack nodes keyed by their
 // master id, the metadata, then the consumer groups with their pending entries and consumers.
 
@@ -80,6 +80,11 @@ func (rd *Reader) readStream(t byte, exp int64, sink record.Sink) error {
 		}
 		names[string(g.Name)] = true
 		tail.Groups = append(tail.Groups, *g)
+	}
+	if t >= streamV4 {
+		if err := rd.readStreamIDMP(); err != nil {
+			return err
+		}
 	}
 	return s(sink.End(tail))
 }
@@ -194,6 +199,11 @@ func (rd *Reader) streamGroup(t byte) (*record.StreamGroup, error) {
 			c.Pending = append(c.Pending, id)
 		}
 		g.Consumers = append(g.Consumers, c)
+	}
+	if t == streamV5 {
+		if err := rd.readNackZone(&g, owner); err != nil {
+			return nil, err
+		}
 	}
 	for _, p := range g.Pending {
 		if !owner[p.ID] {

@@ -152,7 +152,8 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.Convert
 	ic := convertCounts(*stats)
 	ic.Records += in.Read.Duplicates
 	ic.Duplicates = in.Read.Duplicates
-	return report(ic, convertNotes(*stats, in.Read.Duplicates))
+	ic.NewerDropped = in.Read.NewerDropped
+	return report(ic, convertNotes(*stats, in.Read.Duplicates)+newerNotes(in.Read.NewerDropped))
 }
 
 // convertManifest returns the manifest section of a dump read: stats, and dups records of

@@ -110,6 +110,7 @@ func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, er
 	opts.Live = lo
 	opts.Stdin = c.App.Reader
 	opts.Decoder.MaxHeldBytes = maxHeldBytes
+	opts.Decoder.DropNewer = c.Bool("drop-newer") // false where the command has no such flag
 	return input.Open(c.Context, arg, opts)
 }
 
@@ -143,6 +144,8 @@ type importCounts struct {
 	ExpiredHashes uint64 `json:"expired_hashes,omitempty"`
 
 	functionCounts
+	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
+	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
 }
 
 // importSummary returns the summary's counts of an import.

@@ -60,6 +60,8 @@ func loadCommand() *cli.Command {
 // loadSummary is what load reports when it is done.
 type loadSummary struct {
 	functionCounts
+	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
+	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
 
 	Addr          string                   `json:"addr"`
 	DB            int                      `json:"db"`
@@ -193,6 +195,7 @@ func loadAction(c *cli.Context) error {
 	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
 	if in.dump != nil {
 		sum.FunctionsDropped = in.dump.FunctionsDropped
+		sum.NewerDropped = in.Read.NewerDropped
 	}
 	for addr, n := range res.Nodes {
 		if sum.Nodes == nil {
@@ -223,7 +226,7 @@ func loadAction(c *cli.Context) error {
 		expired = fmt.Sprintf(" and %d whose expiry had passed (the server keeps none of them)", sum.Expired)
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
+		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and")+newerNotes(sum.NewerDropped))
 	if note := streamsNote(sum.Streams); note != "" && err == nil {
 		_, err = fmt.Fprint(c.App.Writer, note)
 	}

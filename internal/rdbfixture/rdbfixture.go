@@ -230,7 +230,11 @@ type Stream struct {
 }
 
 // Record returns the stream as the record of key.
-func (st Stream) Record(key string) []byte {
+func (st Stream) Record(key string) []byte { return Record(19, key, st.value(false)) }
+
+// value returns the stream's value through its consumer's pending ids; activeTime adds the
+// consumer's active time after its seen time (type 21 on).
+func (st Stream) value(activeTime bool) []byte {
 	const ms = 1000
 	entries := []string{strconv.Itoa(st.Entries), "0", "1", "f", "0"}
 	for i := range st.Entries {
@@ -267,11 +271,14 @@ func (st Stream) Record(key string) []byte {
 	b = append(b, Len(1)...) // consumers
 	b = append(b, Str("c")...)
 	b = binary.LittleEndian.AppendUint64(b, 1700000000000) // seen time
+	if activeTime {
+		b = binary.LittleEndian.AppendUint64(b, 1700000000001)
+	}
 	b = append(b, Len(uint64(len(st.Owned)))...)
 	for _, seq := range st.Owned {
 		b = append(b, id(seq)...)
 	}
-	return Record(19, key, b)
+	return b
 }
 
 // ModuleFile returns an RDB 10 file holding a module AUX payload of ft-index0, the keys bf1 and
