@@ -168,7 +168,11 @@ func TestConvertLiveCluster(t *testing.T) {
 		t.Errorf("a library on one primary, one file: %v", err)
 	}
 
-	// Bad input: --cluster of a file, and of a server that is no cluster node.
+	// Bad input: inspect of a cluster, --cluster of a file, and of a server that is no cluster node.
+	_, _, err = run(t, ctx, "inspect", url, "--cluster")
+	if err == nil || !strings.Contains(err.Error(), "inspect reads one server's snapshot: name a primary, without --cluster") {
+		t.Errorf("inspect --cluster: %v", err)
+	}
 	_, _, err = run(t, ctx, "convert", one, "--cluster", "-o", filepath.Join(t.TempDir(), "y.rdb"))
 	if err == nil || !strings.Contains(err.Error(), "--cluster applies to a live server's input") {
 		t.Errorf("--cluster of a file: %v", err)
