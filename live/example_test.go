@@ -35,3 +35,28 @@ func Example() {
 		log.Fatal(err)
 	}
 }
+
+// Copy every primary of a Redis Cluster, through any of its nodes, into one RDB file.
+func ExampleOpenCluster() {
+	ctx := context.Background()
+	src, err := live.OpenCluster(ctx, "redis://127.0.0.1:7000", live.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := os.Create("cluster.rdb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0", CountsAreHints: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := src.WriteTo(ctx, w); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(src.Primaries()), "primaries")
+}
