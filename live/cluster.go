@@ -1,11 +1,11 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/decoder"
@@ -16,9 +16,10 @@ import (
 var ErrNotCluster = errors.New("live: not a cluster node")
 
 // A ClusterSource is every primary of a Redis Cluster as one record.Source: the primaries
-// that CLUSTER NODES names as owning slots, read one after another, each as a Source reads
-// a server (Sync, or Scan), in the order of their slots. Each primary's snapshot is its own
-// point in time: the whole is not one snapshot of the cluster.
+// that CLUSTER NODES names as owning slots, in the order of their slots, each read as a
+// Source reads a server (Sync, or Scan), several at a time (Parallel), their keys
+// interleaved whole. Each primary's snapshot is its own point in time: the whole is not
+// one snapshot of the cluster.
 //
 // Every primary holds database 0 alone, opened once in the sink. Function libraries belong
 // to no slot and are loaded into every primary: a library that primaries hold alike is
@@ -29,13 +30,22 @@ type ClusterSource struct {
 	// primary that lacks it: for shard files, into each of which the sink writes every
 	// library. Without it, the libraries of all primaries are written, each once.
 	SameFunctions bool
+	// Parallel is how many primaries are read at a time: default DefaultParallel, 1 for one
+	// after another. Each reading holds its reader's buffers.
+	Parallel int
 
 	seed      Address
 	opts      Options
 	layout    *cluster.Layout
 	primaries []*Source
 	stats     decoder.Stats
+	mu        sync.Mutex // serializes the callbacks of the primaries' readings
 }
+
+// DefaultParallel is how many primaries a ClusterSource reads at a time by default: a
+// primary's own snapshot (a fork, and the repl-diskless-sync-delay of 5 s by default) then
+// overlaps the others'.
+const DefaultParallel = 4
 
 // OpenCluster asks the cluster node that url names for its primaries (CLUSTER NODES) and
 // returns a ClusterSource of them, connecting to each with the URL's user, password and
@@ -71,7 +81,11 @@ func OpenCluster(ctx context.Context, url string, opts Options) (*ClusterSource,
 		pa := a
 		pa.DB = -1
 		pa.Host = primaryHost(layout.Shard(i).Addr, a.Host)
-		cs.primaries = append(cs.primaries, &Source{addr: pa, opts: opts})
+		po := opts
+		if opts.Notice != nil {
+			po.Notice = func(msg string) { cs.mu.Lock(); defer cs.mu.Unlock(); opts.Notice(msg) }
+		}
+		cs.primaries = append(cs.primaries, &Source{addr: pa, opts: po})
 	}
 	return cs, nil
 }
@@ -105,39 +119,70 @@ func (cs *ClusterSource) Address() Address { return cs.seed }
 // read so far.
 func (cs *ClusterSource) Stats() decoder.Stats { return cs.stats }
 
-// WriteTo reads every primary into sink, one after another. Progress adds up over the
-// primaries; an error names the primary.
+// WriteTo reads every primary into sink, Parallel at a time, each key whole before another
+// primary's. Progress adds up over the primaries; an error names the primary, and stops the
+// others.
 func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	cs.stats = decoder.Stats{}
 	n := len(cs.primaries)
-	cs.notice("reading the %d primaries of the cluster of %s one after another: each is a snapshot of its own time", n, cs.seed)
-	j := &joined{Pass: record.Pass{Next: sink}, cs: cs, open: -1, libs: map[string]library{}}
-	var done record.Progress
+	par := cs.Parallel
+	if par <= 0 {
+		par = DefaultParallel
+	}
+	par = min(par, n)
+	cs.notice("reading the %d primaries of the cluster of %s, %d at a time: each is a snapshot of its own time", n, cs.seed, par)
+	j := newJoined(sink, cs.Primaries())
+	run, cancel := context.WithCancel(ctx)
+	defer cancel()
+	progress := make([]record.Progress, n)
+	var (
+		wg    sync.WaitGroup
+		first error // the first primary's error, named
+		once  sync.Once
+	)
+	sem := make(chan struct{}, par)
 	for i, p := range cs.primaries {
-		var last record.Progress
 		p.opts.Progress = func(pr record.Progress) {
-			last = pr
+			cs.mu.Lock()
+			defer cs.mu.Unlock()
+			progress[i] = pr
 			if cs.opts.Progress != nil {
-				cs.opts.Progress(record.Progress{Keys: done.Keys + pr.Keys, Members: done.Members + pr.Members, Bytes: done.Bytes + pr.Bytes})
+				var sum record.Progress
+				for _, q := range progress {
+					sum.Keys, sum.Members, sum.Bytes = sum.Keys+q.Keys, sum.Members+q.Members, sum.Bytes+q.Bytes
+				}
+				cs.opts.Progress(sum)
 			}
 		}
-		j.primary, j.index = p.addr, i
-		j.held = map[string]bool{}
-		err := p.WriteTo(ctx, j)
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-run.Done():
+				return
+			}
+			defer func() { <-sem }()
+			ps := &primarySink{j: j, i: i}
+			err := p.WriteTo(run, ps)
+			ps.release()
+			if err != nil && run.Err() == nil {
+				if !strings.Contains(err.Error(), p.addr.Host) {
+					err = fmt.Errorf("primary %s: %w", p.addr, err)
+				}
+				once.Do(func() { first = err; cancel() })
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range cs.primaries {
 		cs.add(p.Stats())
-		if err == nil {
-			err = j.lacking()
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if !strings.Contains(err.Error(), p.addr.Host) {
-				err = fmt.Errorf("primary %s: %w", p.addr, err)
-			}
-			return err
-		}
-		done.Keys, done.Members, done.Bytes = done.Keys+last.Keys, done.Members+last.Members, done.Bytes+last.Bytes
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case first != nil:
+		return first
+	case cs.SameFunctions:
+		return j.lacking()
 	}
 	return nil
 }
@@ -169,71 +214,6 @@ func (cs *ClusterSource) notice(format string, args ...any) {
 	if cs.opts.Notice != nil {
 		cs.opts.Notice(fmt.Sprintf(format, args...))
 	}
-}
-
-// A library is a function library a primary holds: its code, and the primary that first
-// gave it.
-type library struct {
-	code []byte
-	from Address
-}
-
-// joined passes the records of every primary on into one sink: database 0 opened once,
-// each library once.
-type joined struct {
-	record.Pass
-	cs      *ClusterSource
-	open    int // the database open in the sink, -1 before the first
-	primary Address
-	index   int
-	libs    map[string]library // by name, every library written
-	held    map[string]bool    // the libraries the primary being read holds
-}
-
-// BeginDB opens db in the sink unless it is open already: the primaries' databases 0 are
-// one. Their counts are not the whole's: the sink gets none.
-func (j *joined) BeginDB(db int, _ record.Counts) error {
-	if db == j.open {
-		return nil
-	}
-	j.open = db
-	return j.Next.BeginDB(db, record.Counts{})
-}
-
-// WriteFunction writes a library the first time a primary gives it.
-func (j *joined) WriteFunction(code []byte) error {
-	name, err := record.LibraryName(code)
-	if err != nil {
-		return fmt.Errorf("%s: %w", record.LibraryLabel(code), err)
-	}
-	j.held[name] = true
-	if l, ok := j.libs[name]; ok {
-		if !bytes.Equal(l.code, code) {
-			return fmt.Errorf("%s differs between the primaries %s and %s", record.LibraryLabel(code), l.from, j.primary)
-		}
-		return nil
-	}
-	if j.index > 0 && j.cs.SameFunctions {
-		return fmt.Errorf("%s is on primary %s and not on %s: a shard file gets every library (load it into every primary, or write one file)",
-			record.LibraryLabel(code), j.primary, j.cs.primaries[0].addr)
-	}
-	j.libs[name] = library{code: bytes.Clone(code), from: j.primary}
-	return j.Next.WriteFunction(code)
-}
-
-// lacking returns, with SameFunctions, the error of a library that the primary just read
-// does not hold.
-func (j *joined) lacking() error {
-	if !j.cs.SameFunctions {
-		return nil
-	}
-	for name, l := range j.libs {
-		if !j.held[name] {
-			return fmt.Errorf("function library %q is on primary %s and not on %s: a shard file gets every library (load it into every primary, or write one file)",
-				name, l.from, j.primary)
-		}
-	}
-	return nil
 }
 
 var _ record.Source = (*ClusterSource)(nil)

@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +24,8 @@ func (d *dbOpens) BeginDB(db int, c record.Counts) error {
 	return d.Count.BeginDB(db, c)
 }
 
-// TestClusterSource reads a three-primary cluster of real redis-servers with each way: every
+// TestClusterSource reads a three-primary cluster of real redis-servers with each way, all
+// primaries at a time and fewer: every
 // primary in slot order, every key once, database 0 opened once, the libraries that every
 // primary holds once, progress adding up over the primaries to the keys of all. A primary
 // that refuses the connection fails the reading with an error naming it.
@@ -47,17 +49,21 @@ func TestClusterSource(t *testing.T) {
 		}
 	}
 	url := "redis://" + c.Nodes[2].Addr
-	for _, via := range []live.Via{live.Sync, live.Scan} {
-		t.Run(string(via), func(t *testing.T) {
+	for _, tt := range []struct {
+		via      live.Via
+		parallel int
+	}{{live.Sync, 0}, {live.Sync, 1}, {live.Scan, 2}} {
+		t.Run(fmt.Sprintf("%s/%d", tt.via, tt.parallel), func(t *testing.T) {
 			var last record.Progress
 			back := false
-			cs, err := live.OpenCluster(ctx, url, live.Options{Via: via, Progress: func(p record.Progress) {
+			cs, err := live.OpenCluster(ctx, url, live.Options{Via: tt.via, Progress: func(p record.Progress) {
 				back = back || p.Keys < last.Keys || p.Bytes < last.Bytes
 				last = p
 			}})
 			if err != nil {
 				t.Fatal(err)
 			}
+			cs.Parallel = tt.parallel
 			if got := cs.Layout().Len(); got != layout.Len() {
 				t.Fatalf("%d primaries, want %d", got, layout.Len())
 			}

@@ -28,7 +28,7 @@ func liveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-cert", Category: cat, Usage: "PEM file of a client certificate, for a server that asks for one"},
 		&cli.StringFlag{Name: "tls-key", Category: cat, Usage: "PEM file of the client certificate's key"},
 		&cli.BoolFlag{Name: "insecure", Category: cat, Usage: "do not check the server's certificate"},
-		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), one after another; " +
+		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), 4 at a time; " +
 			"with -o DIR/ (a directory) one shard file per primary, as --cluster-shards writes them, else one file of every primary's keys"},
 	}
 }
