@@ -24,11 +24,11 @@ func (d *dbOpens) BeginDB(db int, c record.Counts) error {
 	return d.Count.BeginDB(db, c)
 }
 
-// TestClusterSource reads a three-primary cluster of real redis-servers with each way, all
-// primaries at a time and fewer: every
-// primary in slot order, every key once, database 0 opened once, the libraries that every
-// primary holds once, progress adding up over the primaries to the keys of all. A primary
-// that refuses the connection fails the reading with an error naming it.
+// TestClusterSource reads a three-primary cluster of real redis-servers each way, all
+// primaries at a time and fewer: the primaries named in slot order, every key once, database
+// 0 opened once, the libraries that every primary holds once, progress adding up over the
+// primaries to the keys of all. A primary that refuses the connection fails the reading with
+// an error naming it.
 func TestClusterSource(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
 	ctx := t.Context()
