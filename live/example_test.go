@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // Copy a running server, every database, into an RDB file for Redis 6.2: as a replica
@@ -36,27 +37,16 @@ func Example() {
 	}
 }
 
-// Copy every primary of a Redis Cluster, through any of its nodes, into one RDB file.
+// Count the keys of every primary of a Redis Cluster, reached through any of its nodes.
 func ExampleOpenCluster() {
 	ctx := context.Background()
 	src, err := live.OpenCluster(ctx, "redis://127.0.0.1:7000", live.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	f, err := os.Create("cluster.rdb")
-	if err != nil {
+	var count record.Count
+	if err := src.WriteTo(ctx, &count); err != nil {
 		log.Fatal(err)
 	}
-	defer f.Close()
-	w, err := encoder.NewWriter(f, encoder.Options{Target: "redis-7.0", CountsAreHints: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := src.WriteTo(ctx, w); err != nil {
-		log.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(len(src.Primaries()), "primaries")
+	fmt.Println(count.Counts.Keys, "keys on", len(src.Primaries()), "primaries")
 }
