@@ -8,7 +8,6 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/live"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 // Copy a running server, every database, into an RDB file for Redis 6.2: as a replica
@@ -35,18 +34,4 @@ func Example() {
 	if err := w.Close(); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// Count the keys of every primary of a Redis Cluster, reached through any of its nodes.
-func ExampleOpenCluster() {
-	ctx := context.Background()
-	src, err := live.OpenCluster(ctx, "redis://127.0.0.1:7000", live.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	var count record.Count
-	if err := src.WriteTo(ctx, &count); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(count.Counts.Keys, "keys on", len(src.Primaries()), "primaries")
 }
