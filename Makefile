@@ -56,6 +56,7 @@ redis-image:
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set;
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
+# convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
 	$(GO) test -run '^$$' -bench . -benchtime 3x .
@@ -63,6 +64,7 @@ bench:
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
 	GO=$(GO) scripts/bench-diff.sh
+	GO=$(GO) scripts/bench-live.sh
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:

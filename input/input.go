@@ -90,6 +90,10 @@ type Options struct {
 	// Live configures the reading of a live server (Via, TLS, Notice, Progress); its
 	// Decoder is Decoder.
 	Live live.Options
+	// Cluster reads a live server as a node of a Redis Cluster: every primary of the
+	// cluster, one after another (live.OpenCluster). An input that is no live server
+	// refuses it.
+	Cluster bool
 }
 
 // An Input is an opened input: the record.Source of its records, and what it is.
@@ -114,8 +118,10 @@ type Input struct {
 	Import  *importer.Source
 	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats
-	// Server is a live server's source (Kind Live), nil for other kinds.
+	// Server is a live server's source (Kind Live), nil for other kinds and a cluster.
 	Server *live.Source
+	// Cluster is a live cluster's source (Kind Live, Options.Cluster), nil otherwise.
+	Cluster *live.ClusterSource
 
 	closers []func()
 }
@@ -141,7 +147,10 @@ func Open(ctx context.Context, arg string, opts Options) (*Input, error) {
 		return nil, fmt.Errorf("%w %q (known: auto, json, csv, rdb)", ErrFormat, opts.Format)
 	}
 	if live.IsURL(arg) {
-		return openLive(arg, opts)
+		return openLive(ctx, arg, opts)
+	}
+	if opts.Cluster {
+		return nil, fmt.Errorf("input: %s is no live server: only a live server is read as a cluster", nameOf(arg))
 	}
 	return openFile(ctx, arg, opts)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -17,8 +18,9 @@ const Live Kind = "live"
 func (in *Input) IsDump() bool { return in.Kind == RDB || in.Kind == Live }
 
 // openLive opens the live server arg names (redis://, rediss://), without connecting: each
-// reading connects. Its Arg and Name are the URL without its password.
-func openLive(arg string, opts Options) (*Input, error) {
+// reading connects; a cluster (opts.Cluster) is asked for its primaries now. Its Arg and
+// Name are the URL without its password.
+func openLive(ctx context.Context, arg string, opts Options) (*Input, error) {
 	if opts.Format != "" && opts.Format != Auto && opts.Format != RDB {
 		return nil, fmt.Errorf("%w: a live server's records are read as a dump, not %s", ErrFormat, opts.Format)
 	}
@@ -26,22 +28,38 @@ func openLive(arg string, opts Options) (*Input, error) {
 	lo.Decoder = opts.Decoder
 	// A server holds each key once: no check for repeats (and nothing to read twice).
 	lo.Decoder.OnDuplicate, lo.Decoder.CheckKeysFirst = "", false
+	if opts.Cluster {
+		cs, err := live.OpenCluster(ctx, arg, lo)
+		if err != nil {
+			return nil, err
+		}
+		name := "the cluster of " + cs.Address().String()
+		in := &Input{Kind: Live, Arg: cs.Address().String(), Name: name, Cluster: cs}
+		in.Source = &server{in: in, src: cs}
+		return in, nil
+	}
 	src, err := live.Open(arg, lo)
 	if err != nil {
 		return nil, err
 	}
 	name := src.Address().String()
 	in := &Input{Kind: Live, Arg: name, Name: name, Server: src}
-	in.Source = &server{in: in}
+	in.Source = &server{in: in, src: src}
 	return in, nil
 }
 
-// server is a live server's records, as the Source of its Input.
-type server struct{ in *Input }
+// server is a live server's records, or a cluster's, as the Source of its Input.
+type server struct {
+	in  *Input
+	src interface {
+		record.Source
+		Stats() decoder.Stats
+	}
+}
 
 // WriteTo reads the server into sink and keeps what the reader saw in the Input's Read.
 func (s *server) WriteTo(ctx context.Context, sink record.Sink) error {
-	err := s.in.Server.WriteTo(ctx, sink)
-	s.in.Read = s.in.Server.Stats()
+	err := s.src.WriteTo(ctx, sink)
+	s.in.Read = s.src.Stats()
 	return err
 }

@@ -18,6 +18,9 @@
 // Source.Snapshot gives the RDB stream of a sync itself, for readers that take a
 // file as a stream (inspect).
 //
+// A ClusterSource (OpenCluster) reads every primary of a Redis Cluster, several at a time,
+// each as a Source does, into one sink.
+//
 // Connections go through go-redis (AUTH with the URL's user and password, TLS
 // for rediss://). The package prints nothing: progress and notices go through
 // callbacks.

@@ -29,23 +29,28 @@ func clusterOutput(c *cli.Context) (*cluster.Layout, error) {
 	if c.IsSet("slots-from") {
 		flag = "--slots-from"
 	}
+	if err := splitOutput(c, flag); err != nil {
+		return nil, err
+	}
+	return clusterLayout(c)
+}
+
+// splitOutput checks that the flags let flag write one file and manifest per shard into the
+// directory -o names.
+func splitOutput(c *cli.Context, flag string) error {
 	dir := c.String("output")
 	switch {
 	case c.IsSet("manifest"):
-		return nil, fmt.Errorf("--manifest does not go with %s: each shard's manifest goes next to its file", flag)
+		return fmt.Errorf("--manifest does not go with %s: each shard's manifest goes next to its file", flag)
 	case !c.IsSet("output"):
-		return nil, fmt.Errorf("%s writes one file per shard into a directory: name it with -o DIR", flag)
+		return fmt.Errorf("%s writes one file per shard into a directory: name it with -o DIR", flag)
 	case dir == "-":
-		return nil, fmt.Errorf("%s writes one file per shard: -o - (stdout) cannot hold them", flag)
-	}
-	layout, err := clusterLayout(c)
-	if err != nil {
-		return nil, err
+		return fmt.Errorf("%s writes one file per shard: -o - (stdout) cannot hold them", flag)
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return nil, fmt.Errorf("-o %s is a file: a cluster split needs a directory", dir)
+		return fmt.Errorf("-o %s is a file: a cluster split needs a directory", dir)
 	}
-	return layout, nil
+	return nil
 }
 
 // clusterLayout returns the layout that --cluster-shards and --slots-from ask for.

@@ -118,6 +118,9 @@ func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *rdbgen.Conver
 // setCreated), its expiries moved when rebasing, keys that come again treated as onDup says;
 // import uses it for dumps too.
 func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.ConvertOptions, rebasing bool, onDup record.OnDuplicate) error {
+	if err := liveSplit(c, j, in); err != nil {
+		return err
+	}
 	if err := setCreated(c, j, in, &opts, rebasing); err != nil {
 		return err
 	}

@@ -108,6 +108,9 @@ func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, er
 		return nil, err
 	}
 	opts.Live = lo
+	if opts.Cluster, err = liveCluster(c, arg); err != nil {
+		return nil, err
+	}
 	opts.Stdin = c.App.Reader
 	opts.Decoder.MaxHeldBytes = maxHeldBytes
 	opts.Decoder.DropNewer = c.Bool("drop-newer") // false where the command has no such flag

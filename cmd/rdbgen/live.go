@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,7 +28,41 @@ func liveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-cert", Category: cat, Usage: "PEM file of a client certificate, for a server that asks for one"},
 		&cli.StringFlag{Name: "tls-key", Category: cat, Usage: "PEM file of the client certificate's key"},
 		&cli.BoolFlag{Name: "insecure", Category: cat, Usage: "do not check the server's certificate"},
+		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), 4 at a time; " +
+			"with -o DIR/ (a directory) one shard file per primary, as --cluster-shards writes them, else one file of every primary's keys"},
 	}
+}
+
+// liveCluster tells whether the input arg is to be read as a Redis Cluster: --cluster among
+// the live server's flags (load's --cluster names its target, not its input).
+func liveCluster(c *cli.Context, arg string) (bool, error) {
+	isLive := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "via") })
+	if !isLive || !c.Bool("cluster") {
+		return false, nil
+	}
+	if !live.IsURL(arg) {
+		return false, fmt.Errorf("--cluster applies to a live server's input (redis://…, rediss://…), not to %s", arg)
+	}
+	return true, nil
+}
+
+// liveSplit makes a job whose input is a live cluster write one shard file per primary, split
+// by the cluster's own slots, when -o names a directory (one that exists, or a name ending in
+// /) and neither --cluster-shards nor --slots-from splits otherwise. Every shard file gets
+// every library: a split then needs the primaries to hold the same ones.
+func liveSplit(c *cli.Context, j *fileJob, in *input.Input) error {
+	if in.Cluster == nil {
+		return nil
+	}
+	if fi, err := os.Stat(j.out); j.layout == nil && (strings.HasSuffix(j.out, "/") || err == nil && fi.IsDir()) {
+		if err := splitOutput(c, "--cluster"); err != nil {
+			return err
+		}
+		j.layout, j.shard = in.Cluster.Layout(), -1
+		j.opts.Manifest, j.opts.NoManifest = "", false
+	}
+	in.Cluster.SameFunctions = j.layout != nil
+	return nil
 }
 
 // liveOptions returns the options of a live input from the flags; for an input that is no
@@ -53,6 +90,9 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 // snapshot returns the snapshot of the live server in, as a replica receives it: inspect
 // reads a whole RDB file, which a scan does not give.
 func snapshot(c *cli.Context, in *input.Input) (io.ReadCloser, error) {
+	if in.Cluster != nil {
+		return nil, fmt.Errorf("%s: inspect reads one server's snapshot: name a primary, without --cluster", in.Name)
+	}
 	if in.Server.Address().DB >= 0 {
 		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.Name)
 	}

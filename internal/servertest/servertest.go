@@ -134,8 +134,8 @@ func ExampleSpecs(t testing.TB, examples string) map[string]*spec.Spec {
 
 // StartCluster starts an empty Redis Cluster of three primaries on local redis-servers,
 // joined and ready, with the slots split as cluster.Even(3) splits them, and stops it when
-// the test ends.
-func StartCluster(t testing.TB) (*localcluster.Cluster, *cluster.Layout) {
+// the test ends. args are added to every node's arguments.
+func StartCluster(t testing.TB, args ...string) (*localcluster.Cluster, *cluster.Layout) {
 	t.Helper()
 	layout, err := cluster.Even(3)
 	if err != nil {
@@ -148,7 +148,7 @@ func StartCluster(t testing.TB) (*localcluster.Cluster, *cluster.Layout) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := localcluster.Start(ctx, files, layout, localcluster.Options{
-		Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t)}})
+		Server: server.Options{Backend: server.BackendProcess, RedisServer: redistest.RedisServer(t), Args: args}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,219 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/record"
+)
+
+// ErrNotCluster is a server that is not a node of a Redis Cluster, read as one.
+var ErrNotCluster = errors.New("live: not a cluster node")
+
+// A ClusterSource is every primary of a Redis Cluster as one record.Source: the primaries
+// that CLUSTER NODES names as owning slots, in the order of their slots, each read as a
+// Source reads a server (Sync, or Scan), several at a time (Parallel), their keys
+// interleaved whole. Each primary's snapshot is its own point in time: the whole is not
+// one snapshot of the cluster.
+//
+// Every primary holds database 0 alone, opened once in the sink. Function libraries belong
+// to no slot and are loaded into every primary: a library that primaries hold alike is
+// written once; a primary's library that another holds with other code is an error, and
+// with SameFunctions, so is a library that some primaries lack.
+type ClusterSource struct {
+	// SameFunctions makes a library that not every primary holds an error, naming the
+	// primary that lacks it: for shard files, into each of which the sink writes every
+	// library. Without it, the libraries of all primaries are written, each once.
+	SameFunctions bool
+	// Parallel is how many primaries are read at a time: default DefaultParallel, 1 for one
+	// after another. Each reading holds its reader's buffers.
+	Parallel int
+
+	seed      Address
+	opts      Options
+	layout    *cluster.Layout
+	primaries []*Source
+	stats     decoder.Stats
+	mu        sync.Mutex // serializes the callbacks of the primaries' readings
+}
+
+// DefaultParallel is how many primaries a ClusterSource reads at a time by default: a
+// primary's own snapshot (a fork, and the repl-diskless-sync-delay of 5 s by default) then
+// overlaps the others'.
+const DefaultParallel = 4
+
+// OpenCluster asks the cluster node that url names for its primaries (CLUSTER NODES) and
+// returns a ClusterSource of them, connecting to each with the URL's user, password and
+// TLS. A URL naming a database other than 0 is an error wrapping ErrBadURL, a server not
+// in cluster mode one wrapping ErrNotCluster.
+func OpenCluster(ctx context.Context, url string, opts Options) (*ClusterSource, error) {
+	seed, err := Open(url, opts)
+	if err != nil {
+		return nil, err
+	}
+	a, opts := seed.addr, seed.opts // the defaults filled in
+	if a.DB > 0 {
+		return nil, fmt.Errorf("%w %q: a cluster holds database 0 alone", ErrBadURL, a)
+	}
+	c, err := seed.client(0)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	text, err := c.ClusterNodes(ctx).Result()
+	switch {
+	case err != nil && strings.Contains(err.Error(), "cluster support disabled"):
+		return nil, fmt.Errorf("%w: %s (%v)", ErrNotCluster, a, err)
+	case err != nil:
+		return nil, fmt.Errorf("CLUSTER NODES at %s: %w", a, err)
+	}
+	layout, err := cluster.ParseLayout(strings.NewReader(text))
+	if err != nil {
+		return nil, fmt.Errorf("CLUSTER NODES at %s: %w", a, err)
+	}
+	cs := &ClusterSource{seed: a, opts: opts, layout: layout}
+	for i := range layout.Len() {
+		pa := a
+		pa.DB = -1
+		pa.Host = primaryHost(layout.Shard(i).Addr, a.Host)
+		po := opts
+		if opts.Notice != nil {
+			po.Notice = func(msg string) { cs.mu.Lock(); defer cs.mu.Unlock(); opts.Notice(msg) }
+		}
+		cs.primaries = append(cs.primaries, &Source{addr: pa, opts: po})
+	}
+	return cs, nil
+}
+
+// primaryHost returns the host:port of a primary as CLUSTER NODES gives it; a node that
+// does not know its own address (":7001", a cluster of one node) is on the seed's host.
+func primaryHost(addr, seed string) string {
+	if strings.HasPrefix(addr, ":") {
+		return seed[:strings.LastIndexByte(seed, ':')] + addr
+	}
+	return addr
+}
+
+// Layout returns the slots of each primary, shard i being Primaries()[i], with the
+// primaries' node ids and addresses.
+func (cs *ClusterSource) Layout() *cluster.Layout { return cs.layout }
+
+// Primaries returns the addresses of the primaries, in the order they are read.
+func (cs *ClusterSource) Primaries() []Address {
+	out := make([]Address, len(cs.primaries))
+	for i, p := range cs.primaries {
+		out[i] = p.addr
+	}
+	return out
+}
+
+// Address returns the address of the node the URL named.
+func (cs *ClusterSource) Address() Address { return cs.seed }
+
+// Stats returns what the RDB readers saw in the last WriteTo, added up over the primaries
+// read so far.
+func (cs *ClusterSource) Stats() decoder.Stats { return cs.stats }
+
+// WriteTo reads every primary into sink, Parallel at a time, each key whole before another
+// primary's. Progress adds up over the primaries; an error names the primary, and stops the
+// others.
+func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
+	cs.stats = decoder.Stats{}
+	n := len(cs.primaries)
+	par := cs.Parallel
+	if par <= 0 {
+		par = DefaultParallel
+	}
+	par = min(par, n)
+	cs.notice("reading the %d primaries of the cluster of %s, %d at a time: each is a snapshot of its own time", n, cs.seed, par)
+	j := newJoined(sink, cs.Primaries())
+	run, cancel := context.WithCancel(ctx)
+	defer cancel()
+	progress := make([]record.Progress, n)
+	var (
+		wg    sync.WaitGroup
+		first error // the first primary's error, named
+		once  sync.Once
+	)
+	sem := make(chan struct{}, par)
+	for i, p := range cs.primaries {
+		p.opts.Progress = func(pr record.Progress) {
+			cs.mu.Lock()
+			defer cs.mu.Unlock()
+			progress[i] = pr
+			if cs.opts.Progress != nil {
+				var sum record.Progress
+				for _, q := range progress {
+					sum.Keys, sum.Members, sum.Bytes = sum.Keys+q.Keys, sum.Members+q.Members, sum.Bytes+q.Bytes
+				}
+				cs.opts.Progress(sum)
+			}
+		}
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-run.Done():
+				return
+			}
+			defer func() { <-sem }()
+			ps := &primarySink{j: j, i: i}
+			err := p.WriteTo(run, ps)
+			ps.release()
+			if err != nil && run.Err() == nil {
+				if !strings.Contains(err.Error(), p.addr.Host) {
+					err = fmt.Errorf("primary %s: %w", p.addr, err)
+				}
+				once.Do(func() { first = err; cancel() })
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range cs.primaries {
+		cs.add(p.Stats())
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case first != nil:
+		return first
+	case cs.SameFunctions:
+		return j.lacking()
+	}
+	return nil
+}
+
+// add adds the reader's counts of one primary to the source's.
+func (cs *ClusterSource) add(s decoder.Stats) {
+	t := &cs.stats
+	t.Keys += s.Keys
+	t.Expires += s.Expires
+	t.Members += s.Members
+	t.Empty += s.Empty
+	t.Bytes += s.Bytes
+	t.SlotImports += s.SlotImports
+	t.Types = addCounts(t.Types, s.Types)
+	t.Modules, t.ModuleAux = addCounts(t.Modules, s.Modules), addCounts(t.ModuleAux, s.ModuleAux)
+}
+
+func addCounts(to, from map[string]uint64) map[string]uint64 {
+	for k, v := range from {
+		if to == nil {
+			to = map[string]uint64{}
+		}
+		to[k] += v
+	}
+	return to
+}
+
+func (cs *ClusterSource) notice(format string, args ...any) {
+	if cs.opts.Notice != nil {
+		cs.opts.Notice(fmt.Sprintf(format, args...))
+	}
+}
+
+var _ record.Source = (*ClusterSource)(nil)
