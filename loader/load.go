@@ -260,8 +260,11 @@ func (l *load) end(failed, srcErr error) error {
 
 // open returns the conduit of the method to addr.
 func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, error) {
-	if l.o.Method == Mass {
+	switch l.o.Method {
+	case Mass:
 		return l.openMass(ctx, addr, n)
+	case Restore:
+		return l.openRestore(ctx, addr, n)
 	}
 	return l.openPool(ctx, addr, n)
 }
@@ -385,6 +388,9 @@ func keyError(key []byte, addr string, err error) error {
 	}
 	if key == nil {
 		return fmt.Errorf("select db: %w", err)
+	}
+	if strings.HasPrefix(err.Error(), "BUSYKEY") {
+		return fmt.Errorf("write key %q: the server holds the key already (%w): replace it with --replace", key, err)
 	}
 	if strings.Contains(err.Error(), "Bad data format") {
 		return fmt.Errorf("write key %q: %w (RESTORE of a module value fails so on a server without its module)", key, err)

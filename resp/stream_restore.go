@@ -172,16 +172,9 @@ func (c *Commands) restoreStream(t *record.StreamTail) error {
 			return err
 		}
 	}
-	c.start("RESTORE", c.key)
-	c.argTTL()
-	c.args = append(c.args, payload) // not copied: valid until the payload writer's next call
-	c.arg([]byte("REPLACE"))
-	if c.exp != 0 && c.o.Expiry != ExpiryRelative {
-		c.arg([]byte("ABSTTL"))
-	}
 	c.streams.Restored++
 	c.stream = nil
-	err = c.send(c.key, true)
+	err = c.sendRestore(c.key, payload, true)
 	c.args, c.buf = nil, nil
 	return err
 }
