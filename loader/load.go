@@ -52,6 +52,9 @@ type Result struct {
 	// Streams counts the streams sent as RESTORE, since commands could not rebuild them,
 	// what Options.DropLostPending left out, and the consumers made by commands.
 	Streams resp.StreamCounts
+	// Restore counts, for the Restore method, the records sent as commands since their
+	// payloads would pass the server's proto-max-bulk-len.
+	Restore resp.RestoreCounts
 	// DBs holds the keys confirmed (Expired apart) in each database they went to.
 	DBs map[int]record.Counts
 	// ModuleAuxDropped counts the module AUX records left out under Options.DropModuleAux.
@@ -113,7 +116,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
 		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts(),
-		Streams: l.streams}
+		Streams: l.streams, Restore: l.restore}
 	if err == nil && sized && res.Keys+res.Expired != l.total {
 		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
@@ -138,6 +141,7 @@ type load struct {
 	moduleAuxDropped uint64
 	// streams counts what the streams needed, over all nodes.
 	streams   resp.StreamCounts
+	restore   resp.RestoreCounts
 	streamsMu sync.Mutex
 	// confirmed and expires count the keys confirmed, over all connections and nodes, and
 	// expired the records confirmed after their expiry.

@@ -37,10 +37,12 @@ func (l *load) maxPayload(ctx context.Context, addr string) int64 {
 	return n
 }
 
-// addStreams adds the counts of the streams cmds sent and releases what it holds.
+// addStreams adds the counts of the streams cmds sent, and of its records sent as commands
+// by the Restore method, and releases what it holds.
 func (l *load) addStreams(cmds *resp.Commands) {
 	l.streamsMu.Lock()
 	l.streams.Add(cmds.StreamCounts())
+	l.restore.Fallbacks += cmds.RestoreCounts().Fallbacks
 	l.streamsMu.Unlock()
 	_ = cmds.Close()
 }
