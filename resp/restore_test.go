@@ -130,7 +130,8 @@ func TestRestoreCommands(t *testing.T) {
 				}
 				if r.Type == record.Stream {
 					back.Rec.Stream.Meta.FirstID = record.StreamID{} // derived from the entries
-					if tt.rdb < 10 {                                 // RDB 9 holds no deleted id, entries added or entries read
+					if tt.rdb < 10 {
+						// RDB 9 holds no deleted id, entries added or entries read
 						r.Stream.Meta.MaxDeletedID, r.Stream.Meta.EntriesAdded = record.StreamID{}, 0
 						r.Stream.Groups = []record.StreamGroup{r.Stream.Groups[0]}
 						r.Stream.Groups[0].EntriesRead = -1
