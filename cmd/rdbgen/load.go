@@ -76,6 +76,7 @@ type loadSummary struct {
 	KeysPerSecond float64                  `json:"keys_per_second"`
 	Manifest      string                   `json:"manifest,omitempty"`
 	Streams       resp.StreamCounts        `json:"streams,omitzero"`
+	Restore       resp.RestoreCounts       `json:"restore,omitzero"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -190,6 +191,7 @@ func loadAction(c *cli.Context) error {
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
 		Streams:       res.Streams,
+		Restore:       res.Restore,
 	}
 	if in.Dataset != nil {
 		sum.DB = in.Dataset.DB
