@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,17 +20,18 @@ import (
 // restore method and by mass, one of each per iteration, in alternating order, flushing
 // between loads, and reports the median seconds of each and their ratio (mass/restore: how
 // many times faster restore is), and the same of the CPU seconds the server spent (INFO
-// cpu), which a busy machine disturbs less. Run it with -benchtime 3x or more.
+// cpu), which a busy machine disturbs less, and of this process's (the source and the
+// loader). Run it with -benchtime 3x or more.
 func BenchmarkRestoreVsMass(b *testing.B) {
 	d := &dataset.Spec{Count: 200000, Type: record.Hash, Members: dataset.Range{Min: 20, Max: 20}, KeyPrefix: "h:",
 		Value: dataset.ValueRandom, ValueSize: 16, Seed: 1}
 	inst := servertest.StartEmpty(b)
-	times, cpu := map[loader.Method][]float64{}, map[loader.Method][]float64{}
+	times, cpu, own := map[loader.Method][]float64{}, map[loader.Method][]float64{}, map[loader.Method][]float64{}
 	load := func(m loader.Method) {
 		if err := inst.Client().FlushAll(b.Context()).Err(); err != nil {
 			b.Fatal(err)
 		}
-		cpu0 := serverCPU(b, inst.Client())
+		cpu0, own0 := serverCPU(b, inst.Client()), processCPU(b)
 		start := time.Now()
 		res, err := loader.Load(b.Context(), d, loader.Options{Addr: inst.Addr, Method: m})
 		if err != nil {
@@ -40,6 +42,7 @@ func BenchmarkRestoreVsMass(b *testing.B) {
 		}
 		times[m] = append(times[m], time.Since(start).Seconds())
 		cpu[m] = append(cpu[m], serverCPU(b, inst.Client())-cpu0)
+		own[m] = append(own[m], processCPU(b)-own0)
 	}
 	b.ResetTimer()
 	for i := range b.N {
@@ -60,6 +63,18 @@ func BenchmarkRestoreVsMass(b *testing.B) {
 	b.ReportMetric(massCPU, "mass-server-cpu-s")
 	b.ReportMetric(restoreCPU, "restore-server-cpu-s")
 	b.ReportMetric(massCPU/restoreCPU, "x-less-server-cpu")
+	b.ReportMetric(median(own[loader.Mass]), "mass-client-cpu-s")
+	b.ReportMetric(median(own[loader.Restore]), "restore-client-cpu-s")
+}
+
+// processCPU returns the CPU seconds, user and system, this process has spent: the
+// loader's, the source's included.
+func processCPU(b *testing.B) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // serverCPU returns the CPU seconds, user and system, the server has spent.
