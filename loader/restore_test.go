@@ -133,7 +133,13 @@ func TestRestoreBusyKey(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `write key "h:0"`) || !strings.Contains(err.Error(), "BUSYKEY") || !strings.Contains(err.Error(), "--replace") {
 		t.Fatalf("second load without replace: %v, want BUSYKEY naming h:0 and --replace", err)
 	}
-	res, err := loader.Load(t.Context(), d, loader.Options{Addr: inst.Addr, Method: loader.Restore, Replace: true})
+	// A record whose expiry has passed leaves a key the server holds as it is.
+	gone := records{{Key: []byte("h:50"), Type: record.String, Value: []byte("old"), ExpireAtMS: 1000}}
+	res, err := loader.Load(t.Context(), gone, loader.Options{Addr: inst.Addr, Method: loader.Restore})
+	if err == nil || !strings.Contains(err.Error(), "BUSYKEY") || inst.Client().Get(t.Context(), "h:50").Val() != "changed" {
+		t.Fatalf("expired record over a key the server holds: %+v, %v; h:50 holds %q", res, err, inst.Client().Get(t.Context(), "h:50").Val())
+	}
+	res, err = loader.Load(t.Context(), d, loader.Options{Addr: inst.Addr, Method: loader.Restore, Replace: true})
 	if err != nil || res.Keys != 100 {
 		t.Fatalf("with replace: %d keys, %v", res.Keys, err)
 	}
@@ -145,10 +151,10 @@ func TestRestoreBusyKey(t *testing.T) {
 // bigRecords are records whose payloads pass 1 MiB, the smallest proto-max-bulk-len a
 // server takes: a hash whose fields alone pass it (sent as commands as soon as they do), a
 // set whose members stay under it but whose payload does not (sent as commands at its end),
-// with an expiry, in database 5; and small keys around them, sent as RESTORE.
+// with an expiry; and small keys around them, sent as RESTORE.
 func bigRecords() records {
 	rnd := rand.New(rand.NewPCG(4, 5))
-	hash := record.Record{DB: 5, Key: []byte("bighash"), Type: record.Hash}
+	hash := record.Record{Key: []byte("bighash"), Type: record.Hash}
 	for i := range 1500 {
 		v := make([]byte, 1000)
 		for j := range v {
@@ -156,12 +162,12 @@ func bigRecords() records {
 		}
 		hash.Members = append(hash.Members, record.Member{Name: fmt.Appendf(nil, "f%d", i), Value: v})
 	}
-	set := record.Record{DB: 5, Key: []byte("bigset"), Type: record.Set, ExpireAtMS: time.Now().Add(time.Hour).UnixMilli()}
+	set := record.Record{Key: []byte("bigset"), Type: record.Set, ExpireAtMS: time.Now().Add(time.Hour).UnixMilli()}
 	for i := range 140000 {
 		set.Members = append(set.Members, record.Member{Name: fmt.Appendf(nil, "m%06d", i)})
 	}
 	small := func(key string) record.Record {
-		return record.Record{DB: 5, Key: []byte(key), Type: record.List, Members: []record.Member{{Name: []byte("a")}, {Name: []byte("b")}}}
+		return record.Record{Key: []byte(key), Type: record.List, Members: []record.Member{{Name: []byte("a")}, {Name: []byte("b")}}}
 	}
 	return records{small("before"), hash, small("between"), set, small("after")}
 }
@@ -188,5 +194,28 @@ func TestRestoreFallsBackToCommands(t *testing.T) {
 		if got := digest(t, inst.Addr); got != want {
 			t.Fatalf("%d workers: digest %s, the file's %s", workers, got, want)
 		}
+	}
+	// A key sent as commands, which the server holds already, is not replaced either.
+	flush(t, inst.Addr)
+	c := servertest.Client(t, inst.Addr, 0)
+	if err := c.Set(t.Context(), "bighash", "mine", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loader.Load(t.Context(), recs, loader.Options{Addr: inst.Addr, Method: loader.Restore})
+	if err == nil || !strings.Contains(err.Error(), `write key "bighash"`) || !strings.Contains(err.Error(), "BUSYKEY") {
+		t.Fatalf("got %v, want BUSYKEY naming bighash", err)
+	}
+	if v, err := c.Get(t.Context(), "bighash").Result(); err != nil || v != "mine" {
+		t.Fatalf("bighash holds %q (%v), want the server's own value", v, err)
+	}
+	if temps := c.Keys(t.Context(), "*rdbgen-tmp:*").Val(); len(temps) != 0 {
+		t.Fatalf("temporary keys left: %q", temps)
+	}
+	res, err := loader.Load(t.Context(), recs, loader.Options{Addr: inst.Addr, Method: loader.Restore, Replace: true})
+	if err != nil || res.Keys != 5 {
+		t.Fatalf("with replace: %d keys, %v", res.Keys, err)
+	}
+	if got := digest(t, inst.Addr); got != want {
+		t.Fatalf("with replace: digest %s, the file's %s", got, want)
 	}
 }

@@ -92,7 +92,11 @@ func (c *Commands) sendAtomic() error {
 		if err := c.emitCmd(); err != nil || !last {
 			return err
 		}
-		a.args = append(a.args[:0], []byte("RENAME"), a.temp, cmd.Key)
+		if c.o.Restore && !c.o.Replace { // a key the server holds is not replaced (restore.go)
+			a.args = append(a.args[:0], []byte("EVAL"), []byte(renameIfAbsent), []byte("2"), a.temp, cmd.Key)
+		} else {
+			a.args = append(a.args[:0], []byte("RENAME"), a.temp, cmd.Key)
+		}
 		cmd.Args, cmd.Last, cmd.Expires, cmd.ExpireAtMS = a.args, true, c.exp != 0, c.exp
 	}
 	return c.emitCmd()

@@ -187,6 +187,12 @@ func (c *Commands) toCommands() error {
 	return nil
 }
 
+// renameIfAbsent is the script that moves a record sent as commands under a temporary name
+// onto its key, Options.Atomic's RENAME, when Options.Restore without Replace: it fails as
+// RESTORE fails when the server holds the key already.
+const renameIfAbsent = "if redis.call('EXISTS', KEYS[2]) == 1 then return redis.error_reply('BUSYKEY Target key name already exists.') end " +
+	"return redis.call('RENAME', KEYS[1], KEYS[2])"
+
 // sendRestore sends RESTORE key ttl payload [REPLACE] [ABSTTL], the open record's last
 // command, with its expiry c.exp. The payload is not copied: it stays valid until the
 // payload writer's next call.
@@ -199,6 +205,13 @@ func (c *Commands) sendRestore(key, payload []byte, replace bool) error {
 	}
 	if c.exp != 0 && c.o.Expiry != ExpiryRelative {
 		c.arg([]byte("ABSTTL"))
+	}
+	if c.o.Restore && !c.atomic.open {
+		// A record of one command is whole as it is; and one whose expiry has passed stays
+		// RESTORE, not Options.Atomic's DEL key, which would delete a key the server holds
+		// without REPLACE: the server does not create it, and says BUSYKEY for a key it holds.
+		c.cmd = Command{Args: c.args, Key: key, DB: c.db, Last: true, Expires: c.exp != 0, ExpireAtMS: c.exp}
+		return c.emitCmd()
 	}
 	return c.send(key, true)
 }
