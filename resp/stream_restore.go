@@ -79,7 +79,10 @@ func (c *Commands) payloadWriter() (*encoder.PayloadWriter, error) {
 	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
-	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)
+	// Options.Restore's payloads are not compressed: the other methods send the values as
+	// they are too, and LZF cost more CPU, ours and the server's, than its bytes saved
+	// (loader's BenchmarkRestoreVsMass).
+	p, err := encoder.NewPayloadWriter(encoder.Options{RDBVersion: version, DisableCompression: c.o.Restore}, c.o.MaxPayload)
 	if err != nil {
 		return nil, err
 	}
