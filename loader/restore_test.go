@@ -211,6 +211,17 @@ func TestRestoreFallsBackToCommands(t *testing.T) {
 	if temps := c.Keys(t.Context(), "*rdbgen-tmp:*").Val(); len(temps) != 0 {
 		t.Fatalf("temporary keys left: %q", temps)
 	}
+	// Nor by a record whose expiry has passed; without such a key, it counts as expired.
+	expired := records{recs[1]}
+	expired[0].ExpireAtMS = 1000
+	if _, err := loader.Load(t.Context(), expired, loader.Options{Addr: inst.Addr, Method: loader.Restore}); err == nil ||
+		!strings.Contains(err.Error(), "BUSYKEY") || c.Get(t.Context(), "bighash").Val() != "mine" {
+		t.Fatalf("expired big record over a key the server holds: %v", err)
+	}
+	flush(t, inst.Addr)
+	if res, err := loader.Load(t.Context(), expired, loader.Options{Addr: inst.Addr, Method: loader.Restore}); err != nil || res.Expired != 1 || res.Keys != 0 {
+		t.Fatalf("expired big record: %+v, %v", res, err)
+	}
 	res, err := loader.Load(t.Context(), recs, loader.Options{Addr: inst.Addr, Method: loader.Restore, Replace: true})
 	if err != nil || res.Keys != 5 {
 		t.Fatalf("with replace: %d keys, %v", res.Keys, err)

@@ -76,7 +76,11 @@ func (c *Commands) sendAtomic() error {
 		if !last {
 			return nil
 		}
-		a.args = append(a.args[:0], []byte("DEL"), cmd.Key)
+		if c.o.Restore && !c.o.Replace { // a key the server holds is not deleted (restore.go)
+			a.args = append(a.args[:0], []byte("EVAL"), []byte(failIfPresent), []byte("1"), cmd.Key)
+		} else {
+			a.args = append(a.args[:0], []byte("DEL"), cmd.Key)
+		}
 		cmd.Args = a.args
 	case a.temp != nil:
 		pos := 1

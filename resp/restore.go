@@ -193,6 +193,11 @@ func (c *Commands) toCommands() error {
 const renameIfAbsent = "if redis.call('EXISTS', KEYS[2]) == 1 then return redis.error_reply('BUSYKEY Target key name already exists.') end " +
 	"return redis.call('RENAME', KEYS[1], KEYS[2])"
 
+// failIfPresent is the script sent, under Options.Restore without Replace, for a record sent
+// as commands whose expiry has passed (Options.Atomic's DEL key): the server holds no such
+// key, and one it holds is BUSYKEY, as for RESTORE.
+const failIfPresent = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('BUSYKEY Target key name already exists.') end return 0"
+
 // sendRestore sends RESTORE key ttl payload [REPLACE] [ABSTTL], the open record's last
 // command, with its expiry c.exp. The payload is not copied: it stays valid until the
 // payload writer's next call.

@@ -194,3 +194,41 @@ func TestRestoreFallsBack(t *testing.T) {
 		t.Fatalf("%d records sent as commands, want 2 (a string is not counted)", got)
 	}
 }
+
+// TestRestoreFallbackKeepsKeys: without Replace, the records sent as commands end in scripts
+// that fail as RESTORE fails for a key the server holds (BUSYKEY): the move of one built under
+// a temporary name, and what stands for one whose expiry has passed; with Replace, RENAME and
+// DEL.
+func TestRestoreFallbackKeepsKeys(t *testing.T) {
+	hash := record.Record{Key: []byte("hash"), Type: record.Hash}
+	for i := range 30 {
+		hash.Members = append(hash.Members, record.Member{Name: fmt.Appendf(nil, "field%02d", i), Value: []byte("value")})
+	}
+	expired := hash
+	expired.Key, expired.ExpireAtMS = []byte("gone"), 1000
+	for _, replace := range []bool{false, true} {
+		var last []string
+		c, err := resp.NewCommands(func(cmd *resp.Command) error {
+			if cmd.Last {
+				last = append(last, fmt.Sprintf("%s %s", cmd.Args[0], cmd.Args[len(cmd.Args)-1]))
+			}
+			return nil
+		}, resp.Options{Restore: true, Replace: replace, Atomic: true, MaxPayload: 100, MaxMembers: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []record.Record{hash, expired} {
+			if err := r.WriteTo(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Close()
+		want := "EVAL hash|EVAL gone"
+		if replace {
+			want = "RENAME hash|DEL gone"
+		}
+		if got := strings.Join(last, "|"); got != want {
+			t.Errorf("replace %v: last commands %s, want %s", replace, got, want)
+		}
+	}
+}
