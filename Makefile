@@ -55,6 +55,7 @@ redis-image:
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS);
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set;
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
+# load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
 bench:
@@ -63,6 +64,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
+	$(GO) test -run '^$$' -bench RestoreVsMass -benchtime 5x -timeout 30m ./loader
 	GO=$(GO) scripts/bench-diff.sh
 	GO=$(GO) scripts/bench-live.sh
 

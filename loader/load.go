@@ -52,6 +52,9 @@ type Result struct {
 	// Streams counts the streams sent as RESTORE, since commands could not rebuild them,
 	// what Options.DropLostPending left out, and the consumers made by commands.
 	Streams resp.StreamCounts
+	// Restore counts, for the Restore method, the records sent as commands since their
+	// payloads would pass the server's proto-max-bulk-len.
+	Restore resp.RestoreCounts
 	// DBs holds the keys confirmed (Expired apart) in each database they went to.
 	DBs map[int]record.Counts
 	// ModuleAuxDropped counts the module AUX records left out under Options.DropModuleAux.
@@ -113,7 +116,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	stopReports()
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
 		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts(),
-		Streams: l.streams}
+		Streams: l.streams, Restore: l.restore}
 	if err == nil && sized && res.Keys+res.Expired != l.total {
 		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
 	}
@@ -138,6 +141,7 @@ type load struct {
 	moduleAuxDropped uint64
 	// streams counts what the streams needed, over all nodes.
 	streams   resp.StreamCounts
+	restore   resp.RestoreCounts
 	streamsMu sync.Mutex
 	// confirmed and expires count the keys confirmed, over all connections and nodes, and
 	// expired the records confirmed after their expiry.
@@ -260,8 +264,11 @@ func (l *load) end(failed, srcErr error) error {
 
 // open returns the conduit of the method to addr.
 func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, error) {
-	if l.o.Method == Mass {
+	switch l.o.Method {
+	case Mass:
 		return l.openMass(ctx, addr, n)
+	case Restore:
+		return l.openRestore(ctx, addr, n)
 	}
 	return l.openPool(ctx, addr, n)
 }
@@ -385,6 +392,9 @@ func keyError(key []byte, addr string, err error) error {
 	}
 	if key == nil {
 		return fmt.Errorf("select db: %w", err)
+	}
+	if strings.HasPrefix(err.Error(), "BUSYKEY") {
+		return fmt.Errorf("write key %q: the server holds the key already (%w): replace it with --replace", key, err)
 	}
 	if strings.Contains(err.Error(), "Bad data format") {
 		return fmt.Errorf("write key %q: %w (RESTORE of a module value fails so on a server without its module)", key, err)

@@ -53,6 +53,9 @@ func TestLoadPutsEveryKey(t *testing.T) {
 		{"mass random ttl db 3", random, loader.Options{Method: loader.Mass}},
 		{"mass px", random, loader.Options{Method: loader.Mass, Expiry: resp.ExpiryRelative}},
 		{"mass big values", big, loader.Options{Method: loader.Mass}},
+		{"restore random ttl db 3", random, loader.Options{Method: loader.Restore}},
+		{"restore 3 workers px", random, loader.Options{Method: loader.Restore, Workers: 3, Expiry: resp.ExpiryRelative}},
+		{"restore big values", big, loader.Options{Method: loader.Restore}},
 		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}},
 		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}},
 		{"more workers than keys", dataset.Spec{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}},
@@ -90,7 +93,8 @@ func TestLoadPutsEveryKey(t *testing.T) {
 func TestLoadIsIdempotent(t *testing.T) {
 	inst := servertest.StartEmpty(t)
 	for _, m := range loader.Methods() {
-		if _, err := loader.Load(t.Context(), &random, loader.Options{Addr: inst.Addr, Method: m}); err != nil {
+		// restore replaces the keys only when told to; TestRestoreBusyKey loads without.
+		if _, err := loader.Load(t.Context(), &random, loader.Options{Addr: inst.Addr, Method: m, Replace: m == loader.Restore}); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
 	}
@@ -105,7 +109,9 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 		opts loader.Options
 		want string
 	}{
-		{"unknown method", plain, loader.Options{Method: "telepathy"}, `method "telepathy" (known: sequential, parallel, pipeline, mass)`},
+		{"unknown method", plain, loader.Options{Method: "telepathy"}, `method "telepathy" (known: sequential, parallel, pipeline, mass, restore)`},
+		{"replace without restore", plain, loader.Options{Method: loader.Mass, Replace: true}, "replace goes with restore"},
+		{"restore with a batch", plain, loader.Options{Method: loader.Restore, Batch: 10}, "restore sends no batches"},
 		{"sequential with workers", plain, loader.Options{Method: loader.Sequential, Workers: 4}, "sequential uses one connection, not 4 workers"},
 		{"mass with workers", plain, loader.Options{Method: loader.Mass, Workers: 2}, "mass uses one connection"},
 		{"parallel with a batch", plain, loader.Options{Method: loader.Parallel, Batch: 10}, "parallel sends no batches"},

@@ -200,7 +200,8 @@ func (m *massConduit) newChunk() *chunk {
 
 // A heldRename is a record's RENAME, held until the commands before it are confirmed.
 type heldRename struct {
-	after uint64 // the commands written before it
+	after uint64   // the commands written before it
+	args  [][]byte // the command when it is not RENAME temp key (resp.Options.Restore), else nil
 	temp  tempKey
 	f     uint8
 	exp   int64
@@ -230,7 +231,13 @@ func (m *massConduit) emit(cmd *resp.Command) error {
 			m.open = &tempKey{db: cmd.DB, name: bytes.Clone(cmd.Temp), key: bytes.Clone(cmd.Key)}
 		}
 		if cmd.Last {
-			m.held = append(m.held, heldRename{after: m.sent, temp: *m.open, f: f | flagRename, exp: cmd.ExpireAtMS})
+			h := heldRename{after: m.sent, temp: *m.open, f: f | flagRename, exp: cmd.ExpireAtMS}
+			if !bytes.Equal(cmd.Args[0], rename) {
+				for _, a := range cmd.Args {
+					h.args = append(h.args, bytes.Clone(a))
+				}
+			}
+			m.held = append(m.held, h)
 			m.open = nil
 			return m.release()
 		}
@@ -277,8 +284,12 @@ func (m *massConduit) release() error {
 	i := 0
 	for ; i < len(m.held) && m.held[i].after <= ok; i++ {
 		h := &m.held[i]
-		m.args = append(m.args[:0], rename, h.temp.name, h.temp.key)
-		if err := m.write(m.args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
+		args := h.args
+		if args == nil {
+			m.args = append(m.args[:0], rename, h.temp.name, h.temp.key)
+			args = m.args
+		}
+		if err := m.write(args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
 			m.held = m.held[i:]
 			return err
 		}

@@ -28,10 +28,16 @@ const (
 	// the replies are read and counted concurrently, the way redis-cli --pipe
 	// does. It uses one connection and no go-redis.
 	Mass Method = "mass"
+	// Restore sends each record as one RESTORE of its value serialized in the server's RDB
+	// version (resp.Options.Restore), streamed as Mass streams its commands, on Workers
+	// connections that take whole records in turn. A record larger than the server's
+	// proto-max-bulk-len goes as Mass's commands. Without Options.Replace, a key the server
+	// holds already stops the load.
+	Restore Method = "restore"
 )
 
 // Methods returns the methods, slowest first.
-func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass} }
+func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass, Restore} }
 
 // Defaults of [Options].
 const (
@@ -100,6 +106,11 @@ type Options struct {
 	// naming it.
 	ReplaceFunctions bool
 
+	// Replace makes Restore replace the keys the server holds (RESTORE … REPLACE). Default:
+	// false, a key the server holds stops the load with an error naming it. The other
+	// methods always replace.
+	Replace bool
+
 	// DropModuleAux leaves module AUX data (a module's data beside the keys) out, counted in
 	// Result.ModuleAuxDropped: no command puts it into a server. Default: false, such data
 	// is an error naming its module.
@@ -163,8 +174,15 @@ func (o Options) withDefaults() (Options, error) {
 		if o.Batch == 0 {
 			o.Batch = DefaultBatch
 		}
+	case Restore:
+		if o.Workers == 0 {
+			o.Workers = 1
+		}
 	default:
-		return bad("method %q (known: sequential, parallel, pipeline, mass)", o.Method)
+		return bad("method %q (known: sequential, parallel, pipeline, mass, restore)", o.Method)
+	}
+	if o.Replace && o.Method != Restore {
+		return bad("replace goes with restore; %s replaces keys always", o.Method)
 	}
 	if o.Method != Pipeline {
 		if o.Batch > 1 {

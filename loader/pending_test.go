@@ -138,7 +138,11 @@ func TestLostPendingCarried(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
-		if want := (resp.StreamCounts{Restored: 2, Consumers: 1}); res.Streams != want || res.Keys != 4 {
+		want := resp.StreamCounts{Restored: 2, Consumers: 1}
+		if m == loader.Restore {
+			want = resp.StreamCounts{} // every key goes as RESTORE, none for want of commands
+		}
+		if res.Streams != want || res.Keys != 4 {
 			t.Errorf("%s: %d keys, streams %+v, want 4 keys, %+v", m, res.Keys, res.Streams, want)
 		}
 		check(string(m))

@@ -16,7 +16,7 @@ import (
 // commandOptions returns the options of the commands for the server at addr, of version v.
 func (l *load) commandOptions(ctx context.Context, addr string, v resp.Version) resp.Options {
 	return resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: l.maxPayload(ctx, addr),
-		DropLostPending: l.o.DropLostPending, Atomic: true}
+		DropLostPending: l.o.DropLostPending, Atomic: true, Restore: l.o.Method == Restore, Replace: l.o.Replace}
 }
 
 // maxPayload returns the server's proto-max-bulk-len, or Redis's default when the server
@@ -37,10 +37,12 @@ func (l *load) maxPayload(ctx context.Context, addr string) int64 {
 	return n
 }
 
-// addStreams adds the counts of the streams cmds sent and releases what it holds.
+// addStreams adds the counts of the streams cmds sent, and of its records sent as commands
+// by the Restore method, and releases what it holds.
 func (l *load) addStreams(cmds *resp.Commands) {
 	l.streamsMu.Lock()
 	l.streams.Add(cmds.StreamCounts())
+	l.restore.Fallbacks += cmds.RestoreCounts().Fallbacks
 	l.streamsMu.Unlock()
 	_ = cmds.Close()
 }

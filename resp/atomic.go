@@ -76,7 +76,11 @@ func (c *Commands) sendAtomic() error {
 		if !last {
 			return nil
 		}
-		a.args = append(a.args[:0], []byte("DEL"), cmd.Key)
+		if c.o.Restore && !c.o.Replace { // a key the server holds is not deleted (restore.go)
+			a.args = append(a.args[:0], []byte("EVAL"), []byte(failIfPresent), []byte("1"), cmd.Key)
+		} else {
+			a.args = append(a.args[:0], []byte("DEL"), cmd.Key)
+		}
 		cmd.Args = a.args
 	case a.temp != nil:
 		pos := 1
@@ -92,7 +96,11 @@ func (c *Commands) sendAtomic() error {
 		if err := c.emitCmd(); err != nil || !last {
 			return err
 		}
-		a.args = append(a.args[:0], []byte("RENAME"), a.temp, cmd.Key)
+		if c.o.Restore && !c.o.Replace { // a key the server holds is not replaced (restore.go)
+			a.args = append(a.args[:0], []byte("EVAL"), []byte(renameIfAbsent), []byte("2"), a.temp, cmd.Key)
+		} else {
+			a.args = append(a.args[:0], []byte("RENAME"), a.temp, cmd.Key)
+		}
 		cmd.Args, cmd.Last, cmd.Expires, cmd.ExpireAtMS = a.args, true, c.exp != 0, c.exp
 	}
 	return c.emitCmd()

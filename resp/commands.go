@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -97,6 +98,14 @@ type Options struct {
 	// reader sees it half built and loading again still replaces the key; a record whose
 	// expiry has passed is sent as DEL key. Default: false, each command names the key.
 	Atomic bool
+	// Restore sends every record as one RESTORE key ttl payload [ABSTTL] of a payload in
+	// RDBVersion (restore.go), where the server needs no command per member; a record whose
+	// payload would pass MaxPayload is sent as commands. It needs a server of Redis 5.0 or
+	// later. Default: false, records go as commands.
+	Restore bool
+	// Replace adds REPLACE to the RESTORE of Options.Restore, which then replaces a key the
+	// server holds. Default: false, the server refuses such a key (BUSYKEY).
+	Replace bool
 	// DropModuleAux leaves module AUX data out, counted in ModuleCounts, where it would be an
 	// error: no command carries it. Default: false.
 	DropModuleAux bool
@@ -179,6 +188,7 @@ type Commands struct {
 	streams StreamCounts
 	modules ModuleCounts
 	atomic  atomicState
+	rs      restoreState
 }
 
 var _ record.Sink = (*Commands)(nil)
@@ -193,7 +203,11 @@ func NewCommands(emit func(*Command) error, o Options) (*Commands, error) {
 	if emit == nil {
 		return nil, fmt.Errorf("%w: no function to take the commands", ErrInvalidOption)
 	}
-	return &Commands{o: o, emit: emit}, nil
+	c := &Commands{o: o, emit: emit}
+	if o.Restore && !encoder.Can(c.restoreVersion(), encoder.Streams) {
+		return nil, fmt.Errorf("%w: RESTORE payloads are written for Redis 5.0 or later, not %s", ErrServerTooOld, o.Server)
+	}
+	return c, nil
 }
 
 // Err returns the first error, if any.
@@ -277,7 +291,7 @@ func (c *Commands) BeginDB(db int, _ record.Counts) error {
 	if c.err != nil {
 		return c.err
 	}
-	if c.verb != "" || c.stream != nil {
+	if c.verb != "" || c.stream != nil || c.rs.open {
 		return c.fail(fmt.Errorf("select db %d: key %q is still open", db, c.key))
 	}
 	c.db = db
@@ -292,8 +306,11 @@ func (c *Commands) Begin(h *record.Header) error {
 	if c.err != nil {
 		return c.err
 	}
-	if c.verb != "" || c.stream != nil {
+	if c.verb != "" || c.stream != nil || c.restoring() {
 		return c.fail(fmt.Errorf("write key %q: key %q is still open", h.Key, c.key))
+	}
+	if c.o.Restore && !c.rs.direct {
+		return c.beginRestore(h)
 	}
 	switch h.Type {
 	case record.String:
@@ -416,6 +433,9 @@ func (c *Commands) Add(m *record.Member) error {
 	if c.err != nil {
 		return c.err
 	}
+	if c.restoring() {
+		return c.addRestore(m)
+	}
 	if c.stream != nil {
 		return c.addStreamEntry(m)
 	}
@@ -447,6 +467,12 @@ func (c *Commands) Add(m *record.Member) error {
 func (c *Commands) End(t *record.StreamTail) error {
 	if c.err != nil {
 		return c.err
+	}
+	if c.restoring() {
+		return c.endRestore(t)
+	}
+	if c.rs.direct {
+		defer c.rs.reset()
 	}
 	if c.stream != nil {
 		return c.endStream(t)

@@ -35,15 +35,10 @@ func (c *Commands) writeModule(h *record.Header) error {
 			var payload []byte
 			if payload, err = p.Payload(); err == nil {
 				c.exp = h.ExpireAtMS
-				c.start("RESTORE", h.Key)
-				c.argTTL()
-				c.arg(payload)
-				c.arg([]byte("REPLACE"))
-				if c.exp != 0 && c.o.Expiry != ExpiryRelative {
-					c.arg([]byte("ABSTTL"))
-				}
 				c.modules.Values++
-				return c.send(h.Key, true)
+				// Other values go by commands, which replace a key: so does this one, unless
+				// every value goes by RESTORE and REPLACE was not asked for.
+				return c.sendRestore(h.Key, payload, !c.o.Restore || c.o.Replace)
 			}
 		} else {
 			p.Abandon()

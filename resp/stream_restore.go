@@ -80,7 +80,10 @@ func (c *Commands) payloadWriter() (*rdbsink.PayloadWriter, error) {
 	if !encoder.Can(version, encoder.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
-	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: version}, c.o.MaxPayload)
+	// Options.Restore's payloads are not compressed: the other methods send the values as
+	// they are too, and LZF cost more CPU, ours and the server's, than its bytes saved
+	// (loader's BenchmarkRestoreVsMass).
+	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: version, DisableCompression: c.o.Restore}, c.o.MaxPayload)
 	if err != nil {
 		return nil, err
 	}
@@ -173,16 +176,9 @@ func (c *Commands) restoreStream(t *record.StreamTail) error {
 			return err
 		}
 	}
-	c.start("RESTORE", c.key)
-	c.argTTL()
-	c.args = append(c.args, payload) // not copied: valid until the payload writer's next call
-	c.arg([]byte("REPLACE"))
-	if c.exp != 0 && c.o.Expiry != ExpiryRelative {
-		c.arg([]byte("ABSTTL"))
-	}
 	c.streams.Restored++
 	c.stream = nil
-	err = c.send(c.key, true)
+	err = c.sendRestore(c.key, payload, true)
 	c.args, c.buf = nil, nil
 	return err
 }

@@ -78,7 +78,7 @@ func (w *Writer) Close() error {
 	if err := w.Err(); err != nil {
 		return err
 	}
-	if w.verb != "" || w.stream != nil {
+	if w.verb != "" || w.stream != nil || w.rs.open {
 		return w.fail(fmt.Errorf("close: key %q is still open", w.key))
 	}
 	if err := w.w.Flush(); err != nil {

@@ -29,7 +29,8 @@ func loadCommand() *cli.Command {
 			"rdbgen load --addr 127.0.0.1:6379 --spec dataset.yaml --manifest m.json\n" +
 			"rdbgen load --addr 127.0.0.1:6379 data.jsonl (or - for stdin)\n" +
 			"rdbgen load --url redis://:secret@127.0.0.1:6379/2 --count N --method parallel --workers 50\n" +
-			"rdbgen load --cluster --addr 127.0.0.1:7000 --count N",
+			"rdbgen load --cluster --addr 127.0.0.1:7000 --count N\n" +
+			"rdbgen load --addr 127.0.0.1:6379 --method restore [--replace] dump.rdb",
 		Flags: slices.Concat(
 			builtinDatasetFlags(countUsage+", or --spec, or an input file", seedUsage),
 			onlineInputFlags(),
@@ -41,7 +42,8 @@ func loadCommand() *cli.Command {
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
 				shardIndexFlag(),
 				baseTimeFlag(),
-				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline or mass"},
+				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline, mass or restore (one RESTORE per key, its value serialized for the server)"},
+				&cli.BoolFlag{Name: "replace", Usage: "with --method restore: replace keys the server holds (RESTORE … REPLACE) instead of stopping at the first"},
 				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
 				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
 				&cli.StringFlag{Name: "expiry", Value: string(resp.ExpiryAbsolute), Usage: "send expiries as pxat (exact) or px (time left)"},
@@ -76,6 +78,7 @@ type loadSummary struct {
 	KeysPerSecond float64                  `json:"keys_per_second"`
 	Manifest      string                   `json:"manifest,omitempty"`
 	Streams       resp.StreamCounts        `json:"streams,omitzero"`
+	Restore       resp.RestoreCounts       `json:"restore,omitzero"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -87,6 +90,9 @@ func loadAction(c *cli.Context) error {
 	}
 	if c.IsSet("force") && !c.IsSet("manifest") {
 		return errors.New("--force goes with --manifest (it replaces an existing manifest file)")
+	}
+	if c.IsSet("replace") && opts.Method != loader.Restore {
+		return fmt.Errorf("--replace goes with --method restore (%s replaces keys always)", opts.Method)
 	}
 	if c.IsSet("batch") && opts.Method != loader.Pipeline {
 		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
@@ -144,6 +150,7 @@ func loadAction(c *cli.Context) error {
 	opts.Batch = c.Int("batch")
 	opts.Expiry = resp.Expiry(c.String("expiry"))
 	opts.DropLostPending = c.Bool("drop-lost-pending")
+	opts.Replace = c.Bool("replace")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
@@ -186,6 +193,7 @@ func loadAction(c *cli.Context) error {
 		KeysPerSecond: perSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
 		Streams:       res.Streams,
+		Restore:       res.Restore,
 	}
 	if in.Dataset != nil {
 		sum.DB = in.Dataset.DB

@@ -53,6 +53,9 @@ func TestLoadEveryInput(t *testing.T) {
 		{"set sequential", []string{"--type", "set", "--members", "3", "--count", "500", "--method", "sequential", "--db", "5"}, 500},
 		{"json lines", []string{jsonl}, 1000},
 		{"json lines mass", []string{"--method", "mass", jsonl}, 1000},
+		{"json lines restore", []string{"--method", "restore", jsonl}, 1000},
+		{"sessions spec restore", []string{"--spec", "../../examples/sessions.yaml", "--count-scale", "0.002", "--method", "restore", "--workers", "2"}, 2000},
+		{"hash restore", []string{"--type", "hash", "--count", "5000", "--value", "random", "--ttl", "1h", "--method", "restore"}, 5000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

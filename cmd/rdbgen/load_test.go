@@ -96,6 +96,39 @@ func TestLoadURL(t *testing.T) {
 	}
 }
 
+// TestLoadRestore loads by --method restore, which the JSON summary names; loading again
+// stops at the first key the server holds, naming it and --replace, with which it succeeds.
+func TestLoadRestore(t *testing.T) {
+	inst := servertest.StartEmpty(t)
+	args := []string{"load", "--addr", inst.Addr, "--type", "hash", "--count", "300", "--method", "restore", "--json"}
+	for _, tt := range []struct {
+		extra []string
+		err   string
+	}{
+		{nil, ""},
+		{nil, `write key "key100000001": the server holds the key already (BUSYKEY Target key name already exists.): replace it with --replace`},
+		{[]string{"--replace"}, ""},
+	} {
+		stdout, _, err := run(t, context.Background(), append(args, tt.extra...)...)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("%v: got %v, want %q", tt.extra, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tt.extra, err)
+		}
+		var sum loadSummary
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+		}
+		if sum.Keys != 300 || sum.Method != "restore" || sum.Workers != 1 {
+			t.Fatalf("%v: summary %+v", tt.extra, sum)
+		}
+	}
+}
+
 func TestLoadQuiet(t *testing.T) {
 	inst := servertest.StartEmpty(t)
 	stdout, stderr, err := run(t, context.Background(), "load", "--addr", inst.Addr, "--count", "10", "-q")
@@ -116,8 +149,10 @@ func TestLoadBadInput(t *testing.T) {
 		{"bad url", []string{"--count", "1", "--url", "http://x"}, "--url: redis: invalid URL scheme: http"},
 		{"unix url", []string{"--count", "1", "--url", "unix:///tmp/redis.sock"}, "unix sockets are not supported"},
 		{"db disagrees", []string{"--count", "1", "--url", "redis://" + refused + "/2", "--db", "3"}, "--db 3 disagrees with the database 2 of --url"},
-		{"unknown method", []string{"--count", "1", "--method", "fax"}, `method "fax" (known: sequential, parallel, pipeline, mass)`},
+		{"unknown method", []string{"--count", "1", "--method", "fax"}, `method "fax" (known: sequential, parallel, pipeline, mass, restore)`},
 		{"batch without pipeline", []string{"--count", "1", "--method", "sequential", "--batch", "10"}, "--batch goes with --method pipeline, not sequential"},
+		{"replace without restore", []string{"--count", "1", "--method", "mass", "--replace"}, "--replace goes with --method restore (mass replaces keys always)"},
+		{"batch with restore", []string{"--count", "1", "--method", "restore", "--batch", "10"}, "--batch goes with --method pipeline, not restore"},
 		{"batch 1 with mass", []string{"--count", "1", "--method", "mass", "--batch", "1"}, "--batch goes with --method pipeline, not mass"},
 		{"db and db-map", []string{"x.json", "--db", "1", "--db-map", "0=1"}, "--db and --db-map both say where the keys go: give one"},
 		{"db-map with the dataset", []string{"--count", "1", "--db-map", "0=1"}, "--db-map goes with --spec or an input file"},

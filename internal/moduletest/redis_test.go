@@ -163,7 +163,7 @@ func TestModuleDump(t *testing.T) {
 		!strings.Contains(err.Error(), `"rdbgen-mt"`) || !strings.Contains(err.Error(), "--drop-module-aux") {
 		t.Fatalf("load without DropModuleAux: %v", err)
 	}
-	for _, m := range []loader.Method{loader.Sequential, loader.Parallel, loader.Pipeline, loader.Mass} {
+	for _, m := range loader.Methods() {
 		for _, db := range []int{0, 1} {
 			if err := servertest.Client(t, inst.Addr, db).FlushDB(ctx).Err(); err != nil {
 				t.Fatal(err)
