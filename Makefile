@@ -56,9 +56,12 @@ redis-image:
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set;
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
+# WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
+# run 3 times each rather than for a second.
+WHOLE = ^Benchmark(DefaultDataset|DefaultDatasetPipe|DefaultDatasetCPU|PeakRSS|ClusterSplit|ClusterPeakRSS|Collections|CollectionsPeakRSS)$$
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
-	$(GO) test -run '^$$' -bench . -benchtime 3x .
+	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
+	$(GO) test -run '^$$' -bench '$(WHOLE)' -benchtime 3x ./dataset
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live

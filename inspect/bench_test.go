@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -31,7 +31,7 @@ func BenchmarkInspect(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := rdbgen.Write(context.Background(), f, &c.d, rdbgen.Options{Encoder: encoder.Options{Target: c.target}}); err != nil {
+			if _, err := output.Write(context.Background(), f, &c.d, output.Options{Encoder: encoder.Options{Target: c.target}}); err != nil {
 				b.Fatal(err)
 			}
 			if err := f.Close(); err != nil {

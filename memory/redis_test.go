@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -153,7 +153,7 @@ func TestEstimateExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
+			if _, err := output.Write(context.Background(), f, s, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {

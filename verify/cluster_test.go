@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 	"github.com/rdbgen/rdbgen/verify"
@@ -27,12 +27,12 @@ func split(t *testing.T, d *dataset.Spec, files, layout *cluster.Layout, change 
 	dir := t.TempDir()
 	created := time.Now().UTC()
 	dsts, paths := create(t, dir, files.Len())
-	res, err := rdbgen.WriteShards(context.Background(), dsts, d, files, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.WriteShards(context.Background(), dsts, d, files, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, st := range res.Shards {
-		m := shardManifest(i, layout, st, res, created)
+		m := shardManifest(st.Index, layout, st.Stats, res, created)
 		m.Dataset = d
 		change(i, m)
 		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
@@ -60,7 +60,7 @@ func create(t *testing.T, dir string, n int) ([]io.Writer, []string) {
 }
 
 // shardManifest returns the manifest of shard i as rdbgen writes it, without its records.
-func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.ClusterResult, created time.Time) *manifest.Manifest {
+func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res *output.Result, created time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: created, Target: res.Target, RDBVersion: res.RDBVersion,
 		Checksum: manifest.FormatChecksum(st.Checksum), Bytes: st.Bytes, Keys: st.Keys, Expires: st.Expires,
 		DBs:     map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}},
@@ -150,13 +150,13 @@ func TestClusterSpec(t *testing.T) {
 	layout, _ := cluster.Even(3)
 	dir := t.TempDir()
 	dsts, paths := create(t, dir, 3)
-	res, err := rdbgen.WriteShards(context.Background(), dsts, s, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.WriteShards(context.Background(), dsts, s, layout, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := time.Now().UTC()
 	for i, st := range res.Shards {
-		m := shardManifest(i, layout, st, res, created)
+		m := shardManifest(st.Index, layout, st.Stats, res, created)
 		m.Spec = &manifest.Spec{File: "spring-data-redis.yaml", YAML: string(src), Params: s.Params}
 		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
 			t.Fatal(err)

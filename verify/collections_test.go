@@ -11,10 +11,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 	"github.com/rdbgen/rdbgen/verify"
@@ -170,7 +170,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.Write(context.Background(), f, s, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -27,7 +27,7 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: opts})
+	res, err := output.Write(context.Background(), f, &d, output.Options{Encoder: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

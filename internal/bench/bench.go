@@ -24,9 +24,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/server"
@@ -338,7 +338,7 @@ func (b *bencher) generate(ctx context.Context, path string, src record.Source, 
 	}
 	defer f.Close()
 	start := time.Now()
-	_, err = rdbgen.Write(ctx, f, src, rdbgen.Options{Progress: progress})
+	_, err = output.Write(ctx, f, src, output.Options{Progress: progress})
 	if err == nil {
 		err = f.Sync()
 	}

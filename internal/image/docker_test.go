@@ -19,7 +19,6 @@ import (
 	"github.com/hdt3213/rdb/parser"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
@@ -27,6 +26,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/image"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
@@ -45,7 +45,7 @@ func writeDataset(t *testing.T) string {
 	}
 	defer f.Close()
 	d := testDataset
-	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.Write(context.Background(), f, &d, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

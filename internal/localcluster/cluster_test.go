@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -32,7 +32,7 @@ func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string
 		defer f.Close()
 		dsts[i] = f
 	}
-	if _, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
+	if _, err := output.WriteShards(context.Background(), dsts, d, layout, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 		t.Fatal(err)
 	}
 	return paths

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/spec"
@@ -31,7 +31,7 @@ func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Write(context.Background(), f, d, rdbgen.Options{Encoder: opts}); err != nil {
+	if _, err := output.Write(context.Background(), f, d, output.Options{Encoder: opts}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
