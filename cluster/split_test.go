@@ -23,7 +23,7 @@ import (
 )
 
 // generateCluster splits d by layout into buffers.
-func generateCluster(t *testing.T, d *dataset.Spec, layout *cluster.Layout, opts encoder.Options) ([]*bytes.Buffer, *output.Result) {
+func generateCluster(t *testing.T, d *dataset.Config, layout *cluster.Layout, opts encoder.Options) ([]*bytes.Buffer, *output.Result) {
 	t.Helper()
 	bufs := make([]*bytes.Buffer, layout.Len())
 	dsts := make([]io.Writer, layout.Len())
@@ -50,15 +50,15 @@ func TestGenerateClusterReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := map[string]struct {
-		d      dataset.Spec
+		d      dataset.Config
 		layout *cluster.Layout
 		opts   encoder.Options
 	}{
-		"classic even": {dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}, even3, encoder.Options{}},
-		"random ttl uneven": {dataset.Spec{Count: 2000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
+		"classic even": {dataset.Config{Count: 3000, KeyPrefix: "key", KeyStart: 100000001}, even3, encoder.Options{}},
+		"random ttl uneven": {dataset.Config{Count: 2000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
 			Seed: 3, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}, uneven, encoder.Options{Target: "redis-7.0"}},
-		"hash tags": {dataset.Spec{Count: 500, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{}},
-		"empty":     {dataset.Spec{Count: 0, KeyPrefix: "k"}, even3, encoder.Options{}},
+		"hash tags": {dataset.Config{Count: 500, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{}},
+		"empty":     {dataset.Config{Count: 0, KeyPrefix: "k"}, even3, encoder.Options{}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -109,7 +109,7 @@ func TestGenerateClusterCollections(t *testing.T) {
 	layout, _ := cluster.Even(3)
 	for _, typ := range []record.Type{record.Hash, record.ZSet} {
 		t.Run(string(typ), func(t *testing.T) {
-			d := dataset.Spec{Count: 300, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 200}, Seed: 4}
+			d := dataset.Config{Count: 300, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 200}, Seed: 4}
 			bufs, res := generateCluster(t, &d, layout, encoder.Options{Target: "redis-7.0"})
 			all := map[string]parser.RedisObject{}
 			for i, b := range bufs {
@@ -140,7 +140,7 @@ func TestGenerateClusterCollections(t *testing.T) {
 func TestGenerateClusterErrors(t *testing.T) {
 	layout, _ := cluster.Even(2)
 	dsts := []io.Writer{io.Discard, io.Discard}
-	d := &dataset.Spec{Count: 10, KeyPrefix: "k", DB: 3}
+	d := &dataset.Config{Count: 10, KeyPrefix: "k", DB: 3}
 	if _, err := output.WriteShards(context.Background(), dsts, d, layout, output.Options{}); !errors.Is(err, cluster.ErrDB) {
 		t.Fatalf("db 3: %v", err)
 	}
@@ -155,7 +155,7 @@ func TestGenerateClusterErrors(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	// Over a million keys, the counting pass runs in parts: a miscount would fail Close.
-	big := &dataset.Spec{Count: 1<<20 + 7, KeyPrefix: "k", TTL: time.Hour, BaseTimeMS: 1}
+	big := &dataset.Config{Count: 1<<20 + 7, KeyPrefix: "k", TTL: time.Hour, BaseTimeMS: 1}
 	res, err := output.WriteShards(context.Background(), []io.Writer{io.Discard, io.Discard}, big, layout, output.Options{})
 	if err != nil || res.Stats.Keys != big.Count || res.Stats.Expires != big.Count {
 		t.Fatalf("%+v, %v", res.Stats, err)

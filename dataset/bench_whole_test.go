@@ -23,14 +23,14 @@ import (
 )
 
 // classic is the default dataset: key100000001… with values equal to the keys.
-func classic(n uint64) *dataset.Strings {
-	return &dataset.Strings{Count: n, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}
+func classic(n uint64) *dataset.Config {
+	return &dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}
 }
 
 // writeRdbgen writes d to the file rdbgen.rdb in dir as the CLI does (a temporary file,
 // synced, renamed over the file of the previous iteration, and its manifest) and returns the
 // time taken.
-func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+func writeRdbgen(b *testing.B, dir string, d *dataset.Config) time.Duration {
 	start := time.Now()
 	out, err := output.File(filepath.Join(dir, "rdbgen.rdb"), output.Options{Force: true})
 	if err != nil {
@@ -43,7 +43,7 @@ func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 }
 
 // encodeRdbgen writes d to w with rdbgen.
-func encodeRdbgen(b *testing.B, w io.Writer, d *dataset.Strings) {
+func encodeRdbgen(b *testing.B, w io.Writer, d *dataset.Config) {
 	if _, err := output.Write(context.Background(), w, d, output.Options{}); err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func encodeRdbgen(b *testing.B, w io.Writer, d *dataset.Strings) {
 
 // writeBaseline writes d to a new file in dir with github.com/hdt3213/rdb's encoder and
 // returns the time taken, including the final fsync.
-func writeBaseline(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+func writeBaseline(b *testing.B, dir string, d *dataset.Config) time.Duration {
 	f, err := os.Create(filepath.Join(dir, "hdt3213.rdb"))
 	if err != nil {
 		b.Fatal(err)
@@ -67,7 +67,7 @@ func writeBaseline(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 
 // encodeBaseline writes d to w with github.com/hdt3213/rdb's encoder behind a 1 MiB
 // bufio.Writer.
-func encodeBaseline(b *testing.B, w io.Writer, d *dataset.Strings) {
+func encodeBaseline(b *testing.B, w io.Writer, d *dataset.Config) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := hdtencoder.NewEncoder(bw).EnableCompress()
 	check := func(err error) {
@@ -316,12 +316,12 @@ func BenchmarkClusterPeakRSS(b *testing.B) {
 // 7), and one set of ten million members (the plain type, streamed).
 var collectionBenchmarks = []struct {
 	name   string
-	d      dataset.Spec
+	d      dataset.Config
 	target string
 }{
-	{"hashes=1000000x10", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001, Type: record.Hash,
+	{"hashes=1000000x10", dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001, Type: record.Hash,
 		Members: dataset.Range{Min: 10, Max: 10}}, "redis-7.0"},
-	{"set=1x10000000", dataset.Spec{Count: 1, KeyPrefix: "key", KeyStart: 100000001, Type: record.Set,
+	{"set=1x10000000", dataset.Config{Count: 1, KeyPrefix: "key", KeyStart: 100000001, Type: record.Set,
 		Members: dataset.Range{Min: 10_000_000, Max: 10_000_000}}, "redis-7.0"},
 }
 

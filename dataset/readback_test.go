@@ -17,7 +17,7 @@ import (
 
 func TestGenerateReadBackByIndependentParser(t *testing.T) {
 	base := time.Now().Add(time.Hour).UnixMilli()
-	datasets := map[string]dataset.Strings{
+	datasets := map[string]dataset.Config{
 		"classic":      {Count: 2000, KeyPrefix: "key", KeyStart: 100000001},
 		"int-valued":   {Count: 2000, KeyPrefix: "", KeyStart: 2147483000},
 		"random":       {Count: 500, KeyPrefix: "r:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 100, Seed: 3},
@@ -61,7 +61,7 @@ func TestGenerateReadBackByIndependentParser(t *testing.T) {
 	}
 }
 
-func checkRecords(t *testing.T, p readback.File, d *dataset.Strings) {
+func checkRecords(t *testing.T, p readback.File, d *dataset.Config) {
 	t.Helper()
 	if d.Count == 0 {
 		if len(p.Keys) != 0 || len(p.Sizes) != 0 {
@@ -84,7 +84,7 @@ func checkRecords(t *testing.T, p readback.File, d *dataset.Strings) {
 func TestGenerateStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	d := &dataset.Strings{Count: 10_000_000, KeyPrefix: "key"}
+	d := &dataset.Config{Count: 10_000_000, KeyPrefix: "key"}
 	_, err := output.Write(ctx, new(bytes.Buffer), d, output.Options{Progress: func(record.Progress) {
 		calls++
 		if calls == 2 {
@@ -97,11 +97,11 @@ func TestGenerateStopsWhenCancelled(t *testing.T) {
 }
 
 func TestGenerateRejectsBadInput(t *testing.T) {
-	_, err := output.Write(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1, KeyPrefix: "a\x00"}, output.Options{})
+	_, err := output.Write(context.Background(), new(bytes.Buffer), &dataset.Config{Count: 1, KeyPrefix: "a\x00"}, output.Options{})
 	if !errors.Is(err, dataset.ErrInvalid) {
 		t.Fatalf("NUL prefix: %v", err)
 	}
-	_, err = output.Write(context.Background(), new(bytes.Buffer), &dataset.Strings{Count: 1}, output.Options{Encoder: encoder.Options{Target: "redis-1.0"}})
+	_, err = output.Write(context.Background(), new(bytes.Buffer), &dataset.Config{Count: 1}, output.Options{Encoder: encoder.Options{Target: "redis-1.0"}})
 	if !errors.Is(err, encoder.ErrUnknownTarget) {
 		t.Fatalf("unknown target: %v", err)
 	}
@@ -114,7 +114,7 @@ func TestGenerateCollections(t *testing.T) {
 	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
 		for _, mode := range []dataset.ValueMode{dataset.ValueSame, dataset.ValueRandom} {
 			for _, target := range []string{"redis-5.0", "redis-7.0", "redis-7.2", "redis-7.4"} {
-				d := dataset.Spec{Count: 60, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 700},
+				d := dataset.Config{Count: 60, KeyPrefix: "c:", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 700},
 					Value: mode, Seed: 11, TTL: time.Hour, BaseTimeMS: base, DB: 2}
 				if mode == dataset.ValueRandom {
 					d.ValueSize = 70 // past the listpack value limit: some collections go plain

@@ -28,16 +28,16 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 	base := time.Now().UnixMilli()
 	cases := []struct {
 		name string
-		d    dataset.Strings
+		d    dataset.Config
 		opts encoder.Options
 	}{
-		{"classic", dataset.Strings{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}, encoder.Options{}},
-		{"int-valued", dataset.Strings{Count: 20000, KeyPrefix: "", KeyStart: 2147473648}, encoder.Options{}},
-		{"compressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{Target: "redis-7.0"}},
-		{"uncompressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{DisableCompression: true}},
-		{"random-ttl-db3", dataset.Strings{Count: 5000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 300,
+		{"classic", dataset.Config{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}, encoder.Options{}},
+		{"int-valued", dataset.Config{Count: 20000, KeyPrefix: "", KeyStart: 2147473648}, encoder.Options{}},
+		{"compressed", dataset.Config{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{Target: "redis-7.0"}},
+		{"uncompressed", dataset.Config{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{DisableCompression: true}},
+		{"random-ttl-db3", dataset.Config{Count: 5000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 300,
 			Seed: 11, TTL: time.Hour, TTLJitter: 5 * time.Minute, BaseTimeMS: base, DB: 3}, encoder.Options{Target: "redis-7.0"}},
-		{"no-checksum", dataset.Strings{Count: 1000, KeyPrefix: "key", KeyStart: 1}, encoder.Options{DisableChecksum: true}},
+		{"no-checksum", dataset.Config{Count: 1000, KeyPrefix: "key", KeyStart: 1}, encoder.Options{DisableChecksum: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,7 +132,7 @@ func TestCollectionDatasetsInRedis(t *testing.T) {
 	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
 		for _, target := range []string{"redis-6.2", "redis-7.0"} {
 			t.Run(string(typ)+"/"+target, func(t *testing.T) {
-				d := dataset.Spec{Count: 400, KeyPrefix: "k", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 800},
+				d := dataset.Config{Count: 400, KeyPrefix: "k", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 800},
 					Value: dataset.ValueRandom, ValueSize: 40, Seed: 21, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()}
 				path := filepath.Join(t.TempDir(), "dump.rdb")
 				f, err := os.Create(path)

@@ -16,13 +16,13 @@ import (
 // BenchmarkInspect inspects files of the default dataset (1M strings) and of 200k hashes of
 // 10 fields (redis-7.0 listpacks), reporting keys/s.
 func BenchmarkInspect(b *testing.B) {
-	hashes := dataset.Spec{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}
+	hashes := dataset.Config{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}
 	for _, c := range []struct {
 		name   string
-		d      dataset.Spec
+		d      dataset.Config
 		target string
 	}{
-		{"default-1M", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}, ""},
+		{"default-1M", dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}, ""},
 		{"hash-200k-10-fields", hashes, "redis-7.0"},
 	} {
 		b.Run(c.name, func(b *testing.B) {

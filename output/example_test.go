@@ -28,7 +28,7 @@ func ExampleFile() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "dump.rdb")
 
-	d := &dataset.Spec{Count: 1000, KeyPrefix: "user:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 32, Seed: 1}
+	d := &dataset.Config{Count: 1000, KeyPrefix: "user:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 32, Seed: 1}
 	out, err := output.File(path, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		log.Fatal(err)

@@ -46,7 +46,7 @@ func TestErrorsWrappedOnce(t *testing.T) {
 		}
 		return r.WriteTo(sink)
 	})
-	big := &dataset.Spec{Count: 1 << 20, KeyPrefix: "k", KeyStart: 1}
+	big := &dataset.Config{Count: 1 << 20, KeyPrefix: "k", KeyStart: 1}
 	layout, _ := cluster.Even(2)
 	tests := []struct {
 		name   string
@@ -80,7 +80,7 @@ func TestErrorsWrappedOnce(t *testing.T) {
 // TestWriteProgress checks that Write and WriteShards report through Options.Progress: counts
 // that grow to the source's, with its size as the total, and bytes that end at the file's.
 func TestWriteProgress(t *testing.T) {
-	d := &dataset.Spec{Count: 200_000, KeyPrefix: "k", KeyStart: 1, TTL: time.Hour, BaseTimeMS: 1700000000000}
+	d := &dataset.Config{Count: 200_000, KeyPrefix: "k", KeyStart: 1, TTL: time.Hour, BaseTimeMS: 1700000000000}
 	var last record.Progress
 	calls := 0
 	progress := func(p record.Progress) {

@@ -157,7 +157,7 @@ func TestMassInsertSpecIsTheDefaultDataset(t *testing.T) {
 	var fromSpec, fromCount strings.Builder
 	_, err := output.Write(context.Background(), &fromSpec, s, output.Options{Encoder: opts})
 	must(t, err)
-	_, err = output.Write(context.Background(), &fromCount, &dataset.Strings{Count: 1000, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}, output.Options{Encoder: opts})
+	_, err = output.Write(context.Background(), &fromCount, &dataset.Config{Count: 1000, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}, output.Options{Encoder: opts})
 	must(t, err)
 	if fromSpec.String() != fromCount.String() {
 		t.Fatalf("the spec wrote %d bytes that differ from the %d of --count 1000", fromSpec.Len(), fromCount.Len())

@@ -21,7 +21,7 @@ import (
 )
 
 // collection returns a dataset of n keys of type typ with members members each.
-func collection(typ record.Type, n uint64, members dataset.Range, random bool) dataset.Spec {
+func collection(typ record.Type, n uint64, members dataset.Range, random bool) dataset.Config {
 	d := withTTL(n)
 	d.KeyPrefix, d.Type, d.Members = string(typ)+":", typ, members
 	if random {
@@ -179,7 +179,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 		Format: manifest.FormatVersion, RDBVersion: res.RDBVersion, Target: res.Target,
 		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes,
 		Keys: res.Stats.Keys, Expires: res.Stats.Expires, DBs: map[int]record.Counts{},
-		Spec: &manifest.Spec{File: "test.yaml", YAML: text, Params: s.Params},
+		Spec: &manifest.SpecFile{File: "test.yaml", YAML: text, Params: s.Params},
 	}
 	for _, f := range s.Families {
 		c := m.DBs[f.DB]

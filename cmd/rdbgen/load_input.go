@@ -102,7 +102,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 		if !c.IsSet("count") {
 			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
 		}
-		var d *dataset.Spec
+		var d *dataset.Config
 		if d, err = datasetFromFlags(c, now); err == nil {
 			in.Input, err = input.Open(c.Context, "", input.Options{Dataset: d})
 		}

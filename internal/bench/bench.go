@@ -115,7 +115,7 @@ func (r Row) WorkersBatch() string {
 // Report is the outcome of a bench.
 type Report struct {
 	// Dataset is the built-in dataset measured, nil for another source.
-	Dataset *dataset.Spec `json:"dataset"`
+	Dataset *dataset.Config `json:"dataset"`
 	// Input describes the source, as Options.Input gives it.
 	Input string `json:"input,omitempty"`
 	// Keys is the number of keys of the source.
@@ -146,7 +146,7 @@ func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	d, _ := src.(*dataset.Spec)
+	d, _ := src.(*dataset.Config)
 	n := sized.Len()
 	b := &bencher{src: src, n: n, o: o, dir: o.Dir}
 	if b.dir == "" {
@@ -156,7 +156,7 @@ func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) 
 		defer os.RemoveAll(b.dir)
 	}
 	b.empty = filepath.Join(b.dir, "empty.rdb")
-	if _, err := b.generate(ctx, b.empty, &dataset.Spec{}, nil); err != nil {
+	if _, err := b.generate(ctx, b.empty, &dataset.Config{}, nil); err != nil {
 		return nil, err
 	}
 

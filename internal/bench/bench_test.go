@@ -32,7 +32,7 @@ func processServers(t *testing.T) server.Options {
 // TestRunEveryRow benches a small dataset through every row and writes the
 // report: the table, the CSV, the JSON and a chart that decodes as a PNG.
 func TestRunEveryRow(t *testing.T) {
-	d := &dataset.Spec{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
+	d := &dataset.Config{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
 		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: time.Now().UnixMilli()}
 	stages := map[string]map[bench.Stage]bool{}
 	opts := bench.Options{Server: processServers(t), Workers: []int{5, 1}, Batch: 300, Progress: func(p bench.Progress) {
@@ -138,7 +138,7 @@ func checkReportFiles(t *testing.T, dir string, rows int) {
 // TestRunRepeat runs each selected row three times: a row shows the median.
 func TestRunRepeat(t *testing.T) {
 	// Enough keys for the server to log a load time of a few ms.
-	d := &dataset.Spec{Count: 50000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Config{Count: 50000, KeyPrefix: "key", KeyStart: 100000001}
 	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{"snapshot", "mass"}, Repeat: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestRunCollectionsAndSpecs(t *testing.T) {
 		src  record.Source
 		keys uint64
 	}{
-		{"hash", &dataset.Spec{Count: 300, KeyPrefix: "h", Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
+		{"hash", &dataset.Config{Count: 300, KeyPrefix: "h", Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
 		{"spec", s, s.Keys()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ import (
 )
 
 // testDataset is the dataset the image tests build into images.
-var testDataset = dataset.Spec{Count: 5000, KeyPrefix: "seeded:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 9}
+var testDataset = dataset.Config{Count: 5000, KeyPrefix: "seeded:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 9}
 
 // writeDataset writes testDataset for Redis 7.0 to a new file, with its manifest.
 func writeDataset(t *testing.T) string {

@@ -18,7 +18,7 @@ import (
 )
 
 // writeShards splits d by layout into files in a new directory.
-func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string {
+func writeShards(t *testing.T, d *dataset.Config, layout *cluster.Layout) []string {
 	t.Helper()
 	dir := t.TempDir()
 	paths := make([]string, layout.Len())
@@ -39,7 +39,7 @@ func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string
 }
 
 func TestStart(t *testing.T) {
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1}
+	d := &dataset.Config{Count: 3000, KeyPrefix: "key", KeyStart: 1}
 	even, _ := cluster.Even(3)
 	// Shard 1 owns a slot that holds none of the dataset's keys: it is assigned, not claimed.
 	used := map[int]bool{}

@@ -77,7 +77,7 @@ func CheckTrailer(t testing.TB, file []byte, checksum bool) {
 }
 
 // CheckString checks that keys holds record i of d, with its value and expiry.
-func CheckString(t testing.TB, keys map[string]parser.RedisObject, d *dataset.Strings, i uint64) {
+func CheckString(t testing.TB, keys map[string]parser.RedisObject, d *dataset.Config, i uint64) {
 	t.Helper()
 	key := string(d.AppendKey(nil, i))
 	o, ok := keys[key].(*parser.StringObject)

@@ -23,7 +23,7 @@ import (
 
 // GenerateFile writes d with opts into a new file in a test temporary
 // directory and returns its path.
-func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
+func GenerateFile(t testing.TB, d *dataset.Config, opts encoder.Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
@@ -64,7 +64,7 @@ func Start(t testing.TB, path string, args ...string) *server.Instance {
 func StartEmpty(t testing.TB, args ...string) *server.Instance {
 	t.Helper()
 	redistest.RedisServer(t)
-	return Start(t, GenerateFile(t, &dataset.Spec{}, encoder.Options{}), args...)
+	return Start(t, GenerateFile(t, &dataset.Config{}, encoder.Options{}), args...)
 }
 
 // WriteRecords returns the path of a new RDB file, in a test temporary directory, that holds
@@ -142,7 +142,7 @@ func StartCluster(t testing.TB) (*localcluster.Cluster, *cluster.Layout) {
 	}
 	var files []string
 	for range 3 {
-		files = append(files, GenerateFile(t, &dataset.Spec{}, encoder.Options{Target: "redis-7.0"}))
+		files = append(files, GenerateFile(t, &dataset.Config{}, encoder.Options{Target: "redis-7.0"}))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
