@@ -97,7 +97,7 @@ func TestClusterPasses(t *testing.T) {
 			t.Parallel()
 			dir := split(t, tc.d, tc.layout, tc.layout, func(int, *manifest.Manifest) {})
 			stages := map[verify.Stage]bool{}
-			tc.opts.Progress = func(p verify.Progress) { stages[p.Stage] = true }
+			tc.opts.Progress = func(p record.Progress) { stages[verify.Stage(p.Stage)] = true }
 			rep, err := verify.Cluster(testContext(t), dir, tc.opts)
 			if err != nil {
 				t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -195,11 +196,11 @@ func TestFileExpiredDataset(t *testing.T) {
 func TestFileServerProgress(t *testing.T) {
 	path, m := generate(t, classic(1000), encoder.Options{})
 	var stages []verify.Stage
-	var last verify.Progress
+	var last record.Progress
 	rep, err := verify.File(testContext(t), path, verify.Options{Manifest: m, Server: processOptions(t), Sample: 250,
-		Progress: func(p verify.Progress) {
-			if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
-				stages = append(stages, p.Stage)
+		Progress: func(p record.Progress) {
+			if len(stages) == 0 || stages[len(stages)-1] != verify.Stage(p.Stage) {
+				stages = append(stages, verify.Stage(p.Stage))
 			}
 			last = p
 		}})
@@ -208,7 +209,7 @@ func TestFileServerProgress(t *testing.T) {
 	if stages[0] != verify.StageFile || stages[len(stages)-1] != verify.StageServer {
 		t.Fatalf("stages %v", stages)
 	}
-	if last.Done != 250 || last.Total != 250 {
+	if last.Keys != 250 || last.Total != 250 {
 		t.Fatalf("last progress %+v", last)
 	}
 }
