@@ -58,9 +58,12 @@ redis-image:
 # load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
+# WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
+# run 3 times each rather than for a second.
+WHOLE = ^Benchmark(DefaultDataset|DefaultDatasetPipe|DefaultDatasetCPU|PeakRSS|ClusterSplit|ClusterPeakRSS|Collections|CollectionsPeakRSS)$$
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
-	$(GO) test -run '^$$' -bench . -benchtime 3x .
+	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
+	$(GO) test -run '^$$' -bench '$(WHOLE)' -benchtime 3x ./dataset
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live

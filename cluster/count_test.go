@@ -35,10 +35,10 @@ func TestListKeysPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	sources := map[string]cluster.PartLister{
-		"empty dataset":     &dataset.Spec{KeyPrefix: "k"},
-		"one key":           &dataset.Spec{Count: 1, KeyPrefix: "k", KeyStart: 9},
-		"carry of digits":   &dataset.Spec{Count: 1000, KeyPrefix: "k", KeyStart: 1, DB: 4},
-		"random values ttl": &dataset.Spec{Count: 99, KeyPrefix: "k", KeyStart: 995, Value: dataset.ValueRandom, ValueSize: 8, TTL: time.Hour, BaseTimeMS: 1},
+		"empty dataset":     &dataset.Config{KeyPrefix: "k"},
+		"one key":           &dataset.Config{Count: 1, KeyPrefix: "k", KeyStart: 9},
+		"carry of digits":   &dataset.Config{Count: 1000, KeyPrefix: "k", KeyStart: 1, DB: 4},
+		"random values ttl": &dataset.Config{Count: 99, KeyPrefix: "k", KeyStart: 995, Value: dataset.ValueRandom, ValueSize: 8, TTL: time.Hour, BaseTimeMS: 1},
 		"spec file":         s,
 	}
 	for name, src := range sources {

@@ -5,7 +5,7 @@ package dataset
 // up in place.
 // The slices it returns are valid until the next call of Next.
 type Cursor struct {
-	d      *Spec
+	d      *Config
 	next   uint64 // number of the record Next moves to
 	key    []byte
 	digits int // offset of the first digit in key
@@ -14,7 +14,7 @@ type Cursor struct {
 }
 
 // Cursor returns a cursor before the first record of d.
-func (d *Spec) Cursor() *Cursor {
+func (d *Config) Cursor() *Cursor {
 	return &Cursor{d: d, digits: len(d.KeyPrefix)}
 }
 

@@ -35,11 +35,11 @@ const (
 // ErrInvalid is wrapped by every error Validate returns.
 var ErrInvalid = errors.New("invalid dataset")
 
-// Spec describes a dataset of Count keys: key i is KeyPrefix followed by the decimal
+// Config describes a dataset of Count keys: key i is KeyPrefix followed by the decimal
 // KeyStart+i. Keys are unique by construction, since distinct numbers have distinct decimals.
 // Every key holds a value of Type; collections hold Members members each, streams Members
 // entries (see members.go).
-type Spec struct {
+type Config struct {
 	Count     uint64        `json:"count"`
 	KeyPrefix string        `json:"key_prefix"`
 	KeyStart  uint64        `json:"key_start"`
@@ -61,13 +61,8 @@ type Spec struct {
 	Members Range `json:"members,omitzero"`
 }
 
-// Strings is the former name of Spec, from when every dataset was one of strings.
-//
-// Deprecated: use Spec.
-type Strings = Spec
-
 // Validate reports the first parameter that is out of range, naming it.
-func (d *Spec) Validate() error {
+func (d *Config) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
@@ -111,7 +106,7 @@ func (d *Spec) Validate() error {
 }
 
 // Expires reports how many records have an expiry.
-func (d *Spec) Expires() uint64 {
+func (d *Config) Expires() uint64 {
 	if d.TTL > 0 {
 		return d.Count
 	}
@@ -119,12 +114,12 @@ func (d *Spec) Expires() uint64 {
 }
 
 // AppendKey appends the key of record i.
-func (d *Spec) AppendKey(dst []byte, i uint64) []byte {
+func (d *Config) AppendKey(dst []byte, i uint64) []byte {
 	return strconv.AppendUint(append(dst, d.KeyPrefix...), d.KeyStart+i, 10)
 }
 
 // AppendValue appends the value of record i.
-func (d *Spec) AppendValue(dst []byte, i uint64) []byte {
+func (d *Config) AppendValue(dst []byte, i uint64) []byte {
 	if d.Value == ValueRandom {
 		return appendRandom(dst, d.Seed, i, d.ValueSize)
 	}
@@ -132,6 +127,6 @@ func (d *Spec) AppendValue(dst []byte, i uint64) []byte {
 }
 
 // ExpireAtMS returns the absolute expiry of record i in Unix ms, or 0 for none.
-func (d *Spec) ExpireAtMS(i uint64) int64 {
+func (d *Config) ExpireAtMS(i uint64) int64 {
 	return draw.ExpireAtMS(d.BaseTimeMS, d.TTL, d.TTLJitter, d.Seed^saltTTL, i)
 }

@@ -8,29 +8,29 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	ok := Strings{Count: 10, KeyPrefix: "key", KeyStart: 1}
+	ok := Config{Count: 10, KeyPrefix: "key", KeyStart: 1}
 	tests := []struct {
 		name    string
-		change  func(*Strings)
+		change  func(*Config)
 		wantMsg string // empty: valid
 	}{
-		{"default", func(*Strings) {}, ""},
-		{"empty prefix", func(d *Strings) { d.KeyPrefix = "" }, ""},
-		{"zero count", func(d *Strings) { d.Count = 0 }, ""},
-		{"nul in prefix", func(d *Strings) { d.KeyPrefix = "a\x00b" }, "NUL"},
-		{"overflow", func(d *Strings) { d.KeyStart = 1<<64 - 5 }, "overflows"},
-		{"last key fits", func(d *Strings) { d.KeyStart = 1<<64 - 10 }, ""},
-		{"random size 0", func(d *Strings) { d.Value = ValueRandom }, "value size 0 out of range"},
-		{"random size max", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, MaxValueSize }, ""},
-		{"random size too big", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, MaxValueSize+1 }, "out of range"},
-		{"random size negative", func(d *Strings) { d.Value, d.ValueSize = ValueRandom, -1 }, "out of range"},
-		{"size with same", func(d *Strings) { d.ValueSize = 10 }, "goes with --value random"},
-		{"unknown mode", func(d *Strings) { d.Value = "zeros" }, `value mode "zeros"`},
-		{"negative db", func(d *Strings) { d.DB = -1 }, "db -1"},
-		{"negative ttl", func(d *Strings) { d.TTL = -time.Second }, "negative"},
-		{"jitter without ttl", func(d *Strings) { d.TTLJitter = time.Second }, "needs a ttl"},
-		{"jitter not below ttl", func(d *Strings) { d.TTL, d.TTLJitter, d.BaseTimeMS = time.Second, time.Second, 1 }, "less than the ttl"},
-		{"ttl without base", func(d *Strings) { d.TTL = time.Second }, "base time"},
+		{"default", func(*Config) {}, ""},
+		{"empty prefix", func(d *Config) { d.KeyPrefix = "" }, ""},
+		{"zero count", func(d *Config) { d.Count = 0 }, ""},
+		{"nul in prefix", func(d *Config) { d.KeyPrefix = "a\x00b" }, "NUL"},
+		{"overflow", func(d *Config) { d.KeyStart = 1<<64 - 5 }, "overflows"},
+		{"last key fits", func(d *Config) { d.KeyStart = 1<<64 - 10 }, ""},
+		{"random size 0", func(d *Config) { d.Value = ValueRandom }, "value size 0 out of range"},
+		{"random size max", func(d *Config) { d.Value, d.ValueSize = ValueRandom, MaxValueSize }, ""},
+		{"random size too big", func(d *Config) { d.Value, d.ValueSize = ValueRandom, MaxValueSize+1 }, "out of range"},
+		{"random size negative", func(d *Config) { d.Value, d.ValueSize = ValueRandom, -1 }, "out of range"},
+		{"size with same", func(d *Config) { d.ValueSize = 10 }, "goes with --value random"},
+		{"unknown mode", func(d *Config) { d.Value = "zeros" }, `value mode "zeros"`},
+		{"negative db", func(d *Config) { d.DB = -1 }, "db -1"},
+		{"negative ttl", func(d *Config) { d.TTL = -time.Second }, "negative"},
+		{"jitter without ttl", func(d *Config) { d.TTLJitter = time.Second }, "needs a ttl"},
+		{"jitter not below ttl", func(d *Config) { d.TTL, d.TTLJitter, d.BaseTimeMS = time.Second, time.Second, 1 }, "less than the ttl"},
+		{"ttl without base", func(d *Config) { d.TTL = time.Second }, "base time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +54,7 @@ func TestValidate(t *testing.T) {
 // verifier recomputes one by one, across digit roll-overs.
 func TestCursorMatchesRandomAccess(t *testing.T) {
 	base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	tests := []Strings{
+	tests := []Config{
 		{Count: 1000, KeyPrefix: "key", KeyStart: 100000001},
 		{Count: 1200, KeyPrefix: "", KeyStart: 0},
 		{Count: 30, KeyPrefix: "k:", KeyStart: 95},
@@ -90,7 +90,7 @@ func TestCursorMatchesRandomAccess(t *testing.T) {
 }
 
 func TestRandomValuesAreDeterministicAndVaried(t *testing.T) {
-	d := Strings{Count: 1000, Value: ValueRandom, ValueSize: 25, Seed: 42}
+	d := Config{Count: 1000, Value: ValueRandom, ValueSize: 25, Seed: 42}
 	other := d
 	other.Seed = 43
 	seen := map[string]bool{}
@@ -114,7 +114,7 @@ func TestRandomValuesAreDeterministicAndVaried(t *testing.T) {
 
 func TestExpiryJitterStaysInWindow(t *testing.T) {
 	const base = 1_900_000_000_000
-	d := Strings{Count: 10000, TTL: time.Hour, TTLJitter: 10 * time.Second, BaseTimeMS: base, Seed: 1}
+	d := Config{Count: 10000, TTL: time.Hour, TTLJitter: 10 * time.Second, BaseTimeMS: base, Seed: 1}
 	lo, hi := int64(1<<62), int64(0)
 	for i := range d.Count {
 		at := d.ExpireAtMS(i)
@@ -127,13 +127,13 @@ func TestExpiryJitterStaysInWindow(t *testing.T) {
 	if hi-lo < 19000 {
 		t.Fatalf("expiries span only %d ms of a 20000 ms window", hi-lo)
 	}
-	if (&Strings{Count: 5}).ExpireAtMS(3) != 0 {
+	if (&Config{Count: 5}).ExpireAtMS(3) != 0 {
 		t.Fatal("a dataset without ttl has an expiry")
 	}
 }
 
 func BenchmarkCursor(b *testing.B) {
-	d := Strings{Count: 1 << 62, KeyPrefix: "key", KeyStart: 100000001}
+	d := Config{Count: 1 << 62, KeyPrefix: "key", KeyStart: 100000001}
 	c := d.Cursor()
 	for b.Loop() {
 		c.Next()

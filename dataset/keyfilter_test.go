@@ -27,7 +27,7 @@ func (s *wantsSink) Wants(key []byte) bool {
 // key.
 func TestKeyFilterLeavesRecordsOut(t *testing.T) {
 	base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	sets := []*Spec{
+	sets := []*Config{
 		{Count: 3000, KeyPrefix: "r", KeyStart: 1, Value: ValueRandom, ValueSize: 33, Seed: 7, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base},
 		{Count: 500, KeyPrefix: "h", KeyStart: 1, Type: record.Hash, Members: Range{Min: 1, Max: 9}, Seed: 3},
 		{Count: 200, KeyPrefix: "x", KeyStart: 1, Type: record.Stream, Members: Range{Min: 1, Max: 4}, Seed: 3, BaseTimeMS: base},

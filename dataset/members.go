@@ -56,7 +56,7 @@ func (r Range) String() string {
 }
 
 // validateMembers checks the type and the member parameters.
-func (d *Spec) validateMembers() error {
+func (d *Config) validateMembers() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
@@ -87,7 +87,7 @@ func (d *Spec) validateMembers() error {
 
 // MemberCount returns the number of members (stream entries) of record i: Members.Min, or drawn from
 // (Seed, i) within the range.
-func (d *Spec) MemberCount(i uint64) uint64 {
+func (d *Config) MemberCount(i uint64) uint64 {
 	return draw.Between(d.Members.Min, d.Members.Max, d.Seed^saltMembers, i)
 }
 
@@ -96,7 +96,7 @@ func (d *Spec) MemberCount(i uint64) uint64 {
 // ValueRandom, list elements are ValueSize random characters drawn from (Seed, i, j); set and
 // sorted-set members start with an 11-character name that a bijection of j makes unique and
 // are padded to ValueSize with random characters; hash fields stay "fieldN".
-func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
+func (d *Config) AppendMember(dst []byte, i, j uint64) []byte {
 	if d.Value != ValueRandom || d.Type == record.Hash {
 		if d.Type == record.Hash {
 			dst = append(dst, "field"...)
@@ -119,7 +119,7 @@ func (d *Spec) AppendMember(dst []byte, i, j uint64) []byte {
 
 // AppendFieldValue appends the value of field j of hash record i: the field's name with
 // ValueSame, ValueSize random characters drawn from (Seed, i, j) with ValueRandom.
-func (d *Spec) AppendFieldValue(dst []byte, i, j uint64) []byte {
+func (d *Config) AppendFieldValue(dst []byte, i, j uint64) []byte {
 	if d.Value == ValueRandom {
 		return appendRandomFrom(dst, draw.Mix(draw.Mix(d.Seed^saltMember, i), j), d.ValueSize)
 	}
@@ -129,7 +129,7 @@ func (d *Spec) AppendFieldValue(dst []byte, i, j uint64) []byte {
 // Score returns the score of member j of sorted-set record i, which has n members: n-j, so
 // that members come in descending score order (the order Redis loads fastest), plus with
 // ValueRandom a fraction in [0, 1) drawn from (Seed, i, j).
-func (d *Spec) Score(i, j, n uint64) float64 {
+func (d *Config) Score(i, j, n uint64) float64 {
 	s := float64(n - j)
 	if d.Value == ValueRandom {
 		s += float64(draw.Mix(draw.Mix(d.Seed^saltScore, i), j)>>11) / (1 << 53)
@@ -142,19 +142,19 @@ const StreamField = "value"
 
 // StreamEntryID returns the id of entry j of a stream: (BaseTimeMS + j + 1)-0, so ids rise
 // by a millisecond an entry from just after the base time.
-func (d *Spec) StreamEntryID(j uint64) record.StreamID {
+func (d *Config) StreamEntryID(j uint64) record.StreamID {
 	return record.StreamID{Ms: uint64(max(d.BaseTimeMS, 0)) + j + 1}
 }
 
 // AppendStreamValue appends the value of entry j of stream record i: as the value of hash
 // field j, "member" and j+1 with ValueSame, random characters with ValueRandom.
-func (d *Spec) AppendStreamValue(dst []byte, i, j uint64) []byte {
+func (d *Config) AppendStreamValue(dst []byte, i, j uint64) []byte {
 	return d.AppendFieldValue(dst, i, j)
 }
 
 // Record returns the content of record i, as a verifier compares it with a server. It
 // allocates; generators use AppendKey, AppendMember and friends instead.
-func (d *Spec) Record(i uint64) record.Record {
+func (d *Config) Record(i uint64) record.Record {
 	r := record.Record{DB: d.DB, Key: d.AppendKey(nil, i), Type: d.Type, ExpireAtMS: d.ExpireAtMS(i)}
 	if d.Type.IsString() {
 		r.Type = record.String

@@ -45,22 +45,22 @@ func FuzzParseRange(f *testing.F) {
 }
 
 func TestValidateMembers(t *testing.T) {
-	ok := Spec{Count: 10, KeyPrefix: "key", Type: record.Set, Members: Range{1, 5}}
+	ok := Config{Count: 10, KeyPrefix: "key", Type: record.Set, Members: Range{1, 5}}
 	tests := []struct {
 		name    string
-		change  func(*Spec)
+		change  func(*Config)
 		wantMsg string
 	}{
-		{"set", func(*Spec) {}, ""},
-		{"string with members", func(d *Spec) { d.Type = record.String }, "go with a collection type"},
-		{"old manifest", func(d *Spec) { d.Type, d.Members = "", Range{} }, ""},
-		{"unknown type", func(d *Spec) { d.Type = "streams" }, `type "streams"`},
-		{"no members", func(d *Spec) { d.Members = Range{} }, "at least 1 member"},
-		{"min above max", func(d *Spec) { d.Members = Range{5, 1} }, "above the maximum"},
-		{"too many", func(d *Spec) { d.Members = Range{1, MaxMembers + 1} }, "at most"},
-		{"random set too short", func(d *Spec) { d.Value, d.ValueSize = ValueRandom, 10 }, "at least 11"},
-		{"random set", func(d *Spec) { d.Value, d.ValueSize = ValueRandom, 11 }, ""},
-		{"random list short", func(d *Spec) { d.Type, d.Value, d.ValueSize = record.List, ValueRandom, 1 }, ""},
+		{"set", func(*Config) {}, ""},
+		{"string with members", func(d *Config) { d.Type = record.String }, "go with a collection type"},
+		{"old manifest", func(d *Config) { d.Type, d.Members = "", Range{} }, ""},
+		{"unknown type", func(d *Config) { d.Type = "streams" }, `type "streams"`},
+		{"no members", func(d *Config) { d.Members = Range{} }, "at least 1 member"},
+		{"min above max", func(d *Config) { d.Members = Range{5, 1} }, "above the maximum"},
+		{"too many", func(d *Config) { d.Members = Range{1, MaxMembers + 1} }, "at most"},
+		{"random set too short", func(d *Config) { d.Value, d.ValueSize = ValueRandom, 10 }, "at least 11"},
+		{"random set", func(d *Config) { d.Value, d.ValueSize = ValueRandom, 11 }, ""},
+		{"random list short", func(d *Config) { d.Type, d.Value, d.ValueSize = record.List, ValueRandom, 1 }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestValidateMembers(t *testing.T) {
 func TestMembersUniqueAndDeterministic(t *testing.T) {
 	for _, typ := range []record.Type{record.Hash, record.Set, record.ZSet, record.List} {
 		for _, mode := range []ValueMode{ValueSame, ValueRandom} {
-			d := Spec{Count: 20, Type: typ, Members: Range{1, 3000}, Seed: 9, Value: mode}
+			d := Config{Count: 20, Type: typ, Members: Range{1, 3000}, Seed: 9, Value: mode}
 			if mode == ValueRandom {
 				d.ValueSize = MemberIDLen
 			}
@@ -120,7 +120,7 @@ func TestMembersUniqueAndDeterministic(t *testing.T) {
 }
 
 func TestRecordOfStrings(t *testing.T) {
-	d := Spec{Count: 3, KeyPrefix: "k", KeyStart: 7}
+	d := Config{Count: 3, KeyPrefix: "k", KeyStart: 7}
 	r := d.Record(1)
 	if string(r.Key) != "k8" || string(r.Value) != "k8" || r.Type != record.String || r.Members != nil {
 		t.Fatalf("record %+v", r)

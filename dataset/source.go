@@ -14,14 +14,14 @@ const checkEvery = 1 << 16
 var _ interface {
 	record.KeyLister
 	record.Sizer
-} = (*Spec)(nil)
+} = (*Config)(nil)
 
 // Len returns the number of records, Count.
-func (d *Spec) Len() uint64 { return d.Count }
+func (d *Config) Len() uint64 { return d.Count }
 
 // WriteTo writes every record of the dataset into sink, in db DB opened with its exact
 // counts. It stops with ctx's error when ctx is cancelled.
-func (d *Spec) WriteTo(ctx context.Context, sink record.Sink) error {
+func (d *Config) WriteTo(ctx context.Context, sink record.Sink) error {
 	if err := d.Validate(); err != nil {
 		return err
 	}
@@ -87,14 +87,14 @@ func (g *writer) strings() error {
 }
 
 // ListKeys calls fn with every key, without computing values.
-func (d *Spec) ListKeys(ctx context.Context, fn func(db int, key []byte, expires bool)) error {
+func (d *Config) ListKeys(ctx context.Context, fn func(db int, key []byte, expires bool)) error {
 	return d.ListKeysPart(ctx, 0, 1, fn)
 }
 
 // ListKeysPart calls fn with the keys of part part of parts (0 <= part < parts), a
 // contiguous share of the records, without computing values. The parts may be listed
 // concurrently; together they list every key once.
-func (d *Spec) ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error {
+func (d *Config) ListKeysPart(ctx context.Context, part, parts int, fn func(db int, key []byte, expires bool)) error {
 	if part < 0 || parts < 1 || part >= parts {
 		return fmt.Errorf("list keys: part %d of %d", part, parts)
 	}
@@ -119,7 +119,7 @@ func (d *Spec) ListKeysPart(ctx context.Context, part, parts int, fn func(db int
 // writer holds the state of one WriteTo.
 type writer struct {
 	ctx   context.Context
-	d     *Spec
+	d     *Config
 	sink  record.Sink
 	ticks int
 	name  []byte // scratch for member names

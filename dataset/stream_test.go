@@ -13,7 +13,7 @@ import (
 
 func TestStreams(t *testing.T) {
 	for _, mode := range []ValueMode{ValueSame, ValueRandom} {
-		d := Spec{Count: 30, KeyPrefix: "s:", KeyStart: 1, Type: record.Stream, Members: Range{1, 150},
+		d := Config{Count: 30, KeyPrefix: "s:", KeyStart: 1, Type: record.Stream, Members: Range{1, 150},
 			Value: mode, Seed: 4, DB: 2, BaseTimeMS: 1700000000000}
 		if mode == ValueRandom {
 			d.ValueSize = 20
@@ -47,7 +47,7 @@ func TestStreams(t *testing.T) {
 		must(t, d.WriteTo(context.Background(), w))
 		must(t, w.Close())
 	}
-	if got := (&Spec{Type: record.Stream, Members: Range{1, 1}}).Record(0).Members[0].ID; got != (record.StreamID{Ms: 1}) {
+	if got := (&Config{Type: record.Stream, Members: Range{1, 1}}).Record(0).Members[0].ID; got != (record.StreamID{Ms: 1}) {
 		t.Fatalf("without a base time the first id is %v, want 1-0", got)
 	}
 }

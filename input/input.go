@@ -86,7 +86,7 @@ type Options struct {
 	// The base time is set already.
 	SpecParams func(*spec.Params)
 	// Dataset, if not nil, is the input: the built-in dataset, opened with an empty name.
-	Dataset *dataset.Spec
+	Dataset *dataset.Config
 	// Live configures the reading of a live server (Via, TLS, Notice, Progress); its
 	// Decoder is Decoder.
 	Live live.Options
@@ -114,7 +114,7 @@ type Input struct {
 	// Spec is a spec file's records; Dataset the built-in dataset's; Import the JSON or CSV
 	// reader, whose Stats count the last reading. Nil for other kinds.
 	Spec    *spec.Spec
-	Dataset *dataset.Spec
+	Dataset *dataset.Config
 	Import  *importer.Source
 	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats

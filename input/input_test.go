@@ -268,7 +268,7 @@ func TestOpenGenerated(t *testing.T) {
 	if n := len(records(t, in)); n == 0 || uint64(n) != in.Len() {
 		t.Fatalf("%d records, Len %d", n, in.Len())
 	}
-	d := &dataset.Spec{Count: 10, KeyPrefix: "k:"}
+	d := &dataset.Config{Count: 10, KeyPrefix: "k:"}
 	ds := mustOpen(t, "", input.Options{Dataset: d})
 	if ds.Kind != input.Dataset || ds.Dataset != d || ds.Len() != 10 || len(records(t, ds)) != 10 {
 		t.Fatalf("dataset input %+v", ds)

@@ -6,23 +6,23 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
 // BenchmarkInspect inspects files of the default dataset (1M strings) and of 200k hashes of
 // 10 fields (redis-7.0 listpacks), reporting keys/s.
 func BenchmarkInspect(b *testing.B) {
-	hashes := dataset.Spec{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}
+	hashes := dataset.Config{Count: 200_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}
 	for _, c := range []struct {
 		name   string
-		d      dataset.Spec
+		d      dataset.Config
 		target string
 	}{
-		{"default-1M", dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}, ""},
+		{"default-1M", dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}, ""},
 		{"hash-200k-10-fields", hashes, "redis-7.0"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -31,7 +31,7 @@ func BenchmarkInspect(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := rdbgen.Write(context.Background(), f, &c.d, rdbgen.Options{Encoder: encoder.Options{Target: c.target}}); err != nil {
+			if _, err := output.Write(context.Background(), f, &c.d, output.Options{Encoder: encoder.Options{Target: c.target}}); err != nil {
 				b.Fatal(err)
 			}
 			if err := f.Close(); err != nil {

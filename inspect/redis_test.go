@@ -87,21 +87,21 @@ func TestInspectServerDump(t *testing.T) {
 }
 
 // generated writes d as rdbgen's default writes it (RDB 9) into a temporary file.
-func generated(t *testing.T, d dataset.Spec) string {
+func generated(t *testing.T, d dataset.Config) string {
 	t.Helper()
 	return servertest.GenerateFile(t, &d, encoder.Options{})
 }
 
 // The default dataset at 1M keys, and at 10M without -short; 1M hashes of 10 fields.
 func TestInspectDatasets(t *testing.T) {
-	strs := func(n uint64) dataset.Spec { return dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
+	strs := func(n uint64) dataset.Config { return dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
 	hashes := strs(1_000_000)
 	hashes.Type, hashes.Members = record.Hash, dataset.Range{Min: 10, Max: 10}
 	ttl := strs(200_000)
 	ttl.TTL, ttl.BaseTimeMS = time.Hour, time.Now().UnixMilli()
 	cases := []struct {
 		name  string
-		d     dataset.Spec
+		d     dataset.Config
 		short bool // run with -short
 	}{
 		{"default-1M", strs(1_000_000), true},

@@ -23,7 +23,7 @@ import (
 // cpu), which a busy machine disturbs less, and of this process's (the source and the
 // loader). Run it with -benchtime 3x or more.
 func BenchmarkRestoreVsMass(b *testing.B) {
-	d := &dataset.Spec{Count: 200000, Type: record.Hash, Members: dataset.Range{Min: 20, Max: 20}, KeyPrefix: "h:",
+	d := &dataset.Config{Count: 200000, Type: record.Hash, Members: dataset.Range{Min: 20, Max: 20}, KeyPrefix: "h:",
 		Value: dataset.ValueRandom, ValueSize: 16, Seed: 1}
 	inst := servertest.StartEmpty(b)
 	times, cpu, own := map[loader.Method][]float64{}, map[loader.Method][]float64{}, map[loader.Method][]float64{}

@@ -21,7 +21,7 @@ import (
 // as the load reports them and as the nodes tell, add up to the dataset's.
 func TestLoadIntoCluster(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
-	sets := []*dataset.Spec{
+	sets := []*dataset.Config{
 		{Count: 3000, KeyPrefix: "key", KeyStart: 1, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
 		{Count: 500, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:"},
 	}

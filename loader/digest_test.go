@@ -113,32 +113,32 @@ func exampleSpec(t *testing.T, name string) *spec.Spec {
 // expiring keys.
 func TestSameDataThreeWays(t *testing.T) {
 	base := time.Now().UnixMilli()
-	ttl := func(d dataset.Spec) *dataset.Spec {
+	ttl := func(d dataset.Config) *dataset.Config {
 		d.TTL, d.TTLJitter, d.BaseTimeMS = time.Hour, time.Minute, base
 		return &d
 	}
-	coll := func(typ record.Type, members dataset.Range) *dataset.Spec {
-		return ttl(dataset.Spec{Count: 2000, Type: typ, Members: members, KeyPrefix: string(typ) + ":", Value: dataset.ValueRandom, ValueSize: 20, Seed: 5})
+	coll := func(typ record.Type, members dataset.Range) *dataset.Config {
+		return ttl(dataset.Config{Count: 2000, Type: typ, Members: members, KeyPrefix: string(typ) + ":", Value: dataset.ValueRandom, ValueSize: 20, Seed: 5})
 	}
 	tests := []struct {
 		name string
 		src  func(t *testing.T) record.Source
 	}{
 		{"default dataset", func(*testing.T) record.Source {
-			return &dataset.Spec{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}
+			return &dataset.Config{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}
 		}},
 		{"strings random ttl db 3", func(*testing.T) record.Source {
-			return ttl(dataset.Spec{Count: 5000, KeyPrefix: "s:", Value: dataset.ValueRandom, ValueSize: 100, Seed: 3, DB: 3})
+			return ttl(dataset.Config{Count: 5000, KeyPrefix: "s:", Value: dataset.ValueRandom, ValueSize: 100, Seed: 3, DB: 3})
 		}},
 		{"hash", func(*testing.T) record.Source { return coll(record.Hash, dataset.Range{Min: 1, Max: 40}) }},
 		{"list", func(*testing.T) record.Source { return coll(record.List, dataset.Range{Min: 1, Max: 40}) }},
 		{"set", func(*testing.T) record.Source { return coll(record.Set, dataset.Range{Min: 1, Max: 300}) }},
 		{"zset", func(*testing.T) record.Source { return coll(record.ZSet, dataset.Range{Min: 1, Max: 200}) }},
 		{"large set split into commands", func(*testing.T) record.Source {
-			return &dataset.Spec{Count: 2, Type: record.Set, Members: dataset.Range{Min: 25000, Max: 25000}, KeyPrefix: "big:"}
+			return &dataset.Config{Count: 2, Type: record.Set, Members: dataset.Range{Min: 25000, Max: 25000}, KeyPrefix: "big:"}
 		}},
 		{"large zset split into commands", func(*testing.T) record.Source {
-			return &dataset.Spec{Count: 1, Type: record.ZSet, Members: dataset.Range{Min: 20000, Max: 20000}, KeyPrefix: "bigz:",
+			return &dataset.Config{Count: 1, Type: record.ZSet, Members: dataset.Range{Min: 20000, Max: 20000}, KeyPrefix: "bigz:",
 				Value: dataset.ValueRandom, ValueSize: 16, Seed: 9}
 		}},
 	}
@@ -188,7 +188,7 @@ func TestSameDataThreeWays(t *testing.T) {
 // TestLoadIsIdempotentForCollections loads collections twice, the second time over
 // changed data: the digest is that of one load, since each collection is deleted first.
 func TestLoadIsIdempotentForCollections(t *testing.T) {
-	d := &dataset.Spec{Count: 500, Type: record.List, Members: dataset.Range{Min: 1, Max: 20}, KeyPrefix: "l:"}
+	d := &dataset.Config{Count: 500, Type: record.List, Members: dataset.Range{Min: 1, Max: 20}, KeyPrefix: "l:"}
 	inst := servertest.StartEmpty(t, debugArgs...)
 	for i := range 2 {
 		if _, err := loader.Load(t.Context(), d, loader.Options{Addr: inst.Addr, Method: loader.Mass}); err != nil {
@@ -234,7 +234,7 @@ func TestLoadReportsTheSourcesError(t *testing.T) {
 // TestLargeKeysKeepTheirOrder loads lists too large for one job of the workers: their
 // commands must still arrive in order, on one connection, whatever the method.
 func TestLargeKeysKeepTheirOrder(t *testing.T) {
-	d := &dataset.Spec{Count: 3, Type: record.List, Members: dataset.Range{Min: 70000, Max: 70000}, KeyPrefix: "l:",
+	d := &dataset.Config{Count: 3, Type: record.List, Members: dataset.Range{Min: 70000, Max: 70000}, KeyPrefix: "l:",
 		Value: dataset.ValueRandom, ValueSize: 8, Seed: 4, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()}
 	want := digest(t, servertest.Start(t, writeRDB(t, d), debugArgs...).Addr)
 	inst := servertest.StartEmpty(t, debugArgs...)
@@ -260,9 +260,9 @@ func TestLargeKeysKeepTheirOrder(t *testing.T) {
 // they load the same data.
 func TestRESPForOlderServers(t *testing.T) {
 	srcs := []record.Source{
-		&dataset.Spec{Count: 300, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, KeyPrefix: "h:",
+		&dataset.Config{Count: 300, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, KeyPrefix: "h:",
 			TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
-		&dataset.Spec{Count: 300, KeyPrefix: "s:", TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
+		&dataset.Config{Count: 300, KeyPrefix: "s:", TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
 	}
 	inst := servertest.StartEmpty(t, debugArgs...)
 	for _, src := range srcs {

@@ -55,9 +55,9 @@ func nearlyFull(t *testing.T, inst *server.Instance) {
 // says what went wrong and how many keys the server confirmed, and that the
 // count is right.
 func TestLoadErrors(t *testing.T) {
-	small := dataset.Spec{Count: 100, KeyPrefix: "k", DB: 2}
+	small := dataset.Config{Count: 100, KeyPrefix: "k", DB: 2}
 	// About 5 MB: more than nearlyFull leaves room for.
-	large := dataset.Spec{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1, DB: 2}
+	large := dataset.Config{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1, DB: 2}
 
 	refused := closedAddr(t)
 	locked := servertest.StartEmpty(t)
@@ -71,7 +71,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		d    dataset.Spec
+		d    dataset.Config
 		// server returns the address to load into and the password to use.
 		server func(t *testing.T) (addr, password string)
 		want   string
@@ -130,7 +130,7 @@ func TestLoadErrors(t *testing.T) {
 // TestLoadStopsWhenCancelled cancels loads mid-way: each stops soon, with
 // context.Canceled and the count of keys confirmed so far.
 func TestLoadStopsWhenCancelled(t *testing.T) {
-	d := dataset.Spec{Count: 2_000_000, KeyPrefix: "k"}
+	d := dataset.Config{Count: 2_000_000, KeyPrefix: "k"}
 	for _, m := range loader.Methods() {
 		t.Run(string(m), func(t *testing.T) {
 			inst := servertest.StartEmpty(t)

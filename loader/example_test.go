@@ -12,7 +12,7 @@ import (
 )
 
 func ExampleLoad() {
-	d := &dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
 	res, err := loader.Load(context.Background(), d, loader.Options{
 		Addr:   "127.0.0.1:6379",
 		Method: loader.Pipeline,

@@ -15,20 +15,20 @@ import (
 )
 
 // withTTL returns d with an expiry an hour from now, spread by a minute.
-func withTTL(d dataset.Spec) dataset.Spec {
+func withTTL(d dataset.Config) dataset.Config {
 	d.TTL, d.TTLJitter, d.BaseTimeMS = time.Hour, time.Minute, time.Now().UnixMilli()
 	return d
 }
 
 var (
 	// plain is the classic dataset: values equal to the keys.
-	plain = dataset.Spec{Count: 2000, KeyPrefix: "key", KeyStart: 100000001}
+	plain = dataset.Config{Count: 2000, KeyPrefix: "key", KeyStart: 100000001}
 	// random has random values, expiries and a db other than 0; its keys
 	// cross from 3 to 4 digits.
-	random = withTTL(dataset.Spec{Count: 3000, KeyPrefix: "r:", KeyStart: 0,
+	random = withTTL(dataset.Config{Count: 3000, KeyPrefix: "r:", KeyStart: 0,
 		Value: dataset.ValueRandom, ValueSize: 100, Seed: 7, DB: 3})
 	// big has values larger than the mass loader's buffers.
-	big = dataset.Spec{Count: 40, KeyPrefix: "big", KeyStart: 1,
+	big = dataset.Config{Count: 40, KeyPrefix: "big", KeyStart: 1,
 		Value: dataset.ValueRandom, ValueSize: 200 << 10, Seed: 3, DB: 15}
 )
 
@@ -38,7 +38,7 @@ var (
 func TestLoadPutsEveryKey(t *testing.T) {
 	tests := []struct {
 		name string
-		d    dataset.Spec
+		d    dataset.Config
 		opts loader.Options
 	}{
 		{"sequential", plain, loader.Options{Method: loader.Sequential}},
@@ -56,9 +56,9 @@ func TestLoadPutsEveryKey(t *testing.T) {
 		{"restore random ttl db 3", random, loader.Options{Method: loader.Restore}},
 		{"restore 3 workers px", random, loader.Options{Method: loader.Restore, Workers: 3, Expiry: resp.ExpiryRelative}},
 		{"restore big values", big, loader.Options{Method: loader.Restore}},
-		{"mass no keys", dataset.Spec{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}},
-		{"parallel no keys", dataset.Spec{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}},
-		{"more workers than keys", dataset.Spec{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}},
+		{"mass no keys", dataset.Config{KeyPrefix: "k", DB: 1}, loader.Options{Method: loader.Mass}},
+		{"parallel no keys", dataset.Config{KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 3}},
+		{"more workers than keys", dataset.Config{Count: 3, KeyPrefix: "k"}, loader.Options{Method: loader.Parallel, Workers: 10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,7 +105,7 @@ func TestLoadIsIdempotent(t *testing.T) {
 func TestLoadRefusesBadOptions(t *testing.T) {
 	tests := []struct {
 		name string
-		d    dataset.Spec
+		d    dataset.Config
 		opts loader.Options
 		want string
 	}{
@@ -119,7 +119,7 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 		{"too many workers", plain, loader.Options{Workers: loader.MaxWorkers + 1}, "out of range"},
 		{"negative batch", plain, loader.Options{Batch: -1}, "batch -1 out of range"},
 		{"unknown expiry", plain, loader.Options{Expiry: "later"}, `expiry "later" (known: pxat, px)`},
-		{"bad dataset", dataset.Spec{Count: 1, Value: "zeros"}, loader.Options{}, `value mode "zeros"`},
+		{"bad dataset", dataset.Config{Count: 1, Value: "zeros"}, loader.Options{}, `value mode "zeros"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,7 +135,7 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 
 // manifestOf returns a manifest of d as loaded into a server at the time at: the counts and
 // the dataset, for verify.Server.
-func manifestOf(d *dataset.Spec, at time.Time) *manifest.Manifest {
+func manifestOf(d *dataset.Config, at time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{Format: manifest.FormatVersion, Generator: "rdbgen test load", CreatedAt: at.UTC(),
 		Keys: d.Count, Expires: d.Expires(), DBs: map[int]record.Counts{}, Dataset: d}
 	if d.Count > 0 {

@@ -121,7 +121,7 @@ func TestRestoreEqualsTheDump(t *testing.T) {
 // naming it and the flag; with Replace, the load replaces it.
 func TestRestoreBusyKey(t *testing.T) {
 	inst := servertest.StartEmpty(t, debugArgs...)
-	d := &dataset.Spec{Count: 100, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 5}, KeyPrefix: "h:"}
+	d := &dataset.Config{Count: 100, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 5}, KeyPrefix: "h:"}
 	if _, err := loader.Load(t.Context(), d, loader.Options{Addr: inst.Addr, Method: loader.Restore}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // shards after it are still empty; a shard out of range names the number of primaries.
 func TestLoadOneShard(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
-	sets := []*dataset.Spec{
+	sets := []*dataset.Config{
 		{Count: 3000, KeyPrefix: "key", KeyStart: 1, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()},
 		{Count: 500, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 30}, KeyPrefix: "h:", Seed: 7},
 	}

@@ -18,7 +18,7 @@ func TestClusterShardRoundTrip(t *testing.T) {
 		Format:  FormatVersion,
 		DBs:     map[int]record.Counts{0: {Keys: 4}},
 		Keys:    4,
-		Dataset: &dataset.Spec{Count: 10, KeyPrefix: "k"},
+		Dataset: &dataset.Config{Count: 10, KeyPrefix: "k"},
 		Cluster: &Shard{Index: 1, Shards: 3, Slots: []cluster.Range{{First: 0, Last: 99}, {First: 5461, Last: 5461}},
 			NodeID: strings.Repeat("a", 40), Addr: "127.0.0.1:7001"},
 	}

@@ -28,7 +28,7 @@ func writeSet(t *testing.T, n int, change func(i int, m *Manifest)) string {
 			t.Fatal(err)
 		}
 		m := &Manifest{Format: FormatVersion, CreatedAt: at, Target: "redis-5.0", RDBVersion: 9, DBs: map[int]record.Counts{},
-			Dataset: &dataset.Spec{Count: 100, KeyPrefix: "k"},
+			Dataset: &dataset.Config{Count: 100, KeyPrefix: "k"},
 			Cluster: &Shard{Index: i, Shards: n, Slots: layout.Shard(i).Ranges}}
 		change(i, m)
 		if err := Write(PathFor(path), m); err != nil {

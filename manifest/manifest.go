@@ -40,9 +40,9 @@ type Manifest struct {
 	DBs     map[int]record.Counts `json:"dbs"`
 	Keys    uint64                `json:"keys"`
 	Expires uint64                `json:"expires"`
-	Dataset *dataset.Spec         `json:"dataset,omitempty"`
+	Dataset *dataset.Config       `json:"dataset,omitempty"`
 	// Spec is the spec file the dataset was generated from, when it was.
-	Spec *Spec `json:"spec,omitempty"`
+	Spec *SpecFile `json:"spec,omitempty"`
 	// Import describes the input of an imported file.
 	Import *Import `json:"import,omitempty"`
 	// Rewrite describes the anonymising rules the records went through on the way
@@ -75,9 +75,9 @@ func (s *Shard) Owns(slot int) bool {
 	return cluster.Shard{Ranges: s.Slots}.Owns(slot)
 }
 
-// Spec is a spec file and the parameters it was generated with: with them, spec.Parse and
+// SpecFile is a spec file and the parameters it was generated with: with them, spec.Parse and
 // Spec.SetParams recompute every record of the file.
-type Spec struct {
+type SpecFile struct {
 	File string `json:"file"` // the path it was read from, for people
 	YAML string `json:"yaml"` // its text
 	spec.Params

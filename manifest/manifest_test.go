@@ -29,7 +29,7 @@ func TestWriteRead(t *testing.T) {
 		DBs:        map[int]record.Counts{3: {Keys: 10, Expires: 10}},
 		Keys:       10,
 		Expires:    10,
-		Dataset: &dataset.Strings{Count: 10, KeyPrefix: "k", TTL: time.Minute, TTLJitter: time.Second,
+		Dataset: &dataset.Config{Count: 10, KeyPrefix: "k", TTL: time.Minute, TTLJitter: time.Second,
 			BaseTimeMS: 1_900_000_000_000, DB: 3, Value: dataset.ValueRandom, ValueSize: 8, Seed: 2},
 	}
 	if err := Write(path, want); err != nil {

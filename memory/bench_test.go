@@ -14,11 +14,11 @@ import (
 func BenchmarkEstimator(b *testing.B) {
 	cases := []struct {
 		name string
-		d    dataset.Spec
+		d    dataset.Config
 	}{
-		{"strings", dataset.Spec{Count: 100_000, KeyPrefix: "key", KeyStart: 1}},
-		{"hash-10", dataset.Spec{Count: 10_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}},
-		{"zset-1000", dataset.Spec{Count: 100, KeyPrefix: "key", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1000, Max: 1000}}},
+		{"strings", dataset.Config{Count: 100_000, KeyPrefix: "key", KeyStart: 1}},
+		{"hash-10", dataset.Config{Count: 10_000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 10, Max: 10}}},
+		{"zset-1000", dataset.Config{Count: 100, KeyPrefix: "key", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1000, Max: 1000}}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

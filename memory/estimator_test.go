@@ -248,13 +248,13 @@ func TestNewOptions(t *testing.T) {
 
 // Estimate passes on the source's error, wrapped once.
 func TestEstimateSourceError(t *testing.T) {
-	bad := &dataset.Spec{Count: 1, Type: "tree"}
+	bad := &dataset.Config{Count: 1, Type: "tree"}
 	if _, err := memory.Estimate(context.Background(), bad, memory.Options{}); err == nil || !strings.HasPrefix(err.Error(), "memory estimate: ") {
 		t.Errorf("error %v, want one starting with memory estimate", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := memory.Estimate(ctx, &dataset.Spec{Count: 1 << 20, KeyPrefix: "k"}, memory.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := memory.Estimate(ctx, &dataset.Config{Count: 1 << 20, KeyPrefix: "k"}, memory.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Estimate what a million string keys take on a Redis 7.0 server: any record.Source
 // writes into an Estimator as it would into an rdbsink.Writer.
 func ExampleEstimator() {
-	d := &dataset.Spec{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001}
 	e, err := memory.New(memory.Options{Target: "redis-7.0"})
 	if err != nil {
 		panic(err)

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -58,7 +58,7 @@ func compare(t testing.TB, est memory.Result, m servertest.Loaded) {
 }
 
 // checkDataset generates d for target, loads it into a real server and compares.
-func checkDataset(t *testing.T, d dataset.Spec, target string) {
+func checkDataset(t *testing.T, d dataset.Config, target string) {
 	t.Helper()
 	path := servertest.GenerateFile(t, &d, encoder.Options{Target: target})
 	compare(t, estimate(t, &d, memory.DefaultTarget), measure(t, path))
@@ -66,25 +66,25 @@ func checkDataset(t *testing.T, d dataset.Spec, target string) {
 
 // The estimate of generated datasets, against Debian's redis-server 7.0.15.
 func TestEstimateDatasets(t *testing.T) {
-	str := func(n uint64) dataset.Spec { return dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
-	coll := func(n uint64, typ record.Type, members uint64) dataset.Spec {
+	str := func(n uint64) dataset.Config { return dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
+	coll := func(n uint64, typ record.Type, members uint64) dataset.Config {
 		d := str(n)
 		d.Type, d.Members = typ, dataset.Range{Min: members, Max: members}
 		return d
 	}
-	random := func(d dataset.Spec, size int) dataset.Spec {
+	random := func(d dataset.Config, size int) dataset.Config {
 		d.Value, d.ValueSize = dataset.ValueRandom, size
 		return d
 	}
 	cases := []struct {
 		name   string
-		d      dataset.Spec
+		d      dataset.Config
 		target string
 	}{
 		{"strings-1M", str(1_000_000), ""},
 		{"hash-1M-10-fields", coll(1_000_000, record.Hash, 10), ""},
 		{"hash-100k-10-fields-7.0", coll(100_000, record.Hash, 10), "redis-7.0"},
-		{"strings-random-100B-ttl", func() dataset.Spec {
+		{"strings-random-100B-ttl", func() dataset.Config {
 			d := random(str(200_000), 100)
 			d.TTL, d.BaseTimeMS = time.Hour, time.Now().UnixMilli()
 			return d
@@ -109,7 +109,7 @@ func TestEstimateDatasets(t *testing.T) {
 // Integer strings 0 to 9999 are shared objects, unless maxmemory with an LRU or LFU policy
 // gives every key its own.
 func TestEstimateSharedIntegers(t *testing.T) {
-	d := dataset.Spec{Count: 9999, KeyPrefix: "", KeyStart: 1} // values "1" … "9999"
+	d := dataset.Config{Count: 9999, KeyPrefix: "", KeyStart: 1} // values "1" … "9999"
 	path := servertest.GenerateFile(t, &d, encoder.Options{})
 	for _, c := range []struct {
 		name string
@@ -142,7 +142,7 @@ func TestEstimateDefault10M(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10M keys: run without -short")
 	}
-	checkDataset(t, dataset.Spec{Count: 10_000_000, KeyPrefix: "key", KeyStart: 100000001}, "")
+	checkDataset(t, dataset.Config{Count: 10_000_000, KeyPrefix: "key", KeyStart: 100000001}, "")
 }
 
 // Each example spec, scaled down where big.
@@ -154,7 +154,7 @@ func TestEstimateExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
+			if _, err := output.Write(context.Background(), f, s, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {
@@ -181,7 +181,7 @@ func (s noHintSource) WriteTo(ctx context.Context, sink record.Sink) error {
 func TestEstimateNoResizeDB(t *testing.T) {
 	for _, n := range []uint64{100_000, 150_000} {
 		t.Run(strconv.FormatUint(n, 10), func(t *testing.T) {
-			src := noHintSource{&dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 1}}
+			src := noHintSource{&dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 1}}
 			path := filepath.Join(t.TempDir(), "dump.rdb")
 			f, err := os.Create(path)
 			if err != nil {

@@ -1,11 +1,14 @@
 package output_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+
+	"github.com/rdbgen/rdbgen/spec"
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
@@ -25,7 +28,7 @@ func ExampleFile() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "dump.rdb")
 
-	d := &dataset.Spec{Count: 1000, KeyPrefix: "user:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 32, Seed: 1}
+	d := &dataset.Config{Count: 1000, KeyPrefix: "user:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 32, Seed: 1}
 	out, err := output.File(path, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		log.Fatal(err)
@@ -90,4 +93,31 @@ func ExampleShards() {
 	// shard-0.rdb (slots 0-5460): 0 keys, 0 with TTL
 	// shard-1.rdb (slots 5461-10922): 3 keys, 1 with TTL
 	// shard-2.rdb (slots 10923-16383): 1 keys, 0 with TTL
+}
+
+// Any record.Source goes the same way; here a spec file, written to memory.
+func ExampleWrite_spec() {
+	s, err := spec.Parse("app.yaml", []byte(`
+families:
+  - key: "session:{id}"
+    count: 100
+    type: hash
+    fields:
+      user: {fake: username}
+      hits: {int: {min: 0, max: 1000}}
+  - key: "sessions"
+    type: set
+    members: {of_family: "session:{id}"}
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res, err := output.Write(context.Background(), &buf, s, output.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d keys, %d members, all %d bytes written: %t\n", res.Stats.Keys, res.Stats.Members, res.Stats.Bytes, res.Stats.Bytes == int64(buf.Len()))
+	// Output:
+	// 101 keys, 300 members, all 5614 bytes written: true
 }

@@ -89,7 +89,7 @@ func (f *fileOut) newSink() error {
 		return err
 	}
 	f.respW = w
-	f.resp = &tally{Pass: record.Pass{Next: w}, meter: f.meter, p: f.meter.p}
+	f.resp = &tally{Count: record.Count{Next: w}, meter: f.meter, p: f.meter.p}
 	f.meter.p = nil // RESP reports by records, not by writes
 	if f.resp.p != nil {
 		f.resp.p.stats = f.resp.stats
@@ -189,7 +189,7 @@ func (f *fileOut) commitRESP() (*Result, error) {
 	if t, err := encoder.LookupTarget(target); err == nil {
 		target = t.Name
 	}
-	res := &Result{Path: f.path, Stats: f.resp.stats(), DBs: f.resp.dbs, Target: target,
+	res := &Result{Path: f.path, Stats: f.resp.stats(), DBs: f.resp.DBs(), Target: target,
 		Commands: f.respW.Count(), Streams: f.respW.StreamCounts(), Duration: took}
 	if f.tmp != nil {
 		res.Stale = f.tmp.Stale()

@@ -148,7 +148,7 @@ type failAfter struct {
 }
 
 func (f failAfter) WriteTo(ctx context.Context, sink record.Sink) error {
-	if err := (&dataset.Spec{Count: f.n, KeyPrefix: "k:", KeyStart: 1}).WriteTo(ctx, sink); err != nil {
+	if err := (&dataset.Config{Count: f.n, KeyPrefix: "k:", KeyStart: 1}).WriteTo(ctx, sink); err != nil {
 		return err
 	}
 	return f.err
@@ -174,7 +174,7 @@ func TestFileNeverTruncates(t *testing.T) {
 	}{
 		{"source fails", nil, output.Options{}, context.Background(), failAfter{200_000, errSource}, "", errSource},
 		{"source fails, good file kept", []string{"dump.rdb", "dump.rdb.manifest.json"}, output.Options{Force: true}, context.Background(), failAfter{200_000, errSource}, "", errSource},
-		{"cancelled", []string{"dump.rdb"}, output.Options{Force: true}, cancelled, &dataset.Spec{Count: 200_000}, "", context.Canceled},
+		{"cancelled", []string{"dump.rdb"}, output.Options{Force: true}, cancelled, &dataset.Config{Count: 200_000}, "", context.Canceled},
 		{"file exists", []string{"dump.rdb"}, output.Options{}, context.Background(), sample, "", output.ErrExists},
 		{"manifest exists", []string{"dump.rdb.manifest.json"}, output.Options{}, context.Background(), sample, "", output.ErrExists},
 		{"file appears meanwhile", nil, output.Options{}, context.Background(), sample, "dump.rdb", output.ErrExists},
@@ -325,7 +325,7 @@ func TestProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := out.Write(t.Context(), &dataset.Spec{Count: 10_000}, nil); err != nil {
+	if _, err := out.Write(t.Context(), &dataset.Config{Count: 10_000}, nil); err != nil {
 		t.Fatal(err)
 	}
 	last := got[len(got)-1]
@@ -338,7 +338,7 @@ func TestProgress(t *testing.T) {
 // describe function adds what it says.
 func TestDatasetManifest(t *testing.T) {
 	dir := t.TempDir()
-	d := &dataset.Spec{Count: 100, KeyPrefix: "k:"}
+	d := &dataset.Config{Count: 100, KeyPrefix: "k:"}
 	for _, describe := range []func(*manifest.Manifest){nil, func(m *manifest.Manifest) { m.Import = &manifest.Import{Format: "json"} }} {
 		path := filepath.Join(dir, fmt.Sprint(describe == nil, ".rdb"))
 		out, err := output.File(path, output.Options{})

@@ -176,7 +176,7 @@ func (o *Output) Abort() {
 // Write writes every record of src into the output and commits it (see Commit), or aborts
 // it on an error, ctx's included. A split gives every file the exact RESIZEDB counts of its
 // shard when src is a record.KeyLister: filled in last into files, else counted in a first
-// pass over the keys. Without describe, a *dataset.Spec source is recorded as the
+// pass over the keys. Without describe, a *dataset.Config source is recorded as the
 // manifests' Dataset.
 func (o *Output) Write(ctx context.Context, src record.Source, describe func(*manifest.Manifest)) (*Result, error) {
 	defer o.Abort()
@@ -189,7 +189,7 @@ func (o *Output) Write(ctx context.Context, src record.Source, describe func(*ma
 	if err := src.WriteTo(ctx, o.Sink()); err != nil {
 		return nil, err
 	}
-	if d, ok := src.(*dataset.Spec); ok && describe == nil {
+	if d, ok := src.(*dataset.Config); ok && describe == nil {
 		describe = func(m *manifest.Manifest) { m.Dataset = d }
 	}
 	return o.Commit(describe)

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -121,6 +122,25 @@ type shardFiles struct {
 	// index are the shards of files and Paths, when not every shard is written
 	// (createShard); nil when Paths[i] is shard i's.
 	index []int
+	// writers, when not nil, are the destinations instead of files (toWriters): nil for a
+	// shard not written. Nothing is put in place, and Paths are empty.
+	writers []io.Writer
+}
+
+// toWriters returns the shardFiles of layout that go to dsts, one per shard, nil for a shard
+// not written, instead of to files: WriteShards. Each is made to hold a whole buffer of the
+// writer when it is a pipe (see internal/pipe).
+func toWriters(dsts []io.Writer, layout *cluster.Layout, bufSize int) *shardFiles {
+	s := &shardFiles{Layout: layout, writers: slices.Clone(dsts)}
+	for i, dst := range dsts {
+		if dst == nil {
+			continue
+		}
+		pipe.Grow(dst, bufSize)
+		s.index = append(s.index, i)
+		s.Paths = append(s.Paths, "")
+	}
+	return s
 }
 
 // createShards starts the shard files of layout in dir, creating dir when it is missing.
@@ -189,6 +209,9 @@ func (s *shardFiles) Written() []int {
 // Writers returns the destinations of the shard files, one per shard of the layout: nil
 // for a shard not written.
 func (s *shardFiles) Writers() []io.Writer {
+	if s.writers != nil {
+		return slices.Clone(s.writers)
+	}
 	w := make([]io.Writer, s.Layout.Len())
 	for i, shard := range s.Written() {
 		w[shard] = s.files[i]
@@ -230,6 +253,9 @@ func (s *shardFiles) Commit(manifests []*manifest.Manifest) (removed []string, e
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
 	s.done = true
+	if s.writers != nil {
+		return nil, nil
+	}
 	unlock, err := atomicfile.LockDir(s.Dir)
 	if err != nil {
 		for _, f := range s.files {

@@ -30,7 +30,9 @@ func TestShardsFilledAsCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	springs := loadExample(t, "spring-data-redis.yaml", time.UnixMilli(base))
-	classic := func(n uint64) *dataset.Spec { return &dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
+	classic := func(n uint64) *dataset.Config {
+		return &dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001}
+	}
 	cases := []struct {
 		name   string
 		src    record.KeyLister
@@ -40,10 +42,10 @@ func TestShardsFilledAsCounted(t *testing.T) {
 		{"default dataset", classic(100_000), even3, encoder.Options{}},
 		{"in parts", classic(1<<20 + 1000), even3, encoder.Options{}},
 		{"flushed early", classic(100_000), even3, encoder.Options{BufferSize: 4096}},
-		{"ttl, uneven", &dataset.Spec{Count: 50_000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
+		{"ttl, uneven", &dataset.Config{Count: 50_000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40,
 			Seed: 3, TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}, uneven, encoder.Options{BufferSize: 4096, Target: "redis-7.0"}},
-		{"one hash tag", &dataset.Spec{Count: 30_000, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{BufferSize: 4096}},
-		{"hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
+		{"one hash tag", &dataset.Config{Count: 30_000, KeyPrefix: "{user1000}.", KeyStart: 1}, even3, encoder.Options{BufferSize: 4096}},
+		{"hashes", &dataset.Config{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
 			Members: dataset.Range{Min: 1, Max: 20}, Seed: 4}, even3, encoder.Options{BufferSize: 4096}},
 		{"spec", springs, even3, encoder.Options{BufferSize: 4096, Target: "redis-7.0"}},
 	}

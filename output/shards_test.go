@@ -45,14 +45,14 @@ func TestShardIsTheSplits(t *testing.T) {
 		src    record.Source
 		layout *cluster.Layout
 	}{
-		{"default dataset", &dataset.Spec{Count: 50_000, KeyPrefix: "key", KeyStart: 100000001}, even4},
-		{"ttl and hashes", &dataset.Spec{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
+		{"default dataset", &dataset.Config{Count: 50_000, KeyPrefix: "key", KeyStart: 100000001}, even4},
+		{"ttl and hashes", &dataset.Config{Count: 20_000, KeyPrefix: "h:", KeyStart: 1, Type: record.Hash,
 			Members: dataset.Range{Min: 1, Max: 20}, Seed: 4, TTL: time.Hour, BaseTimeMS: base.UnixMilli()}, even4},
-		{"streams", &dataset.Spec{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: record.Stream,
+		{"streams", &dataset.Config{Count: 2_000, KeyPrefix: "x:", KeyStart: 1, Type: record.Stream,
 			Members: dataset.Range{Min: 1, Max: 5}, Seed: 5, BaseTimeMS: base.UnixMilli()}, even4},
 		{"spec", loadExample(t, "spring-data-redis.yaml", base), even4},
 		{"import", noCounts{sample[:3]}, even4},
-		{"one shard", &dataset.Spec{Count: 1000}, even1},
+		{"one shard", &dataset.Config{Count: 1000}, even1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestShardLeavesOthersAlone(t *testing.T) {
 			opts := output.Options{Encoder: encoder.Options{CreatedAt: time.Unix(1800000000, 0)}, Force: tt.force}
 			out, err := output.Shard(dir, even3, tt.index, opts)
 			if err == nil {
-				_, err = out.Write(t.Context(), &dataset.Spec{Count: 3000}, nil)
+				_, err = out.Write(t.Context(), &dataset.Config{Count: 3000}, nil)
 			}
 			if tt.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -187,11 +187,11 @@ func TestShardsReplace(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("the directory made for the failed split: %v", err)
 	}
-	if _, err := write(even3, output.Options{}, &dataset.Spec{Count: 1000}); err != nil {
+	if _, err := write(even3, output.Options{}, &dataset.Config{Count: 1000}); err != nil {
 		t.Fatal(err)
 	}
 	before := dirFiles(t, dir)
-	if _, err := write(even2, output.Options{}, &dataset.Spec{Count: 10}); err == nil || !strings.Contains(err.Error(), "already holds shard files (shard-0.rdb, shard-1.rdb, shard-2.rdb): use --force") {
+	if _, err := write(even2, output.Options{}, &dataset.Config{Count: 10}); err == nil || !strings.Contains(err.Error(), "already holds shard files (shard-0.rdb, shard-1.rdb, shard-2.rdb): use --force") {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := write(even2, output.Options{Force: true}, failAfter{1000, errors.New("broke")}); err == nil {
@@ -200,7 +200,7 @@ func TestShardsReplace(t *testing.T) {
 	if now := dirFiles(t, dir); len(now) != len(before) {
 		t.Fatalf("the failed split left %d files, want %d", len(now), len(before))
 	}
-	res, err := write(even2, output.Options{Force: true}, &dataset.Spec{Count: 10})
+	res, err := write(even2, output.Options{Force: true}, &dataset.Config{Count: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

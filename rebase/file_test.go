@@ -23,7 +23,7 @@ import (
 func writeStale(tb testing.TB, dir string, n uint64, typ record.Type, target string) string {
 	tb.Helper()
 	base := time.Now().Add(-48 * time.Hour)
-	d := &dataset.Spec{Count: n, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueSame, Type: typ,
+	d := &dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueSame, Type: typ,
 		TTL: time.Hour, BaseTimeMS: base.UnixMilli(), Seed: 1}
 	if typ == record.Hash {
 		d.Members = dataset.Range{Min: 10, Max: 10}

@@ -198,13 +198,17 @@ func (t tee) WriteFunction(code []byte) error {
 }
 
 // A Count is a Sink that counts what passes through it on to Next (Discard when Next is
-// nil): keys and expiring keys, members and stream entries, libraries, module AUX data.
+// nil): keys and expiring keys (in all, and of each database: DBs), members and stream
+// entries, libraries, module AUX data.
 type Count struct {
 	Next      Sink
 	Counts    Counts
 	Members   uint64
 	Functions uint64
 	ModuleAux uint64
+	db        int
+	base      Counts         // Counts when the open database began
+	dbs       map[int]Counts // the databases ended, by endDB
 }
 
 func (c *Count) next() Sink {
@@ -214,8 +218,36 @@ func (c *Count) next() Sink {
 	return c.Next
 }
 
-// BeginDB passes the call on.
-func (c *Count) BeginDB(db int, n Counts) error { return c.next().BeginDB(db, n) }
+// BeginDB counts the database that ends and passes the call on.
+func (c *Count) BeginDB(db int, n Counts) error {
+	c.endDB()
+	c.db = db
+	return c.next().BeginDB(db, n)
+}
+
+// endDB adds the keys counted since the open database began to its counts.
+func (c *Count) endDB() {
+	d := Counts{Keys: c.Counts.Keys - c.base.Keys, Expires: c.Counts.Expires - c.base.Expires}
+	if d.Keys == 0 {
+		return
+	}
+	if c.dbs == nil {
+		c.dbs = map[int]Counts{}
+	}
+	n := c.dbs[c.db]
+	n.Add(d)
+	c.dbs[c.db] = n
+	c.base = c.Counts
+}
+
+// DBs returns the keys, and keys with an expiry, counted in each database so far, as an RDB
+// writer counts them: a database that got no key has no entry (one given in two sections
+// adds up), and the map is nil until one gets a key. The map is the Count's own: copy it to
+// keep it while records still pass.
+func (c *Count) DBs() map[int]Counts {
+	c.endDB()
+	return c.dbs
+}
 
 // Begin counts a key.
 func (c *Count) Begin(h *Header) error {

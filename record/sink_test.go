@@ -115,3 +115,48 @@ func TestPass(t *testing.T) {
 		t.Errorf("recorded %+v", r.Records)
 	}
 }
+
+// TestCountDBs checks Count's per-database counts: a database that gets no key has no entry
+// (nil map when none does), one given in two sections adds up, and DBs may be asked midway.
+func TestCountDBs(t *testing.T) {
+	s := func(db int, key string, exp int64) Record {
+		return Record{DB: db, Key: []byte(key), Value: []byte("v"), ExpireAtMS: exp}
+	}
+	tests := []struct {
+		name string
+		dbs  []Records // each written after a BeginDB of its first record's db; empty: BeginDB(0) alone
+		want map[int]Counts
+	}{
+		{"nothing", nil, nil},
+		{"an empty database", []Records{{}}, nil},
+		{"one database", []Records{{s(0, "a", 5), s(0, "b", 0)}}, map[int]Counts{0: {Keys: 2, Expires: 1}}},
+		{"an empty database between two", []Records{{s(1, "a", 0)}, {}, {s(3, "b", 9)}}, map[int]Counts{1: {Keys: 1}, 3: {Keys: 1, Expires: 1}}},
+		{"db 0 in two sections", []Records{{s(0, "a", 1)}, {s(2, "b", 0)}, {s(0, "c", 1), s(0, "d", 0)}},
+			map[int]Counts{0: {Keys: 3, Expires: 2}, 2: {Keys: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Count{}
+			for _, part := range tt.dbs {
+				db := 0
+				if len(part) > 0 {
+					db = part[0].DB
+				}
+				if err := c.BeginDB(db, Counts{}); err != nil {
+					t.Fatal(err)
+				}
+				if c.DBs(); len(part) > 0 { // asked midway: the open database is counted once
+					c.DBs()
+				}
+				for _, r := range part {
+					if err := r.WriteTo(c); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if got := c.DBs(); !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("DBs() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -28,12 +28,17 @@ type Sizer interface {
 }
 
 // Progress reports how far a long operation has come: writing a file, splitting shards,
-// loading a server, reading a dump. Fields that do not apply stay zero.
+// reading a dump, a server loading a file, a verification, a bench. Fields that do not apply
+// stay zero.
 type Progress struct {
-	Keys    uint64 // records done so far
-	Total   uint64 // records in all, 0 when unknown
-	Members uint64 // collection members and stream entries done so far
-	Bytes   int64  // bytes written or read so far
+	// Stage names the part under way of an operation of several (a verification's stages, a
+	// bench's rows and runs); "" for an operation of one.
+	Stage      string
+	Keys       uint64 // records done so far
+	Total      uint64 // records in all, 0 when unknown
+	Members    uint64 // collection members and stream entries done so far
+	Bytes      int64  // bytes written, read or loaded so far
+	TotalBytes int64  // bytes in all, 0 when unknown
 }
 
 // Through returns a Source that writes the records of src through a sink wrapper: wrap turns

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -111,7 +112,7 @@ func TestDockerCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
 	opts, before := dockerOptions(t), labelled(t)
-	opts.Progress = func(server.LoadProgress) { cancel() }
+	opts.Progress = func(record.Progress) { cancel() }
 	_, err := server.Start(ctx, dump, opts)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Start = %v, want context.Canceled", err)

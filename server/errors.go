@@ -17,26 +17,26 @@ var (
 
 	// ErrRedisServerNotFound reports that the redis-server executable of
 	// the process backend could not be found.
-	ErrRedisServerNotFound = errors.New("redis-server not found")
+	ErrRedisServerNotFound = errors.New("server: redis-server not found")
 
 	// ErrLoadRefused reports that the server started, read the dump file,
 	// refused it and exited. The error is an [*ExitError] that carries the
 	// server's reason and log.
-	ErrLoadRefused = errors.New("load refused")
+	ErrLoadRefused = errors.New("server: load refused")
 
 	// ErrServerExited reports that the server exited before it began to load
 	// the dump file, for example on a bad argument or a port in use. The
 	// error is an [*ExitError].
-	ErrServerExited = errors.New("server exited")
+	ErrServerExited = errors.New("server: exited")
 
 	// ErrAppendOnly reports an existing container ([Options.Container])
 	// whose server has appendonly on in a way that a restart cannot take
 	// over, or that loaded its append-only file instead of the dump file.
-	ErrAppendOnly = errors.New("appendonly is on")
+	ErrAppendOnly = errors.New("server: appendonly is on")
 
 	// ErrLoadTimeout reports that the server was still loading, or not yet
 	// answering, when [Options.LoadTimeout] ran out.
-	ErrLoadTimeout = errors.New("load timeout")
+	ErrLoadTimeout = errors.New("server: load timeout")
 )
 
 // ExitError reports a server that exited before its dataset was loaded.

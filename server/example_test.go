@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -13,8 +14,8 @@ func ExampleStart() {
 	ctx := context.Background()
 	inst, err := server.Start(ctx, "dump.rdb", server.Options{
 		Backend: server.BackendProcess,
-		Progress: func(p server.LoadProgress) {
-			fmt.Printf("loading: %.0f%%\n", p.Percent)
+		Progress: func(p record.Progress) {
+			fmt.Printf("loading: %d of %d bytes\n", p.Bytes, p.TotalBytes)
 		},
 	})
 	if errors.Is(err, server.ErrLoadRefused) {

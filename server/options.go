@@ -3,6 +3,8 @@ package server
 import (
 	"os"
 	"time"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // Backend names the way a server is run.
@@ -89,22 +91,9 @@ type Options struct {
 	Args []string
 
 	// Progress, if not nil, is called from Start's goroutine while the server
-	// loads, about ten times a second. Default: nil.
-	Progress func(LoadProgress)
-}
-
-// LoadProgress tells how far a server has got loading its dataset, as its
-// INFO persistence section reports it.
-type LoadProgress struct {
-	// Elapsed is the time since Start launched the server.
-	Elapsed time.Duration
-	// Percent is loading_loaded_perc: 0 to 100.
-	Percent float64
-	// LoadedBytes and TotalBytes are loading_loaded_bytes and
-	// loading_total_bytes.
-	LoadedBytes, TotalBytes int64
-	// ETA is loading_eta_seconds: the server's estimate of the time left.
-	ETA time.Duration
+	// loads, about ten times a second, with the bytes loaded (Bytes) out of the
+	// file's (TotalBytes), as INFO persistence reports them. Default: nil.
+	Progress func(record.Progress)
 }
 
 // withDefaults returns o with its zero fields set to their defaults.

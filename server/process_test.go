@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -132,8 +133,8 @@ func TestProcessCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
 	opts := processOptions(t)
-	var progress []server.LoadProgress
-	opts.Progress = func(p server.LoadProgress) {
+	var progress []record.Progress
+	opts.Progress = func(p record.Progress) {
 		progress = append(progress, p)
 		cancel()
 	}

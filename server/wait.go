@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
 )
@@ -95,7 +96,7 @@ func (i *Instance) waitLoaded(ctx context.Context, dump string, launched time.Ti
 // poll asks the server once whether it has loaded its dataset. Errors that
 // mean "not yet" (no connection, LOADING) return false and no error; a
 // server that answers with any other error ends the wait.
-func (i *Instance) poll(ctx context.Context, c *redis.Client, launched time.Time, progress func(LoadProgress)) (bool, error) {
+func (i *Instance) poll(ctx context.Context, c *redis.Client, launched time.Time, progress func(record.Progress)) (bool, error) {
 	if !listening(ctx, i.Addr) {
 		return false, nil
 	}
@@ -105,7 +106,7 @@ func (i *Instance) poll(ctx context.Context, c *redis.Client, launched time.Time
 	}
 	if info.Item("Persistence", "loading") != "0" {
 		if progress != nil {
-			progress(loadProgress(info, time.Since(launched)))
+			progress(loadProgress(info))
 		}
 		return false, nil
 	}
@@ -125,16 +126,13 @@ func fatalReply(err error) error {
 	return nil
 }
 
-// loadProgress reads the loading fields of INFO persistence.
-func loadProgress(info *redis.InfoCmd, elapsed time.Duration) LoadProgress {
+// loadProgress reads the loading fields of INFO persistence: the bytes loaded
+// (loading_loaded_bytes) out of the file's (loading_total_bytes).
+func loadProgress(info *redis.InfoCmd) record.Progress {
 	item := func(key string) string { return info.Item("Persistence", key) }
-	p := LoadProgress{Elapsed: elapsed}
-	p.Percent, _ = strconv.ParseFloat(item("loading_loaded_perc"), 64)
-	p.LoadedBytes, _ = strconv.ParseInt(item("loading_loaded_bytes"), 10, 64)
+	var p record.Progress
+	p.Bytes, _ = strconv.ParseInt(item("loading_loaded_bytes"), 10, 64)
 	p.TotalBytes, _ = strconv.ParseInt(item("loading_total_bytes"), 10, 64)
-	if eta, err := strconv.ParseInt(item("loading_eta_seconds"), 10, 64); err == nil {
-		p.ETA = time.Duration(eta) * time.Second
-	}
 	return p
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -102,8 +103,8 @@ func Cluster(ctx context.Context, dir string, opts Options) (*ClusterReport, err
 	for i, f := range set.Files {
 		o := opts
 		o.Manifest = set.Manifests[i]
-		o.Progress = func(p Progress) {
-			p.Done, p.Total = done+p.Done, all
+		o.Progress = func(p record.Progress) {
+			p.Bytes, p.TotalBytes = done+p.Bytes, all
 			opts.progress(p)
 		}
 		e, err := newExpectation(o.Manifest)
@@ -124,7 +125,7 @@ func Cluster(ctx context.Context, dir string, opts Options) (*ClusterReport, err
 		return rep, nil
 	}
 
-	opts.progress(Progress{Stage: StageLoad})
+	opts.progress(record.Progress{Stage: string(StageLoad)})
 	so := opts.Server
 	so.Progress = nil
 	c, err := localcluster.Start(ctx, set.Files, set.Layout, localcluster.Options{Server: so})

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 	"github.com/rdbgen/rdbgen/verify"
@@ -22,17 +22,17 @@ import (
 // split writes the shard files of d as rdbgen does, split by files, with manifests that
 // describe the split by layout (the same, unless a test wants them to disagree), after
 // change has modified each.
-func split(t *testing.T, d *dataset.Spec, files, layout *cluster.Layout, change func(i int, m *manifest.Manifest)) string {
+func split(t *testing.T, d *dataset.Config, files, layout *cluster.Layout, change func(i int, m *manifest.Manifest)) string {
 	t.Helper()
 	dir := t.TempDir()
 	created := time.Now().UTC()
 	dsts, paths := create(t, dir, files.Len())
-	res, err := rdbgen.WriteShards(context.Background(), dsts, d, files, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.WriteShards(context.Background(), dsts, d, files, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, st := range res.Shards {
-		m := shardManifest(i, layout, st, res, created)
+		m := shardManifest(st.Index, layout, st.Stats, res, created)
 		m.Dataset = d
 		change(i, m)
 		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
@@ -60,7 +60,7 @@ func create(t *testing.T, dir string, n int) ([]io.Writer, []string) {
 }
 
 // shardManifest returns the manifest of shard i as rdbgen writes it, without its records.
-func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.ClusterResult, created time.Time) *manifest.Manifest {
+func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res *output.Result, created time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{Format: manifest.FormatVersion, CreatedAt: created, Target: res.Target, RDBVersion: res.RDBVersion,
 		Checksum: manifest.FormatChecksum(st.Checksum), Bytes: st.Bytes, Keys: st.Keys, Expires: st.Expires,
 		DBs:     map[int]record.Counts{0: {Keys: st.Keys, Expires: st.Expires}},
@@ -70,7 +70,7 @@ func shardManifest(i int, layout *cluster.Layout, st encoder.Stats, res rdbgen.C
 
 func TestClusterPasses(t *testing.T) {
 	base := time.Now().UnixMilli()
-	d := &dataset.Spec{Count: 5000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 30, Seed: 3,
+	d := &dataset.Config{Count: 5000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 30, Seed: 3,
 		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: base}
 	even, _ := cluster.Even(3)
 	uneven, err := cluster.NewLayout([]cluster.Shard{
@@ -82,9 +82,9 @@ func TestClusterPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Sorted sets whose keys share one hash tag: one shard holds them all.
-	tagged := &dataset.Spec{Count: 600, KeyPrefix: "{user}:", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1, Max: 50}, Seed: 2}
+	tagged := &dataset.Config{Count: 600, KeyPrefix: "{user}:", KeyStart: 1, Type: record.ZSet, Members: dataset.Range{Min: 1, Max: 50}, Seed: 2}
 	cases := map[string]struct {
-		d      *dataset.Spec
+		d      *dataset.Config
 		layout *cluster.Layout
 		opts   verify.Options
 	}{
@@ -97,7 +97,7 @@ func TestClusterPasses(t *testing.T) {
 			t.Parallel()
 			dir := split(t, tc.d, tc.layout, tc.layout, func(int, *manifest.Manifest) {})
 			stages := map[verify.Stage]bool{}
-			tc.opts.Progress = func(p verify.Progress) { stages[p.Stage] = true }
+			tc.opts.Progress = func(p record.Progress) { stages[verify.Stage(p.Stage)] = true }
 			rep, err := verify.Cluster(testContext(t), dir, tc.opts)
 			if err != nil {
 				t.Fatal(err)
@@ -150,14 +150,14 @@ func TestClusterSpec(t *testing.T) {
 	layout, _ := cluster.Even(3)
 	dir := t.TempDir()
 	dsts, paths := create(t, dir, 3)
-	res, err := rdbgen.WriteShards(context.Background(), dsts, s, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.WriteShards(context.Background(), dsts, s, layout, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := time.Now().UTC()
 	for i, st := range res.Shards {
-		m := shardManifest(i, layout, st, res, created)
-		m.Spec = &manifest.Spec{File: "spring-data-redis.yaml", YAML: string(src), Params: s.Params}
+		m := shardManifest(st.Index, layout, st.Stats, res, created)
+		m.Spec = &manifest.SpecFile{File: "spring-data-redis.yaml", YAML: string(src), Params: s.Params}
 		if err := manifest.Write(manifest.PathFor(paths[i]), m); err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestClusterSpec(t *testing.T) {
 // TestClusterFails checks that what differs is found: files split otherwise than their
 // manifests say, a wrong count, values the manifests do not compute.
 func TestClusterFails(t *testing.T) {
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 20, Seed: 1}
+	d := &dataset.Config{Count: 3000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 20, Seed: 1}
 	even, _ := cluster.Even(3)
 	other, _ := cluster.NewLayout([]cluster.Shard{
 		{Ranges: []cluster.Range{{First: 0, Last: 4000}}},
@@ -228,7 +228,7 @@ func TestClusterFails(t *testing.T) {
 // TestClusterFileStage checks the files before any node starts: a flipped byte fails the
 // offline stage of its shard, and with Offline nothing is started at all.
 func TestClusterFileStage(t *testing.T) {
-	d := &dataset.Spec{Count: 2000, KeyPrefix: "k", KeyStart: 1}
+	d := &dataset.Config{Count: 2000, KeyPrefix: "k", KeyStart: 1}
 	even, _ := cluster.Even(2)
 	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
 	rep, err := verify.Cluster(testContext(t), dir, verify.Options{Offline: true})
@@ -255,7 +255,7 @@ func TestClusterErrors(t *testing.T) {
 	if _, err := verify.Cluster(context.Background(), t.TempDir(), verify.Options{}); err == nil || !strings.Contains(err.Error(), "holds no shard files") {
 		t.Fatalf("empty directory: %v", err)
 	}
-	d := &dataset.Spec{Count: 10, KeyPrefix: "k"}
+	d := &dataset.Config{Count: 10, KeyPrefix: "k"}
 	even, _ := cluster.Even(2)
 	dir := split(t, d, even, even, func(i int, m *manifest.Manifest) {
 		if i == 1 {
@@ -271,7 +271,7 @@ func TestClusterErrors(t *testing.T) {
 // its slots are compared, and those of other shards' slots must be absent.
 func TestFileOfOneShard(t *testing.T) {
 	t.Parallel()
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 5}}
+	d := &dataset.Config{Count: 3000, KeyPrefix: "key", KeyStart: 1, Type: record.Hash, Members: dataset.Range{Min: 1, Max: 5}}
 	even, _ := cluster.Even(3)
 	dir := split(t, d, even, even, func(int, *manifest.Manifest) {})
 	path := filepath.Join(dir, "shard-1.rdb")

@@ -11,17 +11,17 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
 // collection returns a dataset of n keys of type typ with members members each.
-func collection(typ record.Type, n uint64, members dataset.Range, random bool) dataset.Spec {
+func collection(typ record.Type, n uint64, members dataset.Range, random bool) dataset.Config {
 	d := withTTL(n)
 	d.KeyPrefix, d.Type, d.Members = string(typ)+":", typ, members
 	if random {
@@ -170,7 +170,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Write(context.Background(), f, s, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.Write(context.Background(), f, s, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func generateSpec(t *testing.T, text string) (string, *manifest.Manifest) {
 		Format: manifest.FormatVersion, RDBVersion: res.RDBVersion, Target: res.Target,
 		Checksum: manifest.FormatChecksum(res.Stats.Checksum), Bytes: res.Stats.Bytes,
 		Keys: res.Stats.Keys, Expires: res.Stats.Expires, DBs: map[int]record.Counts{},
-		Spec: &manifest.Spec{File: "test.yaml", YAML: text, Params: s.Params},
+		Spec: &manifest.SpecFile{File: "test.yaml", YAML: text, Params: s.Params},
 	}
 	for _, f := range s.Families {
 		c := m.DBs[f.DB]

@@ -204,17 +204,17 @@ func TestFileCancelled(t *testing.T) {
 
 func TestFileProgress(t *testing.T) {
 	path, m := generate(t, classic(50_000), encoder.Options{})
-	var last verify.Progress
+	var last record.Progress
 	calls := 0
-	rep, err := verify.File(testContext(t), path, verify.Options{Offline: true, Manifest: m, Progress: func(p verify.Progress) {
-		if p.Stage != verify.StageFile || p.Done < last.Done || p.Total != m.Bytes {
+	rep, err := verify.File(testContext(t), path, verify.Options{Offline: true, Manifest: m, Progress: func(p record.Progress) {
+		if p.Stage != string(verify.StageFile) || p.Bytes < last.Bytes || p.TotalBytes != m.Bytes {
 			t.Errorf("progress %+v after %+v", p, last)
 		}
 		last = p
 		calls++
 	}})
 	wantPass(t, rep, err)
-	if calls < 2 || last.Done != last.Total {
+	if calls < 2 || last.Bytes != last.TotalBytes {
 		t.Fatalf("%d progress calls, last %+v", calls, last)
 	}
 }

@@ -10,24 +10,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
 // generate writes the dataset d with rdbgen into a new dump.rdb in a test temporary
 // directory, and its manifest next to it, as rdbgen generate does.
-func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *manifest.Manifest) {
+func generate(t testing.TB, d dataset.Config, opts encoder.Options) (string, *manifest.Manifest) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: opts})
+	res, err := output.Write(context.Background(), f, &d, output.Options{Encoder: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +58,12 @@ func generate(t testing.TB, d dataset.Strings, opts encoder.Options) (string, *m
 }
 
 // classic is the default dataset: keys key100000001... with values equal to the keys.
-func classic(n uint64) dataset.Strings {
-	return dataset.Strings{Count: n, KeyPrefix: "key", KeyStart: 100000001}
+func classic(n uint64) dataset.Config {
+	return dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001}
 }
 
 // withTTL is a dataset of n keys expiring in an hour, ± a minute, from now.
-func withTTL(n uint64) dataset.Strings {
+func withTTL(n uint64) dataset.Config {
 	d := classic(n)
 	d.TTL, d.TTLJitter, d.BaseTimeMS, d.Seed = time.Hour, time.Minute, time.Now().UnixMilli(), 5
 	return d

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -39,17 +40,11 @@ type Options struct {
 	// Default 0 means DefaultMaxMismatches (10).
 	MaxMismatches int
 
-	// Progress, if not nil, is called as the stages advance, from the caller's goroutine.
+	// Progress, if not nil, is called as the stages advance, from the caller's goroutine,
+	// with the Stage's name: bytes (Bytes of TotalBytes) in StageFile (the file's size) and
+	// StageLoad (as the server reports them), records (Keys of Total) in StageServer.
 	// Default nil.
-	Progress func(Progress)
-}
-
-// Progress tells how far a verification has come.
-type Progress struct {
-	Stage Stage
-	// Done and Total count bytes in StageFile (Total is the file's size) and StageLoad (as
-	// the server reports them), and records in StageServer.
-	Done, Total int64
+	Progress func(record.Progress)
 }
 
 func (o Options) sampleSize() int {
@@ -70,7 +65,7 @@ func (o Options) newMismatches() *mismatches {
 	return &mismatches{max: n}
 }
 
-func (o Options) progress(p Progress) {
+func (o Options) progress(p record.Progress) {
 	if o.Progress != nil {
 		o.Progress(p)
 	}

@@ -111,7 +111,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
 		BufferSize: readChunk,
 		Progress: func(p record.Progress) {
-			opts.progress(Progress{Stage: StageFile, Done: p.Bytes, Total: size})
+			opts.progress(record.Progress{Stage: string(StageFile), Bytes: p.Bytes, TotalBytes: size})
 		},
 	})
 	if err != nil {

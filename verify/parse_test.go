@@ -1,10 +1,11 @@
 package verify
 
 import (
-	"github.com/rdbgen/rdbgen/record"
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestParseHeader(t *testing.T) {

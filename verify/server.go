@@ -167,7 +167,7 @@ func sampleRecords(ctx context.Context, rd reader, e expectation, opts Options, 
 		}
 		sr.Sampled += len(batch)
 		batch, elsewhere, members = batch[:0], elsewhere[:0], 0
-		opts.progress(Progress{Stage: StageServer, Done: int64(sr.Sampled + sr.Absent), Total: total})
+		opts.progress(record.Progress{Stage: string(StageServer), Keys: uint64(sr.Sampled + sr.Absent), Total: uint64(total)})
 		return nil
 	}
 	for k, p := range e.parts {

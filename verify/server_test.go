@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -20,26 +21,26 @@ import (
 // datasets are files from several generate options, each of which must pass.
 var datasets = []struct {
 	name string
-	d    func() dataset.Strings
+	d    func() dataset.Config
 	opts encoder.Options
 }{
-	{"classic", func() dataset.Strings { return classic(2000) }, encoder.Options{}},
-	{"ttl with jitter", func() dataset.Strings { return withTTL(2000) }, encoder.Options{Target: "redis-7.0"}},
-	{"random values in db 3", func() dataset.Strings {
+	{"classic", func() dataset.Config { return classic(2000) }, encoder.Options{}},
+	{"ttl with jitter", func() dataset.Config { return withTTL(2000) }, encoder.Options{Target: "redis-7.0"}},
+	{"random values in db 3", func() dataset.Config {
 		d := withTTL(1000)
 		d.DB, d.Value, d.ValueSize, d.Seed = 3, dataset.ValueRandom, 100, 9
 		return d
 	}, encoder.Options{}},
-	{"compressed, long prefix", func() dataset.Strings {
-		return dataset.Strings{Count: 1000, KeyPrefix: "tenant:acme:service:billing:invoice:", KeyStart: 1}
+	{"compressed, long prefix", func() dataset.Config {
+		return dataset.Config{Count: 1000, KeyPrefix: "tenant:acme:service:billing:invoice:", KeyStart: 1}
 	}, encoder.Options{}},
-	{"uncompressed, long prefix", func() dataset.Strings {
-		return dataset.Strings{Count: 1000, KeyPrefix: "tenant:acme:service:billing:invoice:", KeyStart: 1}
+	{"uncompressed, long prefix", func() dataset.Config {
+		return dataset.Config{Count: 1000, KeyPrefix: "tenant:acme:service:billing:invoice:", KeyStart: 1}
 	}, encoder.Options{DisableCompression: true}},
-	{"int-valued, empty prefix", func() dataset.Strings {
-		return dataset.Strings{Count: 2000, KeyStart: 2147482648} // crosses 2^31: int32 and raw strings
+	{"int-valued, empty prefix", func() dataset.Config {
+		return dataset.Config{Count: 2000, KeyStart: 2147482648} // crosses 2^31: int32 and raw strings
 	}, encoder.Options{}},
-	{"no checksum, RDB 7", func() dataset.Strings { return classic(500) }, encoder.Options{DisableChecksum: true, RDBVersion: 7}},
+	{"no checksum, RDB 7", func() dataset.Config { return classic(500) }, encoder.Options{DisableChecksum: true, RDBVersion: 7}},
 }
 
 // processOptions returns server options for a local redis-server.
@@ -53,7 +54,7 @@ func dockerOptions(t *testing.T) server.Options {
 }
 
 // checkPassReport checks the parts of a passing report of a whole verification.
-func checkPassReport(t *testing.T, rep *verify.Report, d dataset.Strings, backend server.Backend) {
+func checkPassReport(t *testing.T, rep *verify.Report, d dataset.Config, backend server.Backend) {
 	t.Helper()
 	if rep.File == nil || rep.Load == nil || rep.Server == nil {
 		t.Fatalf("report lacks a stage: %+v", rep)
@@ -195,11 +196,11 @@ func TestFileExpiredDataset(t *testing.T) {
 func TestFileServerProgress(t *testing.T) {
 	path, m := generate(t, classic(1000), encoder.Options{})
 	var stages []verify.Stage
-	var last verify.Progress
+	var last record.Progress
 	rep, err := verify.File(testContext(t), path, verify.Options{Manifest: m, Server: processOptions(t), Sample: 250,
-		Progress: func(p verify.Progress) {
-			if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
-				stages = append(stages, p.Stage)
+		Progress: func(p record.Progress) {
+			if len(stages) == 0 || stages[len(stages)-1] != verify.Stage(p.Stage) {
+				stages = append(stages, verify.Stage(p.Stage))
 			}
 			last = p
 		}})
@@ -208,7 +209,7 @@ func TestFileServerProgress(t *testing.T) {
 	if stages[0] != verify.StageFile || stages[len(stages)-1] != verify.StageServer {
 		t.Fatalf("stages %v", stages)
 	}
-	if last.Done != 250 || last.Total != 250 {
+	if last.Keys != 250 || last.Total != 250 {
 		t.Fatalf("last progress %+v", last)
 	}
 }
@@ -223,7 +224,7 @@ func TestFileDockerUnavailable(t *testing.T) {
 }
 
 // startServer starts a redis-server on a generated file, for checks of a live server.
-func startServer(t *testing.T, d dataset.Strings) (*server.Instance, *verify.Options) {
+func startServer(t *testing.T, d dataset.Config) (*server.Instance, *verify.Options) {
 	t.Helper()
 	path, m := generate(t, d, encoder.Options{})
 	inst, err := server.Start(testContext(t), path, processOptions(t))

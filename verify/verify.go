@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -50,8 +51,9 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 		maxDB = max(maxDB, db)
 	}
 	so.Args = server.WithDatabases(so.Args, maxDB) // a file of db 16 or above needs more databases
-	so.Progress = func(p server.LoadProgress) {
-		opts.progress(Progress{Stage: StageLoad, Done: p.LoadedBytes, Total: p.TotalBytes})
+	so.Progress = func(p record.Progress) {
+		p.Stage = string(StageLoad)
+		opts.progress(p)
 	}
 	loadMS := time.Now().UnixMilli()
 	inst, err := server.Start(ctx, path, so)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -132,9 +133,8 @@ type benchProgress struct {
 	stage string // the row, run and stage the bar is for
 }
 
-func (p *benchProgress) update(e bench.Progress) {
-	stage := fmt.Sprintf("%s (run %d/%d): %s", e.Row, e.Run, e.Runs, e.Stage)
-	if stage != p.stage {
+func (p *benchProgress) update(e record.Progress) {
+	if stage := e.Stage; stage != p.stage {
 		p.finish()
 		p.stage = stage
 		p.bar = newBar(p.w, int64(e.Total), "keys", false)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -56,7 +56,7 @@ func convertAction(c *cli.Context) error {
 		return err
 	}
 	f.Now = j.now
-	opts := rdbgen.ConvertOptions{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
+	opts := convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
 	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup})
 	if err != nil {
 		return errInterrupted(err)
@@ -86,7 +86,7 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 // gets the time of the run. With rebase, it sets opts.Rebase to the move of the expiries from
 // the input's creation time to --rebase-to (default the run's time), the output's creation
 // time then.
-func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *rdbgen.ConvertOptions, rebasing bool) error {
+func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *convert.Options, rebasing bool) error {
 	if !rebasing && c.IsSet("base-time") {
 		return nil
 	}
@@ -117,7 +117,7 @@ func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *rdbgen.Conver
 // convertRDB writes the dump in as the job's output, created when the input was (see
 // setCreated), its expiries moved when rebasing, keys that come again treated as onDup says;
 // import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.ConvertOptions, rebasing bool, onDup record.OnDuplicate) error {
+func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, rebasing bool, onDup record.OnDuplicate) error {
 	if err := liveSplit(c, j, in); err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.Convert
 		opts.Filter.DropExpired = true
 	}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
-	conv, convStats, err := rdbgen.ConvertSource(in.Source, j.opts.Encoder, opts)
+	conv, convStats, err := convert.Through(in.Source, j.opts.Encoder, opts)
 	if err != nil {
 		return err
 	}
@@ -161,18 +161,18 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts rdbgen.Convert
 
 // convertManifest returns the manifest section of a dump read: stats, and dups records of
 // keys that came again left out under onDup.
-func convertManifest(arg string, stats rdbgen.ConvertStats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
+func convertManifest(arg string, stats convert.Stats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
 	return &manifest.Import{Inputs: []string{arg}, Format: string(input.RDB), Records: stats.Read + dups, Skipped: stats.Unsupported,
 		Duplicates: dups, OnDup: string(onDup)}
 }
 
-func convertCounts(stats rdbgen.ConvertStats) importCounts {
+func convertCounts(stats convert.Stats) importCounts {
 	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
 		functionCounts: functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
 
 // convertNotes tells what a convert left out: dups records of keys that came again too.
-func convertNotes(stats rdbgen.ConvertStats, dups uint64) string {
+func convertNotes(stats convert.Stats, dups uint64) string {
 	var notes []string
 	if dups > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", dups))

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -58,7 +58,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		}
 		sum.Memory = &r
 	} else {
-		res, r, err := sizeAndMemory(c.Context, src, rdbgen.Options{Encoder: j.opts.Encoder}, mopts)
+		res, r, err := sizeAndMemory(c.Context, src, output.Options{Encoder: j.opts.Encoder}, mopts)
 		if err != nil {
 			return errInterrupted(err)
 		}
@@ -85,15 +85,15 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 
 // sizeAndMemory reads src once into both the file opts write, to nowhere, for its size, and
 // the memory estimate of mopts.
-func sizeAndMemory(ctx context.Context, src record.Source, opts rdbgen.Options, mopts memory.Options) (rdbgen.Result, memory.Result, error) {
+func sizeAndMemory(ctx context.Context, src record.Source, opts output.Options, mopts memory.Options) (*output.Result, memory.Result, error) {
 	e, err := memory.New(mopts)
 	if err != nil {
-		return rdbgen.Result{}, memory.Result{}, err
+		return nil, memory.Result{}, err
 	}
 	both := record.Through(src, func(file record.Sink) (record.Sink, error) { return record.Tee(file, e), nil })
-	res, err := rdbgen.Write(ctx, io.Discard, both, opts)
+	res, err := output.Write(ctx, io.Discard, both, opts)
 	if err != nil {
-		return rdbgen.Result{}, memory.Result{}, err
+		return nil, memory.Result{}, err
 	}
 	r, err := e.Result()
 	return res, r, err

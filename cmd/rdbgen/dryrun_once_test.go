@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -43,14 +43,14 @@ func TestSizeAndMemoryReadsOnce(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, target := range []string{"redis-5.0", "redis-7.4"} {
-		opts := rdbgen.Options{Encoder: encoder.Options{Target: target}}
+		opts := output.Options{Encoder: encoder.Options{Target: target}}
 		mopts := memory.Options{Target: target}
 		src := &countedSource{Records: rs}
 		res, mem, err := sizeAndMemory(ctx, src, opts, mopts)
 		if err != nil || src.reads != 1 {
 			t.Fatalf("%s: %v, %d readings of the source, want 1", target, err, src.reads)
 		}
-		want, err := rdbgen.Write(ctx, io.Discard, rs, opts)
+		want, err := output.Write(ctx, io.Discard, rs, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

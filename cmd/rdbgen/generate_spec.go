@@ -42,8 +42,8 @@ func generateSpecAction(c *cli.Context) error {
 }
 
 // specManifest returns the manifest section of a spec file's generation.
-func specManifest(c *cli.Context, s *spec.Spec) *manifest.Spec {
-	return &manifest.Spec{File: c.String("spec"), YAML: string(s.Source), Params: s.Params}
+func specManifest(c *cli.Context, s *spec.Spec) *manifest.SpecFile {
+	return &manifest.SpecFile{File: c.String("spec"), YAML: string(s.Source), Params: s.Params}
 }
 
 // loadSpec reads the --spec file (else the argument) and sets its parameters from

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
@@ -71,7 +71,7 @@ func importAction(c *cli.Context) error {
 		if err := j.readFunctionFlags(c); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, rdbgen.ConvertOptions{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {
 		return err

@@ -276,7 +276,7 @@ func connectionFromFlags(c *cli.Context) (loader.Options, int, error) {
 
 // datasetDB takes the database of --url (urlDB, -1 for none) into d, the built-in
 // dataset, unless --db says another: they must agree.
-func datasetDB(c *cli.Context, d *dataset.Spec, urlDB int) error {
+func datasetDB(c *cli.Context, d *dataset.Config, urlDB int) error {
 	switch {
 	case urlDB < 0:
 	case !c.IsSet("db"):

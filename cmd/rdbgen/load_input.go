@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
@@ -51,7 +51,7 @@ var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "
 type loadInput struct {
 	*input.Input
 	src     record.Source        // what is loaded: the input's records, through --rewrite
-	dump    *rdbgen.ConvertStats // a dump's counts, once read; nil for other inputs
+	dump    *convert.Stats       // a dump's counts, once read; nil for other inputs
 	onDup   record.OnDuplicate   // with an input file: --on-duplicate
 	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
 }
@@ -102,7 +102,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 		if !c.IsSet("count") {
 			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
 		}
-		var d *dataset.Spec
+		var d *dataset.Config
 		if d, err = datasetFromFlags(c, now); err == nil {
 			in.Input, err = input.Open(c.Context, "", input.Options{Dataset: d})
 		}
@@ -155,7 +155,7 @@ func (in *loadInput) openFile(c *cli.Context, now time.Time) error {
 	}
 	if in.Kind == input.RDB {
 		// A dump: its records as the reader gives them, counted for the manifest.
-		conv, stats, err := rdbgen.ConvertSource(in.Source, encoder.Options{Target: holdingAll()}, rdbgen.ConvertOptions{DropFunctions: c.Bool("drop-functions")})
+		conv, stats, err := convert.Through(in.Source, encoder.Options{Target: holdingAll()}, convert.Options{DropFunctions: c.Bool("drop-functions")})
 		if err != nil {
 			in.Close()
 			return err

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -228,23 +229,27 @@ var stageUnits = map[verify.Stage]string{
 	verify.StageServer: "keys checked",
 }
 
-func (s *stageBars) update(p verify.Progress) {
-	if p.Total <= 0 { // a server that has not said how much it loads yet
+func (s *stageBars) update(p record.Progress) {
+	stage, done, total := verify.Stage(p.Stage), p.Bytes, p.TotalBytes
+	if stage == verify.StageServer {
+		done, total = int64(p.Keys), int64(p.Total)
+	}
+	if total <= 0 { // a server that has not said how much it loads yet
 		return
 	}
-	if p.Stage != s.stage {
+	if stage != s.stage {
 		s.finish()
-		s.stage, s.max = p.Stage, p.Total
-		s.bar = newBar(s.w, p.Total, stageUnits[p.Stage], s.quiet)
+		s.stage, s.max = stage, total
+		s.bar = newBar(s.w, total, stageUnits[stage], s.quiet)
 	}
 	if s.bar == nil {
 		return
 	}
-	if p.Total != s.max {
-		s.max = p.Total
-		s.bar.ChangeMax64(p.Total)
+	if total != s.max {
+		s.max = total
+		s.bar.ChangeMax64(total)
 	}
-	s.bar.Set64(p.Done)
+	s.bar.Set64(done)
 }
 
 func (s *stageBars) finish() {

@@ -24,9 +24,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 	"github.com/rdbgen/rdbgen/server"
@@ -50,14 +50,16 @@ const (
 	StageRestart  Stage = "starting redis on the file"
 )
 
-// Progress tells where a bench is.
-type Progress struct {
-	Row       string // the row's method and workers/batch, e.g. "parallel 50"
-	Run, Runs int    // this run of the row, from 1, and the number of runs
-	Stage     Stage
-	// Keys and Total count the keys loaded or written, in StageLoad and
-	// StageGenerate.
-	Keys, Total uint64
+// A benchRun is one run of a row, as its progress names it.
+type benchRun struct {
+	row       string // the row's method and workers/batch, e.g. "parallel 50"
+	run, runs int    // this run of the row, from 1, and the number of runs
+}
+
+// RunStage returns the record.Progress.Stage of stage in run (from 1) of runs of row, e.g.
+// "parallel 50 (run 1/3): loading".
+func RunStage(row string, run, runs int, stage Stage) string {
+	return fmt.Sprintf("%s (run %d/%d): %s", row, run, runs, stage)
 }
 
 // Row is one line of the report.
@@ -115,7 +117,7 @@ func (r Row) WorkersBatch() string {
 // Report is the outcome of a bench.
 type Report struct {
 	// Dataset is the built-in dataset measured, nil for another source.
-	Dataset *dataset.Spec `json:"dataset"`
+	Dataset *dataset.Config `json:"dataset"`
 	// Input describes the source, as Options.Input gives it.
 	Input string `json:"input,omitempty"`
 	// Keys is the number of keys of the source.
@@ -146,7 +148,7 @@ func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	d, _ := src.(*dataset.Spec)
+	d, _ := src.(*dataset.Config)
 	n := sized.Len()
 	b := &bencher{src: src, n: n, o: o, dir: o.Dir}
 	if b.dir == "" {
@@ -156,7 +158,7 @@ func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) 
 		defer os.RemoveAll(b.dir)
 	}
 	b.empty = filepath.Join(b.dir, "empty.rdb")
-	if _, err := b.generate(ctx, b.empty, &dataset.Spec{}, nil); err != nil {
+	if _, err := b.generate(ctx, b.empty, &dataset.Config{}, nil); err != nil {
 		return nil, err
 	}
 
@@ -168,21 +170,21 @@ func Run(ctx context.Context, src record.Source, opts Options) (*Report, error) 
 	pipe := slices.Contains(o.Methods, CLIPipe)
 	for run := 1; run <= o.Repeat; run++ {
 		for i, s := range specs {
-			m, err := b.online(ctx, s, Progress{Row: specRow(s, n).Label(), Run: run, Runs: o.Repeat})
+			m, err := b.online(ctx, s, benchRun{row: specRow(s, n).Label(), run: run, runs: o.Repeat})
 			if err != nil {
 				return nil, err
 			}
 			online[i] = append(online[i], m)
 		}
 		if pipe {
-			m, err := b.pipe(ctx, Progress{Row: CLIPipe, Run: run, Runs: o.Repeat})
+			m, err := b.pipe(ctx, benchRun{row: CLIPipe, run: run, runs: o.Repeat})
 			if err != nil {
 				return nil, err
 			}
 			piped = append(piped, m)
 		}
 		if snapshot {
-			g, l, err := b.snapshot(ctx, Progress{Row: Snapshot, Run: run, Runs: o.Repeat})
+			g, l, err := b.snapshot(ctx, benchRun{row: Snapshot, run: run, runs: o.Repeat})
 			if err != nil {
 				return nil, err
 			}
@@ -277,7 +279,7 @@ type bencher struct {
 }
 
 // online runs an online row once, against a fresh empty server.
-func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, error) {
+func (b *bencher) online(ctx context.Context, s spec, p benchRun) (measurement, error) {
 	b.progress(p, StageStart, 0)
 	inst, err := b.start(ctx, b.empty)
 	if err != nil {
@@ -304,7 +306,7 @@ func (b *bencher) online(ctx context.Context, s spec, p Progress) (measurement, 
 }
 
 // snapshot writes the dataset's file and starts a fresh server on it.
-func (b *bencher) snapshot(ctx context.Context, p Progress) (gen, load measurement, err error) {
+func (b *bencher) snapshot(ctx context.Context, p benchRun) (gen, load measurement, err error) {
 	path := filepath.Join(b.dir, "dump.rdb")
 	b.progress(p, StageGenerate, 0)
 	took, err := b.generate(ctx, path, b.src, func(gp record.Progress) { b.progress(p, StageGenerate, gp.Keys) })
@@ -338,7 +340,7 @@ func (b *bencher) generate(ctx context.Context, path string, src record.Source, 
 	}
 	defer f.Close()
 	start := time.Now()
-	_, err = rdbgen.Write(ctx, f, src, rdbgen.Options{Progress: progress})
+	_, err = output.Write(ctx, f, src, output.Options{Progress: progress})
 	if err == nil {
 		err = f.Sync()
 	}
@@ -393,9 +395,8 @@ func (b *bencher) check(ctx context.Context, inst *server.Instance) (int64, erro
 }
 
 // progress reports a stage of a run.
-func (b *bencher) progress(p Progress, stage Stage, keys uint64) {
+func (b *bencher) progress(p benchRun, stage Stage, keys uint64) {
 	if b.o.Progress != nil {
-		p.Stage, p.Keys, p.Total = stage, keys, b.n
-		b.o.Progress(p)
+		b.o.Progress(record.Progress{Stage: RunStage(p.row, p.run, p.runs, stage), Keys: keys, Total: b.n})
 	}
 }

@@ -32,15 +32,12 @@ func processServers(t *testing.T) server.Options {
 // TestRunEveryRow benches a small dataset through every row and writes the
 // report: the table, the CSV, the JSON and a chart that decodes as a PNG.
 func TestRunEveryRow(t *testing.T) {
-	d := &dataset.Spec{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
+	d := &dataset.Config{Count: 2000, KeyPrefix: "b:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 5, DB: 3,
 		TTL: time.Hour, TTLJitter: time.Minute, BaseTimeMS: time.Now().UnixMilli()}
-	stages := map[string]map[bench.Stage]bool{}
-	opts := bench.Options{Server: processServers(t), Workers: []int{5, 1}, Batch: 300, Progress: func(p bench.Progress) {
-		if stages[p.Row] == nil {
-			stages[p.Row] = map[bench.Stage]bool{}
-		}
-		stages[p.Row][p.Stage] = true
-		if p.Run != 1 || p.Runs != 1 || p.Total != d.Count || p.Keys > p.Total {
+	stages := map[string]bool{}
+	opts := bench.Options{Server: processServers(t), Workers: []int{5, 1}, Batch: 300, Progress: func(p record.Progress) {
+		stages[p.Stage] = true
+		if !strings.Contains(p.Stage, " (run 1/1): ") || p.Total != d.Count || p.Keys > p.Total {
 			t.Errorf("progress %+v", p)
 		}
 	}}
@@ -74,12 +71,12 @@ func TestRunEveryRow(t *testing.T) {
 		t.Errorf("report %+v", r)
 	}
 	for _, row := range []string{"parallel 5", "mass", bench.CLIPipe} {
-		if !stages[row][bench.StageStart] || !stages[row][bench.StageLoad] {
-			t.Errorf("progress of %s: %v", row, stages[row])
+		if !stages[bench.RunStage(row, 1, 1, bench.StageStart)] || !stages[bench.RunStage(row, 1, 1, bench.StageLoad)] {
+			t.Errorf("progress of %s: %v", row, stages)
 		}
 	}
-	if !stages[bench.Snapshot][bench.StageGenerate] || !stages[bench.Snapshot][bench.StageRestart] {
-		t.Errorf("progress of the snapshot: %v", stages[bench.Snapshot])
+	if !stages[bench.RunStage(bench.Snapshot, 1, 1, bench.StageGenerate)] || !stages[bench.RunStage(bench.Snapshot, 1, 1, bench.StageRestart)] {
+		t.Errorf("progress of the snapshot: %v", stages)
 	}
 
 	var table bytes.Buffer
@@ -138,7 +135,7 @@ func checkReportFiles(t *testing.T, dir string, rows int) {
 // TestRunRepeat runs each selected row three times: a row shows the median.
 func TestRunRepeat(t *testing.T) {
 	// Enough keys for the server to log a load time of a few ms.
-	d := &dataset.Spec{Count: 50000, KeyPrefix: "key", KeyStart: 100000001}
+	d := &dataset.Config{Count: 50000, KeyPrefix: "key", KeyStart: 100000001}
 	r, err := bench.Run(t.Context(), d, bench.Options{Server: processServers(t), Methods: []string{"snapshot", "mass"}, Repeat: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +177,7 @@ func TestRunCollectionsAndSpecs(t *testing.T) {
 		src  record.Source
 		keys uint64
 	}{
-		{"hash", &dataset.Spec{Count: 300, KeyPrefix: "h", Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
+		{"hash", &dataset.Config{Count: 300, KeyPrefix: "h", Type: record.Hash, Members: dataset.Range{Min: 1, Max: 20}, Seed: 2}, 300},
 		{"spec", s, s.Keys()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

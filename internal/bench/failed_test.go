@@ -14,7 +14,7 @@ import (
 func TestRunMarksFailedRows(t *testing.T) {
 	tests := []struct {
 		name string
-		d    dataset.Spec
+		d    dataset.Config
 		args []string // server arguments
 		// wantErr is in the error of each failed row; snapshotOK tells
 		// whether the snapshot rows pass.
@@ -24,7 +24,7 @@ func TestRunMarksFailedRows(t *testing.T) {
 		{
 			// An online load hits maxmemory; Redis loads a file whatever its size.
 			name:       "out of memory",
-			d:          dataset.Spec{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1},
+			d:          dataset.Config{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1},
 			args:       []string{"--maxmemory", "3mb", "--maxmemory-policy", "noeviction"},
 			wantErr:    "OOM command not allowed",
 			snapshotOK: true,
@@ -33,7 +33,7 @@ func TestRunMarksFailedRows(t *testing.T) {
 			// The server evicts keys to stay under maxmemory: every SET is
 			// answered OK, and only DBSIZE tells that keys are missing.
 			name:    "keys evicted",
-			d:       dataset.Spec{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1},
+			d:       dataset.Config{Count: 20000, KeyPrefix: "k", Value: dataset.ValueRandom, ValueSize: 200, Seed: 1},
 			args:    []string{"--maxmemory", "3mb", "--maxmemory-policy", "allkeys-random"},
 			wantErr: ", want 20000",
 		},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -56,8 +57,9 @@ type Options struct {
 	// temporary directory, removed at the end.
 	Dir string
 	// Progress, if not nil, is called as runs start, and while keys are
-	// loaded or written. Default: nil.
-	Progress func(Progress)
+	// loaded or written (Keys of Total), with the row, run and stage as its
+	// Stage (RunStage). Default: nil.
+	Progress func(record.Progress)
 }
 
 // withDefaults returns o with its zero fields set to their defaults, or an

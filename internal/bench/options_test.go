@@ -11,7 +11,7 @@ import (
 )
 
 func TestRunRefusesBadOptions(t *testing.T) {
-	d := &dataset.Spec{Count: 10}
+	d := &dataset.Config{Count: 10}
 	tests := []struct {
 		name string
 		opts bench.Options
@@ -31,7 +31,7 @@ func TestRunRefusesBadOptions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := bench.Run(t.Context(), &dataset.Spec{Count: 1, Value: "x"}, bench.Options{}); !errors.Is(err, dataset.ErrInvalid) {
+	if _, err := bench.Run(t.Context(), &dataset.Config{Count: 1, Value: "x"}, bench.Options{}); !errors.Is(err, dataset.ErrInvalid) {
 		t.Fatalf("bad dataset: got %v", err)
 	}
 }
@@ -40,7 +40,7 @@ func TestRunRefusesBadOptions(t *testing.T) {
 // measure, and Run says why.
 func TestRunFailsWithoutServer(t *testing.T) {
 	opts := bench.Options{Methods: []string{"mass"}, Server: server.Options{Backend: server.BackendProcess, RedisServer: "/nonexistent/redis-server"}}
-	_, err := bench.Run(t.Context(), &dataset.Spec{Count: 10}, opts)
+	_, err := bench.Run(t.Context(), &dataset.Config{Count: 10}, opts)
 	if !errors.Is(err, server.ErrRedisServerNotFound) {
 		t.Fatalf("got %v", err)
 	}

@@ -19,7 +19,7 @@ import (
 const CLIPipe = "redis-cli-pipe"
 
 // pipe runs the redis-cli --pipe row once, against a fresh empty server.
-func (b *bencher) pipe(ctx context.Context, p Progress) (measurement, error) {
+func (b *bencher) pipe(ctx context.Context, p benchRun) (measurement, error) {
 	b.progress(p, StageStart, 0)
 	inst, err := b.start(ctx, b.empty)
 	if err != nil {

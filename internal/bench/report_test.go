@@ -20,7 +20,7 @@ func itoa(n uint64) string { return fmt.Sprint(n) }
 // fixedReport is a report with a failed row and an error holding a "|".
 func fixedReport() *bench.Report {
 	return &bench.Report{
-		Dataset:   &dataset.Spec{Count: 1000000, KeyPrefix: "key", KeyStart: 100000001},
+		Dataset:   &dataset.Config{Count: 1000000, KeyPrefix: "key", KeyStart: 100000001},
 		Keys:      1000000,
 		Backend:   "process",
 		Server:    "redis 7.0.15",

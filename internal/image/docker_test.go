@@ -19,7 +19,6 @@ import (
 	"github.com/hdt3213/rdb/parser"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
@@ -27,13 +26,14 @@ import (
 	"github.com/rdbgen/rdbgen/internal/image"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
 // testDataset is the dataset the image tests build into images.
-var testDataset = dataset.Spec{Count: 5000, KeyPrefix: "seeded:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 9}
+var testDataset = dataset.Config{Count: 5000, KeyPrefix: "seeded:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 40, Seed: 9}
 
 // writeDataset writes testDataset for Redis 7.0 to a new file, with its manifest.
 func writeDataset(t *testing.T) string {
@@ -45,7 +45,7 @@ func writeDataset(t *testing.T) string {
 	}
 	defer f.Close()
 	d := testDataset
-	res, err := rdbgen.Write(context.Background(), f, &d, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.Write(context.Background(), f, &d, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/server"
 )
 
 // writeShards splits d by layout into files in a new directory.
-func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string {
+func writeShards(t *testing.T, d *dataset.Config, layout *cluster.Layout) []string {
 	t.Helper()
 	dir := t.TempDir()
 	paths := make([]string, layout.Len())
@@ -32,14 +32,14 @@ func writeShards(t *testing.T, d *dataset.Spec, layout *cluster.Layout) []string
 		defer f.Close()
 		dsts[i] = f
 	}
-	if _, err := rdbgen.WriteShards(context.Background(), dsts, d, layout, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
+	if _, err := output.WriteShards(context.Background(), dsts, d, layout, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}}); err != nil {
 		t.Fatal(err)
 	}
 	return paths
 }
 
 func TestStart(t *testing.T) {
-	d := &dataset.Spec{Count: 3000, KeyPrefix: "key", KeyStart: 1}
+	d := &dataset.Config{Count: 3000, KeyPrefix: "key", KeyStart: 1}
 	even, _ := cluster.Even(3)
 	// Shard 1 owns a slot that holds none of the dataset's keys: it is assigned, not claimed.
 	used := map[int]bool{}

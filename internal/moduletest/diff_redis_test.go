@@ -10,11 +10,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/moduletest"
+	"github.com/rdbgen/rdbgen/output"
 )
 
 // TestModuleDiff compares dumps that redis-server wrote with rdbgen's test module: a dump
@@ -35,7 +36,7 @@ func TestModuleDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = rdbgen.Convert(ctx, f, decoder.File{Path: a}, rdbgen.Options{Encoder: encoder.Options{Target: "redis-6.2"}}, rdbgen.ConvertOptions{})
+	_, _, err = convert.Write(ctx, f, decoder.File{Path: a}, output.Options{Encoder: encoder.Options{Target: "redis-6.2"}}, convert.Options{})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

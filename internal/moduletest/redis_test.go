@@ -17,13 +17,14 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/moduletest"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -134,7 +135,7 @@ func TestModuleDump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, cs, err := rdbgen.Convert(ctx, f, decoder.File{Path: dump}, rdbgen.Options{Encoder: encoder.Options{Target: target}}, rdbgen.ConvertOptions{})
+		_, cs, err := convert.Write(ctx, f, decoder.File{Path: dump}, output.Options{Encoder: encoder.Options{Target: target}}, convert.Options{})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -52,7 +52,7 @@ func Verify(t testing.TB, addr string, m *manifest.Manifest) {
 // CheckExpiries checks that every key of d in the server at addr expires at
 // exactly the dataset's time, to the millisecond (PEXPIRETIME), as an RDB file
 // or SET … PXAT gives it. verify allows a second of slack; this does not.
-func CheckExpiries(t testing.TB, addr string, d *dataset.Spec) {
+func CheckExpiries(t testing.TB, addr string, d *dataset.Config) {
 	t.Helper()
 	ctx := context.Background()
 	c := Client(t, addr, d.DB)

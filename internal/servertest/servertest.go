@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
@@ -24,7 +24,7 @@ import (
 
 // GenerateFile writes d with opts into a new file in a test temporary
 // directory and returns its path.
-func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
+func GenerateFile(t testing.TB, d *dataset.Config, opts encoder.Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dump.rdb")
 	f, err := os.Create(path)
@@ -32,7 +32,7 @@ func GenerateFile(t testing.TB, d *dataset.Spec, opts encoder.Options) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := rdbgen.Write(context.Background(), f, d, rdbgen.Options{Encoder: opts}); err != nil {
+	if _, err := output.Write(context.Background(), f, d, output.Options{Encoder: opts}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -65,7 +65,7 @@ func Start(t testing.TB, path string, args ...string) *server.Instance {
 func StartEmpty(t testing.TB, args ...string) *server.Instance {
 	t.Helper()
 	redistest.RedisServer(t)
-	return Start(t, GenerateFile(t, &dataset.Spec{}, encoder.Options{}), args...)
+	return Start(t, GenerateFile(t, &dataset.Config{}, encoder.Options{}), args...)
 }
 
 // WriteRecords returns the path of a new RDB file, in a test temporary directory, that holds
@@ -143,7 +143,7 @@ func StartCluster(t testing.TB, args ...string) (*localcluster.Cluster, *cluster
 	}
 	var files []string
 	for range 3 {
-		files = append(files, GenerateFile(t, &dataset.Spec{}, encoder.Options{Target: "redis-7.0"}))
+		files = append(files, GenerateFile(t, &dataset.Config{}, encoder.Options{Target: "redis-7.0"}))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

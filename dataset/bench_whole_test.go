@@ -1,4 +1,4 @@
-package rdbgen_test
+package dataset_test
 
 import (
 	"bufio"
@@ -10,25 +10,27 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
 	hdtencoder "github.com/hdt3213/rdb/encoder"
-
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // classic is the default dataset: key100000001… with values equal to the keys.
-func classic(n uint64) *dataset.Strings {
-	return &dataset.Strings{Count: n, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}
+func classic(n uint64) *dataset.Config {
+	return &dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}
 }
 
 // writeRdbgen writes d to the file rdbgen.rdb in dir as the CLI does (a temporary file,
 // synced, renamed over the file of the previous iteration, and its manifest) and returns the
 // time taken.
-func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+func writeRdbgen(b *testing.B, dir string, d *dataset.Config) time.Duration {
 	start := time.Now()
 	out, err := output.File(filepath.Join(dir, "rdbgen.rdb"), output.Options{Force: true})
 	if err != nil {
@@ -41,15 +43,15 @@ func writeRdbgen(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 }
 
 // encodeRdbgen writes d to w with rdbgen.
-func encodeRdbgen(b *testing.B, w io.Writer, d *dataset.Strings) {
-	if _, err := rdbgen.Write(context.Background(), w, d, rdbgen.Options{}); err != nil {
+func encodeRdbgen(b *testing.B, w io.Writer, d *dataset.Config) {
+	if _, err := output.Write(context.Background(), w, d, output.Options{}); err != nil {
 		b.Fatal(err)
 	}
 }
 
 // writeBaseline writes d to a new file in dir with github.com/hdt3213/rdb's encoder and
 // returns the time taken, including the final fsync.
-func writeBaseline(b *testing.B, dir string, d *dataset.Strings) time.Duration {
+func writeBaseline(b *testing.B, dir string, d *dataset.Config) time.Duration {
 	f, err := os.Create(filepath.Join(dir, "hdt3213.rdb"))
 	if err != nil {
 		b.Fatal(err)
@@ -65,7 +67,7 @@ func writeBaseline(b *testing.B, dir string, d *dataset.Strings) time.Duration {
 
 // encodeBaseline writes d to w with github.com/hdt3213/rdb's encoder behind a 1 MiB
 // bufio.Writer.
-func encodeBaseline(b *testing.B, w io.Writer, d *dataset.Strings) {
+func encodeBaseline(b *testing.B, w io.Writer, d *dataset.Config) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := hdtencoder.NewEncoder(bw).EnableCompress()
 	check := func(err error) {
@@ -219,12 +221,12 @@ func BenchmarkDefaultDatasetPipe(b *testing.B) {
 
 // BenchmarkDefaultDatasetCPU writes the 10,000,000-key default dataset to io.Discard: the
 // generator's own cost, without the disk. Compare GOMAXPROCS 1 and 2 with -cpu 1,2 (two cores
-// must never be slower than one). Run with: go test -run '^$' -bench DatasetCPU -cpu 1,2 .
+// must never be slower than one). Run with: go test -run '^$' -bench DatasetCPU -cpu 1,2 ./dataset
 func BenchmarkDefaultDatasetCPU(b *testing.B) {
 	const n = 10_000_000
 	d := classic(n)
 	for b.Loop() {
-		if _, err := rdbgen.Write(context.Background(), io.Discard, d, rdbgen.Options{}); err != nil {
+		if _, err := output.Write(context.Background(), io.Discard, d, output.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -243,4 +245,155 @@ func BenchmarkPeakRSS(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// writeShards splits the default dataset by layout into shard files in dir/shards as the CLI
+// does (temporary files, synced, renamed over those of the previous iteration, with their
+// manifests) and returns the time taken.
+func writeShards(b *testing.B, dir string, n uint64, layout *cluster.Layout) time.Duration {
+	start := time.Now()
+	out, err := output.Shards(filepath.Join(dir, "shards"), layout, output.Options{Force: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := out.Write(context.Background(), classic(n), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.CountDuration != 0 {
+		b.Fatalf("a counting pass of %v: the headers of shard files are filled in last", res.CountDuration)
+	}
+	return time.Since(start)
+}
+
+// BenchmarkClusterSplit writes the 10,000,000-key default dataset as one file and split
+// into 3 shards, side by side in each iteration, and reports the median keys/s of both and
+// their ratio. Run with: make bench (or go test -run '^$' -bench 'ClusterSplit$' -benchtime
+// 7x ./dataset).
+func BenchmarkClusterSplit(b *testing.B) {
+	const n = 10_000_000
+	layout, _ := cluster.Even(3)
+	dir := b.TempDir()
+	var single, split []time.Duration
+	for b.Loop() {
+		single = append(single, writeRdbgen(b, dir, classic(n)))
+		split = append(split, writeShards(b, dir, n, layout))
+	}
+	b.ReportMetric(n/median(single).Seconds(), "single-keys/s")
+	b.ReportMetric(n/median(split).Seconds(), "3-shards-keys/s")
+	b.ReportMetric(median(split).Seconds()/median(single).Seconds(), "split/single")
+	b.ReportMetric(0, "ns/op")
+	b.Logf("medians of %d interleaved runs: one file %.3f s, 3 shards %.3f s (%.2fx)",
+		len(single), median(single).Seconds(), median(split).Seconds(), median(split).Seconds()/median(single).Seconds())
+}
+
+// BenchmarkClusterPeakRSS runs the rdbgen binary splitting the default dataset into 3 and
+// into 100 shards and reports its peak resident memory, which depends on the number of
+// shards, not on the keys. Run with: make bench.
+func BenchmarkClusterPeakRSS(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "rdbgen")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/rdbgen").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, shards := range []int{3, 100} {
+		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "dumps")
+			var peak int64
+			for b.Loop() {
+				cmd := exec.Command(bin, "--count", "10000000", "--cluster-shards", fmt.Sprint(shards), "-o", dir, "--force", "--quiet")
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("rdbgen: %v\n%s", err, msg)
+				}
+				peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// The collection benchmarks of issue 5: a million hashes of 10 fields (listpacks on Redis
+// 7), and one set of ten million members (the plain type, streamed).
+var collectionBenchmarks = []struct {
+	name   string
+	d      dataset.Config
+	target string
+}{
+	{"hashes=1000000x10", dataset.Config{Count: 1_000_000, KeyPrefix: "key", KeyStart: 100000001, Type: record.Hash,
+		Members: dataset.Range{Min: 10, Max: 10}}, "redis-7.0"},
+	{"set=1x10000000", dataset.Config{Count: 1, KeyPrefix: "key", KeyStart: 100000001, Type: record.Set,
+		Members: dataset.Range{Min: 10_000_000, Max: 10_000_000}}, "redis-7.0"},
+}
+
+// discardWriter drops what is written, so the benchmark measures generation and encoding.
+type discardWriter struct{}
+
+func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkCollections generates each collection dataset in memory and reports keys/s and
+// members/s. Run with: go test -run XXX -bench Collections -benchmem -benchtime 3x ./dataset
+func BenchmarkCollections(b *testing.B) {
+	for _, bc := range collectionBenchmarks {
+		b.Run(bc.name, func(b *testing.B) {
+			var res *output.Result
+			var took time.Duration
+			for b.Loop() {
+				var err error
+				res, err = output.Write(context.Background(), discardWriter{}, &bc.d, output.Options{Encoder: encoder.Options{Target: bc.target}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				took += res.Duration
+			}
+			per := took.Seconds() / float64(b.N)
+			b.ReportMetric(float64(res.Stats.Keys)/per, "keys/s")
+			b.ReportMetric(float64(res.Stats.Members)/per, "members/s")
+			b.ReportMetric(float64(res.Stats.Bytes)/(1<<20), "file-MiB")
+		})
+	}
+}
+
+// BenchmarkCollectionsPeakRSS runs the rdbgen binary on each collection dataset, writing a
+// file, and reports its peak resident memory and members/s.
+func BenchmarkCollectionsPeakRSS(b *testing.B) {
+	bin := buildCLI(b)
+	for _, bc := range collectionBenchmarks {
+		b.Run(bc.name, func(b *testing.B) {
+			took, peak := measureCLI(b, bin, "--count", fmt.Sprint(bc.d.Count), "--type", string(bc.d.Type),
+				"--members", bc.d.Members.String(), "--target", bc.target)
+			members := float64(bc.d.Count * bc.d.Members.Min)
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+			b.ReportMetric(members/took.Seconds(), "members/s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// buildCLI builds the rdbgen binary into a temporary directory.
+func buildCLI(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "rdbgen")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/rdbgen").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// measureCLI runs bin with args once per iteration, writing a file it then removes, and
+// returns the median run time and the peak resident memory in KiB.
+func measureCLI(b *testing.B, bin string, args ...string) (time.Duration, int64) {
+	dir := b.TempDir()
+	var peak int64
+	var took []time.Duration
+	for b.Loop() {
+		out := filepath.Join(dir, "dump.rdb")
+		cmd := exec.Command(bin, append(args, "-o", out, "--force", "--quiet")...)
+		start := time.Now()
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("rdbgen: %v\n%s", err, msg)
+		}
+		took = append(took, time.Since(start))
+		peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+		os.Remove(out)
+	}
+	return median(took), peak
 }

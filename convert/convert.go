@@ -1,4 +1,10 @@
-package rdbgen
+// Package convert is the conversion of records into an RDB file of another target: it keeps
+// those a filter keeps (package filter), moves their expiries (package rebase), and checks
+// each against what the file can hold (the encoder's capability table), refusing, or with
+// Options.SkipUnsupported counting and leaving out, what it cannot. Through returns the
+// converted records as a record.Source for package output's File, Shards or Write; Write
+// converts into one io.Writer.
+package convert
 
 import (
 	"context"
@@ -8,13 +14,14 @@ import (
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// ConvertOptions configure Convert. The zero value converts every record.
-type ConvertOptions struct {
+// Options configure a conversion. The zero value converts every record.
+type Options struct {
 	// Filter chooses the records to keep (see filter.Options); default keep all. Where the
 	// encoder drops field TTLs (encoder.Options.DropFieldTTL, in a file that cannot hold
 	// them: encoder.HashFieldTTL), the fields that have expired at Filter.Now are dropped
@@ -28,14 +35,14 @@ type ConvertOptions struct {
 	// filter sees them (see package rebase); default nil, expiries as they are.
 	Rebase *rebase.Shift
 	// DropFunctions leaves out the source's function libraries, counting them in
-	// ConvertStats.FunctionsDropped; default off: they are written, and a file that cannot
+	// Stats.FunctionsDropped; default off: they are written, and a file that cannot
 	// hold them (encoder.Functions) is an error wrapping encoder.ErrCannotHold naming the
 	// library. The filter never drops them: they are not keys.
 	DropFunctions bool
 }
 
-// ConvertStats count what Convert kept and left out.
-type ConvertStats struct {
+// Stats count what a conversion kept and left out.
+type Stats struct {
 	Read        uint64                // records read from the source
 	Filtered    uint64                // records the filter dropped
 	Unsupported uint64                // records left out under SkipUnsupported
@@ -50,42 +57,42 @@ type ConvertStats struct {
 	ModuleAux uint64
 }
 
-// ConvertSource returns src as the records an RDB file for encOpts's target can hold: those
+// Through returns src as the records an RDB file for encOpts's target can hold: those
 // opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
 // cannot hold is otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way
-// out). Write it with Write, WriteShards, output.File or output.Shards under the same encoder
-// options, with encoder.Options.CountsAreHints set when src is a dump (its RESIZEDB counts
-// are hints, and a db of it may come in two sections); stats are complete once its WriteTo
-// returns.
-func ConvertSource(src record.Source, encOpts encoder.Options, opts ConvertOptions) (conv record.Source, stats *ConvertStats, err error) {
+// out). Write it with output.Write, output.WriteShards, output.File or output.Shards under the
+// same encoder options, with encoder.Options.CountsAreHints set when src is a dump (its
+// RESIZEDB counts are hints, and a db of it may come in two sections); stats are complete
+// once its WriteTo returns.
+func Through(src record.Source, encOpts encoder.Options, opts Options) (conv record.Source, stats *Stats, err error) {
 	caps, err := encOpts.Check()
 	if err != nil {
 		return nil, nil, err
 	}
-	stats = &ConvertStats{}
+	stats = &Stats{}
 	return &converted{src: src, caps: caps, opts: opts, stats: stats}, stats, nil
 }
 
-// Convert writes the records of src (an RDB file's decoder.File, say) that ConvertSource
-// keeps as an RDB file for opts.Encoder's target to dst, each collection in the encoding the
-// target would choose (see Write). The counts src gives are taken as hints
+// Write writes the records of src (an RDB file's decoder.File, say) that Through keeps as
+// an RDB file for out.Encoder's target to dst (see output.Write), each collection in the
+// encoding the target would choose. The counts src gives are taken as hints
 // (encoder.Options.CountsAreHints), as a dump's are. dst is not closed.
-func Convert(ctx context.Context, dst io.Writer, src record.Source, opts Options, copts ConvertOptions) (Result, ConvertStats, error) {
-	opts.Encoder.CountsAreHints = true
-	conv, stats, err := ConvertSource(src, opts.Encoder, copts)
+func Write(ctx context.Context, dst io.Writer, src record.Source, out output.Options, opts Options) (*output.Result, Stats, error) {
+	out.Encoder.CountsAreHints = true
+	conv, stats, err := Through(src, out.Encoder, opts)
 	if err != nil {
-		return Result{}, ConvertStats{}, err
+		return nil, Stats{}, err
 	}
-	res, err := Write(ctx, dst, conv, opts)
+	res, err := output.Write(ctx, dst, conv, out)
 	return res, *stats, err
 }
 
-// converted is the Source that ConvertSource returns.
+// converted is the Source that Through returns.
 type converted struct {
 	src   record.Source
 	caps  encoder.Capabilities // of the file written
-	opts  ConvertOptions
-	stats *ConvertStats
+	opts  Options
+	stats *Stats
 }
 
 func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
@@ -96,12 +103,12 @@ func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
 
 // convertInto writes src through opts's filter and the target check into sink, which writes
 // a file of capabilities caps.
-func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilities, src record.Source, opts ConvertOptions) (ConvertStats, error) {
-	stats := ConvertStats{}
+func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilities, src record.Source, opts Options) (Stats, error) {
+	stats := Stats{}
 	if caps.DropFieldTTL && !caps.Can(encoder.HashFieldTTL) {
 		opts.Filter.DropExpiredFields = true
 	}
-	kept := newTally(sink, nil)
+	kept := &record.Count{Next: sink}
 	t := &targetSink{caps: caps, opts: opts, stats: &stats}
 	t.Gate = record.Gate{Pass: record.Pass{Next: kept}, Keep: t.holds}
 	var into record.Sink = t
@@ -134,8 +141,8 @@ func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilitie
 type targetSink struct {
 	record.Gate
 	caps  encoder.Capabilities
-	opts  ConvertOptions
-	stats *ConvertStats
+	opts  Options
+	stats *Stats
 	db    int
 	seen  uint64
 }

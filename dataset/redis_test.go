@@ -1,9 +1,11 @@
-package rdbgen_test
+package dataset_test
 
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,8 +13,12 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/readback"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/server"
 )
 
 // TestRealRedisLoadsGeneratedFiles writes datasets with rdbgen, has redis-check-rdb check each
@@ -22,16 +28,16 @@ func TestRealRedisLoadsGeneratedFiles(t *testing.T) {
 	base := time.Now().UnixMilli()
 	cases := []struct {
 		name string
-		d    dataset.Strings
+		d    dataset.Config
 		opts encoder.Options
 	}{
-		{"classic", dataset.Strings{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}, encoder.Options{}},
-		{"int-valued", dataset.Strings{Count: 20000, KeyPrefix: "", KeyStart: 2147473648}, encoder.Options{}},
-		{"compressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{Target: "redis-7.0"}},
-		{"uncompressed", dataset.Strings{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{DisableCompression: true}},
-		{"random-ttl-db3", dataset.Strings{Count: 5000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 300,
+		{"classic", dataset.Config{Count: 20000, KeyPrefix: "key", KeyStart: 100000001}, encoder.Options{}},
+		{"int-valued", dataset.Config{Count: 20000, KeyPrefix: "", KeyStart: 2147473648}, encoder.Options{}},
+		{"compressed", dataset.Config{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{Target: "redis-7.0"}},
+		{"uncompressed", dataset.Config{Count: 5000, KeyPrefix: "tenant:acme:service:billing:invoice:"}, encoder.Options{DisableCompression: true}},
+		{"random-ttl-db3", dataset.Config{Count: 5000, KeyPrefix: "s:", KeyStart: 1, Value: dataset.ValueRandom, ValueSize: 300,
 			Seed: 11, TTL: time.Hour, TTLJitter: 5 * time.Minute, BaseTimeMS: base, DB: 3}, encoder.Options{Target: "redis-7.0"}},
-		{"no-checksum", dataset.Strings{Count: 1000, KeyPrefix: "key", KeyStart: 1}, encoder.Options{DisableChecksum: true}},
+		{"no-checksum", dataset.Config{Count: 1000, KeyPrefix: "key", KeyStart: 1}, encoder.Options{DisableChecksum: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,5 +120,44 @@ func TestRealRedisLoadsAMillionKeys(t *testing.T) {
 	}
 	if exists, _ := c.Exists(ctx, "key101000001").Result(); exists != 0 {
 		t.Fatal("key101000001 exists")
+	}
+}
+
+// TestCollectionDatasetsInRedis loads generated collection datasets into a real redis-server
+// and spot-checks sampled keys against record.Record, as verify does.
+func TestCollectionDatasetsInRedis(t *testing.T) {
+	redistest.RedisServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for _, typ := range []record.Type{record.Hash, record.List, record.Set, record.ZSet} {
+		for _, target := range []string{"redis-6.2", "redis-7.0"} {
+			t.Run(string(typ)+"/"+target, func(t *testing.T) {
+				d := dataset.Config{Count: 400, KeyPrefix: "k", KeyStart: 1, Type: typ, Members: dataset.Range{Min: 1, Max: 800},
+					Value: dataset.ValueRandom, ValueSize: 40, Seed: 21, TTL: time.Hour, BaseTimeMS: time.Now().UnixMilli()}
+				path := filepath.Join(t.TempDir(), "dump.rdb")
+				f, err := os.Create(path)
+				must(t, err)
+				_, err = output.Write(ctx, f, &d, output.Options{Encoder: encoder.Options{Target: target}})
+				must(t, err)
+				must(t, f.Close())
+				inst, err := server.Start(ctx, path, server.Options{Backend: server.BackendProcess})
+				must(t, err)
+				defer inst.Close(ctx)
+				r := inst.Client()
+				if n, err := r.DBSize(ctx).Result(); err != nil || n != int64(d.Count) {
+					t.Fatalf("DBSIZE %d (%v), want %d", n, err, d.Count)
+				}
+				for i := uint64(0); i < d.Count; i += 37 {
+					readback.SpotCheck(t, ctx, r, d.Record(i))
+				}
+			})
+		}
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

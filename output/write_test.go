@@ -1,4 +1,4 @@
-package rdbgen_test
+package output_test
 
 import (
 	"bytes"
@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen"
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/resp"
 )
 
 // sourceFunc is a record.Source made of a function.
@@ -44,7 +46,7 @@ func TestErrorsWrappedOnce(t *testing.T) {
 		}
 		return r.WriteTo(sink)
 	})
-	big := &dataset.Spec{Count: 1 << 20, KeyPrefix: "k", KeyStart: 1}
+	big := &dataset.Config{Count: 1 << 20, KeyPrefix: "k", KeyStart: 1}
 	layout, _ := cluster.Even(2)
 	tests := []struct {
 		name   string
@@ -61,12 +63,12 @@ func TestErrorsWrappedOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := rdbgen.Options{Encoder: encoder.Options{CheckDuplicates: true}}
+			opts := output.Options{Encoder: encoder.Options{CheckDuplicates: true}}
 			var err error
 			if tt.shards {
-				_, err = rdbgen.WriteShards(context.Background(), []io.Writer{tt.dst, tt.dst}, tt.src, layout, opts)
+				_, err = output.WriteShards(context.Background(), []io.Writer{tt.dst, tt.dst}, tt.src, layout, opts)
 			} else {
-				_, err = rdbgen.Write(context.Background(), tt.dst, tt.src, opts)
+				_, err = output.Write(context.Background(), tt.dst, tt.src, opts)
 			}
 			if !errors.Is(err, tt.want) || err.Error() != tt.msg {
 				t.Fatalf("got %v, want %q (%v)", err, tt.msg, tt.want)
@@ -75,10 +77,10 @@ func TestErrorsWrappedOnce(t *testing.T) {
 	}
 }
 
-// TestProgress checks that Write and WriteShards report through Options.Progress: counts
+// TestWriteProgress checks that Write and WriteShards report through Options.Progress: counts
 // that grow to the source's, with its size as the total, and bytes that end at the file's.
-func TestProgress(t *testing.T) {
-	d := &dataset.Spec{Count: 200_000, KeyPrefix: "k", KeyStart: 1, TTL: time.Hour, BaseTimeMS: 1700000000000}
+func TestWriteProgress(t *testing.T) {
+	d := &dataset.Config{Count: 200_000, KeyPrefix: "k", KeyStart: 1, TTL: time.Hour, BaseTimeMS: 1700000000000}
 	var last record.Progress
 	calls := 0
 	progress := func(p record.Progress) {
@@ -88,7 +90,7 @@ func TestProgress(t *testing.T) {
 		last = p
 		calls++
 	}
-	res, err := rdbgen.Write(context.Background(), new(bytes.Buffer), d, rdbgen.Options{Progress: progress})
+	res, err := output.Write(context.Background(), new(bytes.Buffer), d, output.Options{Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// TestCountsPerDB: the keys and expiries per database that WriteRESP and Convert report are
+// TestCountsPerDB: the keys and expiries per database that Write of RESP and convert.Write report are
 // the ones the encoder counts writing the same records, a database that a source opens
 // twice counted whole, and a database that keeps no key absent.
 func TestCountsPerDB(t *testing.T) {
@@ -113,16 +115,16 @@ func TestCountsPerDB(t *testing.T) {
 		{DB: 5, Key: []byte("f"), Type: record.Stream, Members: []record.Member{{ID: record.StreamID{Ms: 1}, Fields: [][]byte{[]byte("f"), []byte("v")}}}},
 	}
 	var file bytes.Buffer
-	res, err := rdbgen.Write(ctx, &file, recs, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
+	res, err := output.Write(ctx, &file, recs, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.DBs) != 3 {
 		t.Fatalf("the encoder counted %v", res.DBs)
 	}
-	resp, err := rdbgen.WriteRESP(ctx, io.Discard, recs, rdbgen.RESPOptions{})
-	if err != nil || !maps.Equal(resp.DBs, res.DBs) || resp.Stats.Members != res.Stats.Members {
-		t.Errorf("WriteRESP counted %v (%v) and %d members, the encoder %v and %d", resp.DBs, err, resp.Stats.Members, res.DBs, res.Stats.Members)
+	cmds, err := output.Write(ctx, io.Discard, recs, output.Options{RESP: &resp.Options{}})
+	if err != nil || !maps.Equal(cmds.DBs, res.DBs) || cmds.Stats.Members != res.Stats.Members {
+		t.Errorf("the RESP commands counted %v (%v) and %d members, the encoder %v and %d", cmds.DBs, err, cmds.Stats.Members, res.DBs, res.Stats.Members)
 	}
 	// db 0 in two sections, as a dump may hold it.
 	split := sourceFunc(func(ctx context.Context, sink record.Sink) error {
@@ -133,18 +135,18 @@ func TestCountsPerDB(t *testing.T) {
 		}
 		return nil
 	})
-	if resp, err = rdbgen.WriteRESP(ctx, io.Discard, split, rdbgen.RESPOptions{}); err != nil || !maps.Equal(resp.DBs, res.DBs) {
-		t.Errorf("WriteRESP of db 0 in two sections counted %v (%v), want %v", resp.DBs, err, res.DBs)
+	if cmds, err = output.Write(ctx, io.Discard, split, output.Options{RESP: &resp.Options{}}); err != nil || !maps.Equal(cmds.DBs, res.DBs) {
+		t.Errorf("the RESP commands of db 0 in two sections counted %v (%v), want %v", cmds.DBs, err, res.DBs)
 	}
 	rd, err := decoder.NewReader(bytes.NewReader(file.Bytes()), decoder.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stats, err := rdbgen.Convert(ctx, io.Discard, rd, rdbgen.Options{Encoder: encoder.Options{Target: "redis-7.0"}},
-		rdbgen.ConvertOptions{Filter: filter.Options{DBs: []int{0, 2}}})
+	_, stats, err := convert.Write(ctx, io.Discard, rd, output.Options{Encoder: encoder.Options{Target: "redis-7.0"}},
+		convert.Options{Filter: filter.Options{DBs: []int{0, 2}}})
 	want := maps.Clone(res.DBs)
 	delete(want, 5)
 	if err != nil || !maps.Equal(stats.DBs, want) || stats.Read != 6 || stats.Filtered != 1 {
-		t.Errorf("Convert counted %+v (%v), want DBs %v", stats, err, want)
+		t.Errorf("convert.Write counted %+v (%v), want DBs %v", stats, err, want)
 	}
 }

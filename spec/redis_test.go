@@ -1,4 +1,4 @@
-package rdbgen_test
+package spec_test
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/readback"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/spec"
+	"github.com/redis/go-redis/v9"
 )
 
 // TestExampleSpecsInRedis writes every example spec (the two large ones scaled down), has
@@ -94,7 +95,7 @@ func TestExampleSpecsInRedis(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "dump.rdb")
 			f, err := os.Create(path)
 			must(t, err)
-			res, err := rdbgen.Write(ctx, f, s, rdbgen.Options{Encoder: encoder.Options{Target: tc.target}})
+			res, err := output.Write(ctx, f, s, output.Options{Encoder: encoder.Options{Target: tc.target}})
 			must(t, err)
 			must(t, f.Close())
 			if res.Stats.Keys != s.Keys() {
@@ -124,7 +125,7 @@ func TestExampleSpecsInRedis(t *testing.T) {
 					for i := uint64(0); i < f.Keys(); i += step {
 						rec, err := f.Record(i)
 						must(t, err)
-						spotCheck(t, ctx, c, rec)
+						readback.SpotCheck(t, ctx, c, rec)
 					}
 				}
 				if db == dbs[0] {
@@ -137,7 +138,7 @@ func TestExampleSpecsInRedis(t *testing.T) {
 
 func loadExample(t *testing.T, name string) *spec.Spec {
 	t.Helper()
-	path := filepath.Join("examples", name)
+	path := filepath.Join("..", "examples", name)
 	src, err := os.ReadFile(path)
 	must(t, err)
 	s, err := spec.Parse(path, src)
@@ -154,11 +155,19 @@ func TestMassInsertSpecIsTheDefaultDataset(t *testing.T) {
 	must(t, s.SetParams(p))
 	opts := encoder.Options{CreatedAt: time.Unix(1_800_000_000, 0)}
 	var fromSpec, fromCount strings.Builder
-	_, err := rdbgen.Write(context.Background(), &fromSpec, s, rdbgen.Options{Encoder: opts})
+	_, err := output.Write(context.Background(), &fromSpec, s, output.Options{Encoder: opts})
 	must(t, err)
-	_, err = rdbgen.Write(context.Background(), &fromCount, classic(1000), rdbgen.Options{Encoder: opts})
+	_, err = output.Write(context.Background(), &fromCount, &dataset.Config{Count: 1000, KeyPrefix: "key", KeyStart: 100000001, Value: dataset.ValueSame}, output.Options{Encoder: opts})
 	must(t, err)
 	if fromSpec.String() != fromCount.String() {
 		t.Fatalf("the spec wrote %d bytes that differ from the %d of --count 1000", fromSpec.Len(), fromCount.Len())
+	}
+}
+
+// must fails t with err, if not nil.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
