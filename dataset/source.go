@@ -62,18 +62,27 @@ func (d *Config) WriteTo(ctx context.Context, sink record.Sink) error {
 
 // strings writes the records of a string dataset: the loop of WriteTo with the record type,
 // whether keys expire and the cancellation count decided outside it, the generator's hot path.
+// A sink that takes a string without a Header (a StringWriter, as rdbsink.Writer is) gets
+// each key through WriteString.
 func (g *writer) strings() error {
 	c, expires := g.d.Cursor(), g.d.TTL > 0
 	h := g.hdr
 	*h = record.Header{Type: record.String}
+	sw, direct := g.sink.(StringWriter)
 	for c.Next() {
 		if g.wants == nil || g.wants(c.Key()) {
 			var at int64
 			if expires {
 				at = c.ExpireAtMS()
 			}
-			h.Key, h.Value, h.ExpireAtMS = c.Key(), c.Value(), at
-			if err := g.sink.Begin(h); err != nil {
+			var err error
+			if direct {
+				err = sw.WriteString(c.Key(), c.Value(), at)
+			} else {
+				h.Key, h.Value, h.ExpireAtMS = c.Key(), c.Value(), at
+				err = g.sink.Begin(h)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -84,6 +93,15 @@ func (g *writer) strings() error {
 		}
 	}
 	return g.ctx.Err()
+}
+
+// A StringWriter is a record.Sink that also takes a string key without a Header: what
+// Begin does with a Header of type String, WriteString does with the key, value and expiry
+// (absolute Unix ms, 0 for none) alone. A string dataset writes through it, when its sink
+// has it, to spare the header on its hot path.
+type StringWriter interface {
+	record.Sink
+	WriteString(key, value []byte, expireAtMS int64) error
 }
 
 // ListKeys calls fn with every key, without computing values.
