@@ -21,7 +21,7 @@ type beginOnly struct{ record.Pass }
 // TestStringWriter writes string datasets (with and without expiries, with values drawn)
 // through WriteString and through Begin: the files are the same, byte for byte.
 func TestStringWriter(t *testing.T) {
-	for _, d := range []dataset.Strings{
+	for _, d := range []dataset.Config{
 		{Count: 1000, KeyPrefix: "key", KeyStart: 1, Value: dataset.ValueSame},
 		{Count: 1000, KeyPrefix: "k:", KeyStart: 7, TTL: time.Hour, TTLJitter: time.Minute, Value: dataset.ValueRandom, ValueSize: 40, Seed: 3, BaseTimeMS: 1893456000000},
 	} {
