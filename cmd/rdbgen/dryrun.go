@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
@@ -78,8 +79,8 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		return "~"
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "dry run, nothing written: %d keys (%d with TTL); file %s%s (RDB %d, %s); used_memory %s%s on %s once loaded\n",
-		sum.Keys, sum.Expires, approx(sum.BytesExact), humanBytes(sum.Bytes), sum.RDBVersion, sum.Target,
-		approx(sum.MemoryExact), humanBytes(sum.UsedMemory), sum.Target)
+		sum.Keys, sum.Expires, approx(sum.BytesExact), human.Bytes(sum.Bytes), sum.RDBVersion, sum.Target,
+		approx(sum.MemoryExact), human.Bytes(sum.UsedMemory), sum.Target)
 	return err
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -157,8 +158,8 @@ func (s exportSummary) print(c *cli.Context, toStdout bool) error {
 		dropped = fmt.Sprintf(", %d left out by the filters", s.Dropped)
 	}
 	_, err := fmt.Fprintf(w, "exported %d keys%s%s from %s to %s (%s, %s) in %.2fs: %.0f keys/s, %.1f MB/s\n",
-		s.Keys, fns, dropped, s.Input, s.Output, s.Format, humanBytes(s.Bytes), s.Seconds,
-		perSecond(s.Keys, time.Duration(s.Seconds*float64(time.Second))), float64(s.Bytes)/1e6/max(s.Seconds, 1e-9))
+		s.Keys, fns, dropped, s.Input, s.Output, s.Format, human.Bytes(s.Bytes), s.Seconds,
+		human.PerSecond(s.Keys, time.Duration(s.Seconds*float64(time.Second))), float64(s.Bytes)/1e6/max(s.Seconds, 1e-9))
 	return err
 }
 

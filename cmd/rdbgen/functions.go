@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -62,13 +63,13 @@ type functionCounts struct {
 func (f functionCounts) notes(verb string) []string {
 	var notes []string
 	if f.Functions > 0 {
-		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, f.Functions, plural(f.Functions, "library", "libraries")))
+		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, f.Functions, human.Plural(f.Functions, "library", "libraries")))
 	}
 	if f.FunctionsDropped > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, plural(f.FunctionsDropped, "library", "libraries")))
+		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, human.Plural(f.FunctionsDropped, "library", "libraries")))
 	}
 	if f.ModuleAuxDropped > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, plural(f.ModuleAuxDropped, "record", "records")))
+		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, human.Plural(f.ModuleAuxDropped, "record", "records")))
 	}
 	return notes
 }
@@ -80,12 +81,4 @@ func (f functionCounts) suffix(verb string) string {
 		s += "; " + n
 	}
 	return s
-}
-
-// plural returns one when n is 1, else many.
-func plural(n uint64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/internal/image"
 )
 
@@ -142,7 +143,7 @@ func printImageSummary(w io.Writer, s imageSummary) error {
 	if s.Keys != nil {
 		keys = fmt.Sprintf(", %d keys", *s.Keys)
 	}
-	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
+	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, human.Bytes(s.Bytes), s.Base, s.Server)
 	if s.ExpiryFromStart {
 		what += ", expiries counted from the container's start"
 		if len(s.Libraries) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -128,7 +129,7 @@ func auxName(s string) string {
 // printInspect writes the report as text.
 func printInspect(w io.Writer, r *inspect.Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "RDB %d, %s, %d keys (%d with TTL), %d members\n", r.RDBVersion, humanBytes(r.Bytes), r.Keys, r.Expires, r.Members)
+	fmt.Fprintf(&b, "RDB %d, %s, %d keys (%d with TTL), %d members\n", r.RDBVersion, human.Bytes(r.Bytes), r.Keys, r.Expires, r.Members)
 	for _, k := range slices.Sorted(maps.Keys(r.Aux)) {
 		// Quoted as keys are: a value may hold newlines or terminal escapes.
 		fmt.Fprintf(&b, "  aux %s = %q\n", auxName(k), r.Aux[k])
@@ -146,7 +147,7 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 	if r.Memory.LowerBound {
 		bound = "at least " // module values count at their serialized size
 	}
-	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", r.Memory.Target, bound, humanBytes(r.Memory.Bytes), r.Memory.Bytes)
+	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", r.Memory.Target, bound, human.Bytes(r.Memory.Bytes), r.Memory.Bytes)
 	if r.Memory.LowerBound {
 		b.WriteString("; a lower bound: module values count at their serialized size")
 	}
@@ -174,7 +175,7 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 	x := r.Expiry
 	if x.Keys > 0 {
 		fmt.Fprintf(&b, "expiries: %d keys, %d already expired at %s; earliest %s, last %s\n  ", x.Keys, x.Expired,
-			msTime(x.NowMS), msTime(x.EarliestMS), msTime(x.LatestMS))
+			human.MSTime(x.NowMS), human.MSTime(x.EarliestMS), human.MSTime(x.LatestMS))
 		for i, h := range x.Histogram {
 			if i > 0 {
 				b.WriteString(", ")
@@ -202,7 +203,7 @@ func printInspect(w io.Writer, r *inspect.Report) error {
 			if p.Other {
 				name = "(other)"
 			}
-			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory\n", name, p.Keys, humanBytes(p.Bytes), humanBytes(p.Memory))
+			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory\n", name, p.Keys, human.Bytes(p.Bytes), human.Bytes(p.Memory))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

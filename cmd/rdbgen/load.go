@@ -15,6 +15,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -89,7 +90,7 @@ func loadAction(c *cli.Context) error {
 	if c.IsSet("batch") && opts.Method != loader.Pipeline {
 		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
 	}
-	var dbs loadDBs
+	var dbs loader.DBs
 	var specMoved bool // a spec's families go to other databases than the file says
 	if builtin := !c.IsSet("spec") && c.NArg() == 0; !builtin {
 		if dbs, err = loadDBsFromFlags(c, urlDB); err != nil {
@@ -109,14 +110,14 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	case in.Spec != nil:
-		if specMoved, err = dbs.moveSpec(in.Spec); err != nil {
+		if specMoved, err = moveSpec(dbs, in.Spec); err != nil {
 			return err
 		}
 	default:
-		if err := dbs.checkInput(c.Context, in.src, in.Arg, in.Err); err != nil {
+		if err := dbs.CheckInput(c.Context, in.src, in.Arg, in.Err); err != nil {
 			return err
 		}
-		opts.MapDB = dbs.mapDB()
+		opts.MapDB = dbs.MapDB()
 	}
 	if c.IsSet("rewrite") {
 		if in.Import == nil && in.dump == nil {
@@ -181,14 +182,14 @@ func loadAction(c *cli.Context) error {
 		Expires:       res.Expires,
 		Expired:       res.Expired,
 		Seconds:       res.Duration.Seconds(),
-		KeysPerSecond: perSecond(res.Keys, res.Duration),
+		KeysPerSecond: human.PerSecond(res.Keys, res.Duration),
 		Manifest:      c.String("manifest"),
 		Streams:       res.Streams,
 	}
 	if in.Dataset != nil {
 		sum.DB = in.Dataset.DB
-	} else if dbs.move {
-		sum.DB = dbs.to
+	} else if dbs.Move {
+		sum.DB = dbs.To
 	}
 	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
 	if in.dump != nil {
@@ -212,7 +213,7 @@ func loadAction(c *cli.Context) error {
 		return nil
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
-	if in.Dataset == nil && !dbs.move {
+	if in.Dataset == nil && !dbs.Move {
 		where = sum.Addr
 	}
 	if opts.Cluster {

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
@@ -170,7 +171,7 @@ func (j *fileJob) interrupted(err error) error {
 	}
 	switch {
 	case j.out == "-" && j.written != nil && j.written.Written() > 0:
-		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.written.Written()))
+		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", human.Bytes(j.written.Written()))
 	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
 		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -93,7 +94,7 @@ func specCheckAction(c *cli.Context) error {
 				ttl += "±" + f.TTLJitter.String()
 			}
 		}
-		size := humanBytes(fe.Bytes)
+		size := human.Bytes(fe.Bytes)
 		if !fe.Exact {
 			size = "~" + size
 		}
@@ -107,6 +108,6 @@ func specCheckAction(c *cli.Context) error {
 		approx = ""
 	}
 	_, err = fmt.Fprintf(out, "%d keys (%d with TTL) in %d families; estimated file size %s (%d bytes; RDB %d, %s); used_memory %s%s once loaded\n",
-		est.Keys, est.Expires, len(est.Families), humanBytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target, approx, humanBytes(mem.Bytes))
+		est.Keys, est.Expires, len(est.Families), human.Bytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target, approx, human.Bytes(mem.Bytes))
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/resp"
@@ -62,7 +63,7 @@ func (j *fileJob) summary(res *output.Result, ic importCounts) writeSummary {
 	sum := writeSummary{
 		Output: res.Path, Manifest: res.Manifest,
 		Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes,
-		Seconds: res.Duration.Seconds(), KeysPerSecond: perSecond(st.Keys, res.Duration),
+		Seconds: res.Duration.Seconds(), KeysPerSecond: human.PerSecond(st.Keys, res.Duration),
 		Target: res.Target, RDBVersion: res.RDBVersion, importCounts: ic,
 	}
 	switch {
@@ -107,7 +108,7 @@ func (sum writeSummary) text(extra string) string {
 	switch {
 	case sum.Format == "resp":
 		fmt.Fprintf(&b, "wrote %d keys (%d with TTL) as %d commands to %s: %s in %.2fs, %.0f keys/s (RESP for %s)%s\n",
-			sum.Keys, sum.Expires, *sum.Commands, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
+			sum.Keys, sum.Expires, *sum.Commands, sum.Output, human.Bytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.Target, extra)
 		b.WriteString(streamsNote(sum.Streams))
 	case sum.Shards != nil:
 		members := ""
@@ -119,13 +120,13 @@ func (sum writeSummary) text(extra string) string {
 			shards = fmt.Sprintf("shard %d of %d", *sum.ShardIndex, sum.TotalShards)
 		}
 		fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) in %s to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-			sum.Keys, sum.Expires, members, shards, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
+			sum.Keys, sum.Expires, members, shards, sum.Output, human.Bytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 		for _, s := range sum.Shards {
 			node := ""
 			if s.Addr != "" {
 				node = " (" + s.Addr + ")"
 			}
-			fmt.Fprintf(&b, "  %s  slots %s%s: %d keys, %s\n", filepath.Base(s.File), cluster.Shard{Ranges: s.Slots}.RangesString(), node, s.Keys, humanBytes(s.Bytes))
+			fmt.Fprintf(&b, "  %s  slots %s%s: %d keys, %s\n", filepath.Base(s.File), cluster.Shard{Ranges: s.Slots}.RangesString(), node, s.Keys, human.Bytes(s.Bytes))
 		}
 		for _, p := range sum.Removed {
 			fmt.Fprintf(&b, "  removed %s, left from an earlier split\n", p)
@@ -140,7 +141,7 @@ func (sum writeSummary) text(extra string) string {
 			members = fmt.Sprintf(", %d members at %.0f/s", sum.Members, rate)
 		}
 		fmt.Fprintf(&b, "wrote %d keys (%d with TTL%s) to %s: %s in %.2fs, %.0f keys/s (RDB %d, %s)%s\n",
-			sum.Keys, sum.Expires, members, sum.Output, humanBytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
+			sum.Keys, sum.Expires, members, sum.Output, human.Bytes(sum.Bytes), sum.Seconds, sum.KeysPerSecond, sum.RDBVersion, sum.Target, extra)
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -75,7 +76,7 @@ func writeClusterReport(w io.Writer, rep *verify.ClusterReport) error {
 	if checksums[verify.ChecksumOK] != len(rep.Files) {
 		sums = fmt.Sprintf("checksums: %d ok, %d none, %d mismatch", checksums[verify.ChecksumOK], checksums[verify.ChecksumNone], checksums[verify.ChecksumBad])
 	}
-	line("files", "%s: %d shard files, %s, %s, %s", rep.Dir, len(rep.Files), humanBytes(bytes), version, sums)
+	line("files", "%s: %d shard files, %s, %s, %s", rep.Dir, len(rep.Files), human.Bytes(bytes), version, sums)
 	for _, f := range rep.Files {
 		if !f.Parsed {
 			line("", "%s: not read", filepath.Base(f.Path))
@@ -85,14 +86,14 @@ func writeClusterReport(w io.Writer, rep *verify.ClusterReport) error {
 		line("", "%s: %d keys, %d with TTL%s", filepath.Base(f.Path), c.Keys, c.Expires, typeCounts(c.Types))
 	}
 	if rep.Backend != "" {
-		line("cluster", "%d %s nodes: loaded in %s, joined in %s", len(rep.Nodes), rep.Backend, seconds(rep.LoadSeconds), seconds(rep.JoinSeconds))
+		line("cluster", "%d %s nodes: loaded in %s, joined in %s", len(rep.Nodes), rep.Backend, human.Seconds(rep.LoadSeconds), human.Seconds(rep.JoinSeconds))
 		for _, n := range rep.Nodes {
 			logged := ""
 			if n.ServerLoadSeconds > 0 {
-				logged = fmt.Sprintf(" (the server says %s)", seconds(n.ServerLoadSeconds))
+				logged = fmt.Sprintf(" (the server says %s)", human.Seconds(n.ServerLoadSeconds))
 			}
 			line("", "%s  %s  slots %s: %d keys (%d with TTL), loaded in %s%s",
-				filepath.Base(n.File), n.Addr, strings.Join(n.Slots, ","), n.Keys, n.Expires, seconds(n.LoadSeconds), logged)
+				filepath.Base(n.File), n.Addr, strings.Join(n.Slots, ","), n.Keys, n.Expires, human.Seconds(n.LoadSeconds), logged)
 		}
 		line("", "%d keys, %d with TTL, in all (the manifests say %d, %d)", rep.Keys, rep.Expires, rep.WantKeys, rep.WantExpires)
 		line("", "%d sampled keys checked through the cluster (type, value, TTL; seed %d), %d keys checked absent",

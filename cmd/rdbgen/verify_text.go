@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/verify"
 )
 
@@ -41,7 +42,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		case verify.ChecksumOK, verify.ChecksumBad:
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}
-		line("file", "%s: %s, %s, checksum %s", f.Path, humanBytes(f.Bytes), version, checksum)
+		line("file", "%s: %s, %s, checksum %s", f.Path, human.Bytes(f.Bytes), version, checksum)
 		if f.Parsed {
 			writeDBs(line, f.DBs)
 			if len(f.Encodings) > 0 {
@@ -55,7 +56,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 				line("", "module data: %s", moduleCounts(f.Modules, f.ModuleAux))
 			}
 			if f.Expires > 0 {
-				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
+				line("", "expiries from %s to %s", human.MSTime(f.MinExpireAtMS), human.MSTime(f.MaxExpireAtMS))
 				line("", "%s", expiredNow(f))
 			}
 		}
@@ -75,12 +76,12 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		}
 		logged := ""
 		if l.ServerSeconds > 0 {
-			logged = fmt.Sprintf(" (the server says %s)", seconds(l.ServerSeconds))
+			logged = fmt.Sprintf(" (the server says %s)", human.Seconds(l.ServerSeconds))
 		}
-		line("load", "%s at %s: loaded in %s%s", how, l.Addr, seconds(l.Seconds), logged)
+		line("load", "%s at %s: loaded in %s%s", how, l.Addr, human.Seconds(l.Seconds), logged)
 	}
 	if s := rep.Server; s != nil {
-		line("server", "redis %s at %s: used_memory %s", s.Version, s.Addr, humanBytes(s.UsedMemory))
+		line("server", "redis %s at %s: used_memory %s", s.Version, s.Addr, human.Bytes(s.UsedMemory))
 		writeDBs(line, s.DBs)
 		line("", "%d sampled keys checked (type, value, TTL; seed %d), %d keys checked absent", s.Sampled, s.SampleSeed, s.Absent)
 	}
@@ -131,14 +132,6 @@ func typeCounts(types map[string]uint64) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// msTime renders Unix milliseconds as a UTC time.
-func msTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
-
-// seconds renders a number of seconds as a duration rounded to the millisecond: "2ms", "3.4s".
-func seconds(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
-}
-
 // expiredNow tells how many keys of the file had expired when it was checked, and when the
 // last one expires: a server loading a stale dump drops its expired keys.
 func expiredNow(f *verify.FileReport) string {
@@ -147,7 +140,7 @@ func expiredNow(f *verify.FileReport) string {
 	if last <= 0 {
 		when = "the last expired " + (-last).String() + " ago: the dump is stale"
 	}
-	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, msTime(f.CheckedAtMS), when)
+	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, human.MSTime(f.CheckedAtMS), when)
 }
 
 // moduleCounts renders the module values and AUX payloads of a file per module:
