@@ -120,7 +120,7 @@ func verifyAction(c *cli.Context) error {
 	var res *verifyResult
 	if rep != nil {
 		res = &verifyResult{json: verifyOutput{Manifest: manifestPath, Report: rep}, pass: rep.Pass, reason: rep.Reason,
-			write: func(w io.Writer) error { return writeVerifyReport(w, rep, manifestPath) }}
+			write: func(w io.Writer) error { return verify.WriteText(w, rep, manifestPath) }}
 	}
 	return endVerify(c, res, err)
 }
