@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -49,36 +48,4 @@ func checkFunctionFlags(c *cli.Context, fromDump, resp bool) error {
 		return fmt.Errorf("--drop-module-aux goes with load and --format resp: an RDB file carries module AUX data")
 	}
 	return nil
-}
-
-// functionCounts are the function libraries a run carried and those --drop-functions left
-// out, and the module AUX records --drop-module-aux left out, as its summary reports them.
-type functionCounts struct {
-	Functions        uint64 `json:"functions,omitempty"`
-	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
-	ModuleAuxDropped uint64 `json:"module_aux_dropped,omitempty"`
-}
-
-// notes tells the counts for the one-line summary; verb introduces the libraries carried.
-func (f functionCounts) notes(verb string) []string {
-	var notes []string
-	if f.Functions > 0 {
-		notes = append(notes, fmt.Sprintf("%s %d function %s", verb, f.Functions, human.Plural(f.Functions, "library", "libraries")))
-	}
-	if f.FunctionsDropped > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, human.Plural(f.FunctionsDropped, "library", "libraries")))
-	}
-	if f.ModuleAuxDropped > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, human.Plural(f.ModuleAuxDropped, "record", "records")))
-	}
-	return notes
-}
-
-// suffix returns the notes as the end of a one-line summary: "; " before each, or "".
-func (f functionCounts) suffix(verb string) string {
-	var s string
-	for _, n := range f.notes(verb) {
-		s += "; " + n
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -56,25 +57,6 @@ func loadCommand() *cli.Command {
 		),
 		Action: loadAction,
 	}
-}
-
-// loadSummary is what load reports when it is done.
-type loadSummary struct {
-	functionCounts
-
-	Addr          string                   `json:"addr"`
-	DB            int                      `json:"db"`
-	Method        string                   `json:"method"`
-	Workers       int                      `json:"workers"`
-	Batch         int                      `json:"batch"`
-	Keys          uint64                   `json:"keys"`
-	Expires       uint64                   `json:"expires"`
-	Expired       uint64                   `json:"expired"`
-	Nodes         map[string]record.Counts `json:"nodes,omitempty"`
-	Seconds       float64                  `json:"seconds"`
-	KeysPerSecond float64                  `json:"keys_per_second"`
-	Manifest      string                   `json:"manifest,omitempty"`
-	Streams       resp.StreamCounts        `json:"streams,omitzero"`
 }
 
 func loadAction(c *cli.Context) error {
@@ -173,33 +155,14 @@ func loadAction(c *cli.Context) error {
 		return in.Err(err)
 	}
 
-	sum := loadSummary{
-		Addr:          opts.Addr,
-		Method:        string(res.Method),
-		Workers:       res.Workers,
-		Batch:         res.Batch,
-		Keys:          res.Keys,
-		Expires:       res.Expires,
-		Expired:       res.Expired,
-		Seconds:       res.Duration.Seconds(),
-		KeysPerSecond: human.PerSecond(res.Keys, res.Duration),
-		Manifest:      c.String("manifest"),
-		Streams:       res.Streams,
-	}
+	sum := summary.FromLoad(&res, opts.Addr, c.String("manifest"))
 	if in.Dataset != nil {
 		sum.DB = in.Dataset.DB
 	} else if dbs.Move {
 		sum.DB = dbs.To
 	}
-	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
 	if in.dump != nil {
 		sum.FunctionsDropped = in.dump.FunctionsDropped
-	}
-	for addr, n := range res.Nodes {
-		if sum.Nodes == nil {
-			sum.Nodes = map[string]record.Counts{}
-		}
-		sum.Nodes[addr] = record.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
 		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
@@ -219,15 +182,7 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	expired := ""
-	if sum.Expired > 0 {
-		expired = fmt.Sprintf(" and %d whose expiry had passed (the server keeps none of them)", sum.Expired)
-	}
-	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and"))
-	if note := streamsNote(sum.Streams); note != "" && err == nil {
-		_, err = fmt.Fprint(c.App.Writer, note)
-	}
+	_, err = io.WriteString(c.App.Writer, sum.Text(where))
 	return err
 }
 
@@ -281,17 +236,4 @@ func datasetDB(c *cli.Context, d *dataset.Spec, urlDB int) error {
 func urlNamesDB(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && strings.Trim(u.Path, "/") != ""
-}
-
-// workersAndBatch describes a method's connections and batch, as in
-// "50 workers" or "1 worker, batch 1000".
-func workersAndBatch(m loader.Method, workers, batch int) string {
-	s := fmt.Sprintf("%d worker", workers)
-	if workers != 1 {
-		s += "s"
-	}
-	if m == loader.Pipeline {
-		s += fmt.Sprintf(", batch %d", batch)
-	}
-	return s
 }
