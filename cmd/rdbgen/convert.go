@@ -90,7 +90,7 @@ func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *rdbgen.Conver
 	if !rebasing && c.IsSet("base-time") {
 		return nil
 	}
-	from, err := created(c.Context, in)
+	from, err := rebase.InputCreated(c.Context, in)
 	switch {
 	case rebasing && err != nil:
 		return fmt.Errorf("--rebase-expiry: %w", err)

@@ -114,7 +114,7 @@ func verifyAction(c *cli.Context) error {
 		}
 		rep, err = verify.Server(c.Context, ro, opts)
 	} else {
-		rep, err = verifyFile(c, path, opts)
+		rep, err = verify.Dump(c.Context, path, opts)
 	}
 	bars.finish()
 	var res *verifyResult
