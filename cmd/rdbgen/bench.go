@@ -85,7 +85,7 @@ func benchAction(c *cli.Context) error {
 	case asJSON:
 		err = bench.WriteJSON(c.App.Writer, r)
 	case !quiet:
-		err = printBenchTable(c.App.Writer, r, c.String("report"))
+		err = bench.WriteText(c.App.Writer, r, c.String("report"))
 	}
 	if err != nil {
 		return err
@@ -100,30 +100,6 @@ func benchAction(c *cli.Context) error {
 		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
 	}
 	return nil
-}
-
-// printBenchTable prints what was measured, the table, and where the report went.
-func printBenchTable(w io.Writer, r *bench.Report, dir string) error {
-	var b strings.Builder
-	from := ""
-	if r.Input != "" {
-		from = " of " + r.Input
-	}
-	fmt.Fprintf(&b, "%d keys%s into %s (%s backend), median of %d run(s)\n\n", r.Keys, from, r.Server, r.Backend, r.Repeat)
-	if err := bench.WriteTable(&b, r); err != nil {
-		return err
-	}
-	fmt.Fprintln(&b, "\nvs snapshot: seconds divided by the snapshot total (generate the file, then start Redis on it until it answers with the data)")
-	for _, row := range r.Rows {
-		if row.Method == bench.SnapshotLoad && row.ServerSeconds > 0 {
-			fmt.Fprintf(&b, "snapshot load: %.3fs from starting Redis to its answer, of which the server logged %.3fs loading the file\n", row.Seconds, row.ServerSeconds)
-		}
-	}
-	if dir != "" {
-		fmt.Fprintf(&b, "report: %s, %s and %s in %s\n", bench.CSVFile, bench.JSONFile, bench.ChartFile, dir)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // benchProgress draws a progress bar per stage of each run.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -55,28 +54,5 @@ func splitOutput(c *cli.Context, flag string) error {
 
 // clusterLayout returns the layout that --cluster-shards and --slots-from ask for.
 func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
-	n := c.Int("cluster-shards")
-	path := c.String("slots-from")
-	if path == "" {
-		if c.IsSet("slots-from") {
-			return nil, errors.New("--slots-from needs a file name")
-		}
-		if n < 1 || n > cluster.MaxShards {
-			return nil, fmt.Errorf("--cluster-shards %d out of range (1 to %d)", n, cluster.MaxShards)
-		}
-		return cluster.Even(n)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--slots-from: %w", err)
-	}
-	defer f.Close()
-	l, err := cluster.ParseLayout(f)
-	if err != nil {
-		return nil, fmt.Errorf("--slots-from %s: %w", path, err)
-	}
-	if c.IsSet("cluster-shards") && n != l.Len() {
-		return nil, fmt.Errorf("--cluster-shards %d, but %s has %d primaries owning slots", n, path, l.Len())
-	}
-	return l, nil
+	return cluster.LayoutFor(c.Int("cluster-shards"), c.IsSet("cluster-shards"), c.String("slots-from"), c.IsSet("slots-from"))
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -20,7 +21,7 @@ func TestGenerateClusterShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum writeSummary
+	var sum summary.Write
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
@@ -160,7 +161,7 @@ func TestClusterSpecAndImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum writeSummary
+	var sum summary.Write
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Keys != 201 || len(sum.Shards) != 3 || sum.Members == 0 {
 		t.Fatalf("summary %+v, %v", sum, err)
 	}

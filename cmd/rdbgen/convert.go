@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
@@ -90,7 +90,7 @@ func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *convert.Optio
 	if !rebasing && c.IsSet("base-time") {
 		return nil
 	}
-	from, err := created(c.Context, in)
+	from, err := rebase.InputCreated(c.Context, in)
 	switch {
 	case rebasing && err != nil:
 		return fmt.Errorf("--rebase-expiry: %w", err)
@@ -152,11 +152,11 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	if err != nil {
 		return err
 	}
-	ic := convertCounts(*stats)
+	ic := summary.ConvertCounts(*stats)
 	ic.Records += in.Read.Duplicates
 	ic.Duplicates = in.Read.Duplicates
 	ic.NewerDropped = in.Read.NewerDropped
-	return report(ic, convertNotes(*stats, in.Read.Duplicates)+newerNotes(in.Read.NewerDropped))
+	return report(ic, summary.ConvertNotes(*stats, in.Read.Duplicates)+summary.NewerNotes(in.Read.NewerDropped))
 }
 
 // convertManifest returns the manifest section of a dump read: stats, and dups records of
@@ -164,31 +164,4 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 func convertManifest(arg string, stats convert.Stats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
 	return &manifest.Import{Inputs: []string{arg}, Format: string(input.RDB), Records: stats.Read + dups, Skipped: stats.Unsupported,
 		Duplicates: dups, OnDup: string(onDup)}
-}
-
-func convertCounts(stats convert.Stats) importCounts {
-	return importCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
-		functionCounts: functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
-}
-
-// convertNotes tells what a convert left out: dups records of keys that came again too.
-func convertNotes(stats convert.Stats, dups uint64) string {
-	var notes []string
-	if dups > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", dups))
-	}
-	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
-		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
-	}
-	if stats.Unsupported > 0 {
-		notes = append(notes, fmt.Sprintf("left out %d keys the target cannot hold", stats.Unsupported))
-	}
-	if stats.ExpiredFields > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
-	}
-	notes = append(notes, functionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.notes("with")...)
-	if len(notes) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(notes, "; ")
 }

@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -80,84 +77,12 @@ func diffAction(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("json") {
-		err = printJSON(c.App.Writer, diffJSON(res))
+		err = printJSON(c.App.Writer, res.JSON())
 	} else {
-		err = printDiff(c.App.Writer, res)
+		err = res.WriteText(c.App.Writer)
 	}
 	if err == nil && !res.Same() {
 		return errDifferent
 	}
-	return err
-}
-
-// diffKey is a named key in JSON: key when it is UTF-8, else key_base64 (encoding/json
-// writes a []byte as base64).
-type diffKey struct {
-	diff.Key
-	Name   string `json:"key,omitempty"`
-	Base64 []byte `json:"key_base64,omitempty"`
-}
-
-func diffJSON(r *diff.Result) any {
-	keys := make([]diffKey, len(r.Keys))
-	for i, k := range r.Keys {
-		keys[i].Key = k
-		if utf8.Valid(k.Key) {
-			keys[i].Name = string(k.Key)
-		} else {
-			keys[i].Base64 = k.Key
-		}
-	}
-	return struct {
-		Same           bool            `json:"same"`
-		KeysA          uint64          `json:"keys_a"`
-		KeysB          uint64          `json:"keys_b"`
-		Differences    uint64          `json:"differences"`
-		DBs            []diff.DBCounts `json:"dbs"`
-		Keys           []diffKey       `json:"keys"`
-		FunctionsOnlyA []string        `json:"functions_only_a,omitempty"`
-		FunctionsOnlyB []string        `json:"functions_only_b,omitempty"`
-		ModuleAuxOnlyA []string        `json:"module_aux_only_a,omitempty"`
-		ModuleAuxOnlyB []string        `json:"module_aux_only_b,omitempty"`
-	}{r.Same(), r.KeysA, r.KeysB, r.Differences, r.DBs, keys, r.FunctionsOnlyA, r.FunctionsOnlyB, r.ModuleAuxOnlyA, r.ModuleAuxOnlyB}
-}
-
-// printDiff writes the result as text: the named keys, then the counts.
-func printDiff(w io.Writer, r *diff.Result) error {
-	var b strings.Builder
-	for _, k := range r.Keys {
-		switch k.Kind {
-		case diff.OnlyA:
-			fmt.Fprintf(&b, "only in A: db %d %q (%s)\n", k.DB, k.Key, k.A.Type)
-		case diff.OnlyB:
-			fmt.Fprintf(&b, "only in B: db %d %q (%s)\n", k.DB, k.Key, k.B.Type)
-		default:
-			fmt.Fprintf(&b, "changed:   db %d %q: %s\n", k.DB, k.Key, strings.Join(k.Fields, ", "))
-		}
-	}
-	if named := uint64(len(r.Keys)); named < r.Differences {
-		fmt.Fprintf(&b, "... and %d more\n", r.Differences-named)
-	}
-	for _, n := range r.FunctionsOnlyA {
-		fmt.Fprintf(&b, "function library only in A (or different): %q\n", n)
-	}
-	for _, n := range r.FunctionsOnlyB {
-		fmt.Fprintf(&b, "function library only in B (or different): %q\n", n)
-	}
-	for _, n := range r.ModuleAuxOnlyA {
-		fmt.Fprintf(&b, "%s only in A (or different)\n", n)
-	}
-	for _, n := range r.ModuleAuxOnlyB {
-		fmt.Fprintf(&b, "%s only in B (or different)\n", n)
-	}
-	for _, d := range r.DBs {
-		fmt.Fprintf(&b, "db %d: %d same, %d only in A, %d only in B, %d changed\n", d.DB, d.Same, d.OnlyA, d.OnlyB, d.Changed)
-	}
-	verdict := "same"
-	if !r.Same() {
-		verdict = "different"
-	}
-	fmt.Fprintf(&b, "%s: A %d keys, B %d keys, %d differing\n", verdict, r.KeysA, r.KeysB, r.Differences)
-	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
@@ -19,26 +19,12 @@ func dryRunFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"}
 }
 
-// dryRunSummary is what --dry-run reports.
-type dryRunSummary struct {
-	Keys       uint64 `json:"keys"`
-	Expires    uint64 `json:"expires"`
-	Bytes      int64  `json:"bytes"`       // the file's size
-	BytesExact bool   `json:"bytes_exact"` // false: estimated from a sample of each family
-	UsedMemory int64  `json:"used_memory"` // above an empty server's
-	// MemoryExact is false when the estimate comes from a scaled-down spec.
-	MemoryExact bool           `json:"used_memory_exact"`
-	Target      string         `json:"target"`
-	RDBVersion  int            `json:"rdb_version"`
-	Memory      *memory.Result `json:"memory"`
-}
-
 // dryRun estimates what writing src would make, writes nothing, and reports.
 func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	if j.resp != nil || j.layout != nil {
 		return errors.New("--dry-run estimates one RDB file: it does not go with --format resp or a cluster split")
 	}
-	var sum dryRunSummary
+	var sum summary.DryRun
 	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}
 	var err error
 	if s, ok := src.(*spec.Spec); ok {
@@ -71,15 +57,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	if j.asJSON {
 		return printJSON(c.App.Writer, sum)
 	}
-	approx := func(exact bool) string {
-		if exact {
-			return ""
-		}
-		return "~"
-	}
-	_, err = fmt.Fprintf(c.App.Writer, "dry run, nothing written: %d keys (%d with TTL); file %s%s (RDB %d, %s); used_memory %s%s on %s once loaded\n",
-		sum.Keys, sum.Expires, approx(sum.BytesExact), humanBytes(sum.Bytes), sum.RDBVersion, sum.Target,
-		approx(sum.MemoryExact), humanBytes(sum.UsedMemory), sum.Target)
+	_, err = io.WriteString(c.App.Writer, sum.Text())
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
 // TestDryRun: --dry-run writes nothing, and the used_memory it prints is within 15% of what
@@ -31,7 +32,7 @@ func TestDryRun(t *testing.T) {
 			if got := dirEntries(t, dir); len(got) != 0 {
 				t.Fatalf("--dry-run wrote %v", got)
 			}
-			var sum dryRunSummary
+			var sum summary.DryRun
 			if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Keys == 0 || sum.Bytes == 0 {
 				t.Fatalf("summary %q: %+v, %v", stdout, sum, err)
 			}

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
-	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/memory"
@@ -80,7 +80,18 @@ func exportAction(c *cli.Context) error {
 	}
 	defer in.Close()
 	start := time.Now()
-	s, err := exportRDB(c, in, dst, export.Options{Format: format}, f, est)
+	var bar *progressbar.ProgressBar
+	if fi, err := os.Stat(in.Path); err == nil {
+		bar = newBar(c.App.ErrWriter, fi.Size(), "bytes", c.Bool("quiet"))
+	}
+	dopts := export.DumpOptions{Options: export.Options{Format: format}, Filter: f, Memory: est, Decoder: decoder.Options{MaxHeldBytes: maxHeldBytes}}
+	if bar != nil {
+		dopts.Decoder.Progress = func(p record.Progress) { bar.Set64(p.Bytes) }
+	}
+	s, err := export.Dump(c.Context, in.Path, in.Name, dst, dopts)
+	if bar != nil {
+		bar.Finish()
+	}
 	switch {
 	case errors.Is(err, context.Canceled) && out == "-":
 		return errors.New("interrupted; the output on stdout is incomplete")
@@ -99,7 +110,17 @@ func exportAction(c *cli.Context) error {
 	}
 	s.Seconds = time.Since(start).Seconds()
 	s.Output, s.Format = out, string(format)
-	return s.print(c, out == "-")
+	w := c.App.Writer
+	if out == "-" { // the summary goes to stderr when the export went to stdout
+		w = c.App.ErrWriter
+	}
+	switch {
+	case c.Bool("quiet"):
+		return nil
+	case c.Bool("json"):
+		return printJSON(w, s)
+	}
+	return s.WriteText(w)
 }
 
 // exportFormat returns the format the flag names, else the one the output's extension
@@ -118,102 +139,4 @@ func exportFormat(flag, out string) (export.Format, error) {
 		return export.FormatCSV, nil
 	}
 	return export.FormatJSON, nil
-}
-
-// exportSummary is what an export did.
-type exportSummary struct {
-	Input     string  `json:"input"`
-	Output    string  `json:"output"`
-	Format    string  `json:"format"`
-	Keys      uint64  `json:"keys"`
-	Dropped   uint64  `json:"dropped"` // keys the filters left out
-	Functions uint64  `json:"functions"`
-	Bytes     int64   `json:"bytes"` // written
-	Read      int64   `json:"read"`  // bytes of the dump
-	Seconds   float64 `json:"seconds"`
-}
-
-// print writes the summary on stdout, or on stderr when the export went to stdout.
-func (s exportSummary) print(c *cli.Context, toStdout bool) error {
-	w := c.App.Writer
-	if toStdout {
-		w = c.App.ErrWriter
-	}
-	switch {
-	case c.Bool("quiet"):
-		return nil
-	case c.Bool("json"):
-		return printJSON(w, s)
-	}
-	fns := ""
-	if s.Functions > 0 {
-		fns = fmt.Sprintf(" and %d function libraries", s.Functions)
-		if s.Format == string(export.FormatCSV) {
-			fns = fmt.Sprintf(" (%d function libraries left out: CSV has no values)", s.Functions)
-		}
-	}
-	dropped := ""
-	if s.Dropped > 0 {
-		dropped = fmt.Sprintf(", %d left out by the filters", s.Dropped)
-	}
-	_, err := fmt.Fprintf(w, "exported %d keys%s%s from %s to %s (%s, %s) in %.2fs: %.0f keys/s, %.1f MB/s\n",
-		s.Keys, fns, dropped, s.Input, s.Output, s.Format, humanBytes(s.Bytes), s.Seconds,
-		perSecond(s.Keys, time.Duration(s.Seconds*float64(time.Second))), float64(s.Bytes)/1e6/max(s.Seconds, 1e-9))
-	return err
-}
-
-// exportRDB writes the records of in that f keeps to dst, each with its RDB encoding, its
-// bytes in the file and its estimated memory, and returns the counts.
-func exportRDB(c *cli.Context, in *input.Input, dst io.Writer, opts export.Options, f filter.Options, est *memory.Estimator) (exportSummary, error) {
-	s := exportSummary{Input: in.Name}
-	fh, err := os.Open(in.Path)
-	if err != nil {
-		return s, err
-	}
-	defer fh.Close()
-	size := int64(0)
-	if fi, err := fh.Stat(); err == nil {
-		size = fi.Size()
-	}
-	bar := newBar(c.App.ErrWriter, size, "bytes", c.Bool("quiet"))
-	rd, err := decoder.NewReader(fh, decoder.Options{MaxHeldBytes: maxHeldBytes, Progress: func(p record.Progress) {
-		if bar != nil {
-			bar.Set64(p.Bytes)
-		}
-	}})
-	if err != nil {
-		return s, fmt.Errorf("read %s: %w", in.Name, err)
-	}
-	opts.Detail = func(d *export.Detail) {
-		d.Encoding, d.StreamVersion = export.RDBEncoding(rd.RecordType())
-		d.Bytes = rd.Offset() - rd.RecordOffset()
-		d.Memory = est.KeyBytes()
-	}
-	opts.BufferSize = 4 << 20 // writes of 4 MiB: few system calls
-	w, err := export.NewWriter(dst, opts)
-	if err != nil {
-		return s, err
-	}
-	counted := &record.Count{Next: record.Tee(est, w)}
-	fl, err := filter.New(counted, f)
-	if err != nil {
-		return s, err
-	}
-	err = rd.WriteTo(c.Context, fl)
-	if bar != nil {
-		bar.Finish()
-	}
-	var de *decoder.Error
-	switch {
-	case errors.As(err, &de):
-		return s, fmt.Errorf("read %s: %w", in.Name, err)
-	case err != nil:
-		return s, err
-	}
-	if err := w.Close(); err != nil {
-		return s, err
-	}
-	s.Keys, s.Functions, s.Bytes, s.Read = w.Keys(), counted.Functions, w.Written(), rd.Stats().Bytes
-	s.Dropped = fl.Stats().Dropped
-	return s, nil
 }

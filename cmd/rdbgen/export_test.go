@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
@@ -150,7 +151,7 @@ func TestExportOutput(t *testing.T) {
 	if n := strings.Count(stdout, "\n"); n != 3 || !strings.Contains(stdout, `"key":"hash:ttl"`) {
 		t.Errorf("%d lines:\n%s", n, stdout)
 	}
-	var s exportSummary
+	var s export.Summary
 	if err := json.Unmarshal([]byte(stderr), &s); err != nil || s.Keys != 1 || s.Functions != 2 || s.Dropped == 0 || s.Bytes != int64(len(stdout)) {
 		t.Errorf("summary %+v (%v) from %s", s, err, stderr)
 	}

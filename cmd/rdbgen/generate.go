@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -58,5 +59,5 @@ func generateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return report(importCounts{}, "")
+	return report(summary.ImportCounts{}, "")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -38,7 +39,7 @@ func generateSpecAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return report(importCounts{}, "")
+	return report(summary.ImportCounts{}, "")
 }
 
 // specManifest returns the manifest section of a spec file's generation.

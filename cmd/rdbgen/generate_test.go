@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -75,7 +76,7 @@ func TestGenerateSubcommandAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum writeSummary
+	var sum summary.Write
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}

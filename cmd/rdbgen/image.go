@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -41,26 +39,6 @@ func imageCommand() *cli.Command {
 		},
 		Action: imageAction,
 	}
-}
-
-// imageSummary is what the image command reports.
-type imageSummary struct {
-	Tag        string   `json:"tag,omitempty"`
-	ID         string   `json:"id,omitempty"`
-	Context    string   `json:"context,omitempty"`
-	Dump       string   `json:"dump"`
-	Base       string   `json:"base"`
-	Server     string   `json:"server"`
-	RDBVersion int      `json:"rdb_version"`
-	Keys       *int64   `json:"keys,omitempty"`
-	Bytes      int64    `json:"bytes"`
-	Command    []string `json:"command"`
-	// ExpiryFromStart tells whether the image rebases expiries at start.
-	ExpiryFromStart bool `json:"expiry_from_start"`
-	// Libraries are the files on this machine carried for a dynamically linked rdbgen.
-	Libraries []string `json:"libraries,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-	Seconds   float64  `json:"seconds,omitempty"`
 }
 
 func imageAction(c *cli.Context) error {
@@ -104,28 +82,22 @@ func imageAction(c *cli.Context) error {
 
 	var p *image.Plan
 	var err error
-	sum := imageSummary{Context: dir}
+	var res *image.Result
 	if dir != "" {
-		if p, err = image.WriteContext(c.Context, dump, dir, c.Bool("force"), opts); err != nil {
-			return errInterrupted(err)
-		}
-	} else {
-		res, err := image.Build(c.Context, dump, tag, opts)
-		if err != nil {
-			return errInterrupted(err)
-		}
-		p, sum.Tag, sum.ID, sum.Seconds = res.Plan, res.Tag, res.ID, res.Duration.Seconds()
+		p, err = image.WriteContext(c.Context, dump, dir, c.Bool("force"), opts)
+	} else if res, err = image.Build(c.Context, dump, tag, opts); err == nil {
+		p = res.Plan
+	}
+	if err != nil {
+		return errInterrupted(err)
 	}
 	for _, w := range p.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "rdbgen: warning: %s\n", w)
 	}
-	sum.ExpiryFromStart, sum.Warnings = p.Binary != "", p.Warnings
-	for _, l := range p.Libraries {
-		sum.Libraries = append(sum.Libraries, l.Path)
-	}
-	sum.Dump, sum.Base, sum.Server, sum.RDBVersion, sum.Bytes, sum.Command = dump, p.Base, p.Server.String(), p.RDBVersion, p.DumpSize, p.Command
-	if p.Keys >= 0 {
-		sum.Keys = &p.Keys
+	sum := image.NewSummary(dump, p)
+	sum.Context = dir
+	if res != nil {
+		sum.Tag, sum.ID, sum.Seconds = res.Tag, res.ID, res.Duration.Seconds()
 	}
 	switch {
 	case asJSON:
@@ -133,27 +105,5 @@ func imageAction(c *cli.Context) error {
 	case quiet:
 		return nil
 	}
-	return printImageSummary(c.App.Writer, sum)
-}
-
-// printImageSummary writes the summary of the image command for people.
-func printImageSummary(w io.Writer, s imageSummary) error {
-	keys := ""
-	if s.Keys != nil {
-		keys = fmt.Sprintf(", %d keys", *s.Keys)
-	}
-	what := fmt.Sprintf("from %s (RDB %d%s, %s) on %s, which runs %s", s.Dump, s.RDBVersion, keys, humanBytes(s.Bytes), s.Base, s.Server)
-	if s.ExpiryFromStart {
-		what += ", expiries counted from the container's start"
-		if len(s.Libraries) > 0 {
-			what += " (rdbgen is linked dynamically: the image carries its loader and libraries from this machine, " + strings.Join(s.Libraries, ", ") + ")"
-		}
-	}
-	if s.Context != "" {
-		_, err := fmt.Fprintf(w, "wrote %s and %s %s\nbuild it with: docker build -t TAG %s\n",
-			filepath.Join(s.Context, "Dockerfile"), filepath.Join(s.Context, image.DumpName), what, s.Context)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "built %s (%.19s) in %.1fs %s\nrun it with: docker run -p 6379:6379 %s\n", s.Tag, s.ID, s.Seconds, what, s.Tag)
-	return err
+	return sum.WriteText(c.App.Writer)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/image"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -124,7 +125,7 @@ func TestImageExpiryFromStartDynamic(t *testing.T) {
 			if err != nil {
 				t.Fatalf("rdbgen image: %v: %s", err, err.(*exec.ExitError).Stderr)
 			}
-			var sum imageSummary
+			var sum image.Summary
 			if err := json.Unmarshal(out, &sum); err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/image"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -56,7 +57,7 @@ func TestImageExpiryFromStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sum imageSummary
+		var sum image.Summary
 		if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.ExpiryFromStart != fresh || sum.Libraries != nil {
 			t.Fatalf("summary %s (%v): a static rdbgen goes alone", stdout, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/internal/image"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 
@@ -26,7 +27,7 @@ func TestImageContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum imageSummary
+	var sum image.Summary
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -89,7 +90,7 @@ func importAction(c *cli.Context) error {
 	if err != nil {
 		return in.Err(err)
 	}
-	return report(importSummary(in.Import.Stats), importNotes(in))
+	return report(summary.ImportStats(in.Import.Stats), summary.ImportNotes(in))
 }
 
 // inputFormat reads --input-format.
@@ -135,52 +136,11 @@ func checkInputFlags(c *cli.Context, in *input.Input) error {
 	return nil
 }
 
-// importCounts are the counts that the summaries of an import add to a generation's.
-type importCounts struct {
-	Records    uint64 `json:"records,omitempty"`
-	Skipped    uint64 `json:"skipped,omitempty"`
-	Duplicates uint64 `json:"duplicates,omitempty"`
-	Expired    uint64 `json:"expired,omitempty"`
-	// ExpiredFields counts the hash fields a convert dropped as expired, and ExpiredHashes
-	// the hashes it dropped because every field had.
-	ExpiredFields uint64 `json:"expired_fields,omitempty"`
-	ExpiredHashes uint64 `json:"expired_hashes,omitempty"`
-
-	functionCounts
-	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
-	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
-}
-
-// importSummary returns the summary's counts of an import.
-func importSummary(s importer.Stats) importCounts {
-	return importCounts{Records: s.Records, Skipped: s.Skipped, Duplicates: s.Duplicates, Expired: s.Expired}
-}
-
 // importManifest returns the manifest section of a JSON or CSV input read.
 func importManifest(in *input.Input, onDup record.OnDuplicate) *manifest.Import {
 	stats := in.Import.Stats
 	return &manifest.Import{Inputs: []string{in.Arg}, Format: string(in.Kind), Records: stats.Records,
 		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(onDup)}
-}
-
-// importNotes tells what the reading of a JSON or CSV input left out or what Redis will
-// drop.
-func importNotes(in *input.Input) string {
-	s := in.Import.Stats
-	var notes []string
-	if s.Skipped > 0 {
-		notes = append(notes, fmt.Sprintf("skipped %d invalid records (the first: %s: %v)", s.Skipped, in.Name, s.FirstSkipped))
-	}
-	if s.Duplicates > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d duplicate keys", s.Duplicates))
-	}
-	if s.Expired > 0 {
-		notes = append(notes, fmt.Sprintf("%d keys have already expired: Redis drops them at load", s.Expired))
-	}
-	if len(notes) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(notes, "; ")
 }
 
 // csvFlagSet returns the name of a CSV flag of the command given on the command line, or "".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -59,28 +61,6 @@ func loadCommand() *cli.Command {
 	}
 }
 
-// loadSummary is what load reports when it is done.
-type loadSummary struct {
-	functionCounts
-	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
-	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
-
-	Addr          string                   `json:"addr"`
-	DB            int                      `json:"db"`
-	Method        string                   `json:"method"`
-	Workers       int                      `json:"workers"`
-	Batch         int                      `json:"batch"`
-	Keys          uint64                   `json:"keys"`
-	Expires       uint64                   `json:"expires"`
-	Expired       uint64                   `json:"expired"`
-	Nodes         map[string]record.Counts `json:"nodes,omitempty"`
-	Seconds       float64                  `json:"seconds"`
-	KeysPerSecond float64                  `json:"keys_per_second"`
-	Manifest      string                   `json:"manifest,omitempty"`
-	Streams       resp.StreamCounts        `json:"streams,omitzero"`
-	Restore       resp.RestoreCounts       `json:"restore,omitzero"`
-}
-
 func loadAction(c *cli.Context) error {
 	now := time.Now()
 	// The flags first, before the input is opened.
@@ -97,7 +77,7 @@ func loadAction(c *cli.Context) error {
 	if c.IsSet("batch") && opts.Method != loader.Pipeline {
 		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
 	}
-	var dbs loadDBs
+	var dbs loader.DBs
 	var specMoved bool // a spec's families go to other databases than the file says
 	if builtin := !c.IsSet("spec") && c.NArg() == 0; !builtin {
 		if dbs, err = loadDBsFromFlags(c, urlDB); err != nil {
@@ -117,14 +97,14 @@ func loadAction(c *cli.Context) error {
 			return err
 		}
 	case in.Spec != nil:
-		if specMoved, err = dbs.moveSpec(in.Spec); err != nil {
+		if specMoved, err = moveSpec(dbs, in.Spec); err != nil {
 			return err
 		}
 	default:
-		if err := dbs.checkInput(c.Context, in.src, in.Arg, in.Err); err != nil {
+		if err := dbs.CheckInput(c.Context, in.src, in.Arg, in.Err); err != nil {
 			return err
 		}
-		opts.MapDB = dbs.mapDB()
+		opts.MapDB = dbs.MapDB()
 	}
 	if c.IsSet("rewrite") {
 		if in.Import == nil && in.dump == nil {
@@ -181,35 +161,15 @@ func loadAction(c *cli.Context) error {
 		return in.Err(err)
 	}
 
-	sum := loadSummary{
-		Addr:          opts.Addr,
-		Method:        string(res.Method),
-		Workers:       res.Workers,
-		Batch:         res.Batch,
-		Keys:          res.Keys,
-		Expires:       res.Expires,
-		Expired:       res.Expired,
-		Seconds:       res.Duration.Seconds(),
-		KeysPerSecond: perSecond(res.Keys, res.Duration),
-		Manifest:      c.String("manifest"),
-		Streams:       res.Streams,
-		Restore:       res.Restore,
-	}
+	sum := summary.FromLoad(&res, opts.Addr, c.String("manifest"))
 	if in.Dataset != nil {
 		sum.DB = in.Dataset.DB
-	} else if dbs.move {
-		sum.DB = dbs.to
+	} else if dbs.Move {
+		sum.DB = dbs.To
 	}
-	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
 	if in.dump != nil {
 		sum.FunctionsDropped = in.dump.FunctionsDropped
 		sum.NewerDropped = in.Read.NewerDropped
-	}
-	for addr, n := range res.Nodes {
-		if sum.Nodes == nil {
-			sum.Nodes = map[string]record.Counts{}
-		}
-		sum.Nodes[addr] = record.Counts{Keys: n.Keys, Expires: n.Expires}
 	}
 	if sum.Manifest != "" {
 		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
@@ -223,21 +183,13 @@ func loadAction(c *cli.Context) error {
 		return nil
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
-	if in.Dataset == nil && !dbs.move {
+	if in.Dataset == nil && !dbs.Move {
 		where = sum.Addr
 	}
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	expired := ""
-	if sum.Expired > 0 {
-		expired = fmt.Sprintf(" and %d whose expiry had passed (the server keeps none of them)", sum.Expired)
-	}
-	_, err = fmt.Fprintf(c.App.Writer, "loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(res.Method, res.Workers, res.Batch), sum.Seconds, sum.KeysPerSecond, sum.suffix("and")+newerNotes(sum.NewerDropped))
-	if note := streamsNote(sum.Streams); note != "" && err == nil {
-		_, err = fmt.Fprint(c.App.Writer, note)
-	}
+	_, err = io.WriteString(c.App.Writer, sum.Text(where))
 	return err
 }
 
@@ -291,17 +243,4 @@ func datasetDB(c *cli.Context, d *dataset.Config, urlDB int) error {
 func urlNamesDB(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && strings.Trim(u.Path, "/") != ""
-}
-
-// workersAndBatch describes a method's connections and batch, as in
-// "50 workers" or "1 worker, batch 1000".
-func workersAndBatch(m loader.Method, workers, batch int) string {
-	s := fmt.Sprintf("%d worker", workers)
-	if workers != 1 {
-		s += "s"
-	}
-	if m == loader.Pipeline {
-		s += fmt.Sprintf(", batch %d", batch)
-	}
-	return s
 }

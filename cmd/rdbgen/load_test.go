@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -75,7 +76,7 @@ func TestLoadURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum loadSummary
+	var sum summary.Load
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
@@ -119,7 +120,7 @@ func TestLoadRestore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tt.extra, err)
 		}
-		var sum loadSummary
+		var sum summary.Load
 		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 			t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/merge"
 )
@@ -49,5 +50,5 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return report(importCounts{Duplicates: src.Duplicates}, "")
+	return report(summary.ImportCounts{Duplicates: src.Duplicates}, "")
 }

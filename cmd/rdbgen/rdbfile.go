@@ -14,6 +14,8 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
@@ -123,7 +125,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 // with its manifest; stdout; a stream of RESP commands; or a directory of shard files.
 // describe adds to each manifest what the records are. It returns the function that reports
 // the run, given the counts and notes an import adds.
-func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manifest.Manifest)) (report func(importCounts, string) error, err error) {
+func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manifest.Manifest)) (report func(summary.ImportCounts, string) error, err error) {
 	opts := j.opts
 	var total uint64
 	if s, ok := src.(record.Sizer); ok {
@@ -136,7 +138,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		err = j.interrupted(err)
 	}()
 	if c.Bool("dry-run") {
-		return func(importCounts, string) error { return nil }, j.dryRun(c, src)
+		return func(summary.ImportCounts, string) error { return nil }, j.dryRun(c, src)
 	}
 	opts.RESP = j.resp
 	switch {
@@ -158,7 +160,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	if j.resp == nil && j.layout == nil {
 		warnDatabases(j.warnings, j.out, res.DBs)
 	}
-	return func(ic importCounts, extra string) error { return j.report(res, ic, extra) }, nil
+	return func(ic summary.ImportCounts, extra string) error { return j.report(res, ic, extra) }, nil
 }
 
 // interrupted replaces a context error with words that say what was written: nothing, as a
@@ -170,7 +172,7 @@ func (j *fileJob) interrupted(err error) error {
 	}
 	switch {
 	case j.out == "-" && j.written != nil && j.written.Written() > 0:
-		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", humanBytes(j.written.Written()))
+		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", human.Bytes(j.written.Written()))
 	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
 		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
@@ -76,7 +77,7 @@ func TestShardIndexErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, env := range []string{envJobIndex, envShardIndex, envBaseTime} {
+			for _, env := range []string{cluster.EnvJobIndex, cluster.EnvShardIndex, envBaseTime} {
 				t.Setenv(env, tt.env[env]) // restored after the test
 				if _, ok := tt.env[env]; !ok {
 					os.Unsetenv(env)
@@ -101,7 +102,7 @@ func TestShardIndexErrors(t *testing.T) {
 // TestShardIndexJobWithoutSplit: JOB_COMPLETION_INDEX, which every pod of an Indexed Job
 // has, does not touch a run that writes one whole file.
 func TestShardIndexJobWithoutSplit(t *testing.T) {
-	t.Setenv(envJobIndex, "3")
+	t.Setenv(cluster.EnvJobIndex, "3")
 	dir := t.TempDir()
 	if _, _, err := run(t, context.Background(), "--count", "100", "-o", filepath.Join(dir, "dump.rdb"), "-q"); err != nil {
 		t.Fatal(err)
@@ -115,11 +116,11 @@ func TestShardIndexJobWithoutSplit(t *testing.T) {
 func podEnv(i int) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, envJobIndex+"=") && !strings.HasPrefix(kv, envShardIndex+"=") && !strings.HasPrefix(kv, envBaseTime+"=") {
+		if !strings.HasPrefix(kv, cluster.EnvJobIndex+"=") && !strings.HasPrefix(kv, cluster.EnvShardIndex+"=") && !strings.HasPrefix(kv, envBaseTime+"=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, fmt.Sprintf("%s=%d", envJobIndex, i), envBaseTime+"="+podBaseTime)
+	return append(env, fmt.Sprintf("%s=%d", cluster.EnvJobIndex, i), envBaseTime+"="+podBaseTime)
 }
 
 // runPods runs bin with args once per shard, as the n pods of an Indexed Job do: each with
@@ -281,7 +282,7 @@ func TestLoadClusterShardIndex(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
 	base, _ := time.Parse(time.RFC3339, podBaseTime)
 	for i := range layout.Len() {
-		t.Setenv(envJobIndex, strconv.Itoa(i))
+		t.Setenv(cluster.EnvJobIndex, strconv.Itoa(i))
 		stdout, _, err := run(t, context.Background(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "3000", "--ttl", "8760h", "--base-time", podBaseTime)
 		if err != nil || !strings.Contains(stdout, "(1 primaries)") {
 			t.Fatalf("pod %d: %v: %s", i, err, stdout)

@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
-	"github.com/rdbgen/rdbgen/spec"
 )
 
 func specCommand() *cli.Command {
@@ -33,19 +32,6 @@ func specCommand() *cli.Command {
 			Action: specCheckAction,
 		}},
 	}
-}
-
-// specCheckResult is what spec check reports.
-type specCheckResult struct {
-	File       string `json:"file"`
-	Target     string `json:"target"`
-	RDBVersion int    `json:"rdb_version"`
-	spec.Estimate
-	// UsedMemory is the used_memory the records take on the target once loaded (above an
-	// empty server's); exact false when estimated from the spec scaled down.
-	UsedMemory      int64          `json:"used_memory"`
-	UsedMemoryExact bool           `json:"used_memory_exact"`
-	Memory          *memory.Result `json:"memory"`
 }
 
 func specCheckAction(c *cli.Context) error {
@@ -75,38 +61,10 @@ func specCheckAction(c *cli.Context) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	res := specCheckResult{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
+	res := summary.SpecCheck{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
 		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
 	if c.Bool("json") {
 		return printJSON(c.App.Writer, res)
 	}
-	out := c.App.Writer
-	fmt.Fprintf(out, "%s: ok\n", s.File)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  family\tkey\ttype\tdb\tkeys\tttl\test. size")
-	for _, fe := range est.Families {
-		f := s.Family(fe.Name)
-		ttl := "-"
-		if f.TTL > 0 {
-			ttl = f.TTL.String()
-			if f.TTLJitter > 0 {
-				ttl += "±" + f.TTLJitter.String()
-			}
-		}
-		size := humanBytes(fe.Bytes)
-		if !fe.Exact {
-			size = "~" + size
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%s\t%s\n", fe.Name, fe.Key, fe.Type, fe.DB, fe.Keys, ttl, size)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	approx := "~"
-	if exact {
-		approx = ""
-	}
-	_, err = fmt.Fprintf(out, "%d keys (%d with TTL) in %d families; estimated file size %s (%d bytes; RDB %d, %s); used_memory %s%s once loaded\n",
-		est.Keys, est.Expires, len(est.Families), humanBytes(est.Bytes), est.Bytes, res.RDBVersion, res.Target, approx, humanBytes(mem.Bytes))
-	return err
+	return res.WriteText(c.App.Writer, s)
 }

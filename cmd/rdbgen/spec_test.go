@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
@@ -115,7 +116,7 @@ func TestSpecCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res specCheckResult
+	var res summary.SpecCheck
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}

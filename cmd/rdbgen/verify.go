@@ -6,14 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
@@ -94,7 +91,7 @@ func verifyAction(c *cli.Context) error {
 		return errors.New("--addr and --url check a running server: --backend and --container do not apply")
 	}
 
-	manifestPath, err := readManifest(c.String("manifest"), path, &opts)
+	manifestPath, err := verify.ReadManifest(c.String("manifest"), path, &opts)
 	if err != nil {
 		return err
 	}
@@ -115,13 +112,13 @@ func verifyAction(c *cli.Context) error {
 		}
 		rep, err = verify.Server(c.Context, ro, opts)
 	} else {
-		rep, err = verifyFile(c, path, opts)
+		rep, err = verify.Dump(c.Context, path, opts)
 	}
 	bars.finish()
 	var res *verifyResult
 	if rep != nil {
 		res = &verifyResult{json: verifyOutput{Manifest: manifestPath, Report: rep}, pass: rep.Pass, reason: rep.Reason,
-			write: func(w io.Writer) error { return writeVerifyReport(w, rep, manifestPath) }}
+			write: func(w io.Writer) error { return verify.WriteText(w, rep, manifestPath) }}
 	}
 	return endVerify(c, res, err)
 }
@@ -192,26 +189,6 @@ func verifyOptions(c *cli.Context) (verify.Options, error) {
 		return opts, fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
 	}
 	return opts, nil
-}
-
-// readManifest reads the manifest named by flag, or else the one next to the file at path
-// if there is one, into opts. It returns the manifest's path, or "" for none.
-func readManifest(flag, path string, opts *verify.Options) (string, error) {
-	if flag == "" && path != "" {
-		flag = manifest.PathFor(path)
-		if _, err := os.Stat(flag); errors.Is(err, fs.ErrNotExist) {
-			return "", nil
-		}
-	}
-	if flag == "" {
-		return "", nil
-	}
-	m, err := manifest.Read(flag)
-	if err != nil {
-		return "", err
-	}
-	opts.Manifest = m
-	return flag, nil
 }
 
 // stageBars shows a progress bar for each stage of a verification in turn.

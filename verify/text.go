@@ -1,17 +1,19 @@
-package main
+package verify
 
 import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/rdbgen/rdbgen/verify"
+	"github.com/rdbgen/rdbgen/internal/human"
 )
 
-// writeVerifyReport writes the report of rdbgen verify for a reader:
+// WriteText writes rep for people, as rdbgen verify prints it; manifestPath is the manifest
+// the file was checked against ("" for none):
 //
 //	file      dump.rdb: 23.4 KiB, RDB 9, checksum 3c3a0ed2a1c1e9b8 ok
 //	          db 0: 1000 keys, 1000 with TTL (1000 string)
@@ -22,7 +24,7 @@ import (
 //	          db 0: 1000 keys, 1000 with TTL
 //	          1000 sampled keys checked (type, value, TTL; seed 42), 2 keys checked absent
 //	PASS
-func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) error {
+func WriteText(w io.Writer, rep *Report, manifestPath string) error {
 	var b strings.Builder
 	line := func(label, format string, args ...any) {
 		fmt.Fprintf(&b, "%-9s %s\n", label, fmt.Sprintf(format, args...))
@@ -34,14 +36,14 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		}
 		checksum := "not checked"
 		switch f.ChecksumStatus {
-		case verify.ChecksumNone:
+		case ChecksumNone:
 			checksum = "none (zero trailer)"
-		case verify.ChecksumAbsent:
+		case ChecksumAbsent:
 			checksum = "none (RDB 1 to 4 have no trailer)"
-		case verify.ChecksumOK, verify.ChecksumBad:
+		case ChecksumOK, ChecksumBad:
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}
-		line("file", "%s: %s, %s, checksum %s", f.Path, humanBytes(f.Bytes), version, checksum)
+		line("file", "%s: %s, %s, checksum %s", f.Path, human.Bytes(f.Bytes), version, checksum)
 		if f.Parsed {
 			writeDBs(line, f.DBs)
 			if len(f.Encodings) > 0 {
@@ -55,7 +57,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 				line("", "module data: %s", moduleCounts(f.Modules, f.ModuleAux))
 			}
 			if f.Expires > 0 {
-				line("", "expiries from %s to %s", msTime(f.MinExpireAtMS), msTime(f.MaxExpireAtMS))
+				line("", "expiries from %s to %s", human.MSTime(f.MinExpireAtMS), human.MSTime(f.MaxExpireAtMS))
 				line("", "%s", expiredNow(f))
 			}
 		}
@@ -75,12 +77,12 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 		}
 		logged := ""
 		if l.ServerSeconds > 0 {
-			logged = fmt.Sprintf(" (the server says %s)", seconds(l.ServerSeconds))
+			logged = fmt.Sprintf(" (the server says %s)", human.Seconds(l.ServerSeconds))
 		}
-		line("load", "%s at %s: loaded in %s%s", how, l.Addr, seconds(l.Seconds), logged)
+		line("load", "%s at %s: loaded in %s%s", how, l.Addr, human.Seconds(l.Seconds), logged)
 	}
 	if s := rep.Server; s != nil {
-		line("server", "redis %s at %s: used_memory %s", s.Version, s.Addr, humanBytes(s.UsedMemory))
+		line("server", "redis %s at %s: used_memory %s", s.Version, s.Addr, human.Bytes(s.UsedMemory))
 		writeDBs(line, s.DBs)
 		line("", "%d sampled keys checked (type, value, TTL; seed %d), %d keys checked absent", s.Sampled, s.SampleSeed, s.Absent)
 	}
@@ -90,7 +92,7 @@ func writeVerifyReport(w io.Writer, rep *verify.Report, manifestPath string) err
 }
 
 // writeVerdict writes PASS, or FAIL and the mismatches.
-func writeVerdict(b *strings.Builder, pass bool, count int, list []verify.Mismatch) {
+func writeVerdict(b *strings.Builder, pass bool, count int, list []Mismatch) {
 	if pass {
 		b.WriteString("PASS\n")
 		return
@@ -109,7 +111,7 @@ func writeVerdict(b *strings.Builder, pass bool, count int, list []verify.Mismat
 }
 
 // writeDBs writes a line per database.
-func writeDBs(line func(label, format string, args ...any), dbs map[int]verify.DBCounts) {
+func writeDBs(line func(label, format string, args ...any), dbs map[int]DBCounts) {
 	if len(dbs) == 0 {
 		line("", "no keys")
 	}
@@ -131,23 +133,15 @@ func typeCounts(types map[string]uint64) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// msTime renders Unix milliseconds as a UTC time.
-func msTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
-
-// seconds renders a number of seconds as a duration rounded to the millisecond: "2ms", "3.4s".
-func seconds(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
-}
-
 // expiredNow tells how many keys of the file had expired when it was checked, and when the
 // last one expires: a server loading a stale dump drops its expired keys.
-func expiredNow(f *verify.FileReport) string {
+func expiredNow(f *FileReport) string {
 	last := time.UnixMilli(f.MaxExpireAtMS).Sub(time.UnixMilli(f.CheckedAtMS)).Round(time.Second)
 	when := "the last expires in " + last.String()
 	if last <= 0 {
 		when = "the last expired " + (-last).String() + " ago: the dump is stale"
 	}
-	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, msTime(f.CheckedAtMS), when)
+	return fmt.Sprintf("%d of %d keys with a TTL already expired at %s; %s", f.Expired, f.Expires, human.MSTime(f.CheckedAtMS), when)
 }
 
 // moduleCounts renders the module values and AUX payloads of a file per module:
@@ -161,4 +155,65 @@ func moduleCounts(values, aux map[string]uint64) string {
 		parts = append(parts, fmt.Sprintf("%d AUX of %s", aux[name], name))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// WriteClusterText writes rep for people, as rdbgen verify --cluster prints it:
+//
+//	files     dumps: 3 shard files, 1.7 MiB, RDB 9, checksums ok
+//	          shard-0.rdb: 6715 keys, 6715 with TTL (6715 string)
+//	          ...
+//	cluster   3 process nodes: loaded in 120ms, joined in 2.04s
+//	          shard-0.rdb  127.0.0.1:40001  slots 0-5460: 6715 keys (6715 with TTL), loaded in 41ms (the server says 7ms)
+//	          ...
+//	          20000 keys, 20000 with TTL, as the manifests say; every node holds keys of its own slots
+//	          1000 sampled keys checked through the cluster (type, value, TTL; seed 42), 2 keys checked absent
+//	PASS
+func WriteClusterText(w io.Writer, rep *ClusterReport) error {
+	var b strings.Builder
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%-9s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	var bytes int64
+	versions, checksums := map[int]bool{}, map[string]int{}
+	for _, f := range rep.Files {
+		bytes += f.Bytes
+		versions[f.RDBVersion] = true
+		checksums[f.ChecksumStatus]++
+	}
+	version := "RDB versions differ"
+	for v := range versions {
+		if len(versions) == 1 {
+			version = fmt.Sprintf("RDB %d", v)
+		}
+	}
+	sums := "checksums ok"
+	if checksums[ChecksumOK] != len(rep.Files) {
+		sums = fmt.Sprintf("checksums: %d ok, %d none, %d mismatch", checksums[ChecksumOK], checksums[ChecksumNone], checksums[ChecksumBad])
+	}
+	line("files", "%s: %d shard files, %s, %s, %s", rep.Dir, len(rep.Files), human.Bytes(bytes), version, sums)
+	for _, f := range rep.Files {
+		if !f.Parsed {
+			line("", "%s: not read", filepath.Base(f.Path))
+			continue
+		}
+		c := f.DBs[0]
+		line("", "%s: %d keys, %d with TTL%s", filepath.Base(f.Path), c.Keys, c.Expires, typeCounts(c.Types))
+	}
+	if rep.Backend != "" {
+		line("cluster", "%d %s nodes: loaded in %s, joined in %s", len(rep.Nodes), rep.Backend, human.Seconds(rep.LoadSeconds), human.Seconds(rep.JoinSeconds))
+		for _, n := range rep.Nodes {
+			logged := ""
+			if n.ServerLoadSeconds > 0 {
+				logged = fmt.Sprintf(" (the server says %s)", human.Seconds(n.ServerLoadSeconds))
+			}
+			line("", "%s  %s  slots %s: %d keys (%d with TTL), loaded in %s%s",
+				filepath.Base(n.File), n.Addr, strings.Join(n.Slots, ","), n.Keys, n.Expires, human.Seconds(n.LoadSeconds), logged)
+		}
+		line("", "%d keys, %d with TTL, in all (the manifests say %d, %d)", rep.Keys, rep.Expires, rep.WantKeys, rep.WantExpires)
+		line("", "%d sampled keys checked through the cluster (type, value, TTL; seed %d), %d keys checked absent",
+			rep.Sampled, rep.SampleSeed, rep.Absent)
+	}
+	writeVerdict(&b, rep.Pass, rep.MismatchCount, rep.Mismatches)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

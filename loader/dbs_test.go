@@ -1,4 +1,4 @@
-package main
+package loader
 
 import (
 	"maps"
@@ -28,9 +28,9 @@ func TestParseDBMap(t *testing.T) {
 		{"0=1,0=2", nil, "maps database 0 a second time"},
 	}
 	for _, tt := range tests {
-		got, err := parseDBMap(tt.in)
+		got, err := ParseDBMap(tt.in)
 		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.HasPrefix(err.Error(), "--db-map ") {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%q: got %v, want an error containing %q", tt.in, err, tt.err)
 			}
 			continue
@@ -47,29 +47,29 @@ func FuzzParseDBMap(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := parseDBMap(s)
+		m, err := ParseDBMap(s)
 		if err != nil {
 			return
 		}
-		again, err := parseDBMap(dbMapString(m))
+		again, err := ParseDBMap(DBMapString(m))
 		if err != nil || !maps.Equal(m, again) {
-			t.Fatalf("%q: %v, then %q: %v, %v", s, m, dbMapString(m), again, err)
+			t.Fatalf("%q: %v, then %q: %v, %v", s, m, DBMapString(m), again, err)
 		}
 	})
 }
 
-// TestLoadDBsPlace checks where --db and --db-map put each database of an input.
-func TestLoadDBsPlace(t *testing.T) {
-	move := loadDBs{to: 5, move: true}
-	mapped := loadDBs{dbMap: map[int]int{0: 5, 3: 6}}
+// TestDBsPlace checks where --db and --db-map put each database of an input.
+func TestDBsPlace(t *testing.T) {
+	move := DBs{To: 5, Move: true}
+	mapped := DBs{Map: map[int]int{0: 5, 3: 6}}
 	tests := []struct {
 		name string
-		d    loadDBs
+		d    DBs
 		dbs  []int // in the order they come
 		want []int
 		err  string
 	}{
-		{"nothing said", loadDBs{}, []int{0, 3}, []int{0, 3}, ""},
+		{"nothing said", DBs{}, []int{0, 3}, []int{0, 3}, ""},
 		{"move one", move, []int{3}, []int{5}, ""},
 		{"move one, again", move, []int{3, 3}, []int{5, 5}, ""},
 		{"move two", move, []int{3, 0}, nil, "the input holds databases 0 and 3, and --db 5 moves one: say where each goes with --db-map 0=5,3=N"},
@@ -78,7 +78,7 @@ func TestLoadDBsPlace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			place := tt.d.mapDB()
+			place := tt.d.MapDB()
 			if place == nil {
 				place = func(db int) (int, error) { return db, nil }
 			}

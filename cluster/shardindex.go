@@ -1,0 +1,60 @@
+package cluster
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The environment variables that give a process its shard of a split that many processes
+// write side by side: Kubernetes sets JOB_COMPLETION_INDEX in each pod of an Indexed Job;
+// RDBGEN_SHARD_INDEX is rdbgen's own. Each is read as --shard-index is.
+const (
+	EnvJobIndex   = "JOB_COMPLETION_INDEX"
+	EnvShardIndex = "RDBGEN_SHARD_INDEX"
+)
+
+// A shardSource is where a shard index came from: the flag or an environment variable.
+type shardSource struct {
+	name  string // "--shard-index 3" or "JOB_COMPLETION_INDEX=3"
+	index int
+}
+
+// ShardIndex returns the shard that --shard-index (flag, nil when not given),
+// $JOB_COMPLETION_INDEX or $RDBGEN_SHARD_INDEX (as getenv finds them) name, or -1 for none:
+// the whole split, or one file. split tells whether the flags ask for a split, which the
+// flags splitFlags name; without one, $JOB_COMPLETION_INDEX (set in every pod of an Indexed
+// Job, which may write a whole file) is not read, and the others are an error. Sources that
+// disagree are an error naming both.
+func ShardIndex(flag *int, split bool, splitFlags string, getenv func(string) (string, bool)) (int, error) {
+	var from []shardSource
+	if flag != nil {
+		from = append(from, shardSource{fmt.Sprintf("--shard-index %d", *flag), *flag})
+	}
+	for _, env := range []string{EnvJobIndex, EnvShardIndex} {
+		v, ok := getenv(env)
+		if !ok || v == "" || (env == EnvJobIndex && !split) {
+			continue
+		}
+		i, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return -1, fmt.Errorf("%s=%q is not a shard index: want a number from 0", env, v)
+		}
+		from = append(from, shardSource{fmt.Sprintf("%s=%d", env, i), i})
+	}
+	if len(from) == 0 {
+		return -1, nil
+	}
+	for _, s := range from[1:] {
+		if s.index != from[0].index {
+			return -1, fmt.Errorf("%s and %s disagree: give one shard index, or the same in both", from[0].name, s.name)
+		}
+	}
+	if !split {
+		return -1, fmt.Errorf("%s is one shard of a split: give the split too, %s", from[0].name, splitFlags)
+	}
+	if from[0].index < 0 {
+		return -1, fmt.Errorf("%s: a shard index is 0 or more", from[0].name)
+	}
+	return from[0].index, nil
+}

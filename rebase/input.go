@@ -1,0 +1,38 @@
+package rebase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/input"
+)
+
+// InputCreated returns the creation time of the dump in: its ctime AUX field, else (a file,
+// not a copy of stdin) the created_at of its own manifest beside it (see Created); for a
+// live server, now.
+func InputCreated(ctx context.Context, in *input.Input) (time.Time, error) {
+	if in.Kind == input.Live {
+		return time.Now(), nil // the server's data as it is now
+	}
+	if !in.Spooled {
+		return Created(ctx, in.Path)
+	}
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer f.Close()
+	t, err := ReadCreated(ctx, f)
+	var de *decoder.Error
+	switch {
+	case errors.As(err, &de):
+		return time.Time{}, fmt.Errorf("read %s: %w", in.Name, err)
+	case err != nil:
+		return time.Time{}, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return t, nil
+}

@@ -1,0 +1,26 @@
+package verify
+
+import (
+	"context"
+
+	"github.com/rdbgen/rdbgen/input"
+)
+
+// Dump verifies the RDB file at path as File does; a gzipped one, which the other commands
+// read, is decompressed into a temporary file first (the server loads that) and reported
+// under its own name.
+func Dump(ctx context.Context, path string, opts Options) (*Report, error) {
+	if path == "-" {
+		return File(ctx, path, opts)
+	}
+	in, err := input.Open(ctx, path, input.Options{Format: input.RDB})
+	if err != nil {
+		return File(ctx, path, opts) // it says what is wrong with the file
+	}
+	defer in.Close()
+	rep, err := File(ctx, in.Path, opts)
+	if rep != nil && rep.File != nil {
+		rep.File.Path = path
+	}
+	return rep, err
+}
