@@ -81,13 +81,16 @@ func (c *Commands) beginRestore(h *record.Header) error {
 	if h.Type == record.Module {
 		return c.writeModule(h)
 	}
+	if h.Type == record.Hash && h.MinFieldExpireAtMS != 0 && !c.o.Server.AtLeast(7, 4) {
+		return c.fail(c.noFieldTTL(h.Key)) // as the commands say it, before a payload is built
+	}
 	p, err := c.payloadWriter()
 	if err != nil {
 		return c.fail(fmt.Errorf("write key %q: %w", h.Key, err))
 	}
 	if err := p.Begin(h); err != nil {
 		p.Abandon()
-		return c.fail(fmt.Errorf("write key %q: %w", h.Key, err))
+		return c.fail(err) // the writer's errors name the key
 	}
 	c.exp = h.ExpireAtMS
 	if h.Type.IsString() {
