@@ -157,9 +157,14 @@ func (t *targetSink) BeginDB(db int, c record.Counts) error {
 	return t.Next.BeginDB(db, c)
 }
 
-// holds counts a key and decides whether the file holds it: the Gate's Keep.
+// holds counts a key and decides whether the file holds it: the Gate's Keep. A key that
+// needs no feature of the capability table (rdbsink.Needs), as most do, is held without
+// asking the table.
 func (t *targetSink) holds(h *record.Header) (bool, error) {
 	t.seen++
+	if rdbsink.Needs(h) == 0 {
+		return true, nil
+	}
 	err := rdbsink.Check(t.caps, h)
 	if err == nil || t.opts.SkipUnsupported {
 		return err == nil, nil
