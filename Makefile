@@ -54,6 +54,7 @@ redis-image:
 # binary's peak RSS at 10M and 100M keys;
 # collections: 1M hashes of 10 fields and one set of 10M members (members/s and peak RSS);
 # reading the 10M dump with decoder and with hdt3213's parser side by side, and a 10M-member set;
+# converting the 10M default dump beside generating it (the ratio convert/gen);
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
 # load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
@@ -65,6 +66,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
 	$(GO) test -run '^$$' -bench '$(WHOLE)' -benchtime 3x ./dataset
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
+	$(GO) test -run '^$$' -bench ConvertDefaultDump -benchtime 3x ./convert
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
 	$(GO) test -run '^$$' -bench RestoreVsMass -benchtime 5x -timeout 30m ./loader
