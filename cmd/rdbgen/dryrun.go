@@ -26,7 +26,6 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	}
 	var sum summary.DryRun
 	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}
-	var err error
 	if s, ok := src.(*spec.Spec); ok {
 		est, err := s.Estimate(c.Context, j.opts.Encoder)
 		if err != nil {
@@ -54,11 +53,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	sum.UsedMemory = sum.Memory.Bytes
 	sum.Target = sum.Memory.Target
 	sum.RDBVersion = j.caps.RDBVersion
-	if j.asJSON {
-		return printJSON(c.App.Writer, sum)
-	}
-	_, err = io.WriteString(c.App.Writer, sum.Text())
-	return err
+	return summary.Print(c.App.Writer, sum, j.asJSON, false, summary.Text(sum.Text()))
 }
 
 // sizeAndMemory reads src once into both the file opts write, to nowhere, for its size, and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"slices"
 	"strconv"
@@ -16,10 +15,10 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -142,14 +141,10 @@ func loadAction(c *cli.Context) error {
 		opts.Shard = &shard
 		total = 0 // the shard's keys are known once read
 	}
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", quiet || asJSON || total == 0)
-	if bar != nil {
-		opts.Progress = func(p record.Progress) { bar.Set64(int64(p.Keys)) }
-	}
+	var done func()
+	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON || total == 0)
 	res, err := loader.Load(c.Context, in.src, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	done()
 	var le *loader.Error
 	if errors.As(err, &le) && errors.Is(err, context.Canceled) {
 		if le.Total > 0 {
@@ -176,12 +171,6 @@ func loadAction(c *cli.Context) error {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}
-	switch {
-	case asJSON:
-		return printJSON(c.App.Writer, sum)
-	case quiet:
-		return nil
-	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
 	if in.Dataset == nil && !dbs.Move {
 		where = sum.Addr
@@ -189,8 +178,7 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	_, err = io.WriteString(c.App.Writer, sum.Text(where))
-	return err
+	return summary.Print(c.App.Writer, sum, asJSON, quiet, summary.Text(sum.Text(where)))
 }
 
 // connectionFromFlags returns the loader options of --addr, --url, --password and

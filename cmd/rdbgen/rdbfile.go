@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -182,11 +183,7 @@ func (j *fileJob) interrupted(err error) error {
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
 // stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
 func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
-	if bar == nil {
-		return nil, func() {}
-	}
-	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
+	return bar.Keys(c.App.ErrWriter, int64(total), j.quiet || j.asJSON)
 }
 
 // warnStale says which temporary files of killed runs were removed before writing.
