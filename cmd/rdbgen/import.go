@@ -82,7 +82,7 @@ func importAction(c *cli.Context) error {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = importManifest(in, onDup)
+		m.Import = in.ImportManifest(onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -134,13 +134,6 @@ func checkInputFlags(c *cli.Context, in *input.Input) error {
 		return fmt.Errorf("--%s applies to CSV input only, and %s is %s", flag, in.Name, what)
 	}
 	return nil
-}
-
-// importManifest returns the manifest section of a JSON or CSV input read.
-func importManifest(in *input.Input, onDup record.OnDuplicate) *manifest.Import {
-	stats := in.Import.Stats
-	return &manifest.Import{Inputs: []string{in.Arg}, Format: string(in.Kind), Records: stats.Records,
-		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(onDup)}
 }
 
 // csvFlagSet returns the name of a CSV flag of the command given on the command line, or "".

@@ -167,7 +167,7 @@ func loadAction(c *cli.Context) error {
 		sum.NewerDropped = in.Read.NewerDropped
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.manifest(c, now, &res, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}

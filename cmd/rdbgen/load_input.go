@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"
@@ -173,20 +173,11 @@ func (in *loadInput) total() uint64 {
 	return 0
 }
 
-// manifest returns the manifest of the input as loaded into a server at now: the keys the
-// server confirmed in each database (loaded; those whose expiry had passed are not there)
-// and what recomputes the records, without the fields of a file. A spec moved to other
-// databases (moved) is left out: its file names the databases it was written for.
-func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]record.Counts, moved bool) *manifest.Manifest {
-	m := &manifest.Manifest{
-		Format:    manifest.FormatVersion,
-		Generator: "rdbgen " + encoder.Version + " load",
-		CreatedAt: now.UTC(),
-		DBs:       maps.Clone(loaded),
-	}
-	if m.DBs == nil {
-		m.DBs = map[int]record.Counts{}
-	}
+// manifest returns the manifest of the input as loaded into a server at now (res): what
+// recomputes the records added to the loader's. A spec moved to other databases (moved) is
+// left out: its file names the databases it was written for.
+func (in *loadInput) manifest(c *cli.Context, now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
+	m := res.Manifest(now)
 	switch {
 	case in.Dataset != nil:
 		m.Dataset = in.Dataset
@@ -194,16 +185,12 @@ func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]reco
 	case in.Spec != nil:
 		m.Spec = specManifest(c, in.Spec)
 	case in.dump != nil:
-		m.Import = convertManifest(in.Arg, *in.dump, in.Read.Duplicates, in.onDup)
+		m.Import = in.DumpManifest(in.dump.Read, in.dump.Unsupported, in.onDup)
 	case in.Import != nil:
-		m.Import = importManifest(in.Input, in.onDup)
+		m.Import = in.ImportManifest(in.onDup)
 		if in.rewrite != nil {
 			m.Rewrite = in.rewrite
 		}
-	}
-	for _, n := range m.DBs {
-		m.Keys += n.Keys
-		m.Expires += n.Expires
 	}
 	return m
 }
