@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/dataset"
@@ -191,27 +188,16 @@ func connectionFromFlags(c *cli.Context) (loader.Options, int, error) {
 	if c.IsSet("addr") {
 		return opts, -1, errors.New("--addr and --url both name the server: give one")
 	}
-	u, err := redis.ParseURL(c.String("url"))
-	if err != nil {
+	db, err := opts.SetURL(c.String("url"), c.IsSet("password"))
+	switch {
+	case errors.Is(err, loader.ErrTwoPasswords):
+		return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
+	case errors.Is(err, loader.ErrUnixSocket):
+		return opts, -1, fmt.Errorf("--url %w", err)
+	case err != nil:
 		return opts, -1, fmt.Errorf("--url: %w", err)
 	}
-	if u.Network == "unix" {
-		return opts, -1, fmt.Errorf("--url %s: unix sockets are not supported", u.Addr)
-	}
-	opts.Addr, opts.Username, opts.TLSConfig = u.Addr, u.Username, u.TLSConfig
-	if u.Password != "" {
-		if c.IsSet("password") {
-			return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
-		}
-		opts.Password = u.Password
-	}
-	if u.DialTimeout > 0 {
-		opts.DialTimeout = u.DialTimeout
-	}
-	if !urlNamesDB(c.String("url")) {
-		return opts, -1, nil
-	}
-	return opts, u.DB, nil
+	return opts, db, nil
 }
 
 // datasetDB takes the database of --url (urlDB, -1 for none) into d, the built-in
@@ -225,10 +211,4 @@ func datasetDB(c *cli.Context, d *dataset.Config, urlDB int) error {
 		return fmt.Errorf("--db %d disagrees with the database %d of --url: give one", d.DB, urlDB)
 	}
 	return d.Validate()
-}
-
-// urlNamesDB tells whether a Redis URL has a database number in its path.
-func urlNamesDB(raw string) bool {
-	u, err := url.Parse(raw)
-	return err == nil && strings.Trim(u.Path, "/") != ""
 }
