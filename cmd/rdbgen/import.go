@@ -23,18 +23,9 @@ func importCommand() *cli.Command {
 		Name:      "import",
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines), CSV or another RDB file",
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz\nrdbgen import redis://user:password@host:6379 -o dump.rdb [--via scan]",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
-			onDuplicateFlag(""),
-			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
-			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
-			&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
-			&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
-			&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
-			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
-			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
-			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
+		Flags: slices.Concat(inputFileFlags("", ""),
+			[]cli.Flag{&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"}},
+			fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags()),
 		Action: importAction,
 	}
 }

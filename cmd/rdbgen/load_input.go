@@ -22,17 +22,24 @@ import (
 // takes as generate and import do: a spec file, or a JSON or CSV file named by the
 // argument.
 func onlineInputFlags() []cli.Flag {
-	return append(specInputFlags(), []cli.Flag{
-		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: "Input"},
-		onDuplicateFlag("Input"),
-		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
+	return append(specInputFlags(), inputFileFlags("Input", "with an input file: ")...)
+}
+
+// inputFileFlags are the flags of reading an input file, as import and load do (the CSV
+// flags but --db, which each command has its own); category groups the first ones in the
+// help and prefix starts their usage.
+func inputFileFlags(category, prefix string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: prefix + "json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: category},
+		onDuplicateFlag(category),
+		&cli.BoolFlag{Name: "skip-invalid", Usage: prefix + "skip malformed records, counting them, instead of stopping at the first", Category: category},
 		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
 		&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
 		&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
 		&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
 		&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 		&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-	}...)
+	}
 }
 
 // specInputFlags are the flags of a spec file as the input of load and bench.
