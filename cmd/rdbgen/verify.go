@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -176,19 +174,9 @@ func verifyOptions(c *cli.Context) (verify.Options, error) {
 		opts.Sample = -1 // none, in the package's terms
 	}
 	if !c.IsSet("sample-seed") {
-		var b [8]byte
-		rand.Read(b[:])
-		opts.SampleSeed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits the int64 of JSON readers
+		opts.SampleSeed = verify.RandomSeed()
 	}
-	switch b := server.Backend(c.String("backend")); b {
-	case "offline":
-		opts.Offline = true
-	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
-		opts.Server.Backend = b
-	default:
-		return opts, fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
-	}
-	return opts, nil
+	return opts, opts.SetBackend(c.String("backend"))
 }
 
 // verifyBars returns the bars of a verification's stages on stderr: bytes of the file, then
