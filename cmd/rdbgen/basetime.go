@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/internal/human"
 )
 
 // baseTimeFlag is --base-time: the time TTLs and relative timestamps count from, and the
