@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -153,17 +151,13 @@ func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 	if o.DB < 0 || o.DB > record.MaxDB {
 		return o, fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
 	}
-	d := c.String("delimiter")
-	if !c.IsSet("delimiter") && strings.HasSuffix(strings.TrimSuffix(strings.ToLower(input), ".gz"), ".tsv") {
-		d = "\t"
+	var d string // the default of the file's name, unless given
+	if c.IsSet("delimiter") {
+		d = c.String("delimiter")
 	}
-	if d == `\t` {
-		d = "\t"
+	var err error
+	if o.Comma, err = importer.Delimiter(d, input); err != nil {
+		return o, fmt.Errorf("--delimiter %w", err)
 	}
-	r, size := utf8.DecodeRuneInString(d)
-	if size == 0 || size != len(d) || r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
-		return o, fmt.Errorf("--delimiter %q: want one character other than a quote or newline", d)
-	}
-	o.Comma = r
 	return o, nil
 }
