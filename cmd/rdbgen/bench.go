@@ -91,13 +91,7 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
-	for _, row := range r.Rows {
-		if row.Failed() {
-			failed++
-		}
-	}
-	if failed > 0 {
+	if failed := r.Failed(); failed > 0 {
 		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
 	}
 	return nil
