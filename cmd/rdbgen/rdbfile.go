@@ -196,13 +196,7 @@ func (j *fileJob) warnStale(paths []string) {
 // warnDatabases warns when a file holds a db that a server with the default databases
 // setting lacks, and so refuses at start-up.
 func warnDatabases(w io.Writer, out string, dbs map[int]record.Counts) {
-	maxDB := -1
-	for db, n := range dbs {
-		if n.Keys > 0 {
-			maxDB = max(maxDB, db)
-		}
-	}
-	if maxDB >= server.DefaultDatabases {
+	if maxDB := server.HighestDB(dbs); maxDB >= server.DefaultDatabases {
 		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
 			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
 	}
