@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -301,4 +302,24 @@ func lineOf(err error, def int64) int64 {
 		return le.Line
 	}
 	return def
+}
+
+// Delimiter returns the field delimiter d names for the CSV file at path: one character other
+// than a quote or a newline, `\t` for a tab; when d is empty (not given), a tab for a .tsv
+// file (compressed or not) and a comma for any other.
+func Delimiter(d, path string) (rune, error) {
+	if d == "" {
+		d = ","
+		if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".tsv") {
+			d = "\t"
+		}
+	}
+	if d == `\t` {
+		d = "\t"
+	}
+	r, size := utf8.DecodeRuneInString(d)
+	if size == 0 || size != len(d) || r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return 0, fmt.Errorf("%q: want one character other than a quote or newline", d)
+	}
+	return r, nil
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"slices"
 	"strconv"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // DefaultDatabases is the number of databases Redis and Valkey have unless the databases
@@ -21,4 +23,16 @@ func WithDatabases(args []string, maxDB int) []string {
 		return args
 	}
 	return append(slices.Clip(args), "--databases", strconv.Itoa(DatabasesFor(maxDB)))
+}
+
+// HighestDB returns the highest db of dbs that holds keys, -1 when none does: a server
+// loads a file of them only with DatabasesFor(HighestDB(dbs)) databases or more.
+func HighestDB(dbs map[int]record.Counts) int {
+	maxDB := -1
+	for db, n := range dbs {
+		if n.Keys > 0 {
+			maxDB = max(maxDB, db)
+		}
+	}
+	return maxDB
 }

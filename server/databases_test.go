@@ -3,6 +3,8 @@ package server
 import (
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestWithDatabases(t *testing.T) {
@@ -24,6 +26,23 @@ func TestWithDatabases(t *testing.T) {
 		}
 		if strings.Join(in, " ") != strings.Join(tt.args, " ") {
 			t.Errorf("args changed to %q", in)
+		}
+	}
+}
+
+func TestHighestDB(t *testing.T) {
+	tests := []struct {
+		dbs  map[int]record.Counts
+		want int
+	}{
+		{nil, -1},
+		{map[int]record.Counts{3: {}}, -1}, // no keys
+		{map[int]record.Counts{0: {Keys: 1}, 15: {Keys: 2}}, 15},
+		{map[int]record.Counts{16: {Keys: 1}, 40: {Expires: 0}}, 16},
+	}
+	for _, tt := range tests {
+		if got := HighestDB(tt.dbs); got != tt.want {
+			t.Errorf("%v: %d, want %d", tt.dbs, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package verify
 
 import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
@@ -69,4 +73,29 @@ func (o Options) progress(p record.Progress) {
 	if o.Progress != nil {
 		o.Progress(p)
 	}
+}
+
+// Offline is the backend name of SetBackend that starts no server.
+const Offline = "offline"
+
+// SetBackend sets how the server is run from its name: a server.Backend (auto, docker,
+// process), or Offline, which sets Offline.
+func (o *Options) SetBackend(name string) error {
+	switch b := server.Backend(name); b {
+	case Offline:
+		o.Offline = true
+	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
+		o.Server.Backend = b
+	default:
+		return fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
+	}
+	return nil
+}
+
+// RandomSeed returns a random SampleSeed, below 2^63 so that it fits the int64 of JSON
+// readers, to be printed and so repeated.
+func RandomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) >> 1
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/rdbgen/rdbgen/internal/human"
 )
 
 // baseTimeFlag is --base-time: the time TTLs and relative timestamps count from, and the
@@ -28,24 +30,9 @@ func timeFlag(c *cli.Context, name string, now time.Time) (time.Time, error) {
 	if !c.IsSet(name) {
 		return now, nil
 	}
-	t, ok := parseTime(s, now)
-	if !ok || t.Unix() < 1 || t.Year() > 9999 {
+	t, ok := human.ParseTime(s, now)
+	if !ok {
 		return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-29T10:00:00Z), Unix seconds, or a duration from now (-48h), from 1970 to 9999", name, s)
 	}
 	return t, nil
-}
-
-// parseTime reads an RFC 3339 time, a duration from now or Unix seconds.
-func parseTime(s string, now time.Time) (time.Time, bool) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, true
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return now.Add(d), true
-	}
-	var sec int64
-	if _, err := fmt.Sscanf(s, "%d", &sec); err == nil && fmt.Sprint(sec) == s && sec > 0 {
-		return time.Unix(sec, 0), true
-	}
-	return time.Time{}, false
 }

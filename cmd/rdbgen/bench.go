@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/record"
@@ -67,7 +68,7 @@ func benchAction(c *cli.Context) error {
 			RedisServer: c.String("redis-server"),
 		},
 	}
-	if !quiet && !asJSON && isTerminal(c.App.ErrWriter) {
+	if !quiet && !asJSON && bar.IsTerminal(c.App.ErrWriter) {
 		p := &benchProgress{w: c.App.ErrWriter}
 		defer p.finish()
 		opts.Progress = p.update
@@ -90,13 +91,7 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
-	for _, row := range r.Rows {
-		if row.Failed() {
-			failed++
-		}
-	}
-	if failed > 0 {
+	if failed := r.Failed(); failed > 0 {
 		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
 	}
 	return nil
@@ -113,7 +108,7 @@ func (p *benchProgress) update(e record.Progress) {
 	if stage := e.Stage; stage != p.stage {
 		p.finish()
 		p.stage = stage
-		p.bar = newBar(p.w, int64(e.Total), "keys", false)
+		p.bar = bar.New(p.w, int64(e.Total), "keys", false)
 		p.bar.Describe(stage)
 	}
 	_ = p.bar.Set64(int64(e.Keys))

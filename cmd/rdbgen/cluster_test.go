@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -234,7 +235,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 // as generate's does.
 func TestClusterSummaryWriteError(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
-	err := runApp(context.Background(), newApp(failingWriter{}, io.Discard), []string{"rdbgen", "--count", "10", "--cluster-shards", "2", "-o", dir})
+	err := cliflags.Run(context.Background(), newApp(failingWriter{}, io.Discard), []string{"rdbgen", "--count", "10", "--cluster-shards", "2", "-o", dir})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("got %v, want the write error", err)
 	}

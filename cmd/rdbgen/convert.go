@@ -141,7 +141,7 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = convertManifest(in.Arg, *stats, in.Read.Duplicates, onDup)
+		m.Import = in.DumpManifest(stats.Read, stats.Unsupported, onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -157,11 +157,4 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	ic.Duplicates = in.Read.Duplicates
 	ic.NewerDropped = in.Read.NewerDropped
 	return report(ic, summary.ConvertNotes(*stats, in.Read.Duplicates)+summary.NewerNotes(in.Read.NewerDropped))
-}
-
-// convertManifest returns the manifest section of a dump read: stats, and dups records of
-// keys that came again left out under onDup.
-func convertManifest(arg string, stats convert.Stats, dups uint64, onDup record.OnDuplicate) *manifest.Import {
-	return &manifest.Import{Inputs: []string{arg}, Format: string(input.RDB), Records: stats.Read + dups, Skipped: stats.Unsupported,
-		Duplicates: dups, OnDup: string(onDup)}
 }

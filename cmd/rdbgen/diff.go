@@ -9,6 +9,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -76,11 +77,7 @@ func diffAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		err = printJSON(c.App.Writer, res.JSON())
-	} else {
-		err = res.WriteText(c.App.Writer)
-	}
+	err = summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText)
 	if err == nil && !res.Same() {
 		return errDifferent
 	}

@@ -12,15 +12,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 func exportCommand() *cli.Command {
@@ -80,18 +80,13 @@ func exportAction(c *cli.Context) error {
 	}
 	defer in.Close()
 	start := time.Now()
-	var bar *progressbar.ProgressBar
-	if fi, err := os.Stat(in.Path); err == nil {
-		bar = newBar(c.App.ErrWriter, fi.Size(), "bytes", c.Bool("quiet"))
-	}
 	dopts := export.DumpOptions{Options: export.Options{Format: format}, Filter: f, Memory: est, Decoder: decoder.Options{MaxHeldBytes: maxHeldBytes}}
-	if bar != nil {
-		dopts.Decoder.Progress = func(p record.Progress) { bar.Set64(p.Bytes) }
+	done := func() {}
+	if fi, err := os.Stat(in.Path); err == nil {
+		dopts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, fi.Size(), c.Bool("quiet"))
 	}
 	s, err := export.Dump(c.Context, in.Path, in.Name, dst, dopts)
-	if bar != nil {
-		bar.Finish()
-	}
+	done()
 	switch {
 	case errors.Is(err, context.Canceled) && out == "-":
 		return errors.New("interrupted; the output on stdout is incomplete")
@@ -114,13 +109,8 @@ func exportAction(c *cli.Context) error {
 	if out == "-" { // the summary goes to stderr when the export went to stdout
 		w = c.App.ErrWriter
 	}
-	switch {
-	case c.Bool("quiet"):
-		return nil
-	case c.Bool("json"):
-		return printJSON(w, s)
-	}
-	return s.WriteText(w)
+	// --quiet wins over --json here.
+	return summary.Print(w, s, c.Bool("json") && !c.Bool("quiet"), c.Bool("quiet"), s.WriteText)
 }
 
 // exportFormat returns the format the flag names, else the one the output's extension

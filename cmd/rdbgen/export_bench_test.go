@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/hdt3213/rdb/helper"
+
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 )
 
 // BenchmarkExportJSONL runs `rdbgen export dump.rdb -o out.jsonl --format jsonl` on the
@@ -31,7 +33,7 @@ func BenchmarkExportJSONL(b *testing.B) {
 	dir := b.TempDir()
 	dump := filepath.Join(dir, "dump.rdb")
 	app := newApp(io.Discard, io.Discard)
-	if err := runApp(context.Background(), app, []string{"rdbgen", "--count", fmt.Sprint(n), "-o", dump, "--quiet"}); err != nil {
+	if err := cliflags.Run(context.Background(), app, []string{"rdbgen", "--count", fmt.Sprint(n), "-o", dump, "--quiet"}); err != nil {
 		b.Fatal(err)
 	}
 	ours, theirs := filepath.Join(dir, "rdbgen.jsonl"), filepath.Join(dir, "hdt3213.json")
@@ -39,7 +41,7 @@ func BenchmarkExportJSONL(b *testing.B) {
 	var oursBytes, theirsBytes int64
 	runOurs := func() {
 		start, cpu := time.Now(), cpuTime(b)
-		err := runApp(context.Background(), newApp(io.Discard, io.Discard),
+		err := cliflags.Run(context.Background(), newApp(io.Discard, io.Discard),
 			[]string{"rdbgen", "export", dump, "-o", ours, "--format", "jsonl", "--quiet", "--force"})
 		if err != nil {
 			b.Fatal(err)

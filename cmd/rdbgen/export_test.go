@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/export"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
@@ -176,7 +177,7 @@ func TestExportInputs(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		app := newApp(&stdout, &stderr)
 		app.Reader = bytes.NewReader(stdin)
-		if err := runApp(t.Context(), app, []string{"rdbgen", "export", input, "--format", "jsonl", "--quiet"}); err != nil {
+		if err := cliflags.Run(t.Context(), app, []string{"rdbgen", "export", input, "--format", "jsonl", "--quiet"}); err != nil {
 			t.Fatalf("export %s: %v\n%s", input, err, stderr.String())
 		}
 		return stdout.String()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -21,7 +22,7 @@ import (
 func run(t *testing.T, ctx context.Context, args ...string) (string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := runApp(ctx, newApp(&stdout, &stderr), append([]string{"rdbgen"}, args...))
+	err := cliflags.Run(ctx, newApp(&stdout, &stderr), append([]string{"rdbgen"}, args...))
 	return stdout.String(), stderr.String(), err
 }
 

@@ -8,7 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/image"
+	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
 func imageCommand() *cli.Command {
@@ -76,7 +78,7 @@ func imageAction(c *cli.Context) error {
 			opts.Binary = exe
 		}
 	}
-	if !quiet && !asJSON && isTerminal(c.App.ErrWriter) {
+	if !quiet && !asJSON && bar.IsTerminal(c.App.ErrWriter) {
 		opts.Progress = func(line string) { fmt.Fprintln(c.App.ErrWriter, line) }
 	}
 
@@ -99,11 +101,5 @@ func imageAction(c *cli.Context) error {
 	if res != nil {
 		sum.Tag, sum.ID, sum.Seconds = res.Tag, res.ID, res.Duration.Seconds()
 	}
-	switch {
-	case asJSON:
-		return printJSON(c.App.Writer, sum)
-	case quiet:
-		return nil
-	}
-	return sum.WriteText(c.App.Writer)
+	return summary.Print(c.App.Writer, sum, asJSON, quiet, sum.WriteText)
 }

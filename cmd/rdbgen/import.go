@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,18 +21,9 @@ func importCommand() *cli.Command {
 		Name:      "import",
 		Usage:     "write an RDB file from JSON (rdb -c json, as an array or JSON Lines), CSV or another RDB file",
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz\nrdbgen import redis://user:password@host:6379 -o dump.rdb [--via scan]",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "input format: json, csv, rdb, or auto (an RDB file by its magic bytes, else by the name, else by the first byte)"},
-			onDuplicateFlag(""),
-			&cli.BoolFlag{Name: "skip-invalid", Usage: "skip malformed records, counting them, instead of stopping at the first"},
-			&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
-			&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
-			&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
-			&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
-			&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
-			&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"},
-			&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-		}, slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
+		Flags: slices.Concat(inputFileFlags("", ""),
+			[]cli.Flag{&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"}},
+			fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags()),
 		Action: importAction,
 	}
 }
@@ -82,7 +71,7 @@ func importAction(c *cli.Context) error {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = importManifest(in, onDup)
+		m.Import = in.ImportManifest(onDup)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -136,13 +125,6 @@ func checkInputFlags(c *cli.Context, in *input.Input) error {
 	return nil
 }
 
-// importManifest returns the manifest section of a JSON or CSV input read.
-func importManifest(in *input.Input, onDup record.OnDuplicate) *manifest.Import {
-	stats := in.Import.Stats
-	return &manifest.Import{Inputs: []string{in.Arg}, Format: string(in.Kind), Records: stats.Records,
-		Skipped: stats.Skipped, Duplicates: stats.Duplicates, OnDup: string(onDup)}
-}
-
 // csvFlagSet returns the name of a CSV flag of the command given on the command line, or "".
 func csvFlagSet(c *cli.Context) string {
 	for _, f := range c.Command.Flags {
@@ -169,17 +151,13 @@ func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 	if o.DB < 0 || o.DB > record.MaxDB {
 		return o, fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
 	}
-	d := c.String("delimiter")
-	if !c.IsSet("delimiter") && strings.HasSuffix(strings.TrimSuffix(strings.ToLower(input), ".gz"), ".tsv") {
-		d = "\t"
+	var d string // the default of the file's name, unless given
+	if c.IsSet("delimiter") {
+		d = c.String("delimiter")
 	}
-	if d == `\t` {
-		d = "\t"
+	var err error
+	if o.Comma, err = importer.Delimiter(d, input); err != nil {
+		return o, fmt.Errorf("--delimiter %w", err)
 	}
-	r, size := utf8.DecodeRuneInString(d)
-	if size == 0 || size != len(d) || r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
-		return o, fmt.Errorf("--delimiter %q: want one character other than a quote or newline", d)
-	}
-	o.Comma = r
 	return o, nil
 }

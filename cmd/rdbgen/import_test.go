@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -18,7 +19,7 @@ func runStdin(t *testing.T, stdin []byte, args ...string) (string, string, error
 	var stdout, stderr bytes.Buffer
 	app := newApp(&stdout, &stderr)
 	app.Reader = bytes.NewReader(stdin)
-	err := runApp(context.Background(), app, append([]string{"rdbgen"}, args...))
+	err := cliflags.Run(context.Background(), app, append([]string{"rdbgen"}, args...))
 	return stdout.String(), stderr.String(), err
 }
 

@@ -7,13 +7,13 @@ import (
 	"os"
 	"slices"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/inspect"
-	"github.com/rdbgen/rdbgen/record"
+	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
 func inspectCommand() *cli.Command {
@@ -59,24 +59,16 @@ func inspectAction(c *cli.Context) error {
 	} else if c.IsSet("separator") || c.IsSet("depth") {
 		return errors.New("--separator and --depth go with --prefixes")
 	}
-	var bar *progressbar.ProgressBar
+	done := func() {}
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		bar = newBar(c.App.ErrWriter, fi.Size(), "bytes", c.Bool("quiet") || c.Bool("json"))
-	}
-	if bar != nil {
-		opts.Decoder.Progress = func(p record.Progress) { _ = bar.Set64(p.Bytes) }
+		opts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, fi.Size(), c.Bool("quiet") || c.Bool("json"))
 	}
 	rep, err := inspectInput(c, path, opts)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	done()
 	if err != nil {
 		return errInterrupted(err)
 	}
-	if c.Bool("json") {
-		return printJSON(c.App.Writer, rep)
-	}
-	return inspect.WriteText(c.App.Writer, rep)
+	return summary.Print(c.App.Writer, rep, c.Bool("json"), false, func(w io.Writer) error { return inspect.WriteText(w, rep) })
 }
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 )
 
 // cancelAfter is a stdout that cancels the run once it holds n bytes.
@@ -40,7 +42,7 @@ func TestInterruptedStdoutSaysIncomplete(t *testing.T) {
 			defer cancel()
 			out := &cancelAfter{n: 1 << 20, cancel: cancel}
 			var stderr bytes.Buffer
-			err := runApp(ctx, newApp(out, &stderr), append([]string{"rdbgen"}, tt.args...))
+			err := cliflags.Run(ctx, newApp(out, &stderr), append([]string{"rdbgen"}, tt.args...))
 			if err == nil || !strings.Contains(err.Error(), "went to stdout: that output is incomplete, discard it") || strings.Contains(err.Error(), "nothing was written") {
 				t.Fatalf("after %d bytes: got %v", out.Len(), err)
 			}
@@ -49,7 +51,7 @@ func TestInterruptedStdoutSaysIncomplete(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
-	err := runApp(ctx, newApp(&stdout, &stderr), []string{"rdbgen", "convert", dump, "-o", "-"})
+	err := cliflags.Run(ctx, newApp(&stdout, &stderr), []string{"rdbgen", "convert", dump, "-o", "-"})
 	if err == nil || err.Error() != "interrupted; nothing was written" || stdout.Len() != 0 {
 		t.Fatalf("cancelled first: got %v, %d bytes", err, stdout.Len())
 	}

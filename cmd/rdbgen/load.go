@@ -4,22 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -142,14 +138,10 @@ func loadAction(c *cli.Context) error {
 		opts.Shard = &shard
 		total = 0 // the shard's keys are known once read
 	}
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", quiet || asJSON || total == 0)
-	if bar != nil {
-		opts.Progress = func(p record.Progress) { bar.Set64(int64(p.Keys)) }
-	}
+	var done func()
+	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON || total == 0)
 	res, err := loader.Load(c.Context, in.src, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	done()
 	var le *loader.Error
 	if errors.As(err, &le) && errors.Is(err, context.Canceled) {
 		if le.Total > 0 {
@@ -172,15 +164,9 @@ func loadAction(c *cli.Context) error {
 		sum.NewerDropped = in.Read.NewerDropped
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now, res.DBs, specMoved)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.manifest(c, now, &res, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
-	}
-	switch {
-	case asJSON:
-		return printJSON(c.App.Writer, sum)
-	case quiet:
-		return nil
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
 	if in.Dataset == nil && !dbs.Move {
@@ -189,8 +175,7 @@ func loadAction(c *cli.Context) error {
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
-	_, err = io.WriteString(c.App.Writer, sum.Text(where))
-	return err
+	return summary.Print(c.App.Writer, sum, asJSON, quiet, summary.Text(sum.Text(where)))
 }
 
 // connectionFromFlags returns the loader options of --addr, --url, --password and
@@ -203,27 +188,16 @@ func connectionFromFlags(c *cli.Context) (loader.Options, int, error) {
 	if c.IsSet("addr") {
 		return opts, -1, errors.New("--addr and --url both name the server: give one")
 	}
-	u, err := redis.ParseURL(c.String("url"))
-	if err != nil {
+	db, err := opts.SetURL(c.String("url"), c.IsSet("password"))
+	switch {
+	case errors.Is(err, loader.ErrTwoPasswords):
+		return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
+	case errors.Is(err, loader.ErrUnixSocket):
+		return opts, -1, fmt.Errorf("--url %w", err)
+	case err != nil:
 		return opts, -1, fmt.Errorf("--url: %w", err)
 	}
-	if u.Network == "unix" {
-		return opts, -1, fmt.Errorf("--url %s: unix sockets are not supported", u.Addr)
-	}
-	opts.Addr, opts.Username, opts.TLSConfig = u.Addr, u.Username, u.TLSConfig
-	if u.Password != "" {
-		if c.IsSet("password") {
-			return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
-		}
-		opts.Password = u.Password
-	}
-	if u.DialTimeout > 0 {
-		opts.DialTimeout = u.DialTimeout
-	}
-	if !urlNamesDB(c.String("url")) {
-		return opts, -1, nil
-	}
-	return opts, u.DB, nil
+	return opts, db, nil
 }
 
 // datasetDB takes the database of --url (urlDB, -1 for none) into d, the built-in
@@ -237,10 +211,4 @@ func datasetDB(c *cli.Context, d *dataset.Config, urlDB int) error {
 		return fmt.Errorf("--db %d disagrees with the database %d of --url: give one", d.DB, urlDB)
 	}
 	return d.Validate()
-}
-
-// urlNamesDB tells whether a Redis URL has a database number in its path.
-func urlNamesDB(raw string) bool {
-	u, err := url.Parse(raw)
-	return err == nil && strings.Trim(u.Path, "/") != ""
 }

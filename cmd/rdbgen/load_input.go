@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"
@@ -22,17 +22,24 @@ import (
 // takes as generate and import do: a spec file, or a JSON or CSV file named by the
 // argument.
 func onlineInputFlags() []cli.Flag {
-	return append(specInputFlags(), []cli.Flag{
-		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: "with an input file: json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: "Input"},
-		onDuplicateFlag("Input"),
-		&cli.BoolFlag{Name: "skip-invalid", Usage: "with an input file: skip malformed records instead of stopping", Category: "Input"},
+	return append(specInputFlags(), inputFileFlags("Input", "with an input file: ")...)
+}
+
+// inputFileFlags are the flags of reading an input file, as import and load do (the CSV
+// flags but --db, which each command has its own); category groups the first ones in the
+// help and prefix starts their usage.
+func inputFileFlags(category, prefix string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "input-format", Value: "auto", Usage: prefix + "json, csv, rdb, or auto (a dump by its magic bytes, else by the name, else by the first byte)", Category: category},
+		onDuplicateFlag(category),
+		&cli.BoolFlag{Name: "skip-invalid", Usage: prefix + "skip malformed records, counting them, instead of stopping at the first", Category: category},
 		&cli.StringFlag{Name: "csv-type", Usage: "CSV: string or hash (default: hash when there is a field column)", Category: "CSV"},
 		&cli.StringFlag{Name: "key-column", Value: "key", Usage: "CSV: the column of the keys", Category: "CSV"},
 		&cli.StringFlag{Name: "value-column", Value: "value", Usage: "CSV: the column of the values", Category: "CSV"},
 		&cli.StringFlag{Name: "field-column", Value: "field", Usage: "CSV: the column of hash field names", Category: "CSV"},
 		&cli.StringFlag{Name: "ttl-column", Usage: "CSV: the column of TTLs, a duration or seconds (default: ttl, if present)", Category: "CSV"},
 		&cli.StringFlag{Name: "delimiter", Value: ",", Usage: "CSV: the field delimiter", Category: "CSV"},
-	}...)
+	}
 }
 
 // specInputFlags are the flags of a spec file as the input of load and bench.
@@ -173,20 +180,11 @@ func (in *loadInput) total() uint64 {
 	return 0
 }
 
-// manifest returns the manifest of the input as loaded into a server at now: the keys the
-// server confirmed in each database (loaded; those whose expiry had passed are not there)
-// and what recomputes the records, without the fields of a file. A spec moved to other
-// databases (moved) is left out: its file names the databases it was written for.
-func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]record.Counts, moved bool) *manifest.Manifest {
-	m := &manifest.Manifest{
-		Format:    manifest.FormatVersion,
-		Generator: "rdbgen " + encoder.Version + " load",
-		CreatedAt: now.UTC(),
-		DBs:       maps.Clone(loaded),
-	}
-	if m.DBs == nil {
-		m.DBs = map[int]record.Counts{}
-	}
+// manifest returns the manifest of the input as loaded into a server at now (res): what
+// recomputes the records added to the loader's. A spec moved to other databases (moved) is
+// left out: its file names the databases it was written for.
+func (in *loadInput) manifest(c *cli.Context, now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
+	m := res.Manifest(now)
 	switch {
 	case in.Dataset != nil:
 		m.Dataset = in.Dataset
@@ -194,16 +192,12 @@ func (in *loadInput) manifest(c *cli.Context, now time.Time, loaded map[int]reco
 	case in.Spec != nil:
 		m.Spec = specManifest(c, in.Spec)
 	case in.dump != nil:
-		m.Import = convertManifest(in.Arg, *in.dump, in.Read.Duplicates, in.onDup)
+		m.Import = in.DumpManifest(in.dump.Read, in.dump.Unsupported, in.onDup)
 	case in.Import != nil:
-		m.Import = importManifest(in.Input, in.onDup)
+		m.Import = in.ImportManifest(in.onDup)
 		if in.rewrite != nil {
 			m.Rewrite = in.rewrite
 		}
-	}
-	for _, n := range m.DBs {
-		m.Keys += n.Keys
-		m.Expires += n.Expires
 	}
 	return m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 )
 
 func main() {
@@ -22,7 +23,7 @@ func main() {
 	// every error itself, in one line.
 	logging.Disable()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := runApp(ctx, newApp(os.Stdout, os.Stderr), os.Args)
+	err := cliflags.Run(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
 	stop()
 	var coded interface{ ExitCode() int }
@@ -74,13 +75,13 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {}, // only main exits
 	}
 	setUsageError(app.Commands)
-	setRefuseEmpty(app)
+	cliflags.RefuseEmpty(app, allowEmpty)
 	return app
 }
 
 // usageError returns a flag error as it is, for main to print as one line, instead of the
 // whole help text that urfave/cli prints by default.
-func usageError(c *cli.Context, err error, _ bool) error { return flagValueError(c, err) }
+func usageError(c *cli.Context, err error, _ bool) error { return cliflags.ValueError(c, err) }
 
 // setUsageError gives every command, at any depth, the one-line usage errors.
 func setUsageError(cmds []*cli.Command) {
@@ -98,4 +99,11 @@ func errInterrupted(err error) error {
 		return errors.New("interrupted; nothing was written")
 	}
 	return err
+}
+
+// allowEmpty are the string flags whose empty value means something, and what.
+var allowEmpty = map[string]string{
+	"key-prefix":  "keys named by their number alone: 0, 1, ...",
+	"password":    "no password, as an empty REDISCLI_AUTH",
+	"docker-host": "the default Docker engine, as an empty DOCKER_HOST",
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -182,11 +183,7 @@ func (j *fileJob) interrupted(err error) error {
 // progress returns a progress callback that draws a bar of total keys (0: unknown) when
 // stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
 func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
-	bar := newBar(c.App.ErrWriter, int64(total), "keys", j.quiet || j.asJSON)
-	if bar == nil {
-		return nil, func() {}
-	}
-	return func(p record.Progress) { bar.Set64(int64(p.Keys)) }, func() { bar.Finish() }
+	return bar.Keys(c.App.ErrWriter, int64(total), j.quiet || j.asJSON)
 }
 
 // warnStale says which temporary files of killed runs were removed before writing.
@@ -199,13 +196,7 @@ func (j *fileJob) warnStale(paths []string) {
 // warnDatabases warns when a file holds a db that a server with the default databases
 // setting lacks, and so refuses at start-up.
 func warnDatabases(w io.Writer, out string, dbs map[int]record.Counts) {
-	maxDB := -1
-	for db, n := range dbs {
-		if n.Keys > 0 {
-			maxDB = max(maxDB, db)
-		}
-	}
-	if maxDB >= server.DefaultDatabases {
+	if maxDB := server.HighestDB(dbs); maxDB >= server.DefaultDatabases {
 		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
 			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -63,8 +64,5 @@ func specCheckAction(c *cli.Context) error {
 	}
 	res := summary.SpecCheck{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
 		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
-	if c.Bool("json") {
-		return printJSON(c.App.Writer, res)
-	}
-	return res.WriteText(c.App.Writer, s)
+	return summary.Print(c.App.Writer, res, c.Bool("json"), false, func(w io.Writer) error { return res.WriteText(w, s) })
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/output"
 )
@@ -11,12 +9,5 @@ import (
 // people, with extra, if not empty, added to it.
 func (j *fileJob) report(res *output.Result, ic summary.ImportCounts, extra string) error {
 	sum := summary.FromOutput(res, j.layout, j.shard, j.resp != nil, ic)
-	switch {
-	case j.asJSON:
-		return printJSON(j.results, sum)
-	case j.quiet:
-		return nil
-	}
-	_, err := io.WriteString(j.results, sum.Text(extra))
-	return err
+	return summary.Print(j.results, sum, j.asJSON, j.quiet, summary.Text(sum.Text(extra)))
 }

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
@@ -99,9 +98,8 @@ func verifyAction(c *cli.Context) error {
 		return errors.New("--addr and --url need --manifest: what the server must hold")
 	}
 
-	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
-	bars := &stageBars{w: c.App.ErrWriter, quiet: quiet || asJSON}
-	opts.Progress = bars.update
+	bars := verifyBars(c)
+	opts.Progress = bars.Update
 	var rep *verify.Report
 	if live {
 		ro := &redis.Options{Addr: addr}
@@ -114,7 +112,7 @@ func verifyAction(c *cli.Context) error {
 	} else {
 		rep, err = verify.Dump(c.Context, path, opts)
 	}
-	bars.finish()
+	bars.Finish()
 	var res *verifyResult
 	if rep != nil {
 		res = &verifyResult{json: verifyOutput{Manifest: manifestPath, Report: rep}, pass: rep.Pass, reason: rep.Reason,
@@ -139,7 +137,7 @@ func endVerify(c *cli.Context, res *verifyResult, err error) error {
 		var werr error
 		switch {
 		case c.Bool("json"):
-			werr = printJSON(c.App.Writer, res.json)
+			werr = summary.JSON(c.App.Writer, res.json)
 		case !c.Bool("quiet"):
 			werr = res.write(c.App.Writer)
 		}
@@ -176,62 +174,21 @@ func verifyOptions(c *cli.Context) (verify.Options, error) {
 		opts.Sample = -1 // none, in the package's terms
 	}
 	if !c.IsSet("sample-seed") {
-		var b [8]byte
-		rand.Read(b[:])
-		opts.SampleSeed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits the int64 of JSON readers
+		opts.SampleSeed = verify.RandomSeed()
 	}
-	switch b := server.Backend(c.String("backend")); b {
-	case "offline":
-		opts.Offline = true
-	case server.BackendAuto, server.BackendDocker, server.BackendProcess:
-		opts.Server.Backend = b
-	default:
-		return opts, fmt.Errorf("unknown backend %q (known: auto, docker, process, offline)", b)
-	}
-	return opts, nil
+	return opts, opts.SetBackend(c.String("backend"))
 }
 
-// stageBars shows a progress bar for each stage of a verification in turn.
-type stageBars struct {
-	w     io.Writer
-	quiet bool
-	stage verify.Stage
-	max   int64
-	bar   *progressbar.ProgressBar
-}
-
-var stageUnits = map[verify.Stage]string{
-	verify.StageFile:   "bytes read",
-	verify.StageLoad:   "bytes loaded",
-	verify.StageServer: "keys checked",
-}
-
-func (s *stageBars) update(p record.Progress) {
-	stage, done, total := verify.Stage(p.Stage), p.Bytes, p.TotalBytes
-	if stage == verify.StageServer {
-		done, total = int64(p.Keys), int64(p.Total)
-	}
-	if total <= 0 { // a server that has not said how much it loads yet
-		return
-	}
-	if stage != s.stage {
-		s.finish()
-		s.stage, s.max = stage, total
-		s.bar = newBar(s.w, total, stageUnits[stage], s.quiet)
-	}
-	if s.bar == nil {
-		return
-	}
-	if total != s.max {
-		s.max = total
-		s.bar.ChangeMax64(total)
-	}
-	s.bar.Set64(done)
-}
-
-func (s *stageBars) finish() {
-	if s.bar != nil {
-		s.bar.Finish()
-		s.bar = nil
-	}
+// verifyBars returns the bars of a verification's stages on stderr: bytes of the file, then
+// of the load, then keys checked.
+func verifyBars(c *cli.Context) *bar.Stages {
+	return bar.NewStages(c.App.ErrWriter, c.Bool("quiet") || c.Bool("json"), func(p record.Progress) (int64, int64, string) {
+		switch verify.Stage(p.Stage) {
+		case verify.StageServer:
+			return int64(p.Keys), int64(p.Total), "keys checked"
+		case verify.StageLoad:
+			return p.Bytes, p.TotalBytes, "bytes loaded"
+		}
+		return p.Bytes, p.TotalBytes, "bytes read"
+	})
 }

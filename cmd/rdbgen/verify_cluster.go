@@ -28,10 +28,10 @@ func verifyClusterAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	bars := &stageBars{w: c.App.ErrWriter, quiet: c.Bool("quiet") || c.Bool("json")}
-	opts.Progress = bars.update
+	bars := verifyBars(c)
+	opts.Progress = bars.Update
 	rep, err := verify.Cluster(c.Context, args[0], opts)
-	bars.finish()
+	bars.Finish()
 	var res *verifyResult
 	if rep != nil {
 		res = &verifyResult{json: rep, pass: rep.Pass, reason: rep.Reason,

@@ -129,6 +129,17 @@ type Report struct {
 	Rows      []Row          `json:"rows"`
 }
 
+// Failed returns the number of rows that failed.
+func (r *Report) Failed() int {
+	n := 0
+	for _, row := range r.Rows {
+		if row.Failed() {
+			n++
+		}
+	}
+	return n
+}
+
 // Run measures the rows opts selects, loading src, which must know its size
 // (record.Sizer) and give the same records each time it is written. A row that
 // fails (an error, a wrong key count) is reported as failed; Run itself fails

@@ -73,3 +73,23 @@ func TestRunMarksFailedRows(t *testing.T) {
 		})
 	}
 }
+
+func TestReportFailed(t *testing.T) {
+	tests := []struct {
+		errs []string
+		want int
+	}{
+		{nil, 0},
+		{[]string{""}, 0},
+		{[]string{"x", "", "y"}, 2},
+	}
+	for _, tt := range tests {
+		r := &bench.Report{}
+		for _, e := range tt.errs {
+			r.Rows = append(r.Rows, bench.Row{Error: e})
+		}
+		if got := r.Failed(); got != tt.want {
+			t.Errorf("%q: %d failed, want %d", tt.errs, got, tt.want)
+		}
+	}
+}

@@ -44,3 +44,25 @@ func Plural(n uint64, one, many string) string {
 	}
 	return many
 }
+
+// ParseTime reads a time as people give it: RFC 3339, a duration from now (-48h) or Unix
+// seconds. A time before 1970 or after 9999, which the ctime AUX field and a manifest cannot
+// hold, is not one.
+func ParseTime(s string, now time.Time) (time.Time, bool) {
+	t, ok := parseTime(s, now)
+	return t, ok && t.Unix() >= 1 && t.Year() <= 9999
+}
+
+func parseTime(s string, now time.Time) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return now.Add(d), true
+	}
+	var sec int64
+	if _, err := fmt.Sscanf(s, "%d", &sec); err == nil && fmt.Sprint(sec) == s && sec > 0 {
+		return time.Unix(sec, 0), true
+	}
+	return time.Time{}, false
+}

@@ -42,3 +42,33 @@ func TestSecondsAndTimes(t *testing.T) {
 		t.Error("Plural")
 	}
 }
+
+func TestParseTime(t *testing.T) {
+	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+		ok   bool
+	}{
+		{"2026-11-29T10:00:00Z", now, true},
+		{"2026-11-29T11:00:00.5+01:00", now.Add(500 * time.Millisecond), true},
+		{"-48h", now.Add(-48 * time.Hour), true},
+		{"90m", now.Add(90 * time.Minute), true},
+		{"1", time.Unix(1, 0), true},
+		{"1764410400", time.Unix(1764410400, 0), true},
+		{"0", now, true},           // a duration of 0
+		{"-1", time.Time{}, false}, // not Unix seconds
+		{"+5", time.Time{}, false}, // not as Go prints it
+		{"1970-01-01T00:00:00Z", time.Time{}, false},
+		{"-600000h", time.Time{}, false}, // before 1970
+		{"10000-01-01T00:00:00Z", time.Time{}, false},
+		{"yesterday", time.Time{}, false},
+		{"", time.Time{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := ParseTime(tt.in, now)
+		if ok != tt.ok || (ok && !got.Equal(tt.want)) {
+			t.Errorf("ParseTime(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package output_test
 
 import (
 	"context"
@@ -24,9 +24,9 @@ func (s *countedSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	return s.Records.WriteTo(ctx, sink)
 }
 
-// TestSizeAndMemoryReadsOnce: --dry-run reads its source once, and finds the size and the
+// TestEstimateWriteReadsOnce: an estimate reads its source once, and finds the size and the
 // memory that a write and an estimate of their own find, each reading the source.
-func TestSizeAndMemoryReadsOnce(t *testing.T) {
+func TestEstimateWriteReadsOnce(t *testing.T) {
 	var rs record.Records
 	for i := range 300 {
 		r := record.Record{Key: fmt.Appendf(nil, "k%d", i), Type: record.String, Value: fmt.Appendf(nil, "%d", i*i), ExpireAtMS: int64(i%3) * 4102444800000}
@@ -46,7 +46,7 @@ func TestSizeAndMemoryReadsOnce(t *testing.T) {
 		opts := output.Options{Encoder: encoder.Options{Target: target}}
 		mopts := memory.Options{Target: target}
 		src := &countedSource{Records: rs}
-		res, mem, err := sizeAndMemory(ctx, src, opts, mopts)
+		est, err := output.EstimateWrite(ctx, src, opts, mopts)
 		if err != nil || src.reads != 1 {
 			t.Fatalf("%s: %v, %d readings of the source, want 1", target, err, src.reads)
 		}
@@ -58,8 +58,9 @@ func TestSizeAndMemoryReadsOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Stats != want.Stats || res.RDBVersion != want.RDBVersion || !reflect.DeepEqual(mem, wantMem) {
-			t.Errorf("%s: %+v and %+v; a write alone %+v, an estimate alone %+v", target, res.Stats, mem, want.Stats, wantMem)
+		if est.Keys != want.Stats.Keys || est.Expires != want.Stats.Expires || est.Bytes != want.Stats.Bytes || !est.BytesExact ||
+			!reflect.DeepEqual(est.Memory, wantMem) || !est.MemoryExact {
+			t.Errorf("%s: %+v; a write alone %+v, an estimate alone %+v", target, est, want.Stats, wantMem)
 		}
 	}
 }

@@ -1,0 +1,207 @@
+// Package cliflags is what rdbgen adds to urfave/cli v2's parsing: flags after a command's
+// arguments, empty values refused, and one-line errors for values a flag cannot parse.
+package cliflags
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Run runs app on args, letting flags follow a command's arguments
+// (rdbgen import data.jsonl -o dump.rdb), which urfave/cli v2 does not parse by itself.
+func Run(ctx context.Context, app *cli.App, args []string) error {
+	args, err := intersperse(app.Commands, args)
+	if err != nil {
+		return err
+	}
+	return app.RunContext(ctx, args)
+}
+
+// intersperse moves the arguments of the (sub)command that args name behind its flags and a
+// "--", so that flags written after an argument are parsed as flags. Arguments after a "--"
+// stay arguments. A flag that takes a value but ends the line is an error: moved, it would
+// take the "--" as its value.
+func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
+	if len(args) < 2 {
+		return args, nil
+	}
+	out := []string{args[0]}
+	rest := args[1:]
+	var cmd *cli.Command
+	// Walk down the command names: rdbgen spec check ...
+	for len(rest) > 0 {
+		next := findCommand(cmds, rest[0])
+		if next == nil {
+			break
+		}
+		cmd, cmds = next, next.Subcommands
+		out = append(out, rest[0])
+		rest = rest[1:]
+	}
+	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
+		return args, nil
+	}
+	var flags, positional []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			positional = append(positional, rest[i+1:]...)
+			i = len(rest)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && takesValue(cmd, strings.TrimLeft(a, "-")) {
+				if i+1 == len(rest) {
+					return nil, fmt.Errorf("flag needs an argument: %s", a)
+				}
+				i++
+				flags = append(flags, rest[i])
+			}
+		}
+	}
+	out = append(out, flags...)
+	if len(positional) > 0 {
+		out = append(append(out, "--"), positional...)
+	}
+	return out, nil
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// takesValue reports whether the flag named name of cmd takes a value (all but booleans).
+func takesValue(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false
+}
+
+// refuseEmpty refuses a string flag given an empty value (--match "", --type "", --type
+// "hash,"), which would otherwise take another meaning (every key, strings only) or the
+// default silently; the flags of allow aside.
+func refuseEmpty(c *cli.Context, allow map[string]string) error {
+	for _, f := range commandFlags(c) {
+		name := f.Names()[0]
+		if _, ok := allow[name]; ok || !c.IsSet(name) {
+			continue
+		}
+		empty := false
+		switch f.(type) {
+		case *cli.StringFlag, *cli.PathFlag:
+			empty = c.String(name) == ""
+		case *cli.StringSliceFlag:
+			vals := c.StringSlice(name)
+			empty = len(vals) == 0
+			for _, v := range vals {
+				for _, s := range strings.Split(v, ",") {
+					empty = empty || strings.TrimSpace(s) == ""
+				}
+			}
+		}
+		if empty {
+			return fmt.Errorf("--%s %q: an empty value is not allowed: give one, or leave the flag out", name, strings.Join(c.StringSlice(name), ","))
+		}
+	}
+	return nil
+}
+
+// commandFlags returns the flags of the command c runs (the app's own for generate's
+// default action).
+func commandFlags(c *cli.Context) []cli.Flag {
+	if c.Command != nil && len(c.Command.Flags) > 0 {
+		return c.Command.Flags
+	}
+	return c.App.Flags
+}
+
+// RefuseEmpty makes every command of app, at any depth, and the app refuse a string flag
+// given an empty value, but the flags allow names (with what their empty value means).
+func RefuseEmpty(app *cli.App, allow map[string]string) {
+	refuseEmpty := func(c *cli.Context) error { return refuseEmpty(c, allow) }
+	app.Before = chainBefore(refuseEmpty, app.Before)
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			c.Before = chainBefore(refuseEmpty, c.Before)
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+}
+
+func chainBefore(first, then cli.BeforeFunc) cli.BeforeFunc {
+	if then == nil {
+		return first
+	}
+	return func(c *cli.Context) error {
+		if err := first(c); err != nil {
+			return err
+		}
+		return then(c)
+	}
+}
+
+// badValue is urfave/cli's error for a value a number flag cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// ValueError rewrites a flag value's parse error (`invalid value "" for flag -db:
+// strconv.ParseInt: parsing "": invalid syntax`) as one line naming the flag, the value and
+// what it takes; other errors come back as they are.
+func ValueError(c *cli.Context, err error) error {
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	want := "a valid value"
+	var flags []cli.Flag
+	if c != nil {
+		flags = commandFlags(c)
+	}
+	for _, f := range flags {
+		if !hasName(f, m[2]) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntSliceFlag, *cli.Int64SliceFlag, *cli.Uint64SliceFlag, *cli.UintSliceFlag:
+			want = "whole numbers, separated by commas"
+		case *cli.IntFlag, *cli.Int64Flag:
+			want = "a whole number"
+		case *cli.UintFlag, *cli.Uint64Flag:
+			want = "a whole number, 0 or more"
+		case *cli.Float64Flag, *cli.Float64SliceFlag:
+			want = "a number"
+		case *cli.DurationFlag:
+			want = "a duration (90s, 5m, 1h)"
+		case *cli.BoolFlag:
+			want = "true or false"
+		}
+	}
+	return fmt.Errorf("--%s %q: want %s", m[2], m[1], want)
+}
+
+func hasName(f cli.Flag, name string) bool {
+	for _, n := range f.Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+package cliflags
+
+import (
+	"context"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// app returns an app whose command "cp" records its arguments and --out, and rejects empty
+// string values but --prefix's.
+func app(args *[]string, out *string) *cli.App {
+	a := &cli.App{Name: "t", Writer: io.Discard, ErrWriter: io.Discard,
+		OnUsageError:   func(c *cli.Context, err error, _ bool) error { return ValueError(c, err) },
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{{
+			Name: "cp",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "out", Aliases: []string{"o"}},
+				&cli.StringFlag{Name: "prefix"},
+				&cli.BoolFlag{Name: "force"},
+				&cli.IntFlag{Name: "n"},
+			},
+			Action: func(c *cli.Context) error { *args, *out = c.Args().Slice(), c.String("out"); return nil },
+		}},
+	}
+	for _, c := range a.Commands {
+		c.OnUsageError = a.OnUsageError
+	}
+	RefuseEmpty(a, map[string]string{"prefix": "no prefix"})
+	return a
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantArgs []string
+		wantOut  string
+		err      string
+	}{
+		{args: []string{"cp", "a", "-o", "x", "b"}, wantArgs: []string{"a", "b"}, wantOut: "x"},
+		{args: []string{"cp", "a", "--force", "b", "--out=y"}, wantArgs: []string{"a", "b"}, wantOut: "y"},
+		{args: []string{"cp", "-", "--", "-o", "z"}, wantArgs: []string{"-", "-o", "z"}},
+		{args: []string{"cp", "a", "--prefix", ""}, wantArgs: []string{"a"}},
+		{args: []string{"cp", "a", "-o"}, err: "flag needs an argument: -o"},
+		{args: []string{"cp", "--out", ""}, err: `--out "": an empty value is not allowed: give one, or leave the flag out`},
+		{args: []string{"cp", "--n", "x"}, err: `--n "x": want a whole number`},
+	}
+	for _, tt := range tests {
+		var args []string
+		var out string
+		err := Run(context.Background(), app(&args, &out), append([]string{"t"}, tt.args...))
+		switch {
+		case tt.err != "":
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%q: error %v, want %s", tt.args, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tt.args, err)
+		case !slices.Equal(args, tt.wantArgs) || out != tt.wantOut:
+			t.Errorf("%q: args %q out %q, want %q %q", tt.args, args, out, tt.wantArgs, tt.wantOut)
+		}
+	}
+}
