@@ -2,7 +2,9 @@ package input
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/live"
@@ -62,4 +64,28 @@ func (s *server) WriteTo(ctx context.Context, sink record.Sink) error {
 	err := s.src.WriteTo(ctx, sink)
 	s.in.Read = s.src.Stats()
 	return err
+}
+
+// Snapshot returns the snapshot of the live server in, as a replica receives it, for a
+// reader of a whole RDB file (inspect): one server's, of every database, read with
+// live.Sync, as a scan gives none.
+func (in *Input) Snapshot(ctx context.Context) (io.ReadCloser, error) {
+	switch {
+	case in.Cluster != nil:
+		return nil, fmt.Errorf("%s: inspect reads one server's snapshot: name a primary, without --cluster", in.Name)
+	case in.Server == nil:
+		return nil, fmt.Errorf("input: %s is no live server: it has no snapshot", in.Name)
+	case in.Server.Address().DB >= 0:
+		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.Name)
+	case in.Server.Via() == live.Scan:
+		return nil, errors.New("--via scan: inspect reads the server's snapshot (--via sync)")
+	}
+	sn, err := in.Server.Snapshot(ctx)
+	if errors.Is(err, live.ErrRefused) {
+		return nil, fmt.Errorf("%w: inspect reads the server's snapshot, which a scan does not give", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sn, nil
 }

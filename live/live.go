@@ -103,6 +103,14 @@ func Open(url string, opts Options) (*Source, error) {
 // Address returns the server's address.
 func (s *Source) Address() Address { return s.addr }
 
+// Via returns the way the Source reads the server: Sync, or Scan.
+func (s *Source) Via() Via {
+	if s.opts.Via == "" {
+		return Sync
+	}
+	return s.opts.Via
+}
+
 // Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
 // records and the module values and AUX data per module (a scan reads each key's payload
 // with a reader of its own: its Bytes are not counted).

@@ -3,18 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/bench"
 	"github.com/rdbgen/rdbgen/loader"
-	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -68,54 +65,13 @@ func benchAction(c *cli.Context) error {
 			RedisServer: c.String("redis-server"),
 		},
 	}
-	if !quiet && !asJSON && bar.IsTerminal(c.App.ErrWriter) {
-		p := &benchProgress{w: c.App.ErrWriter}
-		defer p.finish()
-		opts.Progress = p.update
-	}
+	bars := bar.NewStages(c.App.ErrWriter, quiet || asJSON, bench.Measure)
+	bars.Named = true
+	opts.Progress = bars.Update
 	r, err := bench.Run(c.Context, in.src, opts)
+	bars.Finish()
 	if err != nil {
 		return errInterrupted(err)
 	}
-	if dir := c.String("report"); dir != "" {
-		if err := bench.WriteReport(dir, r); err != nil {
-			return err
-		}
-	}
-	switch {
-	case asJSON:
-		err = bench.WriteJSON(c.App.Writer, r)
-	case !quiet:
-		err = bench.WriteText(c.App.Writer, r, c.String("report"))
-	}
-	if err != nil {
-		return err
-	}
-	if failed := r.Failed(); failed > 0 {
-		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
-	}
-	return nil
-}
-
-// benchProgress draws a progress bar per stage of each run.
-type benchProgress struct {
-	w     io.Writer
-	bar   *progressbar.ProgressBar
-	stage string // the row, run and stage the bar is for
-}
-
-func (p *benchProgress) update(e record.Progress) {
-	if stage := e.Stage; stage != p.stage {
-		p.finish()
-		p.stage = stage
-		p.bar = bar.New(p.w, int64(e.Total), "keys", false)
-		p.bar.Describe(stage)
-	}
-	_ = p.bar.Set64(int64(e.Keys))
-}
-
-func (p *benchProgress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
+	return bench.Print(c.App.Writer, r, c.String("report"), asJSON, quiet)
 }

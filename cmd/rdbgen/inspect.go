@@ -82,7 +82,7 @@ func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.R
 	defer in.Close()
 	var f io.ReadCloser
 	if in.Kind == input.Live {
-		f, err = snapshot(c, in)
+		f, err = in.Snapshot(c.Context)
 	} else {
 		f, err = os.Open(in.Path)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -85,23 +84,4 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 		TLS:    live.TLS{CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key"), Insecure: c.Bool("insecure")},
 		Notice: func(msg string) { fmt.Fprintf(errw, "rdbgen: %s\n", msg) },
 	}, nil
-}
-
-// snapshot returns the snapshot of the live server in, as a replica receives it: inspect
-// reads a whole RDB file, which a scan does not give.
-func snapshot(c *cli.Context, in *input.Input) (io.ReadCloser, error) {
-	if in.Cluster != nil {
-		return nil, fmt.Errorf("%s: inspect reads one server's snapshot: name a primary, without --cluster", in.Name)
-	}
-	if in.Server.Address().DB >= 0 {
-		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.Name)
-	}
-	if live.Via(c.String("via")) == live.Scan {
-		return nil, errors.New("--via scan: inspect reads the server's snapshot (--via sync)")
-	}
-	sn, err := in.Server.Snapshot(c.Context)
-	if errors.Is(err, live.ErrRefused) {
-		return nil, fmt.Errorf("%w: inspect reads the server's snapshot, which a scan does not give", err)
-	}
-	return sn, err
 }

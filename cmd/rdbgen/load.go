@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/summary"
@@ -33,7 +31,7 @@ func loadCommand() *cli.Command {
 			builtinDatasetFlags(countUsage+", or --spec, or an input file", seedUsage),
 			onlineInputFlags(),
 			[]cli.Flag{
-				dbMapFlag(),
+				&cli.StringFlag{Name: "db-map", Usage: "with an input of several databases: where each goes, FROM=TO,… (e.g. 0=5,3=6); every database of the input needs one", Category: "Input"},
 				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address (with --cluster: any node of the cluster)"},
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
@@ -60,47 +58,37 @@ func loadCommand() *cli.Command {
 func loadAction(c *cli.Context) error {
 	now := time.Now()
 	// The flags first, before the input is opened.
-	opts, urlDB, err := connectionFromFlags(c)
+	opts, dbs, err := loader.Target{
+		Addr: c.String("addr"), AddrSet: c.IsSet("addr"), URL: c.String("url"),
+		Password: c.String("password"), PasswordSet: c.IsSet("password"),
+		Method: loader.Method(c.String("method")), Batch: c.Int("batch"), Replace: c.Bool("replace"), Cluster: c.Bool("cluster"),
+		DB: c.Int("db"), DBSet: c.IsSet("db"), DBMap: c.String("db-map"),
+		Dataset: !c.IsSet("spec") && c.NArg() == 0,
+	}.Options()
 	if err != nil {
 		return err
 	}
 	if c.IsSet("force") && !c.IsSet("manifest") {
 		return errors.New("--force goes with --manifest (it replaces an existing manifest file)")
 	}
-	if c.IsSet("replace") && opts.Method != loader.Restore {
-		return fmt.Errorf("--replace goes with --method restore (%s replaces keys always)", opts.Method)
-	}
-	if c.IsSet("batch") && opts.Method != loader.Pipeline {
-		return fmt.Errorf("--batch goes with --method pipeline, not %s", opts.Method)
-	}
-	var dbs loader.DBs
-	var specMoved bool // a spec's families go to other databases than the file says
-	if builtin := !c.IsSet("spec") && c.NArg() == 0; !builtin {
-		if dbs, err = loadDBsFromFlags(c, urlDB); err != nil {
-			return err
-		}
-	} else if c.IsSet("db-map") {
-		return fmt.Errorf("--db-map goes with --spec or an input file: the dataset's keys go to --db")
-	}
 	in, err := inputFromFlags(c, now)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	specMoved := false // a spec's families go to other databases than the file says
 	switch {
 	case in.Dataset != nil:
-		if err := datasetDB(c, in.Dataset, urlDB); err != nil {
-			return err
-		}
+		in.Dataset.DB = dbs.To
+		err = in.Dataset.Validate()
 	case in.Spec != nil:
-		if specMoved, err = moveSpec(dbs, in.Spec); err != nil {
-			return err
-		}
+		specMoved, err = dbs.MoveSpec(in.Spec)
 	default:
-		if err := dbs.CheckInput(c.Context, in.src, in.Arg, in.Err); err != nil {
-			return err
-		}
+		err = dbs.CheckInput(c.Context, in.src, in.Arg, in.Err)
 		opts.MapDB = dbs.MapDB()
+	}
+	if err != nil {
+		return err
 	}
 	if c.IsSet("rewrite") {
 		if in.Import == nil && in.dump == nil {
@@ -119,14 +107,11 @@ func loadAction(c *cli.Context) error {
 			return fmt.Errorf("--manifest %w", err)
 		}
 	}
-	opts.Cluster = c.Bool("cluster")
 	opts.ReplaceFunctions = c.Bool("replace-functions")
 	opts.DropModuleAux = c.Bool("drop-module-aux")
 	opts.Workers = c.Int("workers")
-	opts.Batch = c.Int("batch")
 	opts.Expiry = resp.Expiry(c.String("expiry"))
 	opts.DropLostPending = c.Bool("drop-lost-pending")
-	opts.Replace = c.Bool("replace")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.total()
@@ -142,21 +127,12 @@ func loadAction(c *cli.Context) error {
 	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON || total == 0)
 	res, err := loader.Load(c.Context, in.src, opts)
 	done()
-	var le *loader.Error
-	if errors.As(err, &le) && errors.Is(err, context.Canceled) {
-		if le.Total > 0 {
-			return fmt.Errorf("interrupted: %d of %d keys confirmed by %s", le.Confirmed, le.Total, le.Addr)
-		}
-		return fmt.Errorf("interrupted: %d keys confirmed by %s", le.Confirmed, le.Addr)
-	}
 	if err != nil {
-		return in.Err(err)
+		return in.Err(loader.Interrupted(err))
 	}
 
 	sum := summary.FromLoad(&res, opts.Addr, c.String("manifest"))
-	if in.Dataset != nil {
-		sum.DB = in.Dataset.DB
-	} else if dbs.Move {
+	if dbs.Move {
 		sum.DB = dbs.To
 	}
 	if in.dump != nil {
@@ -169,46 +145,11 @@ func loadAction(c *cli.Context) error {
 		}
 	}
 	where := fmt.Sprintf("%s db %d", sum.Addr, sum.DB)
-	if in.Dataset == nil && !dbs.Move {
+	if !dbs.Move {
 		where = sum.Addr
 	}
 	if opts.Cluster {
 		where = fmt.Sprintf("the cluster of %s (%d primaries)", sum.Addr, len(res.Nodes))
 	}
 	return summary.Print(c.App.Writer, sum, asJSON, quiet, summary.Text(sum.Text(where)))
-}
-
-// connectionFromFlags returns the loader options of --addr, --url, --password and
-// --method, and the database of --url, -1 when it names none.
-func connectionFromFlags(c *cli.Context) (loader.Options, int, error) {
-	opts := loader.Options{Addr: c.String("addr"), Password: c.String("password"), Method: loader.Method(c.String("method"))}
-	if !c.IsSet("url") {
-		return opts, -1, nil
-	}
-	if c.IsSet("addr") {
-		return opts, -1, errors.New("--addr and --url both name the server: give one")
-	}
-	db, err := opts.SetURL(c.String("url"), c.IsSet("password"))
-	switch {
-	case errors.Is(err, loader.ErrTwoPasswords):
-		return opts, -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
-	case errors.Is(err, loader.ErrUnixSocket):
-		return opts, -1, fmt.Errorf("--url %w", err)
-	case err != nil:
-		return opts, -1, fmt.Errorf("--url: %w", err)
-	}
-	return opts, db, nil
-}
-
-// datasetDB takes the database of --url (urlDB, -1 for none) into d, the built-in
-// dataset, unless --db says another: they must agree.
-func datasetDB(c *cli.Context, d *dataset.Config, urlDB int) error {
-	switch {
-	case urlDB < 0:
-	case !c.IsSet("db"):
-		d.DB = urlDB
-	case urlDB != d.DB:
-		return fmt.Errorf("--db %d disagrees with the database %d of --url: give one", d.DB, urlDB)
-	}
-	return d.Validate()
 }

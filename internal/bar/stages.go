@@ -16,6 +16,8 @@ type Stages struct {
 	stage string
 	max   int64
 	bar   *progressbar.ProgressBar
+	// Named describes each bar by its stage's name rather than by its unit.
+	Named bool
 	// measure returns the done and total of p, and the unit of its stage.
 	measure func(p record.Progress) (done, total int64, unit string)
 }
@@ -36,6 +38,9 @@ func (s *Stages) Update(p record.Progress) {
 		s.Finish()
 		s.stage, s.max = p.Stage, total
 		s.bar = New(s.w, total, unit, s.quiet)
+		if s.Named && s.bar != nil {
+			s.bar.Describe(p.Stage)
+		}
 	}
 	if s.bar == nil {
 		return

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // WriteText writes r for people, as rdbgen bench prints it: what was measured, the table,
@@ -29,4 +31,35 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Print ends a run of rdbgen bench whose report is r: it writes the report's files into dir
+// (see WriteReport; none when dir is ""), prints r to w as JSON with asJSON, for people
+// unless quiet, and returns an error when a row failed.
+func Print(w io.Writer, r *Report, dir string, asJSON, quiet bool) error {
+	if dir != "" {
+		if err := WriteReport(dir, r); err != nil {
+			return err
+		}
+	}
+	var err error
+	switch {
+	case asJSON:
+		err = WriteJSON(w, r)
+	case !quiet:
+		err = WriteText(w, r, dir)
+	}
+	if err != nil {
+		return err
+	}
+	if failed := r.Failed(); failed > 0 {
+		return fmt.Errorf("%d of %d rows failed (see their errors in the table)", failed, len(r.Rows))
+	}
+	return nil
+}
+
+// Measure returns what p, a progress report of [Options.Progress], counts, for a progress
+// bar of its stage: the keys of the run's stage.
+func Measure(p record.Progress) (done, total int64, unit string) {
+	return int64(p.Keys), int64(p.Total), "keys"
 }
