@@ -11,11 +11,12 @@ type Cursor struct {
 	digits int // offset of the first digit in key
 	value  []byte
 	valued bool // value is the current record's
+	random bool // values are drawn (ValueRandom), not the keys
 }
 
 // Cursor returns a cursor before the first record of d.
 func (d *Config) Cursor() *Cursor {
-	return &Cursor{d: d, digits: len(d.KeyPrefix)}
+	return &Cursor{d: d, digits: len(d.KeyPrefix), random: d.Value == ValueRandom}
 }
 
 // Next moves to the next record and reports whether there was one.
@@ -58,9 +59,15 @@ func (c *Cursor) Key() []byte { return c.key }
 // asked for (a record left out costs no value). Collections have no value: their members
 // come from AppendMember and AppendFieldValue.
 func (c *Cursor) Value() []byte {
-	if c.d.Value != ValueRandom {
+	if !c.random {
 		return c.key
 	}
+	return c.randomValue()
+}
+
+// randomValue is Value for a dataset of random values: the value drawn once per record.
+// Value keeps only the test, so that it is inlined into the generator's loop.
+func (c *Cursor) randomValue() []byte {
 	if !c.valued {
 		c.value = appendRandom(c.value[:0], c.d.Seed, c.next-1, c.d.ValueSize)
 		c.valued = true

@@ -10,8 +10,10 @@ import "fmt"
 // WriteString writes a string key: its name, value and expiry (absolute Unix ms, 0 for
 // none).
 func (w *Writer) WriteString(key, value []byte, expireAtMS int64) error {
-	if err := w.checkRecord(key, expireAtMS); err != nil {
-		return err
+	if !w.recordReady(expireAtMS) {
+		if err := w.checkRecord(key, expireAtMS); err != nil {
+			return err
+		}
 	}
 	if w.payload {
 		w.appendRecordHeader(key, expireAtMS, typeString)

@@ -358,7 +358,8 @@ func (w *Writer) endDB() error {
 	return nil
 }
 
-// checkRecord checks that a record with this key and expiry may start now.
+// checkRecord checks that a record with this key and expiry may start now. A hot path
+// calls it only when recordReady is false.
 func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 	if w.err != nil || w.closed || w.coll.kind != noCollection {
 		return w.usable()
@@ -376,6 +377,13 @@ func (w *Writer) checkRecord(key []byte, expireAtMS int64) error {
 		w.seen[string(key)] = struct{}{}
 	}
 	return nil
+}
+
+// recordReady reports whether a record with this expiry may start now with nothing for
+// checkRecord to check or remember: checkRecord's common case, which is inlined, sparing
+// WriteString a call per key.
+func (w *Writer) recordReady(expireAtMS int64) bool {
+	return w.err == nil && !w.closed && w.coll.kind == noCollection && w.dbOpen && !w.checkDups && expireAtMS >= 0
 }
 
 // appendRecordHeader appends the expiry, type byte and key of a record and counts it; a
