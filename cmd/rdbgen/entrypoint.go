@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/rebase"
+	"github.com/rdbgen/rdbgen/internal/image"
 )
 
 // entrypointCommand is the entrypoint of images built with rdbgen image --expiry-from-start:
@@ -46,18 +44,11 @@ func entrypointAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("command %q: %w", command[0], err)
 	}
-	start := time.Now()
-	res, err := rebase.File(c.Context, dump, start)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: no %s: expiries left alone\n", dump)
-	case err != nil:
-		return fmt.Errorf("rebase %s: %w", dump, err)
-	default:
-		fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: moved the expiries of %d keys and %d fields of %s by %s (from %s to %s) in %s\n",
-			res.Moved.Keys, res.Moved.Fields, dump, time.Duration(res.Shift.ShiftMS)*time.Millisecond,
-			res.Shift.From.Format(time.RFC3339), res.Shift.To.Format(time.RFC3339), time.Since(start).Round(time.Millisecond))
+	msg, err := image.RebaseAtStart(c.Context, dump, time.Now())
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: %s\n", msg)
 	if err := syscall.Exec(path, command, os.Environ()); err != nil {
 		return fmt.Errorf("exec %s: %w", path, err)
 	}
