@@ -33,12 +33,9 @@ func diffAction(c *cli.Context) error {
 	if len(args) != 2 {
 		return fmt.Errorf("diff takes two files, got %d (rdbgen diff a.rdb b.rdb)", len(args))
 	}
-	limit := c.Int("limit")
-	switch {
-	case limit < 0:
-		return fmt.Errorf("--limit %d: want 0 or more", limit)
-	case limit == 0:
-		limit = -1
+	limit, err := cliflags.Limit(c, "limit")
+	if err != nil {
+		return err
 	}
 	var srcs [2]record.Source
 	for i, p := range args {

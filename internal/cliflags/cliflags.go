@@ -174,6 +174,19 @@ func OneLineErrors(app *cli.App) {
 	})
 }
 
+// Limit returns the value of the int flag name, a number of things listed: -1, none, for
+// 0; a negative value is an error.
+func Limit(c *cli.Context, name string) (int, error) {
+	switch n := c.Int(name); {
+	case n < 0:
+		return 0, fmt.Errorf("--%s %d: want 0 or more", name, n)
+	case n == 0:
+		return -1, nil
+	default:
+		return n, nil
+	}
+}
+
 // badValue is urfave/cli's error for a value a number flag cannot parse.
 var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
 
