@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
 )
@@ -73,11 +73,8 @@ func exportAction(c *cli.Context) error {
 	}
 	s, err := export.Dump(c.Context, in.Path, in.Name, dst, dopts)
 	done()
-	switch {
-	case errors.Is(err, context.Canceled) && out == "-":
-		return errors.New("interrupted; the output on stdout is incomplete")
-	case err != nil:
-		return errInterrupted(err)
+	if err != nil {
+		return cliflags.InterruptedWriting(err, out)
 	}
 	if err := dst.Commit(); err != nil {
 		return err

@@ -63,9 +63,16 @@ func Status(err error, interrupted bool) (code int, message string) {
 
 // Interrupted replaces a context error with words a user reads; other errors come back as
 // they are.
-func Interrupted(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return errors.New("interrupted; nothing was written")
+func Interrupted(err error) error { return InterruptedWriting(err, "") }
+
+// InterruptedWriting is Interrupted for a run that writes to out: what it wrote to stdout
+// ("-") stays there, incomplete; a file is written only once complete.
+func InterruptedWriting(err error, out string) error {
+	switch {
+	case !errors.Is(err, context.Canceled):
+		return err
+	case out == "-":
+		return errors.New("interrupted; the output on stdout is incomplete")
 	}
-	return err
+	return errors.New("interrupted; nothing was written")
 }

@@ -55,6 +55,12 @@ func TestInterrupted(t *testing.T) {
 	if err := Interrupted(nil); err != nil {
 		t.Errorf("Interrupted(nil) = %v", err)
 	}
+	if err := InterruptedWriting(context.Canceled, "-"); err == nil || err.Error() != "interrupted; the output on stdout is incomplete" {
+		t.Errorf("InterruptedWriting(canceled, -) = %v", err)
+	}
+	if err := InterruptedWriting(context.Canceled, "out.json"); err == nil || err.Error() != "interrupted; nothing was written" {
+		t.Errorf("InterruptedWriting(canceled, out.json) = %v", err)
+	}
 }
 
 // TestOneLineErrors: a bad value of a subcommand's flag is one line naming the flag, and
