@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,17 +36,5 @@ func entrypointAction(c *cli.Context) error {
 		return fmt.Errorf("want DUMP -- COMMAND [ARGS...], got %q", args)
 	}
 	dump, command := args[0], args[2:]
-	path, err := exec.LookPath(command[0])
-	if err != nil {
-		return fmt.Errorf("command %q: %w", command[0], err)
-	}
-	msg, err := image.RebaseAtStart(c.Context, dump, time.Now())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: %s\n", msg)
-	if err := syscall.Exec(path, command, os.Environ()); err != nil {
-		return fmt.Errorf("exec %s: %w", path, err)
-	}
-	return nil // not reached: the command runs in this process
+	return image.Entrypoint(c.Context, dump, command, func(msg string) { fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: %s\n", msg) })
 }

@@ -84,3 +84,17 @@ func TestRebaseAtStart(t *testing.T) {
 		t.Errorf("bad dump: %v", err)
 	}
 }
+
+// TestEntrypointNoCommand: a command not in PATH is refused before the dump is touched.
+func TestEntrypointNoCommand(t *testing.T) {
+	created := time.Now().Add(-time.Hour)
+	dump := expiringDump(t, 3, created, created.Add(2*time.Hour))
+	before, _ := os.ReadFile(dump)
+	err := Entrypoint(context.Background(), dump, []string{"no-such-server-rdbgen"}, func(msg string) { t.Errorf("reported %q", msg) })
+	if err == nil || !strings.HasPrefix(err.Error(), `command "no-such-server-rdbgen": `) {
+		t.Errorf("got %v", err)
+	}
+	if after, _ := os.ReadFile(dump); !bytes.Equal(before, after) {
+		t.Error("the dump changed")
+	}
+}
