@@ -24,6 +24,9 @@ import (
 // ErrTemp is the error of the temporary files that hold the fingerprints.
 var ErrTemp = errors.New("diff: temporary file")
 
+// ErrDifferent is the verdict of two dumps that differ (Result.Verdict).
+var ErrDifferent = errors.New("diff: the dumps differ")
+
 // DefaultLimit is the number of differing keys Compare names by default.
 const DefaultLimit = 100
 
@@ -95,6 +98,14 @@ type Result struct {
 func (r *Result) Same() bool {
 	return r.Differences == 0 && len(r.FunctionsOnlyA) == 0 && len(r.FunctionsOnlyB) == 0 &&
 		len(r.ModuleAuxOnlyA) == 0 && len(r.ModuleAuxOnlyB) == 0
+}
+
+// Verdict returns nil when the two sides hold the same data, else ErrDifferent.
+func (r *Result) Verdict() error {
+	if r.Same() {
+		return nil
+	}
+	return ErrDifferent
 }
 
 // Compare compares the records of a and b. It reads the two concurrently into sums per

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -94,8 +95,8 @@ func TestCompareBuckets(t *testing.T) {
 			if !slices.Equal(res.DBs, want) || res.Differences != 3*c || res.KeysA != n+n/10 || res.KeysB != res.KeysA {
 				t.Errorf("counts %+v, %d differences, keys %d %d; want %+v", res.DBs, res.Differences, res.KeysA, res.KeysB, want)
 			}
-			if res.Same() != (c == 0) {
-				t.Errorf("Same() = %v with %d changes", res.Same(), c)
+			if res.Same() != (c == 0) || (res.Verdict() == nil) != (c == 0) || (c != 0 && !errors.Is(res.Verdict(), ErrDifferent)) {
+				t.Errorf("Same() = %v, Verdict() = %v with %d changes", res.Same(), res.Verdict(), c)
 			}
 			if len(res.Keys) != tc.wantNm {
 				t.Fatalf("%d keys named, want %d", len(res.Keys), tc.wantNm)

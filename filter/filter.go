@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -74,6 +75,19 @@ func (o *Options) AddType(s string) error {
 		o.anyModule, o.Modules = true, nil
 	case !slices.Contains(o.Modules, module):
 		o.Modules = append(o.Modules, module)
+	}
+	return nil
+}
+
+// AddTypes adds the types of lists, each one type or several separated by commas
+// ("hash,zset"), as a repeated flag gives them; see AddType.
+func (o *Options) AddTypes(lists ...string) error {
+	for _, list := range lists {
+		for _, s := range strings.Split(list, ",") {
+			if err := o.AddType(strings.TrimSpace(s)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -280,3 +280,13 @@ func ExampleOptions_AddType() {
 	// [hash module] [ReJSON-RL]
 	// filter: invalid option: record: invalid module type name (want 9 characters of A-Z, a-z, 0-9, - and _): "json"
 }
+
+// AddTypes reads repeated flags, each a type or a list of them.
+func ExampleOptions_AddTypes() {
+	var opts filter.Options
+	fmt.Println(opts.AddTypes("hash, zset", "string"), opts.Types)
+	fmt.Println(opts.AddTypes("list,"))
+	// Output:
+	// <nil> [hash zset string]
+	// filter: invalid option: record: unknown type "" (known: string, list, set, zset, hash, stream, module, module:NAME)
+}

@@ -53,30 +53,38 @@ type Options struct {
 	// Decoder configures the reader; its Progress, if set, is called every few thousand
 	// records and at the end.
 	Decoder decoder.Options
+	// Name is what the error of a damaged file calls it ("read NAME: ..."); default the path
+	// File reads, and for Read nothing (the *decoder.Error as it is).
+	Name string
 }
 
-// File inspects the RDB file at path. Damage in the file is an error naming the path and
-// the byte offset (a *decoder.Error).
+// File inspects the RDB file at path. Damage in the file is an error naming the path (or
+// opts.Name) and the byte offset (a *decoder.Error).
 func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("inspect: %w", err)
 	}
 	defer f.Close()
-	rep, err := Read(ctx, f, opts)
-	if err != nil {
-		var de *decoder.Error
-		if errors.As(err, &de) {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		return nil, err
+	if opts.Name == "" {
+		opts.Name = path
 	}
-	return rep, nil
+	return Read(ctx, f, opts)
 }
 
 // Read inspects the RDB file that r holds. An *os.File at its start lets the reader read
-// long quicklists twice rather than hold them (decoder.Options.MaxHeldBytes).
+// long quicklists twice rather than hold them (decoder.Options.MaxHeldBytes). Damage in the
+// file is a *decoder.Error, named with opts.Name when it is set.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
+	rep, err := read(ctx, r, opts)
+	var de *decoder.Error
+	if opts.Name != "" && errors.As(err, &de) {
+		return nil, fmt.Errorf("read %s: %w", opts.Name, err)
+	}
+	return rep, err
+}
+
+func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 	if opts.Top == 0 {
 		opts.Top = DefaultTop
 	}

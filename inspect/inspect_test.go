@@ -359,6 +359,14 @@ func TestBadInput(t *testing.T) {
 	if _, err := inspect.File(context.Background(), filepath.Join(t.TempDir(), "missing.rdb"), inspect.Options{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
+	// Read names the file as Options.Name says, and leaves the error as it is without one.
+	notRDB := []byte("this is not an RDB file at all")
+	if _, err := inspect.Read(context.Background(), bytes.NewReader(notRDB), inspect.Options{Name: "stdin"}); !errors.Is(err, decoder.ErrNotRDB) || !strings.HasPrefix(err.Error(), "read stdin: rdb byte 0:") {
+		t.Errorf("Read with a name: %v", err)
+	}
+	if _, err := inspect.Read(context.Background(), bytes.NewReader(notRDB), inspect.Options{}); !errors.Is(err, decoder.ErrNotRDB) || strings.HasPrefix(err.Error(), "read ") {
+		t.Errorf("Read without a name: %v", err)
+	}
 }
 
 func TestCancel(t *testing.T) {

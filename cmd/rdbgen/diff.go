@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -9,6 +8,7 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -24,45 +24,18 @@ func diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "ignore-ttl", Usage: "leave key and hash-field expiries out"},
 			&cli.IntFlag{Name: "limit", Value: diff.DefaultLimit, Usage: "differing keys named (0: none); the counts take them all"},
 		},
-		Action: func(c *cli.Context) error {
-			err := diffAction(c)
-			if err != nil && !errors.Is(err, errDifferent) {
-				return exitCode{2, err}
-			}
-			return err
-		},
+		Action: cliflags.Verdict(diffAction, diff.ErrDifferent), // exit 0 same, 1 different, 2 trouble
 	}
 }
-
-// exitCode is an error that tells main the exit code; a nil err prints nothing.
-type exitCode struct {
-	code int
-	err  error
-}
-
-func (e exitCode) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-func (e exitCode) Unwrap() error { return e.err }
-func (e exitCode) ExitCode() int { return e.code }
-
-// errDifferent is diff's answer when the dumps differ: exit 1, nothing more printed.
-var errDifferent = exitCode{code: 1}
 
 func diffAction(c *cli.Context) error {
 	args := c.Args().Slice()
 	if len(args) != 2 {
 		return fmt.Errorf("diff takes two files, got %d (rdbgen diff a.rdb b.rdb)", len(args))
 	}
-	limit := c.Int("limit")
-	switch {
-	case limit < 0:
-		return fmt.Errorf("--limit %d: want 0 or more", limit)
-	case limit == 0:
-		limit = -1
+	limit, err := cliflags.Limit(c, "limit")
+	if err != nil {
+		return err
 	}
 	var srcs [2]record.Source
 	for i, p := range args {
@@ -77,9 +50,8 @@ func diffAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	err = summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText)
-	if err == nil && !res.Same() {
-		return errDifferent
+	if err := summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText); err != nil {
+		return err
 	}
-	return err
+	return res.Verdict()
 }

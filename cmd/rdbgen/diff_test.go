@@ -2,26 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 )
 
 // exitOf returns the exit code main gives err.
 func exitOf(err error) int {
-	var coded interface{ ExitCode() int }
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &coded):
-		return coded.ExitCode()
-	}
-	return 1
+	code, _ := cliflags.Status(err, false)
+	return code
 }
 
 // fillTypes writes a key of each type in several encodings (small and large collections).

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/rebase"
+	"github.com/rdbgen/rdbgen/internal/image"
 )
 
 // entrypointCommand is the entrypoint of images built with rdbgen image --expiry-from-start:
@@ -42,24 +36,5 @@ func entrypointAction(c *cli.Context) error {
 		return fmt.Errorf("want DUMP -- COMMAND [ARGS...], got %q", args)
 	}
 	dump, command := args[0], args[2:]
-	path, err := exec.LookPath(command[0])
-	if err != nil {
-		return fmt.Errorf("command %q: %w", command[0], err)
-	}
-	start := time.Now()
-	res, err := rebase.File(c.Context, dump, start)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: no %s: expiries left alone\n", dump)
-	case err != nil:
-		return fmt.Errorf("rebase %s: %w", dump, err)
-	default:
-		fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: moved the expiries of %d keys and %d fields of %s by %s (from %s to %s) in %s\n",
-			res.Moved.Keys, res.Moved.Fields, dump, time.Duration(res.Shift.ShiftMS)*time.Millisecond,
-			res.Shift.From.Format(time.RFC3339), res.Shift.To.Format(time.RFC3339), time.Since(start).Round(time.Millisecond))
-	}
-	if err := syscall.Exec(path, command, os.Environ()); err != nil {
-		return fmt.Errorf("exec %s: %w", path, err)
-	}
-	return nil // not reached: the command runs in this process
+	return image.Entrypoint(c.Context, dump, command, func(msg string) { fmt.Fprintf(c.App.ErrWriter, "rdbgen entrypoint: %s\n", msg) })
 }

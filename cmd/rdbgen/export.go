@@ -1,15 +1,10 @@
 package main
 
 import (
-	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,8 +12,8 @@ import (
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/input"
-	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
 )
@@ -45,9 +40,9 @@ func exportAction(c *cli.Context) error {
 		return errors.New("export takes one input: an RDB file (gzip-compressed or not), or - for stdin")
 	}
 	out := c.String("output")
-	format, err := exportFormat(c.String("format"), out)
+	format, err := export.FormatFor(c.String("format"), out)
 	if err != nil {
-		return err
+		return fmt.Errorf("--format %q (known: json, jsonl, csv)", c.String("format"))
 	}
 	f, err := filterOptions(c)
 	if err != nil {
@@ -60,20 +55,11 @@ func exportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var dst io.Writer = c.App.Writer
-	var file *atomicfile.File
-	if out != "-" {
-		if file, err = atomicfile.Create(out, c.Bool("force")); err != nil {
-			return err
-		}
-		defer file.Abort()
-		dst = file
+	dst, err := export.Create(out, c.Bool("force"), c.App.Writer)
+	if err != nil {
+		return err
 	}
-	var gz *gzip.Writer
-	if strings.HasSuffix(out, ".gz") {
-		gz = gzip.NewWriter(dst)
-		dst = gz
-	}
+	defer dst.Abort()
 	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB})
 	if err != nil {
 		return errInterrupted(err)
@@ -87,21 +73,11 @@ func exportAction(c *cli.Context) error {
 	}
 	s, err := export.Dump(c.Context, in.Path, in.Name, dst, dopts)
 	done()
-	switch {
-	case errors.Is(err, context.Canceled) && out == "-":
-		return errors.New("interrupted; the output on stdout is incomplete")
-	case err != nil:
-		return errInterrupted(err)
+	if err != nil {
+		return cliflags.InterruptedWriting(err, out)
 	}
-	if gz != nil {
-		if err := gz.Close(); err != nil {
-			return fmt.Errorf("export: write: %w", err)
-		}
-	}
-	if file != nil {
-		if err := file.Commit(); err != nil {
-			return err
-		}
+	if err := dst.Commit(); err != nil {
+		return err
 	}
 	s.Seconds = time.Since(start).Seconds()
 	s.Output, s.Format = out, string(format)
@@ -111,22 +87,4 @@ func exportAction(c *cli.Context) error {
 	}
 	// --quiet wins over --json here.
 	return summary.Print(w, s, c.Bool("json") && !c.Bool("quiet"), c.Bool("quiet"), s.WriteText)
-}
-
-// exportFormat returns the format the flag names, else the one the output's extension
-// tells, else json.
-func exportFormat(flag, out string) (export.Format, error) {
-	if flag != "" {
-		if f := export.Format(flag); slices.Contains(export.Formats, f) {
-			return f, nil
-		}
-		return "", fmt.Errorf("--format %q (known: json, jsonl, csv)", flag)
-	}
-	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(out, ".gz"))) {
-	case ".jsonl", ".ndjson":
-		return export.FormatJSONL, nil
-	case ".csv":
-		return export.FormatCSV, nil
-	}
-	return export.FormatJSON, nil
 }

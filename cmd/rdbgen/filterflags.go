@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,12 +32,8 @@ func filterOptions(c *cli.Context) (filter.Options, error) {
 	if c.IsSet("db") {
 		f.DBs = c.IntSlice("db")
 	}
-	for _, t := range c.StringSlice("type") {
-		for _, s := range strings.Split(t, ",") {
-			if err := f.AddType(strings.TrimSpace(s)); err != nil {
-				return f, fmt.Errorf("--type: %w", err)
-			}
-		}
+	if err := f.AddTypes(c.StringSlice("type")...); err != nil {
+		return f, fmt.Errorf("--type: %w", err)
 	}
 	if c.IsSet("sample") && (f.Sample <= 0 || f.Sample > 1) {
 		return f, fmt.Errorf("--sample %v: want a fraction above 0 and at most 1", f.Sample)

@@ -81,25 +81,12 @@ func imageAction(c *cli.Context) error {
 	if !quiet && !asJSON && bar.IsTerminal(c.App.ErrWriter) {
 		opts.Progress = func(line string) { fmt.Fprintln(c.App.ErrWriter, line) }
 	}
-
-	var p *image.Plan
-	var err error
-	var res *image.Result
-	if dir != "" {
-		p, err = image.WriteContext(c.Context, dump, dir, c.Bool("force"), opts)
-	} else if res, err = image.Build(c.Context, dump, tag, opts); err == nil {
-		p = res.Plan
-	}
+	sum, err := image.Make(c.Context, dump, tag, dir, opts)
 	if err != nil {
 		return errInterrupted(err)
 	}
-	for _, w := range p.Warnings {
+	for _, w := range sum.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "rdbgen: warning: %s\n", w)
-	}
-	sum := image.NewSummary(dump, p)
-	sum.Context = dir
-	if res != nil {
-		sum.Tag, sum.ID, sum.Seconds = res.Tag, res.ID, res.Duration.Seconds()
 	}
 	return summary.Print(c.App.Writer, sum, asJSON, quiet, sum.WriteText)
 }

@@ -9,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/internal/bar"
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
@@ -43,12 +43,9 @@ func inspectAction(c *cli.Context) error {
 		return fmt.Errorf("unexpected argument %q: inspect takes one file", args[1])
 	}
 	path := args[0]
-	top := c.Int("top")
-	if top < 0 {
-		return fmt.Errorf("--top %d: want 0 or more", top)
-	}
-	if top == 0 {
-		top = -1 // none
+	top, err := cliflags.Limit(c, "top")
+	if err != nil {
+		return err
 	}
 	opts := inspect.Options{Target: c.String("target"), Top: top, Thresholds: thresholdsFrom(c)}
 	if c.Bool("prefixes") {
@@ -73,28 +70,21 @@ func inspectAction(c *cli.Context) error {
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
 // convert reads its input: stdin and gzip through a temporary file, so that the reader may
-// read a long list twice instead of holding it.
+// read a long list twice instead of holding it; or a live server's snapshot.
 func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
 	in, err := openInput(c, path, input.Options{Format: input.RDB})
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	var f io.ReadCloser
-	if in.Kind == input.Live {
-		f, err = in.Snapshot(c.Context)
-	} else {
-		f, err = os.Open(in.Path)
+	opts.Name, opts.Decoder.MaxHeldBytes = in.Name, maxHeldBytes
+	if in.Kind != input.Live {
+		return inspect.File(c.Context, in.Path, opts)
 	}
+	f, err := in.Snapshot(c.Context)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	opts.Decoder.MaxHeldBytes = maxHeldBytes
-	rep, err := inspect.Read(c.Context, f, opts)
-	var de *decoder.Error
-	if errors.As(err, &de) {
-		return nil, fmt.Errorf("read %s: %w", in.Name, err)
-	}
-	return rep, err
+	return inspect.Read(c.Context, f, opts)
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,20 +25,12 @@ func main() {
 	err := cliflags.Run(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil
 	stop()
-	var coded interface{ ExitCode() int }
-	if errors.As(err, &coded) && !interrupted { // diff: 1 different, 2 trouble, as diff(1)
-		if errors.Unwrap(err) != nil {
-			fmt.Fprintf(os.Stderr, "rdbgen: %v\n", err)
-		}
-		os.Exit(coded.ExitCode())
+	// diff exits 1 when the dumps differ, 2 on trouble, as diff(1); an interrupted run, 130.
+	code, msg := cliflags.Status(err, interrupted)
+	if msg != "" {
+		fmt.Fprintf(os.Stderr, "rdbgen: %s\n", msg)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "rdbgen: %v\n", err)
-		if interrupted {
-			os.Exit(130)
-		}
-		os.Exit(1)
-	}
+	os.Exit(code)
 }
 
 // newApp wires the commands; stdout gets results and stderr diagnostics and progress.
@@ -71,35 +62,14 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			entrypointCommand(),
 		},
 		HideHelpCommand: true,
-		OnUsageError:    usageError,
-		ExitErrHandler:  func(*cli.Context, error) {}, // only main exits
 	}
-	setUsageError(app.Commands)
+	cliflags.OneLineErrors(app)
 	cliflags.RefuseEmpty(app, allowEmpty)
 	return app
 }
 
-// usageError returns a flag error as it is, for main to print as one line, instead of the
-// whole help text that urfave/cli prints by default.
-func usageError(c *cli.Context, err error, _ bool) error { return cliflags.ValueError(c, err) }
-
-// setUsageError gives every command, at any depth, the one-line usage errors.
-func setUsageError(cmds []*cli.Command) {
-	for _, c := range cmds {
-		if c.OnUsageError == nil {
-			c.OnUsageError = usageError
-		}
-		setUsageError(c.Subcommands)
-	}
-}
-
 // errInterrupted replaces a context error with words a user reads.
-func errInterrupted(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return errors.New("interrupted; nothing was written")
-	}
-	return err
-}
+var errInterrupted = cliflags.Interrupted
 
 // allowEmpty are the string flags whose empty value means something, and what.
 var allowEmpty = map[string]string{

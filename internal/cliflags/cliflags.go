@@ -137,14 +137,15 @@ func commandFlags(c *cli.Context) []cli.Flag {
 func RefuseEmpty(app *cli.App, allow map[string]string) {
 	refuseEmpty := func(c *cli.Context) error { return refuseEmpty(c, allow) }
 	app.Before = chainBefore(refuseEmpty, app.Before)
-	var walk func([]*cli.Command)
-	walk = func(cmds []*cli.Command) {
-		for _, c := range cmds {
-			c.Before = chainBefore(refuseEmpty, c.Before)
-			walk(c.Subcommands)
-		}
+	eachCommand(app.Commands, func(c *cli.Command) { c.Before = chainBefore(refuseEmpty, c.Before) })
+}
+
+// eachCommand calls f with every command of cmds, at any depth.
+func eachCommand(cmds []*cli.Command, f func(*cli.Command)) {
+	for _, c := range cmds {
+		f(c)
+		eachCommand(c.Subcommands, f)
 	}
-	walk(app.Commands)
 }
 
 func chainBefore(first, then cli.BeforeFunc) cli.BeforeFunc {
@@ -156,6 +157,33 @@ func chainBefore(first, then cli.BeforeFunc) cli.BeforeFunc {
 			return err
 		}
 		return then(c)
+	}
+}
+
+// OneLineErrors makes app, and every command of it at any depth, return a flag's usage
+// error as one line (ValueError) for main to print, instead of the whole help text that
+// urfave/cli prints by default; and leaves exiting to main.
+func OneLineErrors(app *cli.App) {
+	usageError := func(c *cli.Context, err error, _ bool) error { return ValueError(c, err) }
+	app.OnUsageError = usageError
+	app.ExitErrHandler = func(*cli.Context, error) {}
+	eachCommand(app.Commands, func(c *cli.Command) {
+		if c.OnUsageError == nil {
+			c.OnUsageError = usageError
+		}
+	})
+}
+
+// Limit returns the value of the int flag name, a number of things listed: -1, none, for
+// 0; a negative value is an error.
+func Limit(c *cli.Context, name string) (int, error) {
+	switch n := c.Int(name); {
+	case n < 0:
+		return 0, fmt.Errorf("--%s %d: want 0 or more", name, n)
+	case n == 0:
+		return -1, nil
+	default:
+		return n, nil
 	}
 }
 

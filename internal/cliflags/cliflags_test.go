@@ -64,3 +64,23 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// TestLimit: 0 is -1 (none), a negative value an error naming the flag.
+func TestLimit(t *testing.T) {
+	for _, tc := range []struct {
+		arg  string
+		want int
+		err  string
+	}{{"5", 5, ""}, {"0", -1, ""}, {"-2", 0, "--top -2: want 0 or more"}} {
+		var got int
+		var err error
+		a := &cli.App{Name: "t", Flags: []cli.Flag{&cli.IntFlag{Name: "top", Value: 10}},
+			Action: func(c *cli.Context) error { got, err = Limit(c, "top"); return nil }}
+		if runErr := a.Run([]string{"t", "--top", tc.arg}); runErr != nil {
+			t.Fatal(runErr)
+		}
+		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && err.Error() != tc.err) {
+			t.Errorf("--top %s: %d, %v; want %d, %q", tc.arg, got, err, tc.want, tc.err)
+		}
+	}
+}

@@ -52,9 +52,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	return err
 }
 
-// NewSummary returns the summary of plan p for the dump at path; the caller adds the
-// image's tag, id and build time, or the context directory.
-func NewSummary(dump string, p *Plan) Summary {
+// newSummary returns the summary of plan p for the dump at path; Make adds the image's
+// tag, id and build time, or the context directory.
+func newSummary(dump string, p *Plan) Summary {
 	s := Summary{Dump: dump, Base: p.Base, Server: p.Server.String(), RDBVersion: p.RDBVersion, Bytes: p.DumpSize,
 		Command: p.Command, ExpiryFromStart: p.Binary != "", Warnings: p.Warnings}
 	for _, l := range p.Libraries {

@@ -1,0 +1,78 @@
+package export
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
+)
+
+// FormatFor returns the format that name names; for an empty name, the one the extension
+// of the output path tells (.jsonl, .ndjson, .csv, before a .gz), else FormatJSON. An
+// unknown name is an error wrapping ErrFormat.
+func FormatFor(name, path string) (Format, error) {
+	if name != "" {
+		if f := Format(name); slices.Contains(Formats, f) {
+			return f, nil
+		}
+		return "", fmt.Errorf("%w %q (known: json, jsonl, csv)", ErrFormat, name)
+	}
+	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
+	case ".jsonl", ".ndjson":
+		return FormatJSONL, nil
+	case ".csv":
+		return FormatCSV, nil
+	}
+	return FormatJSON, nil
+}
+
+// A File is where an export goes: stdout, or a file that appears at its path only once
+// complete (Commit); gzip-compressed when the path ends in .gz.
+type File struct {
+	io.Writer
+	file *atomicfile.File // nil for stdout
+	gz   *gzip.Writer     // nil when not compressed
+}
+
+// Create returns the File of path: stdout for "-", else a temporary file beside path that
+// Commit puts in its place; an existing file at path is an error unless overwrite is set.
+func Create(path string, overwrite bool, stdout io.Writer) (*File, error) {
+	f := &File{Writer: stdout}
+	if path != "-" {
+		af, err := atomicfile.Create(path, overwrite)
+		if err != nil {
+			return nil, err
+		}
+		f.file, f.Writer = af, af
+	}
+	if strings.HasSuffix(path, ".gz") {
+		f.gz = gzip.NewWriter(f.Writer)
+		f.Writer = f.gz
+	}
+	return f, nil
+}
+
+// Commit ends the compressed stream and puts the file in place.
+func (f *File) Commit() error {
+	if f.gz != nil {
+		if err := f.gz.Close(); err != nil {
+			f.Abort()
+			return fmt.Errorf("export: write: %w", err)
+		}
+	}
+	if f.file != nil {
+		return f.file.Commit()
+	}
+	return nil
+}
+
+// Abort removes the temporary file, unless Commit put it in place; it can be deferred.
+func (f *File) Abort() {
+	if f.file != nil {
+		f.file.Abort()
+	}
+}
