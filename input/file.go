@@ -36,9 +36,10 @@ func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 		}
 	}
 	in.Kind = kind
-	if kind == RDB {
+	err = opts.refuse(in) // before a byte is spooled
+	if err == nil && kind == RDB {
 		err = in.openDump(ctx, r, opts)
-	} else {
+	} else if err == nil {
 		err = in.openRecords(ctx, r, opts)
 	}
 	if err != nil {

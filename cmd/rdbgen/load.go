@@ -129,7 +129,7 @@ func loadAction(c *cli.Context) error {
 	opts.Replace = c.Bool("replace")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
-	total := in.total()
+	total := in.Len()
 	shard, err := loadShard(c)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func loadAction(c *cli.Context) error {
 		sum.NewerDropped = in.Read.NewerDropped
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now, &res, specMoved)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.manifest(now, &res, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/convert"
-	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -70,133 +67,54 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case c.NArg() > 1:
-		return nil, fmt.Errorf("one input file at most, got %d arguments", c.NArg())
-	case c.IsSet("spec") && c.NArg() > 0:
-		return nil, fmt.Errorf("--spec and the input %q both name the records: give one", c.Args().First())
-	}
-	if c.NArg() == 0 {
-		for _, name := range importOnlyFlags {
-			if c.IsSet(name) {
-				return nil, fmt.Errorf("--%s goes with an input file", name)
-			}
-		}
-	}
-	if !c.IsSet("spec") && c.IsSet("count-scale") {
-		return nil, errors.New("--count-scale goes with --spec")
-	}
+	req := inputRequest(c, now, c.String("spec"))
+	req.DatasetFlags = slices.DeleteFunc(slices.Clone(datasetFlags), func(name string) bool { return name == "db" }) // load moves a spec's or a file's keys to --db
+	req.FileFlags = importOnlyFlags
 	in := &loadInput{}
-	switch {
-	case c.IsSet("spec"):
-		for _, name := range datasetFlags {
-			if c.IsSet(name) && name != "db" {
-				return nil, fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
-			}
+	if c.NArg() == 1 {
+		if in.onDup, err = onDuplicate(c); err != nil {
+			return nil, err
 		}
-		in.Input, err = openSpec(c, now)
-	case c.NArg() == 1:
-		for _, name := range datasetFlags {
-			if c.IsSet(name) && name != "db" {
-				return nil, fmt.Errorf("--%s does not go with an input file: the file holds the records", name)
-			}
+		// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
+		if req.Options, err = fileOptions(c, c.Args().First(), in.onDup); err != nil {
+			return nil, err
 		}
-		if c.IsSet("seed") {
-			return nil, errors.New("--seed does not go with an input file")
-		}
-		err = in.openFile(c, now)
-	default:
-		if !c.IsSet("count") {
-			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
-		}
-		var d *dataset.Config
-		if d, err = datasetFromFlags(c, now); err == nil {
-			in.Input, err = input.Open(c.Context, "", input.Options{Dataset: d})
-		}
+		req.BaseTime, req.Decoder.CheckKeysFirst = now, true
 	}
-	if err != nil {
-		return nil, err
+	if in.Input, err = input.OpenRequest(c.Context, req); err != nil {
+		return nil, errInterrupted(err)
 	}
-	if in.src == nil {
-		in.src = in.Source
-	}
-	return in, nil
-}
-
-// holdingAll returns the oldest target that holds whatever a dump may (the encoder's
-// capability table): load reads a dump through its target check only to count the records
-// per database.
-func holdingAll() string {
-	t, _ := encoder.FirstTarget(encoder.Features()...)
-	return t.Name
-}
-
-// openFile makes the input the file the argument names, read as rdbgen import reads it.
-func (in *loadInput) openFile(c *cli.Context, now time.Time) error {
-	onDup, err := onDuplicate(c)
-	if err != nil {
-		return err
-	}
-	in.onDup = onDup
-	format, err := inputFormat(c)
-	if err != nil {
-		return err
-	}
-	csvOpts, err := csvOptions(c, c.Args().First())
-	if err != nil {
-		return err
-	}
-	// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
-	in.Input, err = openInput(c, c.Args().First(), input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"),
-		CSV: csvOpts, BaseTime: now, Decoder: decoder.Options{CheckKeysFirst: true}})
-	if err != nil {
-		return errInterrupted(err)
-	}
+	in.src = in.Source
 	if in.Kind == input.Live {
 		in.Close()
-		return fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
-	}
-	if err := checkInputFlags(c, in.Input); err != nil {
-		in.Close()
-		return err
+		return nil, fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
 	}
 	if in.Kind == input.RDB {
 		// A dump: its records as the reader gives them, counted for the manifest.
-		conv, stats, err := convert.Through(in.Source, encoder.Options{Target: holdingAll()}, convert.Options{DropFunctions: c.Bool("drop-functions")})
-		if err != nil {
+		if in.src, in.dump, err = convert.Count(in.Source, convert.Options{DropFunctions: c.Bool("drop-functions")}); err != nil {
 			in.Close()
-			return err
+			return nil, err
 		}
-		in.src, in.dump = conv, stats
 	}
-	return nil
-}
-
-// total returns the number of records, 0 when unknown.
-func (in *loadInput) total() uint64 {
-	if s, ok := in.Source.(record.Sizer); ok {
-		return s.Len()
-	}
-	return 0
+	return in, nil
 }
 
 // manifest returns the manifest of the input as loaded into a server at now (res): what
 // recomputes the records added to the loader's. A spec moved to other databases (moved) is
 // left out: its file names the databases it was written for.
-func (in *loadInput) manifest(c *cli.Context, now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
+func (in *loadInput) manifest(now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
 	m := res.Manifest(now)
 	switch {
 	case in.Dataset != nil:
 		m.Dataset = in.Dataset
-	case in.Spec != nil && moved:
-	case in.Spec != nil:
-		m.Spec = specManifest(c, in.Spec)
+	case in.Spec != nil && !moved:
+		m.Spec = in.SpecManifest()
 	case in.dump != nil:
 		m.Import = in.DumpManifest(in.dump.Read, in.dump.Unsupported, in.onDup)
 	case in.Import != nil:
 		m.Import = in.ImportManifest(in.onDup)
 		if in.rewrite != nil {
-			m.Rewrite = in.rewrite
+			m.Rewrite = in.rewrite // not a nil pointer in the interface
 		}
 	}
 	return m

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
 )
@@ -39,10 +40,13 @@ func specCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("spec check takes one spec file")
 	}
-	s, err := loadSpec(c, time.Now())
+	req := inputRequest(c, time.Now(), c.Args().First())
+	req.Args = nil // the argument is the spec file
+	in, err := input.OpenRequest(c.Context, req)
 	if err != nil {
 		return err
 	}
+	s := in.Spec
 	opts := encoder.Options{
 		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
