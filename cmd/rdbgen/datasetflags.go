@@ -66,11 +66,8 @@ func noArgs(c *cli.Context) error {
 }
 
 // datasetFromFlags returns the checked dataset that the flags of
-// datasetFlags describe. Expiries count from now.
+// datasetFlags describe, --count given. Expiries count from now.
 func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Config, error) {
-	if !c.IsSet("count") {
-		return nil, errors.New("--count is required (the number of keys)")
-	}
 	d := &dataset.Config{
 		Type:      record.Type(c.String("type")),
 		Count:     c.Uint64("count"),

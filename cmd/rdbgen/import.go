@@ -33,11 +33,7 @@ func importAction(c *cli.Context) error {
 		return errors.New("import takes one input: a file, - for stdin, or a live server (redis://…)")
 	}
 	arg := c.Args().First()
-	onDup, err := onDuplicate(c)
-	if err != nil {
-		return err
-	}
-	opts, err := fileOptions(c, arg, onDup)
+	opts, err := fileOptions(c, arg)
 	if err != nil {
 		return err
 	}
@@ -55,7 +51,7 @@ func importAction(c *cli.Context) error {
 		if err := j.readFunctionFlags(c); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, opts.OnDuplicate)
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {
 		return err
@@ -65,7 +61,7 @@ func importAction(c *cli.Context) error {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = in.ImportManifest(onDup)
+		m.Import = in.ImportManifest(opts.OnDuplicate)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -86,13 +82,15 @@ func inputFormat(c *cli.Context) (input.Kind, error) {
 }
 
 // fileOptions reads the flags of an input file (inputFileFlags, --db) into the options of
-// reading arg as import and load do; onDup is --on-duplicate.
-func fileOptions(c *cli.Context, arg string, onDup record.OnDuplicate) (input.Options, error) {
-	format, err := inputFormat(c)
-	if err != nil {
-		return input.Options{}, err
+// reading arg, as import and load do.
+func fileOptions(c *cli.Context, arg string) (opts input.Options, err error) {
+	if opts.OnDuplicate, err = onDuplicate(c); err != nil {
+		return opts, err
 	}
-	opts := input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"), CSVOption: csvFlagSet(c)}
+	if opts.Format, err = inputFormat(c); err != nil {
+		return opts, err
+	}
+	opts.SkipInvalid, opts.CSVOption = c.Bool("skip-invalid"), csvFlagSet(c)
 	if opts.CSV, err = csvOptions(c, arg); err != nil {
 		return opts, err
 	}
@@ -106,6 +104,10 @@ func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, er
 	}
 	return input.Open(c.Context, arg, opts)
 }
+
+// maxHeldBytes is the decoder's Options.MaxHeldBytes for every input (0: its default). No
+// input is held, since each can be read twice; the tests lower it to show that.
+var maxHeldBytes = 0
 
 // readingOptions sets in opts what the reading of every input takes from the command: a live
 // server's flags, the app's stdin, the reader's limit and --drop-newer.

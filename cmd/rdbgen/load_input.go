@@ -72,14 +72,11 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 	req.FileFlags = importOnlyFlags
 	in := &loadInput{}
 	if c.NArg() == 1 {
-		if in.onDup, err = onDuplicate(c); err != nil {
+		if req.Options, err = fileOptions(c, c.Args().First()); err != nil {
 			return nil, err
 		}
 		// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
-		if req.Options, err = fileOptions(c, c.Args().First(), in.onDup); err != nil {
-			return nil, err
-		}
-		req.BaseTime, req.Decoder.CheckKeysFirst = now, true
+		req.BaseTime, req.Decoder.CheckKeysFirst, in.onDup = now, true, req.OnDuplicate
 	}
 	if in.Input, err = input.OpenRequest(c.Context, req); err != nil {
 		return nil, errInterrupted(err)
