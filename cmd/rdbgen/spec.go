@@ -11,7 +11,6 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/memory"
 )
 
 func specCommand() *cli.Command {
@@ -46,27 +45,15 @@ func specCheckAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s := in.Spec
-	opts := encoder.Options{
+	res, err := summary.CheckSpec(c.Context, in.Spec, encoder.Options{
 		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
 		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		Thresholds:         thresholdsFrom(c),
-	}
-	caps, err := opts.Check()
-	if err != nil {
-		return err
-	}
-	est, err := s.Estimate(c.Context, opts)
+	})
 	if err != nil {
 		return errInterrupted(err)
 	}
-	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: caps.Target.Name, Thresholds: opts.Thresholds})
-	if err != nil {
-		return errInterrupted(err)
-	}
-	res := summary.SpecCheck{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
-		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
-	return summary.Print(c.App.Writer, res, c.Bool("json"), false, func(w io.Writer) error { return res.WriteText(w, s) })
+	return summary.Print(c.App.Writer, res, c.Bool("json"), false, func(w io.Writer) error { return res.WriteText(w, in.Spec) })
 }
