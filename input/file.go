@@ -14,7 +14,7 @@ import (
 
 // openFile opens the file at arg, or standard input for "-": a dump, JSON or CSV.
 func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
-	in := &Input{Arg: arg, Name: nameOf(arg)}
+	in := &Input{Arg: arg, Name: nameOf(arg), OnDuplicate: opts.OnDuplicate}
 	stdin := opts.Stdin
 	if stdin == nil {
 		stdin = os.Stdin

@@ -123,6 +123,8 @@ type Input struct {
 	Import  *importer.Source
 	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats
+	// OnDuplicate is what a key that came again in a file did (Options.OnDuplicate).
+	OnDuplicate record.OnDuplicate
 	// Server is a live server's source (Kind Live), nil for other kinds and a cluster.
 	Server *live.Source
 	// Cluster is a live cluster's source (Kind Live, Options.Cluster), nil otherwise.

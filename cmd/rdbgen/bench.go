@@ -73,7 +73,7 @@ func benchAction(c *cli.Context) error {
 		defer p.finish()
 		opts.Progress = p.update
 	}
-	r, err := bench.Run(c.Context, in.src, opts)
+	r, err := bench.Run(c.Context, in.Records, opts)
 	if err != nil {
 		return errInterrupted(err)
 	}

@@ -7,12 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/loader"
-	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/rewrite"
 )
 
 // onlineInputFlags are the flags, beyond the built-in dataset's, of the inputs that load
@@ -50,19 +46,9 @@ func specInputFlags() []cli.Flag {
 // importOnlyFlags name the flags that go with an input file only.
 var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
 
-// A loadInput is the record source that load's and bench's flags and argument name: the
-// built-in dataset, a spec file or an input file, and what load tells of it.
-type loadInput struct {
-	*input.Input
-	src     record.Source        // what is loaded: the input's records, through --rewrite
-	dump    *convert.Stats       // a dump's counts, once read; nil for other inputs
-	onDup   record.OnDuplicate   // with an input file: --on-duplicate
-	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
-}
-
-// inputFromFlags returns the input that the flags and argument name; it must be closed once
-// read.
-func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
+// inputFromFlags returns the input that the flags and argument name, for load and bench; it
+// must be closed once read.
+func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 	now, err := baseTime(c, now) // --base-time, where the command has it (load)
 	if err != nil {
 		return nil, err
@@ -70,49 +56,20 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
 	req := inputRequest(c, now, c.String("spec"))
 	req.DatasetFlags = slices.DeleteFunc(slices.Clone(datasetFlags), func(name string) bool { return name == "db" }) // load moves a spec's or a file's keys to --db
 	req.FileFlags = importOnlyFlags
-	in := &loadInput{}
 	if c.NArg() == 1 {
 		if req.Options, err = fileOptions(c, c.Args().First()); err != nil {
 			return nil, err
 		}
 		// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
-		req.BaseTime, req.Decoder.CheckKeysFirst, in.onDup = now, true, req.OnDuplicate
+		req.BaseTime, req.Decoder.CheckKeysFirst = now, true
 	}
-	if in.Input, err = input.OpenRequest(c.Context, req); err != nil {
+	in, err := loader.OpenInput(c.Context, req, c.Bool("drop-functions"))
+	if err != nil {
 		return nil, errInterrupted(err)
 	}
-	in.src = in.Source
 	if in.Kind == input.Live {
 		in.Close()
 		return nil, fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
 	}
-	if in.Kind == input.RDB {
-		// A dump: its records as the reader gives them, counted for the manifest.
-		if in.src, in.dump, err = convert.Count(in.Source, convert.Options{DropFunctions: c.Bool("drop-functions")}); err != nil {
-			in.Close()
-			return nil, err
-		}
-	}
 	return in, nil
-}
-
-// manifest returns the manifest of the input as loaded into a server at now (res): what
-// recomputes the records added to the loader's. A spec moved to other databases (moved) is
-// left out: its file names the databases it was written for.
-func (in *loadInput) manifest(now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
-	m := res.Manifest(now)
-	switch {
-	case in.Dataset != nil:
-		m.Dataset = in.Dataset
-	case in.Spec != nil && !moved:
-		m.Spec = in.SpecManifest()
-	case in.dump != nil:
-		m.Import = in.DumpManifest(in.dump.Read, in.dump.Unsupported, in.onDup)
-	case in.Import != nil:
-		m.Import = in.ImportManifest(in.onDup)
-		if in.rewrite != nil {
-			m.Rewrite = in.rewrite // not a nil pointer in the interface
-		}
-	}
-	return m
 }
