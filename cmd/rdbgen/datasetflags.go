@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -39,15 +40,18 @@ const (
 
 // datasetFlags names the built-in dataset's flags that --spec replaces: all
 // but --seed, which overrides a spec's seed.
-var datasetFlags = func() []string {
+var datasetFlags = flagNames(builtinDatasetFlags("", ""), "seed")
+
+// flagNames returns the names of flags, but those of except.
+func flagNames(flags []cli.Flag, except ...string) []string {
 	var names []string
-	for _, f := range builtinDatasetFlags("", "") {
-		if name := f.Names()[0]; name != "seed" {
+	for _, f := range flags {
+		if name := f.Names()[0]; !slices.Contains(except, name) {
 			names = append(names, name)
 		}
 	}
 	return names
-}()
+}
 
 // summaryFlags choose how a command reports when it is done.
 func summaryFlags() []cli.Flag {

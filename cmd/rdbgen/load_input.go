@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -44,7 +43,7 @@ func specInputFlags() []cli.Flag {
 }
 
 // importOnlyFlags name the flags that go with an input file only.
-var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
+var importOnlyFlags = flagNames(inputFileFlags("", ""))
 
 // inputFromFlags returns the input that the flags and argument name, for load and bench; it
 // must be closed once read.
@@ -54,7 +53,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 		return nil, err
 	}
 	req := inputRequest(c, now, c.String("spec"))
-	req.DatasetFlags = slices.DeleteFunc(slices.Clone(datasetFlags), func(name string) bool { return name == "db" }) // load moves a spec's or a file's keys to --db
+	req.DatasetFlags = flagNames(builtinDatasetFlags("", ""), "seed", "db") // load moves a spec's or a file's keys to --db
 	req.FileFlags = importOnlyFlags
 	if c.NArg() == 1 {
 		if req.Options, err = fileOptions(c, c.Args().First()); err != nil {
