@@ -134,7 +134,8 @@ func csvFlagSet(c *cli.Context) string {
 	return ""
 }
 
-// csvOptions reads the CSV flags; a .tsv input defaults to tab-separated fields.
+// csvOptions reads the CSV flags, which input.Open checks; a .tsv input defaults to
+// tab-separated fields.
 func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 	o := importer.CSVOptions{
 		Type:  record.Type(c.String("csv-type")),
@@ -143,9 +144,6 @@ func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 		Field: c.String("field-column"),
 		TTL:   c.String("ttl-column"),
 		DB:    c.Int("db"),
-	}
-	if err := o.Check(); err != nil {
-		return o, err
 	}
 	var d string // the default of the file's name, unless given
 	if c.IsSet("delimiter") {
