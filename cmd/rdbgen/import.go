@@ -72,23 +72,14 @@ func importAction(c *cli.Context) error {
 	return report(summary.ImportStats(in.Import.Stats), summary.ImportNotes(in))
 }
 
-// inputFormat reads --input-format.
-func inputFormat(c *cli.Context) (input.Kind, error) {
-	format := input.Kind(c.String("input-format"))
-	if !input.ValidFormat(format) {
-		return "", fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
-	}
-	return format, nil
-}
-
 // fileOptions reads the flags of an input file (inputFileFlags, --db) into the options of
 // reading arg, as import and load do.
 func fileOptions(c *cli.Context, arg string) (opts input.Options, err error) {
 	if opts.OnDuplicate, err = onDuplicate(c); err != nil {
 		return opts, err
 	}
-	if opts.Format, err = inputFormat(c); err != nil {
-		return opts, err
+	if opts.Format = input.Kind(c.String("input-format")); !input.ValidFormat(opts.Format) {
+		return opts, fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", opts.Format)
 	}
 	opts.SkipInvalid, opts.CSVOption = c.Bool("skip-invalid"), csvFlagSet(c)
 	if opts.CSV, err = csvOptions(c, arg); err != nil {
