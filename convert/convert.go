@@ -73,6 +73,15 @@ func Through(src record.Source, encOpts encoder.Options, opts Options) (conv rec
 	return &converted{src: src, caps: caps, opts: opts, stats: stats}, stats, nil
 }
 
+// Count returns src through the target check of the oldest target that holds whatever a
+// dump may (encoder.FirstTarget of every feature), which no record fails: to count a dump's
+// records (stats, complete once the source is read) on its way elsewhere than a file, as
+// load sends it to a server.
+func Count(src record.Source, opts Options) (conv record.Source, stats *Stats, err error) {
+	t, _ := encoder.FirstTarget(encoder.Features()...)
+	return Through(src, encoder.Options{Target: t.Name}, opts)
+}
+
 // Write writes the records of src (an RDB file's decoder.File, say) that Through keeps as
 // an RDB file for out.Encoder's target to dst (see output.Write), each collection in the
 // encoding the target would choose. The counts src gives are taken as hints

@@ -84,6 +84,35 @@ func TestConvertFunctions(t *testing.T) {
 	}
 }
 
+// TestCount counts a real Redis 7.0 dump's records, two function libraries among them,
+// passing every one on (the libraries left out under DropFunctions, counted).
+func TestCount(t *testing.T) {
+	src := decoder.File{Path: redistest.WriteFunctionDump(t, false)}
+	var all record.Recorder
+	if err := src.WriteTo(t.Context(), &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, drop := range []bool{false, true} {
+		conv, stats, err := convert.Count(src, convert.Options{DropFunctions: drop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got record.Recorder
+		if err := conv.WriteTo(t.Context(), &got); err != nil {
+			t.Fatal(err)
+		}
+		passed, dropped := uint64(2), uint64(0)
+		if drop {
+			passed, dropped = 0, 2
+		}
+		if stats.Read != uint64(len(all.Records)) || len(got.Records) != len(all.Records) || len(all.Functions) != 2 ||
+			uint64(len(got.Functions)) != passed || stats.Functions != passed || stats.FunctionsDropped != dropped {
+			t.Errorf("drop %v: read %d of %d records, %d passed on; %d libraries passed on, counted %d, dropped %d",
+				drop, stats.Read, len(all.Records), len(got.Records), len(got.Functions), stats.Functions, stats.FunctionsDropped)
+		}
+	}
+}
+
 // TestConvertKeepsNegativeZeroScore converts sorted sets holding the score -0, stored as the
 // text "-0" in a ziplist (RDB 9) and a listpack (RDB 10) as Redis stores it, to every
 // encoding: the server that loads the converted file says ZSCORE "-0" and has the digest of

@@ -304,6 +304,18 @@ func lineOf(err error, def int64) int64 {
 	return def
 }
 
+// Check refuses options that no CSV input can take: a Type other than string or hash, a DB
+// out of 0 to record.MaxDB. Its errors name them by rdbgen's flags (--csv-type, --db).
+func (o CSVOptions) Check() error {
+	if o.Type != "" && o.Type != record.String && o.Type != record.Hash {
+		return fmt.Errorf("--csv-type %q (known: string, hash)", o.Type)
+	}
+	if o.DB < 0 || o.DB > record.MaxDB {
+		return fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
+	}
+	return nil
+}
+
 // Delimiter returns the field delimiter d names for the CSV file at path: one character other
 // than a quote or a newline, `\t` for a tab; when d is empty (not given), a tab for a .tsv
 // file (compressed or not) and a comma for any other.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 func TestDelimiter(t *testing.T) {
@@ -35,6 +36,26 @@ func TestDelimiter(t *testing.T) {
 			}
 		case err != nil || got != tt.want:
 			t.Errorf("%q %q: %q, %v; want %q", tt.d, tt.path, got, err, tt.want)
+		}
+	}
+}
+
+func TestCSVOptionsCheck(t *testing.T) {
+	tests := []struct {
+		opts importer.CSVOptions
+		err  string
+	}{
+		{importer.CSVOptions{}, ""},
+		{importer.CSVOptions{Type: record.String, DB: record.MaxDB}, ""},
+		{importer.CSVOptions{Type: record.Hash}, ""},
+		{importer.CSVOptions{Type: record.ZSet}, `--csv-type "zset" (known: string, hash)`},
+		{importer.CSVOptions{DB: -1}, "--db -1 out of range (0 to 2147483647)"},
+		{importer.CSVOptions{DB: record.MaxDB + 1}, "--db 2147483648 out of range (0 to 2147483647)"},
+	}
+	for _, tt := range tests {
+		err := tt.opts.Check()
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("%+v: %v, want %q", tt.opts, err, tt.err)
 		}
 	}
 }

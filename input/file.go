@@ -14,7 +14,7 @@ import (
 
 // openFile opens the file at arg, or standard input for "-": a dump, JSON or CSV.
 func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
-	in := &Input{Arg: arg, Name: nameOf(arg)}
+	in := &Input{Arg: arg, Name: nameOf(arg), OnDuplicate: opts.OnDuplicate}
 	stdin := opts.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
@@ -36,9 +36,10 @@ func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 		}
 	}
 	in.Kind = kind
-	if kind == RDB {
+	err = opts.refuse(in) // before a byte is spooled
+	if err == nil && kind == RDB {
 		err = in.openDump(ctx, r, opts)
-	} else {
+	} else if err == nil {
 		err = in.openRecords(ctx, r, opts)
 	}
 	if err != nil {

@@ -72,13 +72,18 @@ type Options struct {
 	TempDir string
 	// OnDuplicate is what a key that comes again in its database does (default error).
 	OnDuplicate record.OnDuplicate
-	// SkipInvalid skips malformed JSON or CSV records, counting them, instead of stopping.
+	// SkipInvalid skips malformed JSON or CSV records, counting them, instead of stopping;
+	// a dump refuses it.
 	SkipInvalid bool
 	// BaseTime is the time a spec's TTLs and timestamps, and CSV's TTLs, count from.
 	// Default: when Open is called.
 	BaseTime time.Time
-	// CSV configures the CSV reader; its BaseTime is BaseTime.
+	// CSV configures the CSV reader; its BaseTime is BaseTime. Open refuses options no CSV
+	// input takes (importer.CSVOptions.Check) whatever the input.
 	CSV importer.CSVOptions
+	// CSVOption names the flag of a CSV option given on the command line (key-column, db…),
+	// or is empty: an input that is not CSV refuses it, naming it.
+	CSVOption string
 	// Decoder configures the reader of a dump; its OnDuplicate is OnDuplicate.
 	Decoder decoder.Options
 	// SpecParams, if not nil, changes the parameters a spec file gives itself (seed, count
@@ -118,6 +123,8 @@ type Input struct {
 	Import  *importer.Source
 	// Read counts what the last reading of a dump saw (duplicates, skipped module values).
 	Read decoder.Stats
+	// OnDuplicate is what a key that came again in a file did (Options.OnDuplicate).
+	OnDuplicate record.OnDuplicate
 	// Server is a live server's source (Kind Live), nil for other kinds and a cluster.
 	Server *live.Source
 	// Cluster is a live cluster's source (Kind Live, Options.Cluster), nil otherwise.
@@ -135,6 +142,9 @@ func Open(ctx context.Context, arg string, opts Options) (*Input, error) {
 		opts.BaseTime = time.Now()
 	}
 	opts.CSV.BaseTime = opts.BaseTime
+	if err := opts.CSV.Check(); err != nil {
+		return nil, err
+	}
 	switch {
 	case opts.Dataset != nil:
 		if arg != "" {
@@ -204,6 +214,24 @@ func openSpec(ctx context.Context, path string, opts Options) (*Input, error) {
 		return nil, err
 	}
 	return &Input{Source: s, Kind: Spec, Arg: path, Name: path, Path: path, Size: int64(len(text)), Spec: s}, nil
+}
+
+// refuse refuses the options that do not apply to the input's kind: CSVOption to JSON and
+// dumps, SkipInvalid to dumps. Its errors name them by rdbgen's flags.
+func (o *Options) refuse(in *Input) error {
+	what := "JSON, whose records give their own db and type"
+	switch {
+	case in.Kind == CSV:
+		return nil
+	case in.IsDump() && o.SkipInvalid:
+		return fmt.Errorf("--skip-invalid applies to JSON and CSV input only, and %s is a dump", in.Name)
+	case in.IsDump():
+		what = "a dump"
+	}
+	if o.CSVOption != "" {
+		return fmt.Errorf("--%s applies to CSV input only, and %s is %s", o.CSVOption, in.Name, what)
+	}
+	return nil
 }
 
 // nameOf returns what messages call the argument arg.

@@ -268,6 +268,9 @@ func TestOpenGenerated(t *testing.T) {
 	if n := len(records(t, in)); n == 0 || uint64(n) != in.Len() {
 		t.Fatalf("%d records, Len %d", n, in.Len())
 	}
+	if m := in.SpecManifest(); m.File != path || m.YAML == "" || m.YAML != string(in.Spec.Source) || !reflect.DeepEqual(m.Params, in.Spec.Params) {
+		t.Fatalf("spec manifest %+v", m)
+	}
 	d := &dataset.Config{Count: 10, KeyPrefix: "k:"}
 	ds := mustOpen(t, "", input.Options{Dataset: d})
 	if ds.Kind != input.Dataset || ds.Dataset != d || ds.Len() != 10 || len(records(t, ds)) != 10 {

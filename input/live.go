@@ -38,6 +38,9 @@ func openLive(ctx context.Context, arg string, opts Options) (*Input, error) {
 		name := "the cluster of " + cs.Address().String()
 		in := &Input{Kind: Live, Arg: cs.Address().String(), Name: name, Cluster: cs}
 		in.Source = &server{in: in, src: cs}
+		if err := opts.refuse(in); err != nil {
+			return nil, err
+		}
 		return in, nil
 	}
 	src, err := live.Open(arg, lo)
@@ -47,6 +50,9 @@ func openLive(ctx context.Context, arg string, opts Options) (*Input, error) {
 	name := src.Address().String()
 	in := &Input{Kind: Live, Arg: name, Name: name, Server: src}
 	in.Source = &server{in: in, src: src}
+	if err := opts.refuse(in); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 

@@ -21,3 +21,9 @@ func (in *Input) DumpManifest(read, unsupported uint64, onDup record.OnDuplicate
 	return &manifest.Import{Inputs: []string{in.Arg}, Format: string(RDB), Records: read + dups, Skipped: unsupported,
 		Duplicates: dups, OnDup: string(onDup)}
 }
+
+// SpecManifest returns the manifest section of a spec file's input: its path, text and
+// parameters.
+func (in *Input) SpecManifest() *manifest.SpecFile {
+	return &manifest.SpecFile{File: in.Arg, YAML: string(in.Spec.Source), Params: in.Spec.Params}
+}

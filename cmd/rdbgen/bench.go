@@ -68,7 +68,7 @@ func benchAction(c *cli.Context) error {
 	bars := bar.NewStages(c.App.ErrWriter, quiet || asJSON, bench.Measure)
 	bars.Named = true
 	opts.Progress = bars.Update
-	r, err := bench.Run(c.Context, in.src, opts)
+	r, err := bench.Run(c.Context, in.Records, opts)
 	bars.Finish()
 	if err != nil {
 		return errInterrupted(err)

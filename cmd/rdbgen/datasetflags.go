@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -39,15 +40,18 @@ const (
 
 // datasetFlags names the built-in dataset's flags that --spec replaces: all
 // but --seed, which overrides a spec's seed.
-var datasetFlags = func() []string {
+var datasetFlags = flagNames(builtinDatasetFlags("", ""), "seed")
+
+// flagNames returns the names of flags, but those of except.
+func flagNames(flags []cli.Flag, except ...string) []string {
 	var names []string
-	for _, f := range builtinDatasetFlags("", "") {
-		if name := f.Names()[0]; name != "seed" {
+	for _, f := range flags {
+		if name := f.Names()[0]; !slices.Contains(except, name) {
 			names = append(names, name)
 		}
 	}
 	return names
-}()
+}
 
 // summaryFlags choose how a command reports when it is done.
 func summaryFlags() []cli.Flag {
@@ -66,11 +70,8 @@ func noArgs(c *cli.Context) error {
 }
 
 // datasetFromFlags returns the checked dataset that the flags of
-// datasetFlags describe. Expiries count from now.
+// datasetFlags describe, --count given. Expiries count from now.
 func datasetFromFlags(c *cli.Context, now time.Time) (*dataset.Config, error) {
-	if !c.IsSet("count") {
-		return nil, errors.New("--count is required (the number of keys)")
-	}
 	d := &dataset.Config{
 		Type:      record.Type(c.String("type")),
 		Count:     c.Uint64("count"),

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -15,58 +16,40 @@ import (
 
 // generateSpecAction writes the key families of a spec file.
 func generateSpecAction(c *cli.Context) error {
-	for _, name := range datasetFlags {
-		if c.IsSet(name) {
-			return fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
-		}
-	}
 	j, err := newFileJob(c)
 	if err != nil {
 		return err
 	}
-	s, err := loadSpec(c, j.now)
+	req := inputRequest(c, j.now, c.String("spec"))
+	req.DatasetFlags = datasetFlags
+	in, err := input.OpenRequest(c.Context, req)
 	if err != nil {
 		return err
 	}
 	if j.layout != nil {
-		for _, f := range s.Families {
+		for _, f := range in.Spec.Families {
 			if f.DB != 0 {
-				return fmt.Errorf("%s: family %s is in db %d: %w (a cluster node refuses other dbs)", c.String("spec"), f.Name, f.DB, cluster.ErrDB)
+				return fmt.Errorf("%s: family %s is in db %d: %w (a cluster node refuses other dbs)", in.Name, f.Name, f.DB, cluster.ErrDB)
 			}
 		}
 	}
-	report, err := j.write(c, s, func(m *manifest.Manifest) { m.Spec = specManifest(c, s) })
+	report, err := j.write(c, in.Spec, func(m *manifest.Manifest) { m.Spec = in.SpecManifest() })
 	if err != nil {
 		return err
 	}
 	return report(summary.ImportCounts{}, "")
 }
 
-// specManifest returns the manifest section of a spec file's generation.
-func specManifest(c *cli.Context, s *spec.Spec) *manifest.SpecFile {
-	return &manifest.SpecFile{File: c.String("spec"), YAML: string(s.Source), Params: s.Params}
-}
-
-// loadSpec reads the --spec file (else the argument) and sets its parameters from
-// --seed and --count-scale, its TTLs counting from now.
-func loadSpec(c *cli.Context, now time.Time) (*spec.Spec, error) {
-	in, err := openSpec(c, now)
-	if err != nil {
-		return nil, err
-	}
-	return in.Spec, nil
-}
-
-// openSpec opens the --spec file (else the argument) as loadSpec reads it.
-func openSpec(c *cli.Context, now time.Time) (*input.Input, error) {
-	path := c.String("spec")
-	if path == "" {
-		path = c.Args().First()
-	}
-	return input.Open(c.Context, path, input.Options{Format: input.Spec, BaseTime: now, SpecParams: func(p *spec.Params) {
-		if c.IsSet("seed") {
-			p.Seed = c.Uint64("seed")
-		}
-		p.CountScale = c.Float64("count-scale")
-	}})
+// inputRequest reads the flags and arguments that name a command's input into a request for
+// input.OpenRequest: an input file, the spec file specPath, or the built-in dataset, their
+// TTLs counting from now; a spec's seed and count scale are --seed's and --count-scale's.
+func inputRequest(c *cli.Context, now time.Time, specPath string) input.Request {
+	return input.Request{Args: c.Args().Slice(), Spec: specPath, Given: c.IsSet,
+		Dataset: func() (*dataset.Config, error) { return datasetFromFlags(c, now) },
+		Options: input.Options{BaseTime: now, SpecParams: func(p *spec.Params) {
+			if c.IsSet("seed") {
+				p.Seed = c.Uint64("seed")
+			}
+			p.CountScale = c.Float64("count-scale")
+		}}}
 }

@@ -33,15 +33,7 @@ func importAction(c *cli.Context) error {
 		return errors.New("import takes one input: a file, - for stdin, or a live server (redis://…)")
 	}
 	arg := c.Args().First()
-	onDup, err := onDuplicate(c)
-	if err != nil {
-		return err
-	}
-	format, err := inputFormat(c)
-	if err != nil {
-		return err
-	}
-	csvOpts, err := csvOptions(c, arg)
+	opts, err := fileOptions(c, arg)
 	if err != nil {
 		return err
 	}
@@ -49,19 +41,17 @@ func importAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := openInput(c, arg, input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"), CSV: csvOpts, BaseTime: j.now})
+	opts.BaseTime = j.now
+	in, err := input.Open(c.Context, arg, opts)
 	if err != nil {
 		return errInterrupted(err)
 	}
 	defer in.Close()
-	if err := checkInputFlags(c, in); err != nil {
-		return err
-	}
 	if in.IsDump() {
 		if err := j.readFunctionFlags(c); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, opts.OnDuplicate)
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {
 		return err
@@ -71,7 +61,7 @@ func importAction(c *cli.Context) error {
 		return err
 	}
 	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = in.ImportManifest(onDup)
+		m.Import = in.ImportManifest(opts.OnDuplicate)
 		if rules != nil {
 			m.Rewrite = rules
 		}
@@ -82,46 +72,46 @@ func importAction(c *cli.Context) error {
 	return report(summary.ImportStats(in.Import.Stats), summary.ImportNotes(in))
 }
 
-// inputFormat reads --input-format.
-func inputFormat(c *cli.Context) (input.Kind, error) {
-	format := input.Kind(c.String("input-format"))
-	if !input.ValidFormat(format) {
-		return "", fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", format)
+// fileOptions reads the flags of an input file (inputFileFlags, --db) into the options of
+// reading arg, as import and load do.
+func fileOptions(c *cli.Context, arg string) (opts input.Options, err error) {
+	if opts.OnDuplicate, err = onDuplicate(c); err != nil {
+		return opts, err
 	}
-	return format, nil
+	if opts.Format = input.Kind(c.String("input-format")); !input.ValidFormat(opts.Format) {
+		return opts, fmt.Errorf("--input-format %q (known: auto, json, csv, rdb)", opts.Format)
+	}
+	opts.SkipInvalid, opts.CSVOption = c.Bool("skip-invalid"), csvFlagSet(c)
+	if opts.CSV, err = csvOptions(c, arg); err != nil {
+		return opts, err
+	}
+	return opts, readingOptions(c, arg, &opts)
 }
 
 // openInput opens the input arg names ("-": the app's stdin) as opts say.
 func openInput(c *cli.Context, arg string, opts input.Options) (*input.Input, error) {
-	lo, err := liveOptions(c, arg)
-	if err != nil {
+	if err := readingOptions(c, arg, &opts); err != nil {
 		return nil, err
 	}
-	opts.Live = lo
+	return input.Open(c.Context, arg, opts)
+}
+
+// maxHeldBytes is the decoder's Options.MaxHeldBytes for every input (0: its default). No
+// input is held, since each can be read twice; the tests lower it to show that.
+var maxHeldBytes = 0
+
+// readingOptions sets in opts what the reading of every input takes from the command: a live
+// server's flags, the app's stdin, the reader's limit and --drop-newer.
+func readingOptions(c *cli.Context, arg string, opts *input.Options) (err error) {
+	if opts.Live, err = liveOptions(c, arg); err != nil {
+		return err
+	}
 	if opts.Cluster, err = liveCluster(c, arg); err != nil {
-		return nil, err
+		return err
 	}
 	opts.Stdin = c.App.Reader
 	opts.Decoder.MaxHeldBytes = maxHeldBytes
 	opts.Decoder.DropNewer = c.Bool("drop-newer") // false where the command has no such flag
-	return input.Open(c.Context, arg, opts)
-}
-
-// checkInputFlags refuses the flags that do not apply to what the input turned out to be:
-// the CSV flags to JSON and dumps, --skip-invalid to dumps.
-func checkInputFlags(c *cli.Context, in *input.Input) error {
-	what := "JSON, whose records give their own db and type"
-	switch {
-	case in.Kind == input.CSV:
-		return nil
-	case in.IsDump() && c.IsSet("skip-invalid"):
-		return fmt.Errorf("--skip-invalid applies to JSON and CSV input only, and %s is a dump", in.Name)
-	case in.IsDump():
-		what = "a dump"
-	}
-	if flag := csvFlagSet(c); flag != "" {
-		return fmt.Errorf("--%s applies to CSV input only, and %s is %s", flag, in.Name, what)
-	}
 	return nil
 }
 
@@ -135,7 +125,8 @@ func csvFlagSet(c *cli.Context) string {
 	return ""
 }
 
-// csvOptions reads the CSV flags; a .tsv input defaults to tab-separated fields.
+// csvOptions reads the CSV flags, which input.Open checks; a .tsv input defaults to
+// tab-separated fields.
 func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 	o := importer.CSVOptions{
 		Type:  record.Type(c.String("csv-type")),
@@ -144,12 +135,6 @@ func csvOptions(c *cli.Context, input string) (importer.CSVOptions, error) {
 		Field: c.String("field-column"),
 		TTL:   c.String("ttl-column"),
 		DB:    c.Int("db"),
-	}
-	if o.Type != "" && o.Type != record.String && o.Type != record.Hash {
-		return o, fmt.Errorf("--csv-type %q (known: string, hash)", o.Type)
-	}
-	if o.DB < 0 || o.DB > record.MaxDB {
-		return o, fmt.Errorf("--db %d out of range (0 to %d)", o.DB, record.MaxDB)
 	}
 	var d string // the default of the file's name, unless given
 	if c.IsSet("delimiter") {

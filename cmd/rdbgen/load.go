@@ -84,21 +84,21 @@ func loadAction(c *cli.Context) error {
 	case in.Spec != nil:
 		specMoved, err = dbs.MoveSpec(in.Spec)
 	default:
-		err = dbs.CheckInput(c.Context, in.src, in.Arg, in.Err)
+		err = dbs.CheckInput(c.Context, in.Records, in.Arg, in.Err)
 		opts.MapDB = dbs.MapDB()
 	}
 	if err != nil {
 		return err
 	}
 	if c.IsSet("rewrite") {
-		if in.Import == nil && in.dump == nil {
+		if in.Import == nil && in.Dump == nil {
 			return errors.New("--rewrite applies to the records of an input file, not to generated ones")
 		}
-		if in.src, in.rewrite, err = rewriteSource(c, in.src); err != nil {
+		if in.Records, in.Rewrite, err = rewriteSource(c, in.Records); err != nil {
 			return err
 		}
 	}
-	if err := checkFunctionFlags(c, in.dump != nil, true); err != nil {
+	if err := checkFunctionFlags(c, in.Dump != nil, true); err != nil {
 		return err
 	}
 	if m := c.String("manifest"); m != "" {
@@ -114,7 +114,7 @@ func loadAction(c *cli.Context) error {
 	opts.DropLostPending = c.Bool("drop-lost-pending")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
-	total := in.total()
+	total := in.Len()
 	shard, err := loadShard(c)
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func loadAction(c *cli.Context) error {
 	}
 	var done func()
 	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON || total == 0)
-	res, err := loader.Load(c.Context, in.src, opts)
+	res, err := loader.Load(c.Context, in.Records, opts)
 	done()
 	if err != nil {
 		return in.Err(loader.Interrupted(err))
@@ -135,12 +135,12 @@ func loadAction(c *cli.Context) error {
 	if dbs.Move {
 		sum.DB = dbs.To
 	}
-	if in.dump != nil {
-		sum.FunctionsDropped = in.dump.FunctionsDropped
+	if in.Dump != nil {
+		sum.FunctionsDropped = in.Dump.FunctionsDropped
 		sum.NewerDropped = in.Read.NewerDropped
 	}
 	if sum.Manifest != "" {
-		if err := manifest.Write(sum.Manifest, in.manifest(c, now, &res, specMoved)); err != nil {
+		if err := manifest.Write(sum.Manifest, in.Manifest(&res, now, specMoved)); err != nil {
 			return fmt.Errorf("loaded %d keys but wrote no manifest: %w", res.Keys, err)
 		}
 	}

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/convert"
-	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/loader"
-	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/rewrite"
 )
 
 // onlineInputFlags are the flags, beyond the built-in dataset's, of the inputs that load
@@ -51,153 +43,32 @@ func specInputFlags() []cli.Flag {
 }
 
 // importOnlyFlags name the flags that go with an input file only.
-var importOnlyFlags = []string{"input-format", "on-duplicate", "skip-invalid", "csv-type", "key-column", "value-column", "field-column", "ttl-column", "delimiter"}
+var importOnlyFlags = flagNames(inputFileFlags("", ""))
 
-// A loadInput is the record source that load's and bench's flags and argument name: the
-// built-in dataset, a spec file or an input file, and what load tells of it.
-type loadInput struct {
-	*input.Input
-	src     record.Source        // what is loaded: the input's records, through --rewrite
-	dump    *convert.Stats       // a dump's counts, once read; nil for other inputs
-	onDup   record.OnDuplicate   // with an input file: --on-duplicate
-	rewrite *rewrite.Description // the --rewrite rules the records go through, or nil
-}
-
-// inputFromFlags returns the input that the flags and argument name; it must be closed once
-// read.
-func inputFromFlags(c *cli.Context, now time.Time) (*loadInput, error) {
+// inputFromFlags returns the input that the flags and argument name, for load and bench; it
+// must be closed once read.
+func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 	now, err := baseTime(c, now) // --base-time, where the command has it (load)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case c.NArg() > 1:
-		return nil, fmt.Errorf("one input file at most, got %d arguments", c.NArg())
-	case c.IsSet("spec") && c.NArg() > 0:
-		return nil, fmt.Errorf("--spec and the input %q both name the records: give one", c.Args().First())
+	req := inputRequest(c, now, c.String("spec"))
+	req.DatasetFlags = flagNames(builtinDatasetFlags("", ""), "seed", "db") // load moves a spec's or a file's keys to --db
+	req.FileFlags = importOnlyFlags
+	if c.NArg() == 1 {
+		if req.Options, err = fileOptions(c, c.Args().First()); err != nil {
+			return nil, err
+		}
+		// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
+		req.BaseTime, req.Decoder.CheckKeysFirst = now, true
 	}
-	if c.NArg() == 0 {
-		for _, name := range importOnlyFlags {
-			if c.IsSet(name) {
-				return nil, fmt.Errorf("--%s goes with an input file", name)
-			}
-		}
-	}
-	if !c.IsSet("spec") && c.IsSet("count-scale") {
-		return nil, errors.New("--count-scale goes with --spec")
-	}
-	in := &loadInput{}
-	switch {
-	case c.IsSet("spec"):
-		for _, name := range datasetFlags {
-			if c.IsSet(name) && name != "db" {
-				return nil, fmt.Errorf("--%s does not go with --spec: the spec file describes the keys", name)
-			}
-		}
-		in.Input, err = openSpec(c, now)
-	case c.NArg() == 1:
-		for _, name := range datasetFlags {
-			if c.IsSet(name) && name != "db" {
-				return nil, fmt.Errorf("--%s does not go with an input file: the file holds the records", name)
-			}
-		}
-		if c.IsSet("seed") {
-			return nil, errors.New("--seed does not go with an input file")
-		}
-		err = in.openFile(c, now)
-	default:
-		if !c.IsSet("count") {
-			return nil, errors.New("--count is required (the number of keys), or --spec FILE, or an input file")
-		}
-		var d *dataset.Config
-		if d, err = datasetFromFlags(c, now); err == nil {
-			in.Input, err = input.Open(c.Context, "", input.Options{Dataset: d})
-		}
-	}
+	in, err := loader.OpenInput(c.Context, req, c.Bool("drop-functions"))
 	if err != nil {
-		return nil, err
-	}
-	if in.src == nil {
-		in.src = in.Source
-	}
-	return in, nil
-}
-
-// holdingAll returns the oldest target that holds whatever a dump may (the encoder's
-// capability table): load reads a dump through its target check only to count the records
-// per database.
-func holdingAll() string {
-	t, _ := encoder.FirstTarget(encoder.Features()...)
-	return t.Name
-}
-
-// openFile makes the input the file the argument names, read as rdbgen import reads it.
-func (in *loadInput) openFile(c *cli.Context, now time.Time) error {
-	onDup, err := onDuplicate(c)
-	if err != nil {
-		return err
-	}
-	in.onDup = onDup
-	format, err := inputFormat(c)
-	if err != nil {
-		return err
-	}
-	csvOpts, err := csvOptions(c, c.Args().First())
-	if err != nil {
-		return err
-	}
-	// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
-	in.Input, err = openInput(c, c.Args().First(), input.Options{Format: format, OnDuplicate: onDup, SkipInvalid: c.Bool("skip-invalid"),
-		CSV: csvOpts, BaseTime: now, Decoder: decoder.Options{CheckKeysFirst: true}})
-	if err != nil {
-		return errInterrupted(err)
+		return nil, errInterrupted(err)
 	}
 	if in.Kind == input.Live {
 		in.Close()
-		return fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
+		return nil, fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
 	}
-	if err := checkInputFlags(c, in.Input); err != nil {
-		in.Close()
-		return err
-	}
-	if in.Kind == input.RDB {
-		// A dump: its records as the reader gives them, counted for the manifest.
-		conv, stats, err := convert.Through(in.Source, encoder.Options{Target: holdingAll()}, convert.Options{DropFunctions: c.Bool("drop-functions")})
-		if err != nil {
-			in.Close()
-			return err
-		}
-		in.src, in.dump = conv, stats
-	}
-	return nil
-}
-
-// total returns the number of records, 0 when unknown.
-func (in *loadInput) total() uint64 {
-	if s, ok := in.Source.(record.Sizer); ok {
-		return s.Len()
-	}
-	return 0
-}
-
-// manifest returns the manifest of the input as loaded into a server at now (res): what
-// recomputes the records added to the loader's. A spec moved to other databases (moved) is
-// left out: its file names the databases it was written for.
-func (in *loadInput) manifest(c *cli.Context, now time.Time, res *loader.Result, moved bool) *manifest.Manifest {
-	m := res.Manifest(now)
-	switch {
-	case in.Dataset != nil:
-		m.Dataset = in.Dataset
-	case in.Spec != nil && moved:
-	case in.Spec != nil:
-		m.Spec = specManifest(c, in.Spec)
-	case in.dump != nil:
-		m.Import = in.DumpManifest(in.dump.Read, in.dump.Unsupported, in.onDup)
-	case in.Import != nil:
-		m.Import = in.ImportManifest(in.onDup)
-		if in.rewrite != nil {
-			m.Rewrite = in.rewrite
-		}
-	}
-	return m
+	return in, nil
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/memory"
 )
 
 func specCommand() *cli.Command {
@@ -39,30 +39,21 @@ func specCheckAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("spec check takes one spec file")
 	}
-	s, err := loadSpec(c, time.Now())
+	req := inputRequest(c, time.Now(), c.Args().First())
+	req.Args = nil // the argument is the spec file
+	in, err := input.OpenRequest(c.Context, req)
 	if err != nil {
 		return err
 	}
-	opts := encoder.Options{
+	res, err := summary.CheckSpec(c.Context, in.Spec, encoder.Options{
 		Target:             targetFrom(c),
 		RDBVersion:         c.Int("rdb-version"),
 		DisableCompression: c.Bool("no-compress"),
 		DropFieldTTL:       c.Bool("drop-field-ttl"),
 		Thresholds:         thresholdsFrom(c),
-	}
-	caps, err := opts.Check()
-	if err != nil {
-		return err
-	}
-	est, err := s.Estimate(c.Context, opts)
+	})
 	if err != nil {
 		return errInterrupted(err)
 	}
-	mem, exact, err := s.EstimateMemory(c.Context, memory.Options{Target: caps.Target.Name, Thresholds: opts.Thresholds})
-	if err != nil {
-		return errInterrupted(err)
-	}
-	res := summary.SpecCheck{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
-		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}
-	return summary.Print(c.App.Writer, res, c.Bool("json"), false, func(w io.Writer) error { return res.WriteText(w, s) })
+	return summary.Print(c.App.Writer, res, c.Bool("json"), false, func(w io.Writer) error { return res.WriteText(w, in.Spec) })
 }

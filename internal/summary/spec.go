@@ -1,10 +1,12 @@
 package summary
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
+	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/spec"
@@ -21,6 +23,25 @@ type SpecCheck struct {
 	UsedMemory      int64          `json:"used_memory"`
 	UsedMemoryExact bool           `json:"used_memory_exact"`
 	Memory          *memory.Result `json:"memory"`
+}
+
+// CheckSpec checks opts and estimates, for the file the spec s makes under them, its size and
+// the used_memory its records take on opts' target.
+func CheckSpec(ctx context.Context, s *spec.Spec, opts encoder.Options) (SpecCheck, error) {
+	caps, err := opts.Check()
+	if err != nil {
+		return SpecCheck{}, err
+	}
+	est, err := s.Estimate(ctx, opts)
+	if err != nil {
+		return SpecCheck{}, err
+	}
+	mem, exact, err := s.EstimateMemory(ctx, memory.Options{Target: caps.Target.Name, Thresholds: opts.Thresholds})
+	if err != nil {
+		return SpecCheck{}, err
+	}
+	return SpecCheck{File: s.File, Target: caps.Target.Name, RDBVersion: caps.RDBVersion, Estimate: est,
+		UsedMemory: mem.Bytes, UsedMemoryExact: exact, Memory: &mem}, nil
 }
 
 // WriteText writes the check of the spec s for people: a line per family, then the totals.
