@@ -26,10 +26,6 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	if err != nil {
 		return errInterrupted(err)
 	}
-	sum := summary.DryRun{Keys: est.Keys, Expires: est.Expires, Bytes: est.Bytes, BytesExact: est.BytesExact,
-		Memory: &est.Memory, MemoryExact: est.MemoryExact}
-	sum.UsedMemory = sum.Memory.Bytes
-	sum.Target = sum.Memory.Target
-	sum.RDBVersion = j.caps.RDBVersion
+	sum := summary.DryRunOf(est, j.caps.RDBVersion)
 	return summary.Print(c.App.Writer, sum, j.asJSON, false, summary.Text(sum.Text()))
 }
