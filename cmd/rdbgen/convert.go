@@ -43,8 +43,10 @@ func convertAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.IsSet("rebase-to") {
-		if _, err := timeFlag(c, "rebase-to", j.now); err != nil {
+	f.Now = j.now
+	opts := convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
+	if c.Bool("rebase-expiry") || c.IsSet("rebase-to") {
+		if opts.RebaseTo, err = timeFlag(c, "rebase-to", j.now); err != nil {
 			return err // refused before the input is read
 		}
 	}
@@ -55,14 +57,12 @@ func convertAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f.Now = j.now
-	opts := convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
 	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup})
 	if err != nil {
 		return errInterrupted(err)
 	}
 	defer in.Close()
-	return convertRDB(c, j, in, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"), onDup)
+	return convertRDB(c, j, in, opts, onDup)
 }
 
 // onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
@@ -81,47 +81,21 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 	return d, nil
 }
 
-// setCreated sets the output's creation time (its ctime) to the input's (its ctime AUX
-// field, else its own manifest's), unless --base-time gives one; an input that tells none
-// gets the time of the run. With rebase, it sets opts.Rebase to the move of the expiries from
-// the input's creation time to --rebase-to (default the run's time), the output's creation
-// time then.
-func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *convert.Options, rebasing bool) error {
-	if !rebasing && c.IsSet("base-time") {
-		return nil
-	}
-	from, err := rebase.InputCreated(c.Context, in)
-	switch {
-	case rebasing && err != nil:
-		return fmt.Errorf("--rebase-expiry: %w", err)
-	case rebasing:
-		to, err := timeFlag(c, "rebase-to", j.now)
-		if err != nil {
-			return err
-		}
-		s := rebase.NewShift(from, to)
-		opts.Rebase = &s
-		j.opts.Encoder.CreatedAt = to
-	case errors.Is(err, rebase.ErrNoCreationTime):
-		// The input tells no creation time: the output's is the run's.
-	case errors.Is(err, rebase.ErrBadCreationTime):
-		return fmt.Errorf("%w; give the output's creation time with --base-time", err)
-	case err != nil:
-		return err
-	default:
-		j.opts.Encoder.CreatedAt = from
-	}
-	return nil
-}
-
-// convertRDB writes the dump in as the job's output, created when the input was (see
-// setCreated), its expiries moved when rebasing, keys that come again treated as onDup says;
-// import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, rebasing bool, onDup record.OnDuplicate) error {
+// convertRDB writes the dump in as the job's output, created when the input was (unless
+// --base-time says when) or its expiries moved as opts say (see convert.Options.SetCreated),
+// keys that come again treated as onDup says; import uses it for dumps too.
+func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, onDup record.OnDuplicate) error {
 	if err := liveSplit(c, j, in); err != nil {
 		return err
 	}
-	if err := setCreated(c, j, in, &opts, rebasing); err != nil {
+	opts.KeepCreated = c.IsSet("base-time")
+	err := opts.SetCreated(c.Context, in, &j.opts.Encoder)
+	switch {
+	case err != nil && !opts.RebaseTo.IsZero():
+		return fmt.Errorf("--rebase-expiry: %w", err)
+	case errors.Is(err, rebase.ErrBadCreationTime):
+		return fmt.Errorf("%w; give the output's creation time with --base-time", err)
+	case err != nil:
 		return err
 	}
 	if j.resp != nil {
@@ -131,11 +105,10 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 		opts.Filter.DropExpired = true
 	}
 	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
-	conv, convStats, err := convert.Through(in.Source, j.opts.Encoder, opts)
+	conv, stats, err := convert.Through(in.Source, j.opts.Encoder, opts)
 	if err != nil {
 		return err
 	}
-	stats := convStats // complete once the source is read
 	rewritten, rules, err := rewriteSource(c, conv)
 	if err != nil {
 		return err
@@ -152,9 +125,5 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	if err != nil {
 		return err
 	}
-	ic := summary.ConvertCounts(*stats)
-	ic.Records += in.Read.Duplicates
-	ic.Duplicates = in.Read.Duplicates
-	ic.NewerDropped = in.Read.NewerDropped
-	return report(ic, summary.ConvertNotes(*stats, in.Read.Duplicates)+summary.NewerNotes(in.Read.NewerDropped))
+	return report(summary.ConvertCounts(*stats, in.Read), summary.ConvertNotes(*stats, in.Read))
 }

@@ -61,7 +61,7 @@ func importAction(c *cli.Context) error {
 		if err := j.readFunctionFlags(c); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, onDup)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, onDup)
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {
 		return err
