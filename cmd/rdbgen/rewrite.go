@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,38 +19,24 @@ func rewriteFlags() []cli.Flag {
 	}
 }
 
-// loadRewriteRules reads the --rewrite file with its seed from --rewrite-seed; it returns nil
-// without --rewrite.
-func loadRewriteRules(c *cli.Context) (*rewrite.Rules, error) {
+// rewriteSource returns src with its records rewritten by the rules of --rewrite, with the
+// seed of --rewrite-seed if given, and the rules' description for the manifest; without
+// --rewrite it returns src and nil.
+func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
 	path := c.String("rewrite")
 	if path == "" {
 		if c.IsSet("rewrite-seed") {
-			return nil, errors.New("--rewrite-seed goes with --rewrite")
+			return nil, nil, errors.New("--rewrite-seed goes with --rewrite")
 		}
-		return nil, nil
+		return src, nil, nil
 	}
-	src, err := os.ReadFile(path)
+	rules, err := rewrite.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read rewrite rules: %w", err)
-	}
-	rules, err := rewrite.Parse(path, src)
-	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c.IsSet("rewrite-seed") {
 		rules.Seed = c.Uint64("rewrite-seed")
 	}
-	return rules, nil
-}
-
-// rewriteSource returns src with its records rewritten by the rules of --rewrite, and the
-// rules' description for the manifest; without the flag it returns src and nil.
-func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
-	rules, err := loadRewriteRules(c)
-	if err != nil || rules == nil {
-		return src, nil, err
-	}
-	wrapped := record.Through(src, func(sink record.Sink) (record.Sink, error) { return rewrite.New(sink, rules) })
 	desc := rules.Describe()
-	return wrapped, &desc, nil
+	return rewrite.Source(src, rules), &desc, nil
 }
