@@ -98,7 +98,7 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	case err != nil:
 		return err
 	}
-	if j.resp != nil {
+	if j.opts.RESP != nil {
 		// Commands are loaded later, into a server that keeps a key written with a past
 		// expiry until its expiry cycle finds it: keys expired now are dropped and counted, as
 		// a server drops them when it loads a file.

@@ -18,7 +18,7 @@ func dryRunFlag() cli.Flag {
 
 // dryRun estimates what writing src would make, writes nothing, and reports.
 func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
-	if j.resp != nil || j.layout != nil {
+	if j.opts.RESP != nil || j.opts.Layout != nil {
 		return errors.New("--dry-run estimates one RDB file: it does not go with --format resp or a cluster split")
 	}
 	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}

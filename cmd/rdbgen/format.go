@@ -9,6 +9,13 @@ import (
 	"github.com/rdbgen/rdbgen/resp"
 )
 
+// dropLostPendingFlag is --drop-lost-pending, of load and --format resp.
+func dropLostPendingFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "drop-lost-pending", Usage: "rebuild every stream with commands, without what they cannot make " +
+		"(pending entries whose entry was deleted; before Redis 6.2, consumers without pending entries), counted " +
+		"(default: such a stream is sent as RESTORE)"}
+}
+
 // respFormat reads --format: resp writes the commands for the target's server instead of
 // an RDB file, to one file or stdout, with no manifest.
 func (j *fileJob) respFormat(c *cli.Context) error {
@@ -26,6 +33,6 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
 	// RDB version (or --rdb-version).
-	j.resp = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending")}
+	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending")}
 	return nil
 }

@@ -23,12 +23,12 @@ func functionFlags() []cli.Flag {
 // readFunctionFlags checks the function flags of a job that reads a dump, and gives
 // --format resp's commands --replace-functions.
 func (j *fileJob) readFunctionFlags(c *cli.Context) error {
-	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
+	if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 		return err
 	}
-	if j.resp != nil {
-		j.resp.ReplaceFunctions = c.Bool("replace-functions")
-		j.resp.DropModuleAux = c.Bool("drop-module-aux")
+	if j.opts.RESP != nil {
+		j.opts.RESP.ReplaceFunctions = c.Bool("replace-functions")
+		j.opts.RESP.DropModuleAux = c.Bool("drop-module-aux")
 	}
 	return nil
 }

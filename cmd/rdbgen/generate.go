@@ -52,7 +52,7 @@ func generateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if j.layout != nil && d.DB != 0 {
+	if j.opts.Layout != nil && d.DB != 0 {
 		return fmt.Errorf("--db %d: %w (a cluster node refuses other dbs)", d.DB, cluster.ErrDB)
 	}
 	report, err := j.write(c, d, func(m *manifest.Manifest) { m.Dataset = d })

@@ -28,7 +28,7 @@ func generateSpecAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if j.layout != nil {
+	if j.opts.Layout != nil {
 		for _, f := range s.Families {
 			if f.DB != 0 {
 				return fmt.Errorf("%s: family %s is in db %d: %w (a cluster node refuses other dbs)", c.String("spec"), f.Name, f.DB, cluster.ErrDB)

@@ -35,12 +35,9 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src := &merge.Source{OnDuplicate: onDup}
-	for _, p := range c.Args().Slice() {
-		if p == "-" {
-			return errors.New("merge reads files, not stdin: an input may be read twice")
-		}
-		src.Inputs = append(src.Inputs, merge.Input{Name: p, Source: decoder.File{Path: p, Name: p, Options: decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes}}})
+	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
+	if err != nil {
+		return err
 	}
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
 	names := c.Args().Slice()

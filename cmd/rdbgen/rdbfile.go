@@ -9,14 +9,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/resp"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -46,11 +44,8 @@ type fileJob struct {
 	asJSON   bool
 	results  io.Writer // stdout, or stderr when the file goes to stdout
 	warnings io.Writer // stderr
-	opts     output.Options
+	opts     output.Options       // with the split's Layout and Shard, and --format resp's RESP
 	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
-	layout   *cluster.Layout      // the split's, or nil for one file
-	shard    int                  // the one shard of the split written (--shard-index), or -1 for all
-	resp     *resp.Options        // with --format resp: the commands' options; nil for an RDB file
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -89,11 +84,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 		return nil, errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
 	}
 	if isCluster(c) {
-		if j.layout, err = clusterOutput(c); err != nil {
+		if j.opts.Layout, err = clusterOutput(c); err != nil {
 			return nil, err
 		}
 	}
-	if j.shard, err = shardOfSplit(c, j.layout); err != nil || j.layout != nil {
+	if j.opts.Shard, err = shardOfSplit(c, j.opts.Layout); err != nil || j.opts.Layout != nil {
 		return j, err
 	}
 	// A manifest named by --manifest is written after the file: refuse now what would
@@ -128,10 +123,6 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 	if c.Bool("dry-run") {
 		return func(summary.ImportCounts, string) error { return nil }, j.dryRun(c, src)
 	}
-	opts.RESP, opts.Layout = j.resp, j.layout
-	if j.shard >= 0 {
-		opts.Shard = &j.shard
-	}
 	if out, err = output.Open(j.out, opts); err != nil {
 		return nil, err
 	}
@@ -143,7 +134,7 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		fmt.Fprintln(j.warnings, line)
 	}
 	return func(ic summary.ImportCounts, extra string) error {
-		sum := summary.FromOutput(res, j.layout, j.shard, j.resp != nil, ic)
+		sum := summary.FromOutput(res, opts, ic)
 		return summary.Print(j.results, sum, j.asJSON, j.quiet, summary.Text(sum.Text(extra)))
 	}, nil
 }

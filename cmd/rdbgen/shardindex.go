@@ -19,17 +19,17 @@ func shardIndexFlag() cli.Flag {
 }
 
 // shardOfSplit returns the shard index that the flags and environment give a split of
-// layout (see shardIndex), or -1 for the whole split. A shard index needs the time shared
+// layout (see shardIndex), or nil for the whole split. A shard index needs the time shared
 // with the other processes: --base-time (or $RDBGEN_BASE_TIME) as an absolute time.
-func shardOfSplit(c *cli.Context, layout *cluster.Layout) (int, error) {
+func shardOfSplit(c *cli.Context, layout *cluster.Layout) (*int, error) {
 	i, err := shardIndex(c, layout != nil, "--cluster-shards N or --slots-from FILE")
 	if err != nil || i < 0 {
-		return i, err
+		return nil, err
 	}
 	if err := layout.CheckShard(i); err != nil {
-		return -1, err
+		return nil, err
 	}
-	return i, cluster.SharedBaseTime(i, c.String("base-time"), c.IsSet("base-time"), envBaseTime)
+	return &i, cluster.SharedBaseTime(i, c.String("base-time"), c.IsSet("base-time"), envBaseTime)
 }
 
 // loadShard returns the one shard that load --cluster loads (see shardIndex), or -1 for

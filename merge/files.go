@@ -1,0 +1,21 @@
+package merge
+
+import (
+	"errors"
+
+	"github.com/rdbgen/rdbgen/decoder"
+)
+
+// Files returns the Source of the RDB files at paths, in order, each read with opts and
+// named by its path; keys that come again are handled by opts.OnDuplicate. Standard input
+// ("-") is refused: an input may be read twice.
+func Files(paths []string, opts decoder.Options) (*Source, error) {
+	src := &Source{OnDuplicate: opts.OnDuplicate}
+	for _, p := range paths {
+		if p == "-" {
+			return nil, errors.New("merge reads files, not stdin: an input may be read twice")
+		}
+		src.Inputs = append(src.Inputs, Input{Name: p, Source: decoder.File{Path: p, Name: p, Options: opts}})
+	}
+	return src, nil
+}
