@@ -50,7 +50,7 @@ func convertAction(c *cli.Context) error {
 			return err // refused before the input is read
 		}
 	}
-	if err := j.readFunctionFlags(c); err != nil {
+	if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 		return err
 	}
 	onDup, err := onDuplicate(c)

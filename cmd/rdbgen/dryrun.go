@@ -11,11 +11,6 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// dryRunFlag is --dry-run: estimate, write nothing.
-func dryRunFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"}
-}
-
 // dryRun estimates what writing src would make, writes nothing, and reports.
 func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	if j.opts.RESP != nil || j.opts.Layout != nil {

@@ -17,7 +17,8 @@ func dropLostPendingFlag() cli.Flag {
 }
 
 // respFormat reads --format: resp writes the commands for the target's server instead of
-// an RDB file, to one file or stdout, with no manifest.
+// an RDB file, to one file or stdout, with no manifest; the function flags of the commands
+// that read a dump (see checkFunctionFlags) go to the commands' options.
 func (j *fileJob) respFormat(c *cli.Context) error {
 	switch f := c.String("format"); {
 	case f != "resp":
@@ -33,6 +34,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
 	// RDB version (or --rdb-version).
-	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending")}
+	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending"),
+		ReplaceFunctions: c.Bool("replace-functions"), DropModuleAux: c.Bool("drop-module-aux")}
 	return nil
 }

@@ -20,19 +20,6 @@ func functionFlags() []cli.Flag {
 	}
 }
 
-// readFunctionFlags checks the function flags of a job that reads a dump, and gives
-// --format resp's commands --replace-functions.
-func (j *fileJob) readFunctionFlags(c *cli.Context) error {
-	if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
-		return err
-	}
-	if j.opts.RESP != nil {
-		j.opts.RESP.ReplaceFunctions = c.Bool("replace-functions")
-		j.opts.RESP.DropModuleAux = c.Bool("drop-module-aux")
-	}
-	return nil
-}
-
 // checkFunctionFlags refuses the function flags where they would do nothing: without a dump
 // to read (fromDump false), and --replace-functions into an RDB file (resp false), which a
 // server loads with no library of its own.

@@ -58,7 +58,7 @@ func importAction(c *cli.Context) error {
 		return err
 	}
 	if in.IsDump() {
-		if err := j.readFunctionFlags(c); err != nil {
+		if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 			return err
 		}
 		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, onDup)
