@@ -42,8 +42,8 @@ type fileJob struct {
 	out      string
 	quiet    bool
 	asJSON   bool
-	results  io.Writer // stdout, or stderr when the file goes to stdout
-	warnings io.Writer // stderr
+	results  io.Writer            // stdout, or stderr when the file goes to stdout
+	warnings io.Writer            // stderr
 	opts     output.Options       // with the split's Layout and Shard, and --format resp's RESP
 	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
 }
