@@ -19,12 +19,17 @@ import (
 // dumpCreatedAt writes a dump of one key created at t, without a manifest, and opens it.
 func dumpCreatedAt(t *testing.T, at time.Time) *input.Input {
 	t.Helper()
+	return dumpOf(t, at, record.Records{{Key: []byte("k"), Type: record.String, Value: []byte("v")}})
+}
+
+// dumpOf writes a dump of recs created at t, without a manifest, and opens it.
+func dumpOf(t *testing.T, at time.Time, recs record.Records) *input.Input {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "d.rdb")
 	o, err := output.File(path, output.Options{Encoder: encoder.Options{CreatedAt: at}, NoManifest: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := record.Records{{Key: []byte("k"), Type: record.String, Value: []byte("v")}}
 	if _, err := o.Write(context.Background(), recs, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -82,14 +81,19 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 }
 
 // convertRDB writes the dump in as the job's output, created when the input was (unless
-// --base-time says when) or its expiries moved as opts say (see convert.Options.SetCreated),
-// keys that come again treated as onDup says; import uses it for dumps too.
+// --base-time says when) or its expiries moved as opts say (see convert.Options.Dump),
+// rewritten by --rewrite, keys that come again treated as onDup says; import uses it for
+// dumps too.
 func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, onDup record.OnDuplicate) error {
 	if err := liveSplit(c, j, in); err != nil {
 		return err
 	}
+	rules, err := rewriteRules(c)
+	if err != nil {
+		return err
+	}
 	opts.KeepCreated = c.IsSet("base-time")
-	err := opts.SetCreated(c.Context, in, &j.opts.Encoder)
+	dump, err := opts.Dump(c.Context, in, &j.opts, rules, onDup)
 	switch {
 	case err != nil && !opts.RebaseTo.IsZero():
 		return fmt.Errorf("--rebase-expiry: %w", err)
@@ -98,32 +102,9 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	case err != nil:
 		return err
 	}
-	if j.opts.RESP != nil {
-		// Commands are loaded later, into a server that keeps a key written with a past
-		// expiry until its expiry cycle finds it: keys expired now are dropped and counted, as
-		// a server drops them when it loads a file.
-		opts.Filter.DropExpired = true
-	}
-	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
-	conv, stats, err := convert.Through(in.Source, j.opts.Encoder, opts)
+	report, err := j.write(c, dump.Source, dump.Describe)
 	if err != nil {
 		return err
 	}
-	rewritten, rules, err := rewriteSource(c, conv)
-	if err != nil {
-		return err
-	}
-	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = in.DumpManifest(stats.Read, stats.Unsupported, onDup)
-		if rules != nil {
-			m.Rewrite = rules
-		}
-		if opts.Rebase != nil {
-			m.Rebase = opts.Rebase
-		}
-	})
-	if err != nil {
-		return err
-	}
-	return report(summary.ConvertCounts(*stats, in.Read), summary.ConvertNotes(*stats, in.Read))
+	return report(summary.ConvertCounts(*dump.Stats, in.Read), summary.ConvertNotes(*dump.Stats, in.Read))
 }

@@ -19,23 +19,33 @@ func rewriteFlags() []cli.Flag {
 	}
 }
 
-// rewriteSource returns src with its records rewritten by the rules of --rewrite, with the
-// seed of --rewrite-seed if given, and the rules' description for the manifest; without
-// --rewrite it returns src and nil.
-func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
+// rewriteRules reads the rules of --rewrite, with the seed of --rewrite-seed if given; nil
+// without --rewrite.
+func rewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 	path := c.String("rewrite")
 	if path == "" {
 		if c.IsSet("rewrite-seed") {
-			return nil, nil, errors.New("--rewrite-seed goes with --rewrite")
+			return nil, errors.New("--rewrite-seed goes with --rewrite")
 		}
-		return src, nil, nil
+		return nil, nil
 	}
 	rules, err := rewrite.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if c.IsSet("rewrite-seed") {
 		rules.Seed = c.Uint64("rewrite-seed")
+	}
+	return rules, nil
+}
+
+// rewriteSource returns src with its records rewritten by the rules of --rewrite (see
+// rewriteRules), and the rules' description for the manifest; without --rewrite it returns
+// src and nil.
+func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
+	rules, err := rewriteRules(c)
+	if err != nil || rules == nil {
+		return src, nil, err
 	}
 	desc := rules.Describe()
 	return rewrite.Source(src, rules), &desc, nil
