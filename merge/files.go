@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/manifest"
 )
 
 // Files returns the Source of the RDB files at paths, in order, each read with opts and
@@ -18,4 +20,14 @@ func Files(paths []string, opts decoder.Options) (*Source, error) {
 		src.Inputs = append(src.Inputs, Input{Name: p, Source: decoder.File{Path: p, Name: p, Options: opts}})
 	}
 	return src, nil
+}
+
+// Describe adds to m what the records of RDB files merged are (see Files): the inputs by
+// name, the rule for keys that came again and the records it left out, once WriteTo returns.
+func (s *Source) Describe(m *manifest.Manifest) {
+	names := make([]string, len(s.Inputs))
+	for i, in := range s.Inputs {
+		names[i] = in.Name
+	}
+	m.Import = &manifest.Import{Inputs: names, Format: string(input.RDB), Duplicates: s.Duplicates, OnDup: string(s.OnDuplicate)}
 }

@@ -3,9 +3,11 @@ package merge_test
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/merge"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
@@ -45,6 +47,11 @@ func TestFiles(t *testing.T) {
 	}
 	if len(out.Records) != 3 || got["k"] != "a" || got["x"] != "1" || got["y"] != "2" || src.Duplicates != 1 {
 		t.Errorf("records %v, %d duplicates; want k=a, x=1, y=2 and 1", got, src.Duplicates)
+	}
+	var m manifest.Manifest
+	src.Describe(&m)
+	if want := (manifest.Import{Inputs: []string{a, b}, Format: "rdb", Duplicates: 1, OnDup: "first"}); m.Import == nil || !reflect.DeepEqual(*m.Import, want) {
+		t.Errorf("manifest import %+v, want %+v", m.Import, want)
 	}
 	if _, err := merge.Files([]string{a, "-"}, decoder.Options{}); err == nil {
 		t.Error("stdin accepted")

@@ -22,5 +22,5 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 		return errInterrupted(err)
 	}
 	sum := summary.DryRunOf(est, j.caps.RDBVersion)
-	return summary.Print(c.App.Writer, sum, j.asJSON, false, summary.Text(sum.Text()))
+	return summary.Print(c.App.Writer, sum, c.Bool("json"), false, summary.Text(sum.Text()))
 }

@@ -7,9 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/merge"
 )
 
@@ -40,10 +38,7 @@ func mergeAction(c *cli.Context) error {
 		return err
 	}
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
-	names := c.Args().Slice()
-	report, err := j.write(c, src, func(m *manifest.Manifest) {
-		m.Import = &manifest.Import{Inputs: names, Format: string(input.RDB), Duplicates: src.Duplicates, OnDup: string(onDup)}
-	})
+	report, err := j.write(c, src, src.Describe)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -38,28 +37,17 @@ func fileFlags() []cli.Flag {
 
 // A fileJob is one run of a command that writes an RDB file, or a directory of shard files.
 type fileJob struct {
-	now      time.Time
-	out      string
-	quiet    bool
-	asJSON   bool
-	results  io.Writer            // stdout, or stderr when the file goes to stdout
-	warnings io.Writer            // stderr
-	opts     output.Options       // with the split's Layout and Shard, and --format resp's RESP
-	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
+	now  time.Time
+	out  string
+	opts output.Options       // with the split's Layout and Shard, and --format resp's RESP
+	caps encoder.Capabilities // what the file holds: opts.Encoder checked
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
 func newFileJob(c *cli.Context) (*fileJob, error) {
-	j := &fileJob{
-		now:      time.Now(),
-		out:      c.String("output"),
-		quiet:    c.Bool("quiet"),
-		asJSON:   c.Bool("json"),
-		results:  c.App.Writer,
-		warnings: c.App.ErrWriter,
-	}
+	j := &fileJob{out: c.String("output")}
 	var err error
-	if j.now, err = baseTime(c, j.now); err != nil {
+	if j.now, err = baseTime(c, time.Now()); err != nil {
 		return nil, err
 	}
 	j.opts.Encoder = encoder.Options{
@@ -97,9 +85,6 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if err := output.CheckManifest(j.out, j.opts); err != nil {
 		return nil, fmt.Errorf("--manifest %w", err)
 	}
-	if j.out == "-" {
-		j.results = c.App.ErrWriter
-	}
 	return j, nil
 }
 
@@ -114,7 +99,8 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		total = s.Len()
 	}
 	var done func()
-	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), j.quiet || j.asJSON)
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON)
 	var out *output.Output
 	defer func() {
 		done()
@@ -131,10 +117,14 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		return nil, err
 	}
 	for _, line := range summary.Warnings(res) {
-		fmt.Fprintln(j.warnings, line)
+		fmt.Fprintln(c.App.ErrWriter, line)
 	}
 	return func(ic summary.ImportCounts, extra string) error {
+		results := c.App.Writer
+		if j.out == "-" {
+			results = c.App.ErrWriter // stdout holds the file
+		}
 		sum := summary.FromOutput(res, opts, ic)
-		return summary.Print(j.results, sum, j.asJSON, j.quiet, summary.Text(sum.Text(extra)))
+		return summary.Print(results, sum, asJSON, quiet, summary.Text(sum.Text(extra)))
 	}, nil
 }
