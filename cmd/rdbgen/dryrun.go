@@ -19,7 +19,7 @@ func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
 	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}
 	est, err := output.EstimateWrite(c.Context, src, output.Options{Encoder: j.opts.Encoder}, mopts)
 	if err != nil {
-		return errInterrupted(err)
+		return err // worded by write
 	}
 	sum := summary.DryRunOf(est, j.caps.RDBVersion)
 	return summary.Print(c.App.Writer, sum, c.Bool("json"), false, summary.Text(sum.Text()))

@@ -21,6 +21,10 @@ func dropLostPendingFlag() cli.Flag {
 // that read a dump (see checkFunctionFlags) go to the commands' options.
 func (j *fileJob) respFormat(c *cli.Context) error {
 	switch f := c.String("format"); {
+	case f == "rdb" && c.Bool("drop-lost-pending"):
+		return errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
+	case f == "rdb":
+		return nil
 	case f != "resp":
 		return fmt.Errorf("--format %q: want rdb or resp", f)
 	case isCluster(c):

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -64,12 +63,8 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
-	if c.String("format") != "rdb" {
-		if err := j.respFormat(c); err != nil {
-			return nil, err
-		}
-	} else if c.Bool("drop-lost-pending") {
-		return nil, errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
+	if err := j.respFormat(c); err != nil {
+		return nil, err
 	}
 	if isCluster(c) {
 		if j.opts.Layout, err = clusterOutput(c); err != nil {
