@@ -229,6 +229,14 @@ func Even(n int) (*Layout, error) {
 // Len returns the number of shards.
 func (l *Layout) Len() int { return len(l.shards) }
 
+// CheckShard returns an error naming the number of shards when i is not a shard of l.
+func (l *Layout) CheckShard(i int) error {
+	if n := l.Len(); i < 0 || i >= n {
+		return fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", i, n, n-1)
+	}
+	return nil
+}
+
 // Shard returns shard i.
 func (l *Layout) Shard(i int) Shard {
 	s := l.shards[i]

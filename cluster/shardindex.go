@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The environment variables that give a process its shard of a split that many processes
@@ -57,4 +58,27 @@ func ShardIndex(flag *int, split bool, splitFlags string, getenv func(string) (s
 		return -1, fmt.Errorf("%s: a shard index is 0 or more", from[0].name)
 	}
 	return from[0].index, nil
+}
+
+// SharedBaseTime checks the base time of shard i of a split that separate processes write,
+// which must be the same instant in every process for shard i's file to be what the whole
+// split writes: baseTime must be given (set: by --base-time or the environment variable env)
+// as an absolute time, not a duration from now, which differs from one process to the next.
+func SharedBaseTime(i int, baseTime string, set bool, env string) error {
+	if !set {
+		return fmt.Errorf("shard %d of a split written by separate processes needs --base-time (or $%s), the same in every process: "+
+			"they must agree on the time TTLs, stream ids and the files' creation time count from, and now differs from one to the next "+
+			"(e.g. --base-time %s)", i, env, time.Now().UTC().Format(time.RFC3339))
+	}
+	if v := strings.TrimSpace(baseTime); isDuration(v) {
+		return fmt.Errorf("--base-time %s counts from now, which differs from one process to the next: "+
+			"shard %d of a split written by separate processes needs an RFC 3339 time or Unix seconds", v, i)
+	}
+	return nil
+}
+
+// isDuration tells whether s reads as a duration.
+func isDuration(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err == nil
 }

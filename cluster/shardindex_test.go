@@ -42,3 +42,41 @@ func TestShardIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedBaseTime: shard i needs a base time given, as an absolute time.
+func TestSharedBaseTime(t *testing.T) {
+	tests := []struct {
+		baseTime string
+		set      bool
+		err      string // empty: none
+	}{
+		{"", false, "shard 2 of a split written by separate processes needs --base-time (or $BT), the same in every process"},
+		{"2026-11-29T10:00:00Z", true, ""},
+		{"1764410400", true, ""},
+		{" -48h ", true, "--base-time -48h counts from now, which differs from one process to the next: shard 2 of"},
+	}
+	for _, tt := range tests {
+		err := SharedBaseTime(2, tt.baseTime, tt.set, "BT")
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.err)) {
+			t.Errorf("%q (set %v): got %v, want %q", tt.baseTime, tt.set, err, tt.err)
+		}
+	}
+}
+
+// TestCheckShard: an index is 0 to Len()-1.
+func TestCheckShard(t *testing.T) {
+	l, err := Even(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := l.CheckShard(i); err != nil {
+			t.Errorf("shard %d: %v", i, err)
+		}
+	}
+	for _, i := range []int{-1, 3} {
+		if err := l.CheckShard(i); err == nil || !strings.Contains(err.Error(), "the split has 3 shards (0 to 2)") {
+			t.Errorf("shard %d: %v", i, err)
+		}
+	}
+}

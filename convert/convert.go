@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/filter"
@@ -32,8 +33,15 @@ type Options struct {
 	// rdbsink.Check) instead of failing; default off.
 	SkipUnsupported bool
 	// Rebase, if not nil, moves every expiry (keys and hash fields) by the shift before the
-	// filter sees them (see package rebase); default nil, expiries as they are.
+	// filter sees them (see package rebase); default nil, expiries as they are. SetCreated
+	// sets it from RebaseTo.
 	Rebase *rebase.Shift
+	// RebaseTo, if not zero, makes SetCreated move every expiry by the time from the input's
+	// creation to RebaseTo, the output's creation time then; default zero, no move.
+	RebaseTo time.Time
+	// KeepCreated makes SetCreated leave the output's creation time as given (without
+	// RebaseTo) instead of the input's; default false.
+	KeepCreated bool
 	// DropFunctions leaves out the source's function libraries, counting them in
 	// Stats.FunctionsDropped; default off: they are written, and a file that cannot
 	// hold them (encoder.Functions) is an error wrapping encoder.ErrCannotHold naming the

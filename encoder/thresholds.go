@@ -52,34 +52,38 @@ func DefaultThresholds() Thresholds {
 // collection held by the Writer.
 const maxThreshold = 1 << 20
 
+// A ThresholdSetting is one field of Thresholds under the name of its Redis setting, with
+// the range Validate accepts.
+type ThresholdSetting struct {
+	Name     string // the Redis config directive, e.g. "hash-max-listpack-entries"
+	Usage    string // what it limits, for a flag's help
+	Min, Max int
+	field    func(*Thresholds) *int
+}
+
+// Of returns the field of t that s names.
+func (s ThresholdSetting) Of(t *Thresholds) *int { return s.field(t) }
+
+// ThresholdSettings are the fields of Thresholds, one each, by the names of the Redis settings.
+var ThresholdSettings = []ThresholdSetting{
+	{"hash-max-listpack-entries", "most fields of a listpack/ziplist hash", 0, maxThreshold, func(t *Thresholds) *int { return &t.HashMaxListpackEntries }},
+	{"hash-max-listpack-value", "longest field or value of a listpack/ziplist hash", 0, maxThreshold, func(t *Thresholds) *int { return &t.HashMaxListpackValue }},
+	{"set-max-intset-entries", "most members of an intset", 0, maxThreshold, func(t *Thresholds) *int { return &t.SetMaxIntsetEntries }},
+	{"set-max-listpack-entries", "most members of a listpack set (RDB 11+)", 0, maxThreshold, func(t *Thresholds) *int { return &t.SetMaxListpackEntries }},
+	{"set-max-listpack-value", "longest member of a listpack set", 0, maxThreshold, func(t *Thresholds) *int { return &t.SetMaxListpackValue }},
+	{"zset-max-listpack-entries", "most members of a listpack/ziplist sorted set", 0, maxThreshold, func(t *Thresholds) *int { return &t.ZSetMaxListpackEntries }},
+	{"zset-max-listpack-value", "longest member of a listpack/ziplist sorted set", 0, maxThreshold, func(t *Thresholds) *int { return &t.ZSetMaxListpackValue }},
+	{"list-max-listpack-size", "quicklist node limit: -1..-5 for 4..64 KiB, N>0 for N elements", -len(nodeSizeLimits), 1 << 15, func(t *Thresholds) *int { return &t.ListMaxListpackSize }},
+	{"stream-node-max-bytes", "most bytes of a stream node (0: 1 GiB)", 0, streamListpackMaxSize, func(t *Thresholds) *int { return &t.StreamNodeMaxBytes }},
+	{"stream-node-max-entries", "most entries of a stream node (0: no limit)", 0, 1<<31 - 1, func(t *Thresholds) *int { return &t.StreamNodeMaxEntries }},
+}
+
 // validate reports the first limit that is out of range.
 func (t *Thresholds) validate() error {
-	limits := []struct {
-		name string
-		v    int
-	}{
-		{"hash-max-listpack-entries", t.HashMaxListpackEntries},
-		{"hash-max-listpack-value", t.HashMaxListpackValue},
-		{"set-max-intset-entries", t.SetMaxIntsetEntries},
-		{"set-max-listpack-entries", t.SetMaxListpackEntries},
-		{"set-max-listpack-value", t.SetMaxListpackValue},
-		{"zset-max-listpack-entries", t.ZSetMaxListpackEntries},
-		{"zset-max-listpack-value", t.ZSetMaxListpackValue},
-	}
-	for _, l := range limits {
-		if l.v < 0 || l.v > maxThreshold {
-			return fmt.Errorf("%w: %s %d (0 to %d)", ErrInvalidOption, l.name, l.v, maxThreshold)
+	for _, s := range ThresholdSettings {
+		if v := *s.Of(t); v < s.Min || v > s.Max {
+			return fmt.Errorf("%w: %s %d (%d to %d)", ErrInvalidOption, s.Name, v, s.Min, s.Max)
 		}
-	}
-	if t.StreamNodeMaxBytes < 0 || t.StreamNodeMaxBytes > streamListpackMaxSize {
-		return fmt.Errorf("%w: stream-node-max-bytes %d (0 to %d)", ErrInvalidOption, t.StreamNodeMaxBytes, streamListpackMaxSize)
-	}
-	if t.StreamNodeMaxEntries < 0 || t.StreamNodeMaxEntries > 1<<31-1 {
-		return fmt.Errorf("%w: stream-node-max-entries %d (0 to %d)", ErrInvalidOption, t.StreamNodeMaxEntries, 1<<31-1)
-	}
-	if t.ListMaxListpackSize < -len(nodeSizeLimits) || t.ListMaxListpackSize > 1<<15 {
-		return fmt.Errorf("%w: list-max-listpack-size %d (-%d to %d)", ErrInvalidOption,
-			t.ListMaxListpackSize, len(nodeSizeLimits), 1<<15)
 	}
 	return nil
 }

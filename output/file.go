@@ -32,7 +32,7 @@ func File(path string, opts Options) (*Output, error) {
 		if err := f.toStdout(); err != nil {
 			return nil, err
 		}
-		return newOutput(f, &f.total, true), nil
+		return newOutput(f, path, &f.total, true), nil
 	}
 	stream := atomicfile.IsStream(path)
 	switch {
@@ -51,7 +51,7 @@ func File(path string, opts Options) (*Output, error) {
 		return nil, err
 	}
 	f.tmp, f.meter.w = tmp, tmp
-	return newOutput(f, &f.total, stream), nil
+	return newOutput(f, path, &f.total, stream), nil
 }
 
 // A fileOut is one file being written.

@@ -26,6 +26,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -65,6 +66,13 @@ type Options struct {
 	// Total is the number of records to come, reported as record.Progress.Total (0:
 	// unknown). Write sets it from a record.Sizer source.
 	Total uint64
+	// Layout, if not nil, makes Open write the split of the records by hash slot into the
+	// directory its path names: every shard's file (Shards), or the one of Shard. Default nil:
+	// one file (File).
+	Layout *cluster.Layout
+	// Shard, with Layout, is the index of the one shard Open writes (see Shard); default nil,
+	// every shard.
+	Shard *int
 }
 
 // A Result is what an Output wrote.
@@ -129,6 +137,7 @@ type target interface {
 // Commit, so it can be deferred.
 type Output struct {
 	t       target
+	path    string
 	total   *uint64 // Options.Total, as the progress reports read it
 	stream  bool
 	settled bool
@@ -195,9 +204,9 @@ func (o *Output) Write(ctx context.Context, src record.Source, describe func(*ma
 	return o.Commit(describe)
 }
 
-// newOutput returns the Output of t, its options' Total at total.
-func newOutput(t target, total *uint64, stream bool) *Output {
-	return &Output{t: t, total: total, stream: stream}
+// newOutput returns the Output of t at path, its options' Total at total.
+func newOutput(t target, path string, total *uint64, stream bool) *Output {
+	return &Output{t: t, path: path, total: total, stream: stream}
 }
 
 // stamped returns opts with the encoder's creation time set to now when it is zero, so

@@ -177,8 +177,8 @@ func createShards(dir string, layout *cluster.Layout, force bool) (*shardFiles, 
 // nothing else, and the temporary files cleaned up are the shard's own
 // (atomicfile.CreateShared). An index out of range is an error naming the number of shards.
 func createShard(dir string, layout *cluster.Layout, index int, force bool) (*shardFiles, error) {
-	if n := layout.Len(); index < 0 || index >= n {
-		return nil, fmt.Errorf("shard index %d out of range: the split has %d shards (0 to %d)", index, n, n-1)
+	if err := layout.CheckShard(index); err != nil {
+		return nil, err
 	}
 	if _, err := makeDir(dir); err != nil {
 		return nil, err

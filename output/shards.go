@@ -95,7 +95,7 @@ func newShards(files *shardFiles, opts Options, now time.Time) (*Output, error) 
 		files.Abort()
 		return nil, err
 	}
-	return newOutput(s, &s.total, false), nil
+	return newOutput(s, files.Dir, &s.total, false), nil
 }
 
 // open makes the writer of the files, with each shard's counts (nil: unknown) or its

@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -95,6 +96,15 @@ func Parse(name string, src []byte) (*Rules, error) {
 		}, se.Field)
 	}
 	return rs, err
+}
+
+// ReadFile reads the rules file at path and parses it (see Parse).
+func ReadFile(path string) (*Rules, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read rewrite rules: %w", err)
+	}
+	return Parse(path, src)
 }
 
 func parse(name string, src []byte) (*Rules, error) {

@@ -79,6 +79,11 @@ func New(next record.Sink, rules *Rules) (*Sink, error) {
 	return &Sink{Pass: record.Pass{Next: next}, rules: rules.Rules, mac: hmac.New(sha256.New, key[:])}, nil
 }
 
+// Source returns the records of src rewritten by rules, as a Sink of New writes them.
+func Source(src record.Source, rules *Rules) record.Source {
+	return record.Through(src, func(next record.Sink) (record.Sink, error) { return New(next, rules) })
+}
+
 // Stats returns the counts so far.
 func (s *Sink) Stats() Stats { return s.stats }
 

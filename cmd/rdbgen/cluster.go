@@ -31,7 +31,7 @@ func clusterOutput(c *cli.Context) (*cluster.Layout, error) {
 	if err := splitOutput(c, flag); err != nil {
 		return nil, err
 	}
-	return clusterLayout(c)
+	return cluster.LayoutFor(c.Int("cluster-shards"), c.IsSet("cluster-shards"), c.String("slots-from"), c.IsSet("slots-from"))
 }
 
 // splitOutput checks that the flags let flag write one file and manifest per shard into the
@@ -50,9 +50,4 @@ func splitOutput(c *cli.Context, flag string) error {
 		return fmt.Errorf("-o %s is a file: a cluster split needs a directory", dir)
 	}
 	return nil
-}
-
-// clusterLayout returns the layout that --cluster-shards and --slots-from ask for.
-func clusterLayout(c *cli.Context) (*cluster.Layout, error) {
-	return cluster.LayoutFor(c.Int("cluster-shards"), c.IsSet("cluster-shards"), c.String("slots-from"), c.IsSet("slots-from"))
 }

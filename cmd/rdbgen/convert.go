@@ -11,7 +11,6 @@ import (
 	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -43,26 +42,26 @@ func convertAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.IsSet("rebase-to") {
-		if _, err := timeFlag(c, "rebase-to", j.now); err != nil {
+	f.Now = j.now
+	opts := convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
+	if c.Bool("rebase-expiry") || c.IsSet("rebase-to") {
+		if opts.RebaseTo, err = timeFlag(c, "rebase-to", j.now); err != nil {
 			return err // refused before the input is read
 		}
 	}
-	if err := j.readFunctionFlags(c); err != nil {
+	if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 		return err
 	}
 	onDup, err := onDuplicate(c)
 	if err != nil {
 		return err
 	}
-	f.Now = j.now
-	opts := convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}
 	in, err := openInput(c, c.Args().First(), input.Options{Format: input.RDB, OnDuplicate: onDup})
 	if err != nil {
 		return errInterrupted(err)
 	}
 	defer in.Close()
-	return convertRDB(c, j, in, opts, c.Bool("rebase-expiry") || c.IsSet("rebase-to"), onDup)
+	return convertRDB(c, j, in, opts, onDup)
 }
 
 // onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
@@ -81,80 +80,31 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 	return d, nil
 }
 
-// setCreated sets the output's creation time (its ctime) to the input's (its ctime AUX
-// field, else its own manifest's), unless --base-time gives one; an input that tells none
-// gets the time of the run. With rebase, it sets opts.Rebase to the move of the expiries from
-// the input's creation time to --rebase-to (default the run's time), the output's creation
-// time then.
-func setCreated(c *cli.Context, j *fileJob, in *input.Input, opts *convert.Options, rebasing bool) error {
-	if !rebasing && c.IsSet("base-time") {
-		return nil
+// convertRDB writes the dump in as the job's output, created when the input was (unless
+// --base-time says when) or its expiries moved as opts say (see convert.Options.Dump),
+// rewritten by --rewrite, keys that come again treated as onDup says; import uses it for
+// dumps too.
+func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, onDup record.OnDuplicate) error {
+	if err := liveSplit(c, j, in); err != nil {
+		return err
 	}
-	from, err := rebase.InputCreated(c.Context, in)
+	rules, err := rewriteRules(c)
+	if err != nil {
+		return err
+	}
+	opts.KeepCreated = c.IsSet("base-time")
+	dump, err := opts.Dump(c.Context, in, &j.opts, rules, onDup)
 	switch {
-	case rebasing && err != nil:
+	case err != nil && !opts.RebaseTo.IsZero():
 		return fmt.Errorf("--rebase-expiry: %w", err)
-	case rebasing:
-		to, err := timeFlag(c, "rebase-to", j.now)
-		if err != nil {
-			return err
-		}
-		s := rebase.NewShift(from, to)
-		opts.Rebase = &s
-		j.opts.Encoder.CreatedAt = to
-	case errors.Is(err, rebase.ErrNoCreationTime):
-		// The input tells no creation time: the output's is the run's.
 	case errors.Is(err, rebase.ErrBadCreationTime):
 		return fmt.Errorf("%w; give the output's creation time with --base-time", err)
 	case err != nil:
 		return err
-	default:
-		j.opts.Encoder.CreatedAt = from
 	}
-	return nil
-}
-
-// convertRDB writes the dump in as the job's output, created when the input was (see
-// setCreated), its expiries moved when rebasing, keys that come again treated as onDup says;
-// import uses it for dumps too.
-func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Options, rebasing bool, onDup record.OnDuplicate) error {
-	if err := liveSplit(c, j, in); err != nil {
-		return err
-	}
-	if err := setCreated(c, j, in, &opts, rebasing); err != nil {
-		return err
-	}
-	if j.resp != nil {
-		// Commands are loaded later, into a server that keeps a key written with a past
-		// expiry until its expiry cycle finds it: keys expired now are dropped and counted, as
-		// a server drops them when it loads a file.
-		opts.Filter.DropExpired = true
-	}
-	j.opts.Encoder.CountsAreHints = true // a dump's RESIZEDB counts are hints; a db may come twice
-	conv, convStats, err := convert.Through(in.Source, j.opts.Encoder, opts)
+	report, err := j.write(c, dump.Source, dump.Describe)
 	if err != nil {
 		return err
 	}
-	stats := convStats // complete once the source is read
-	rewritten, rules, err := rewriteSource(c, conv)
-	if err != nil {
-		return err
-	}
-	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
-		m.Import = in.DumpManifest(stats.Read, stats.Unsupported, onDup)
-		if rules != nil {
-			m.Rewrite = rules
-		}
-		if opts.Rebase != nil {
-			m.Rebase = opts.Rebase
-		}
-	})
-	if err != nil {
-		return err
-	}
-	ic := summary.ConvertCounts(*stats)
-	ic.Records += in.Read.Duplicates
-	ic.Duplicates = in.Read.Duplicates
-	ic.NewerDropped = in.Read.NewerDropped
-	return report(ic, summary.ConvertNotes(*stats, in.Read.Duplicates)+summary.NewerNotes(in.Read.NewerDropped))
+	return report(summary.ConvertCounts(*dump.Stats, in.Read), summary.ConvertNotes(*dump.Stats, in.Read))
 }

@@ -11,25 +11,16 @@ import (
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// dryRunFlag is --dry-run: estimate, write nothing.
-func dryRunFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"}
-}
-
 // dryRun estimates what writing src would make, writes nothing, and reports.
 func (j *fileJob) dryRun(c *cli.Context, src record.Source) error {
-	if j.resp != nil || j.layout != nil {
+	if j.opts.RESP != nil || j.opts.Layout != nil {
 		return errors.New("--dry-run estimates one RDB file: it does not go with --format resp or a cluster split")
 	}
 	mopts := memory.Options{Target: j.opts.Encoder.Target, Thresholds: j.opts.Encoder.Thresholds}
 	est, err := output.EstimateWrite(c.Context, src, output.Options{Encoder: j.opts.Encoder}, mopts)
 	if err != nil {
-		return errInterrupted(err)
+		return err // worded by write
 	}
-	sum := summary.DryRun{Keys: est.Keys, Expires: est.Expires, Bytes: est.Bytes, BytesExact: est.BytesExact,
-		Memory: &est.Memory, MemoryExact: est.MemoryExact}
-	sum.UsedMemory = sum.Memory.Bytes
-	sum.Target = sum.Memory.Target
-	sum.RDBVersion = j.caps.RDBVersion
-	return summary.Print(c.App.Writer, sum, j.asJSON, false, summary.Text(sum.Text()))
+	sum := summary.DryRunOf(est, j.caps.RDBVersion)
+	return summary.Print(c.App.Writer, sum, c.Bool("json"), false, summary.Text(sum.Text()))
 }

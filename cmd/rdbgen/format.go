@@ -9,10 +9,22 @@ import (
 	"github.com/rdbgen/rdbgen/resp"
 )
 
+// dropLostPendingFlag is --drop-lost-pending, of load and --format resp.
+func dropLostPendingFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "drop-lost-pending", Usage: "rebuild every stream with commands, without what they cannot make " +
+		"(pending entries whose entry was deleted; before Redis 6.2, consumers without pending entries), counted " +
+		"(default: such a stream is sent as RESTORE)"}
+}
+
 // respFormat reads --format: resp writes the commands for the target's server instead of
-// an RDB file, to one file or stdout, with no manifest.
+// an RDB file, to one file or stdout, with no manifest; the function flags of the commands
+// that read a dump (see checkFunctionFlags) go to the commands' options.
 func (j *fileJob) respFormat(c *cli.Context) error {
 	switch f := c.String("format"); {
+	case f == "rdb" && c.Bool("drop-lost-pending"):
+		return errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
+	case f == "rdb":
+		return nil
 	case f != "resp":
 		return fmt.Errorf("--format %q: want rdb or resp", f)
 	case isCluster(c):
@@ -26,6 +38,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
 	// RDB version (or --rdb-version).
-	j.resp = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending")}
+	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending"),
+		ReplaceFunctions: c.Bool("replace-functions"), DropModuleAux: c.Bool("drop-module-aux")}
 	return nil
 }

@@ -20,19 +20,6 @@ func functionFlags() []cli.Flag {
 	}
 }
 
-// readFunctionFlags checks the function flags of a job that reads a dump, and gives
-// --format resp's commands --replace-functions.
-func (j *fileJob) readFunctionFlags(c *cli.Context) error {
-	if err := checkFunctionFlags(c, true, j.resp != nil); err != nil {
-		return err
-	}
-	if j.resp != nil {
-		j.resp.ReplaceFunctions = c.Bool("replace-functions")
-		j.resp.DropModuleAux = c.Bool("drop-module-aux")
-	}
-	return nil
-}
-
 // checkFunctionFlags refuses the function flags where they would do nothing: without a dump
 // to read (fromDump false), and --replace-functions into an RDB file (resp false), which a
 // server loads with no library of its own.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/manifest"
 )
 
 func generateCommand() *cli.Command {
@@ -52,10 +51,10 @@ func generateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if j.layout != nil && d.DB != 0 {
+	if j.opts.Layout != nil && d.DB != 0 {
 		return fmt.Errorf("--db %d: %w (a cluster node refuses other dbs)", d.DB, cluster.ErrDB)
 	}
-	report, err := j.write(c, d, func(m *manifest.Manifest) { m.Dataset = d })
+	report, err := j.write(c, d, nil) // output.Write describes a dataset
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func generateSpecAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if j.layout != nil {
+	if j.opts.Layout != nil {
 		for _, f := range in.Spec.Families {
 			if f.DB != 0 {
 				return fmt.Errorf("%s: family %s is in db %d: %w (a cluster node refuses other dbs)", in.Name, f.Name, f.DB, cluster.ErrDB)

@@ -48,10 +48,10 @@ func importAction(c *cli.Context) error {
 	}
 	defer in.Close()
 	if in.IsDump() {
-		if err := j.readFunctionFlags(c); err != nil {
+		if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, false, opts.OnDuplicate)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, opts.OnDuplicate)
 	}
 	if err := checkFunctionFlags(c, false, false); err != nil {
 		return err

@@ -53,14 +53,14 @@ func liveSplit(c *cli.Context, j *fileJob, in *input.Input) error {
 	if in.Cluster == nil {
 		return nil
 	}
-	if fi, err := os.Stat(j.out); j.layout == nil && (strings.HasSuffix(j.out, "/") || err == nil && fi.IsDir()) {
+	if fi, err := os.Stat(j.out); j.opts.Layout == nil && (strings.HasSuffix(j.out, "/") || err == nil && fi.IsDir()) {
 		if err := splitOutput(c, "--cluster"); err != nil {
 			return err
 		}
-		j.layout, j.shard = in.Cluster.Layout(), -1
+		j.opts.Layout, j.opts.Shard = in.Cluster.Layout(), nil
 		j.opts.Manifest, j.opts.NoManifest = "", false
 	}
-	in.Cluster.SameFunctions = j.layout != nil
+	in.Cluster.SameFunctions = j.opts.Layout != nil
 	return nil
 }
 

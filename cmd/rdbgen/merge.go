@@ -7,9 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/merge"
 )
 
@@ -35,18 +33,12 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src := &merge.Source{OnDuplicate: onDup}
-	for _, p := range c.Args().Slice() {
-		if p == "-" {
-			return errors.New("merge reads files, not stdin: an input may be read twice")
-		}
-		src.Inputs = append(src.Inputs, merge.Input{Name: p, Source: decoder.File{Path: p, Name: p, Options: decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes}}})
+	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
+	if err != nil {
+		return err
 	}
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
-	names := c.Args().Slice()
-	report, err := j.write(c, src, func(m *manifest.Manifest) {
-		m.Import = &manifest.Import{Inputs: names, Format: string(input.RDB), Duplicates: src.Duplicates, OnDup: string(onDup)}
-	})
+	report, err := j.write(c, src, src.Describe)
 	if err != nil {
 		return err
 	}

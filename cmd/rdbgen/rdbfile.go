@@ -1,27 +1,18 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/bar"
-	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
-	"github.com/rdbgen/rdbgen/resp"
-	"github.com/rdbgen/rdbgen/server"
 )
 
 // fileFlags are the flags of every command that writes an RDB file: where it goes, what it
@@ -37,7 +28,7 @@ func fileFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())},
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
-		dryRunFlag(),
+		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"},
 		&cli.StringFlag{Name: "format", Value: "rdb", Usage: "rdb: an RDB file; resp: the Redis commands that make the same data, for redis-cli --pipe"},
 		dropLostPendingFlag(),
 	}, summaryFlags(), encodingFlags())
@@ -45,32 +36,17 @@ func fileFlags() []cli.Flag {
 
 // A fileJob is one run of a command that writes an RDB file, or a directory of shard files.
 type fileJob struct {
-	now      time.Time
-	out      string
-	quiet    bool
-	asJSON   bool
-	results  io.Writer // stdout, or stderr when the file goes to stdout
-	warnings io.Writer // stderr
-	opts     output.Options
-	caps     encoder.Capabilities // what the file holds: opts.Encoder checked
-	layout   *cluster.Layout      // the split's, or nil for one file
-	shard    int                  // the one shard of the split written (--shard-index), or -1 for all
-	resp     *resp.Options        // with --format resp: the commands' options; nil for an RDB file
-	written  *output.Output       // the output being written, once opened
+	now  time.Time
+	out  string
+	opts output.Options       // with the split's Layout and Shard, and --format resp's RESP
+	caps encoder.Capabilities // what the file holds: opts.Encoder checked
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
 func newFileJob(c *cli.Context) (*fileJob, error) {
-	j := &fileJob{
-		now:      time.Now(),
-		out:      c.String("output"),
-		quiet:    c.Bool("quiet"),
-		asJSON:   c.Bool("json"),
-		results:  c.App.Writer,
-		warnings: c.App.ErrWriter,
-	}
+	j := &fileJob{out: c.String("output")}
 	var err error
-	if j.now, err = baseTime(c, j.now); err != nil {
+	if j.now, err = baseTime(c, time.Now()); err != nil {
 		return nil, err
 	}
 	j.opts.Encoder = encoder.Options{
@@ -87,45 +63,30 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
-	if c.String("format") != "rdb" {
-		if err := j.respFormat(c); err != nil {
-			return nil, err
-		}
-	} else if c.Bool("drop-lost-pending") {
-		return nil, errors.New("--drop-lost-pending goes with --format resp: an RDB file carries every pending entry")
+	if err := j.respFormat(c); err != nil {
+		return nil, err
 	}
 	if isCluster(c) {
-		if j.layout, err = clusterOutput(c); err != nil {
+		if j.opts.Layout, err = clusterOutput(c); err != nil {
 			return nil, err
 		}
 	}
-	if j.shard, err = shardOfSplit(c, j.layout); err != nil || j.layout != nil {
+	if j.opts.Shard, err = shardOfSplit(c, j.opts.Layout); err != nil || j.opts.Layout != nil {
 		return j, err
 	}
+	// A manifest named by --manifest is written after the file: refuse now what would
+	// clobber a file that is not the output's own sidecar.
 	j.opts.Manifest = c.String("manifest")
-	switch {
-	case j.opts.Manifest == "" && j.out == "-":
-		j.opts.NoManifest = true
-	case j.opts.Manifest != "":
-		// A manifest named by --manifest is written after the file: refuse now what would
-		// clobber a file that is not the output's own sidecar.
-		if filepath.Clean(j.opts.Manifest) == filepath.Clean(j.out) {
-			return nil, fmt.Errorf("--manifest %s is the output file", j.opts.Manifest)
-		}
-		if err := atomicfile.Check(j.opts.Manifest, j.opts.Force); err != nil {
-			return nil, fmt.Errorf("--manifest %w", err)
-		}
-	}
-	if j.out == "-" {
-		j.results = c.App.ErrWriter
+	if err := output.CheckManifest(j.out, j.opts); err != nil {
+		return nil, fmt.Errorf("--manifest %w", err)
 	}
 	return j, nil
 }
 
-// write writes the records of src where the flags say: a file put in place once complete,
-// with its manifest; stdout; a stream of RESP commands; or a directory of shard files.
-// describe adds to each manifest what the records are. It returns the function that reports
-// the run, given the counts and notes an import adds.
+// write writes the records of src where the flags say (see output.Open): a file put in place
+// once complete, with its manifest; stdout; a stream of RESP commands; or a directory of
+// shard files. describe adds to each manifest what the records are. It returns the function
+// that reports the run, given the counts and notes an import adds.
 func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manifest.Manifest)) (report func(summary.ImportCounts, string) error, err error) {
 	opts := j.opts
 	var total uint64
@@ -133,71 +94,32 @@ func (j *fileJob) write(c *cli.Context, src record.Source, describe func(*manife
 		total = s.Len()
 	}
 	var done func()
-	opts.Progress, done = j.progress(c, total)
+	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	opts.Progress, done = bar.Keys(c.App.ErrWriter, int64(total), quiet || asJSON)
+	var out *output.Output
 	defer func() {
 		done()
-		err = j.interrupted(err)
+		err = errInterrupted(output.Interrupted(out, err))
 	}()
 	if c.Bool("dry-run") {
 		return func(summary.ImportCounts, string) error { return nil }, j.dryRun(c, src)
 	}
-	opts.RESP = j.resp
-	switch {
-	case j.layout != nil && j.shard >= 0:
-		j.written, err = output.Shard(j.out, j.layout, j.shard, opts)
-	case j.layout != nil:
-		j.written, err = output.Shards(j.out, j.layout, opts)
-	default:
-		j.written, err = output.File(j.out, opts)
+	if out, err = output.Open(j.out, opts); err != nil {
+		return nil, err
 	}
+	res, err := out.Write(c.Context, src, describe)
 	if err != nil {
 		return nil, err
 	}
-	res, err := j.written.Write(c.Context, src, describe)
-	if err != nil {
-		return nil, err
+	for _, line := range summary.Warnings(res) {
+		fmt.Fprintln(c.App.ErrWriter, line)
 	}
-	j.warnStale(res.Stale)
-	if j.resp == nil && j.layout == nil {
-		warnDatabases(j.warnings, j.out, res.DBs)
-	}
-	return func(ic summary.ImportCounts, extra string) error { return j.report(res, ic, extra) }, nil
-}
-
-// interrupted replaces a context error with words that say what was written: nothing, as a
-// file is put in place only once complete; but what went to stdout, a FIFO or a device
-// before the interruption stays there, incomplete.
-func (j *fileJob) interrupted(err error) error {
-	if !errors.Is(err, context.Canceled) {
-		return err
-	}
-	switch {
-	case j.out == "-" && j.written != nil && j.written.Written() > 0:
-		return fmt.Errorf("interrupted after %s went to stdout: that output is incomplete, discard it", human.Bytes(j.written.Written()))
-	case j.out != "-" && j.layout == nil && atomicfile.IsStream(j.out):
-		return fmt.Errorf("interrupted: what %s received is incomplete, discard it", j.out)
-	}
-	return errInterrupted(err)
-}
-
-// progress returns a progress callback that draws a bar of total keys (0: unknown) when
-// stderr is a terminal, and the function that ends the bar; progress is nil without a bar.
-func (j *fileJob) progress(c *cli.Context, total uint64) (progress func(record.Progress), done func()) {
-	return bar.Keys(c.App.ErrWriter, int64(total), j.quiet || j.asJSON)
-}
-
-// warnStale says which temporary files of killed runs were removed before writing.
-func (j *fileJob) warnStale(paths []string) {
-	for _, path := range paths {
-		fmt.Fprintf(j.warnings, "removed %s, the temporary file of an rdbgen run that was killed\n", path)
-	}
-}
-
-// warnDatabases warns when a file holds a db that a server with the default databases
-// setting lacks, and so refuses at start-up.
-func warnDatabases(w io.Writer, out string, dbs map[int]record.Counts) {
-	if maxDB := server.HighestDB(dbs); maxDB >= server.DefaultDatabases {
-		fmt.Fprintf(w, "warning: %s holds db %d: a server loads it only when configured with databases %d or more (the default is %d)\n",
-			out, maxDB, server.DatabasesFor(maxDB), server.DefaultDatabases)
-	}
+	return func(ic summary.ImportCounts, extra string) error {
+		results := c.App.Writer
+		if j.out == "-" {
+			results = c.App.ErrWriter // stdout holds the file
+		}
+		sum := summary.FromOutput(res, opts, ic)
+		return summary.Print(results, sum, asJSON, quiet, summary.Text(sum.Text(extra)))
+	}, nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,9 +19,9 @@ func rewriteFlags() []cli.Flag {
 	}
 }
 
-// loadRewriteRules reads the --rewrite file with its seed from --rewrite-seed; it returns nil
+// rewriteRules reads the rules of --rewrite, with the seed of --rewrite-seed if given; nil
 // without --rewrite.
-func loadRewriteRules(c *cli.Context) (*rewrite.Rules, error) {
+func rewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 	path := c.String("rewrite")
 	if path == "" {
 		if c.IsSet("rewrite-seed") {
@@ -31,11 +29,7 @@ func loadRewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 		}
 		return nil, nil
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read rewrite rules: %w", err)
-	}
-	rules, err := rewrite.Parse(path, src)
+	rules, err := rewrite.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -45,14 +39,14 @@ func loadRewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 	return rules, nil
 }
 
-// rewriteSource returns src with its records rewritten by the rules of --rewrite, and the
-// rules' description for the manifest; without the flag it returns src and nil.
+// rewriteSource returns src with its records rewritten by the rules of --rewrite (see
+// rewriteRules), and the rules' description for the manifest; without --rewrite it returns
+// src and nil.
 func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
-	rules, err := loadRewriteRules(c)
+	rules, err := rewriteRules(c)
 	if err != nil || rules == nil {
 		return src, nil, err
 	}
-	wrapped := record.Through(src, func(sink record.Sink) (record.Sink, error) { return rewrite.New(sink, rules) })
 	desc := rules.Describe()
-	return wrapped, &desc, nil
+	return rewrite.Source(src, rules), &desc, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/convert"
+	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/human"
@@ -86,17 +87,20 @@ func (f FunctionCounts) Suffix(verb string) string {
 	return s
 }
 
-// ConvertCounts returns the summary's counts of a dump read.
-func ConvertCounts(stats convert.Stats) ImportCounts {
-	return ImportCounts{Records: stats.Read, Skipped: stats.Unsupported, ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
+// ConvertCounts returns the summary's counts of a dump converted, read counting what its
+// reading saw: the records of keys that came again, and those --drop-newer left out.
+func ConvertCounts(stats convert.Stats, read decoder.Stats) ImportCounts {
+	return ImportCounts{Records: stats.Read + read.Duplicates, Skipped: stats.Unsupported, Duplicates: read.Duplicates, NewerDropped: read.NewerDropped,
+		ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
 		FunctionCounts: FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
 
-// ConvertNotes tells what a convert left out: dups records of keys that came again too.
-func ConvertNotes(stats convert.Stats, dups uint64) string {
+// ConvertNotes tells what a convert left out, read counting what its reading left out: the
+// records of keys that came again, and those --drop-newer left out (see NewerNotes).
+func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
 	var notes []string
-	if dups > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", dups))
+	if read.Duplicates > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", read.Duplicates))
 	}
 	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
 		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
@@ -108,10 +112,11 @@ func ConvertNotes(stats convert.Stats, dups uint64) string {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
 	notes = append(notes, FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.Notes("with")...)
-	if len(notes) == 0 {
-		return ""
+	var text string
+	if len(notes) > 0 {
+		text = "; " + strings.Join(notes, "; ")
 	}
-	return "; " + strings.Join(notes, "; ")
+	return text + NewerNotes(read.NewerDropped)
 }
 
 // StreamsNote says, for the summary, what the streams needed: those sent as RESTORE, what

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/output"
 )
 
 // A DryRun is what --dry-run reports: the keys, the file and the memory estimated.
@@ -32,4 +33,10 @@ func (sum DryRun) Text() string {
 	return fmt.Sprintf("dry run, nothing written: %d keys (%d with TTL); file %s%s (RDB %d, %s); used_memory %s%s on %s once loaded\n",
 		sum.Keys, sum.Expires, approx(sum.BytesExact), human.Bytes(sum.Bytes), sum.RDBVersion, sum.Target,
 		approx(sum.MemoryExact), human.Bytes(sum.UsedMemory), sum.Target)
+}
+
+// DryRunOf returns the summary of est, the estimate of a file of RDB version rdbVersion.
+func DryRunOf(est output.Estimate, rdbVersion int) DryRun {
+	return DryRun{Keys: est.Keys, Expires: est.Expires, Bytes: est.Bytes, BytesExact: est.BytesExact,
+		UsedMemory: est.Memory.Bytes, MemoryExact: est.MemoryExact, Target: est.Memory.Target, RDBVersion: rdbVersion, Memory: &est.Memory}
 }

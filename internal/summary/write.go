@@ -102,10 +102,10 @@ func (sum Write) Text(extra string) string {
 	return b.String()
 }
 
-// FromOutput returns the summary of the run that wrote res, with the counts an import adds
-// (ic): a RESP stream when isRESP, the files of a split of layout (shard, the one written,
-// or -1 for all), else one RDB file.
-func FromOutput(res *output.Result, layout *cluster.Layout, shard int, isRESP bool, ic ImportCounts) Write {
+// FromOutput returns the summary of the run that wrote res as opts say, with the counts an
+// import adds (ic): a RESP stream with opts.RESP, the files of a split of opts.Layout (every
+// shard's, or the one of opts.Shard), else one RDB file.
+func FromOutput(res *output.Result, opts output.Options, ic ImportCounts) Write {
 	st := res.Stats
 	sum := Write{
 		Output: res.Path, Manifest: res.Manifest,
@@ -114,16 +114,13 @@ func FromOutput(res *output.Result, layout *cluster.Layout, shard int, isRESP bo
 		Target: res.Target, RDBVersion: res.RDBVersion, ImportCounts: ic,
 	}
 	switch {
-	case isRESP:
+	case opts.RESP != nil:
 		sum.Format, sum.Commands, sum.Streams = "resp", &res.Commands, res.Streams
-	case layout != nil:
+	case opts.Layout != nil:
 		counted := res.CountDuration.Seconds()
-		sum.CountSeconds, sum.Removed, sum.TotalShards = &counted, res.Removed, layout.Len()
-		if shard >= 0 {
-			sum.ShardIndex = &shard
-		}
+		sum.CountSeconds, sum.Removed, sum.TotalShards, sum.ShardIndex = &counted, res.Removed, opts.Layout.Len(), opts.Shard
 		for _, sr := range res.Shards {
-			sh, st := layout.Shard(sr.Index), sr.Stats
+			sh, st := opts.Layout.Shard(sr.Index), sr.Stats
 			sum.Shards = append(sum.Shards, Shard{
 				File: sr.Path, Manifest: manifest.PathFor(sr.Path), Slots: sh.Ranges, NodeID: sh.NodeID, Addr: sh.Addr,
 				Keys: st.Keys, Expires: st.Expires, Members: st.Members, Bytes: st.Bytes, Checksum: manifest.FormatChecksum(st.Checksum),
