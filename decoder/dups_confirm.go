@@ -14,9 +14,13 @@ import (
 // Confirming repeated keys: the hashes that come twice name candidates, and a reading of
 // the file with a key-only sink compares their bytes (see keep for when).
 
-// checkLog finds the keys whose hashes the log holds twice, and reads the file again to
-// compare them: a key that comes again is an error naming both records.
+// checkLog logs the keys before the first out of order, finds the keys whose hashes the
+// log holds twice, and reads the file again to compare them: a key that comes again is an
+// error naming both records.
 func (rd *Reader) checkLog() error {
+	if err := rd.logPrefix(); err != nil {
+		return err
+	}
 	rep, err := rd.log.repeated(rd.ctx)
 	if err != nil || len(rep) == 0 {
 		return err

@@ -169,7 +169,8 @@ type Reader struct {
 	seed           hashSeed
 	members        memberSet // with OnDuplicate: the open collection's members
 	keyHashes      hashSet   // with DupError from a source read once: the keys passed on
-	log            *hashLog  // with DupError from a file: the keys passed on
+	order          *keyOrder // with DupError from a file: whether the keys came in order
+	log            *hashLog  // with order, once a key came out of order: the keys passed on
 	checked        bool      // File found the keys that repeat before (see dups)
 	dups           dupIndex  // with checked: the keys that repeat
 	scratch        []byte    // dups's map key
@@ -368,8 +369,8 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog("keys", nil)
-		defer rd.log.close()
+		rd.order = newKeyOrder()
+		defer func() { rd.log.close() }()
 	case on == record.DupError:
 		rd.keyHashes.reset()
 	}

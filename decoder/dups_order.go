@@ -1,0 +1,78 @@
+package decoder
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Keys in order. Under record.DupError from a file, no key can have come twice while each
+// db's keys come in strictly increasing byte order, as rdbgen writes them: a keyOrder
+// checks that with one comparison a key, and no hash is logged. At the first key out of
+// order, the Reader starts its hashLog with that key, and before the log is checked
+// (checkLog) logs the keys read before it by reading that part of the file again
+// (logPrefix): a file whose second key is out of order, as a Redis dump's usually is,
+// reads one record again; a file in order up to its last key, the whole file again.
+
+// keyOrder follows whether the keys passed on so far came in strictly increasing byte
+// order in each db.
+type keyOrder struct {
+	db     int
+	any    bool           // a key of db was passed on
+	last   []byte         // the last key of db
+	others map[int][]byte // the last key of each other db a key was passed on in
+	broken int64          // the offset of the first record out of order, -1 while none is
+}
+
+func newKeyOrder() *keyOrder { return &keyOrder{broken: -1} }
+
+// next notes db's key, and reports whether every key so far came after the last of its db.
+func (o *keyOrder) next(db int, key []byte) bool {
+	if db != o.db {
+		o.switchDB(db)
+	}
+	if o.any && bytes.Compare(key, o.last) <= 0 {
+		return false
+	}
+	o.any, o.last = true, append(o.last[:0], key...)
+	return true
+}
+
+// switchDB keeps the last key of the db followed so far and takes up db's.
+func (o *keyOrder) switchDB(db int) {
+	if o.any {
+		if o.others == nil {
+			o.others = map[int][]byte{}
+		}
+		o.others[o.db] = o.last
+	}
+	o.db = db
+	o.last, o.any = o.others[db]
+	delete(o.others, db)
+}
+
+// errPrefixRead ends logPrefix's reading at the first record out of order.
+var errPrefixRead = errors.New("the keys before the first out of order were read")
+
+// logPrefix adds to the log the hashes of the keys passed on before the first record out
+// of order, read again from the file.
+func (rd *Reader) logPrefix() error {
+	opts := rd.opts
+	opts.OnDuplicate, opts.Progress = "", nil
+	again, err := NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
+	if err == nil {
+		err = again.WriteTo(rd.ctx, &keySink{fn: func(db int, key []byte) error {
+			if again.recStart >= rd.order.broken {
+				return errPrefixRead
+			}
+			rd.log.add(keyHash(&rd.seed, db, key))
+			return nil
+		}})
+	}
+	if err != nil && !errors.Is(err, errPrefixRead) {
+		return fmt.Errorf("read the file again for the keys before the first out of order: %w", err)
+	}
+	return nil
+}
