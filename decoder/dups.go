@@ -280,11 +280,14 @@ func (rd *Reader) seen(db int) {
 	case rd.log != nil:
 		rd.log.add(keyHash(&rd.seed, db, rd.key))
 	case rd.order != nil:
-		if !rd.order.next(db, rd.key) {
-			rd.order.broken = rd.recStart
-			rd.log = newHashLog("keys", nil)
-			rd.log.add(keyHash(&rd.seed, db, rd.key))
+		spare, ok := rd.order.next(db, rd.key)
+		if ok {
+			rd.key = spare
+			return
 		}
+		rd.order.broken = rd.recStart
+		rd.log = newHashLog("keys", nil)
+		rd.log.add(keyHash(&rd.seed, db, rd.key))
 	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
 		rd.keyHashes.add(keyHash(&rd.seed, db, rd.key))
 	}

@@ -28,16 +28,18 @@ type keyOrder struct {
 
 func newKeyOrder() *keyOrder { return &keyOrder{broken: -1} }
 
-// next notes db's key, and reports whether every key so far came after the last of its db.
-func (o *keyOrder) next(db int, key []byte) bool {
+// next reports whether db's key comes after the last key of db, and if so takes key as
+// the last and returns the buffer of the one before, for the caller to read the next key
+// into: no key is copied.
+func (o *keyOrder) next(db int, key []byte) (spare []byte, ok bool) {
 	if db != o.db {
 		o.switchDB(db)
 	}
 	if o.any && bytes.Compare(key, o.last) <= 0 {
-		return false
+		return nil, false
 	}
-	o.any, o.last = true, append(o.last[:0], key...)
-	return true
+	spare, o.last, o.any = o.last[:0], key, true
+	return spare, true
 }
 
 // switchDB keeps the last key of the db followed so far and takes up db's.
