@@ -13,12 +13,11 @@ import (
 // A hashLog finds the 64-bit hashes (keyHash, memberHash) that come more than once among
 // any number of them, in bounded memory and at little cost to the goroutine that adds: add
 // appends a hash to a batch, and a goroutine of the log takes full batches and appends each
-// hash to one of logParts partitions picked by its top bits. A partition's full buffer is
-// kept in memory while the log holds at most logMemory bytes of them (8 MiB hashes, 64 MiB),
-// and goes to a temporary file in $TMPDIR past that (none is made for fewer hashes). Then
-// repeated takes one partition at a time into a table that stays in the cache, on two
-// goroutines. Batches and buffers take 4.5 MiB, the kept buffers logMemory at most, the
-// tables 1 MiB at most; the file 8 bytes a hash past logMemory. Use newHashLog, and close it.
+// hash to one of logParts partitions picked by its top bits, a partition's buffer going to
+// a temporary file in $TMPDIR when full (none is made for fewer than logParts*logChunk
+// hashes). Then repeated takes one partition at a time into a table that stays in the
+// cache, on two goroutines. Batches and buffers take 4.5 MiB, the tables 1 MiB at most; the
+// file 8 bytes a hash. Use newHashLog, and close it.
 type hashLog struct {
 	cur   []uint64      // the batch being filled
 	work  chan []uint64 // full batches, to the partitioning goroutine
@@ -27,16 +26,14 @@ type hashLog struct {
 	ended bool          // work is closed
 
 	// Owned by the partitioning goroutine until done.
-	part   [logParts][]uint64   // each partition's buffer of logChunk hashes
-	n      [logParts]int        // hashes in each buffer
-	kept   [logParts][][]uint64 // each partition's full buffers kept in memory
-	held   int                  // bytes in kept
-	chunks [logParts][]int64    // offsets in the file of each partition's full buffers past those
-	f      *os.File             // the temporary file, once a buffer is full
-	size   int64                // bytes in f and in out
-	out    []byte               // full buffers waiting to be written to f
-	err    error                // the first error writing f
-	what   string               // what the hashes are of ("keys", "members"), for the file's name and errors
+	buf    []byte            // logParts buffers of logChunk hashes, 8 bytes each
+	n      [logParts]int     // hashes in each buffer
+	chunks [logParts][]int64 // offsets in the file of each partition's full buffers
+	f      *os.File          // the temporary file, once a buffer is full
+	size   int64             // bytes in f and in out
+	out    []byte            // full buffers waiting to be written to f
+	err    error             // the first error writing f
+	what   string            // what the hashes are of ("keys", "members"), for the file's name and errors
 }
 
 // logParts is the number of partitions, picked by a hash's top logPartBits bits.
@@ -52,12 +49,6 @@ var (
 	logChunk = 2048
 	maxTable = 1 << 16
 )
-
-// logMemory is the most bytes of full partition buffers a log keeps in memory before it
-// writes further ones to its file: 8 MiB hashes of keys or members (a larger bound would
-// spare a file for more keys at 8 bytes of memory each). A variable so that tests can make
-// it small.
-var logMemory = 64 << 20
 
 // logBatch is the number of hashes in a batch, logBatches the number of batches, and
 // logWrite the size of the writes to the file. Variables so that tests can make them small.
@@ -76,18 +67,14 @@ func newHashLog(what string, old *hashLog) *hashLog {
 		free: make(chan []uint64, logBatches),
 		done: make(chan struct{}),
 	}
-	if old != nil && len(old.part[0]) == logChunk && len(old.free) == logBatches {
-		l.part, l.out = old.part, old.out[:0]
+	if old != nil && len(old.buf) == logParts*logChunk*8 && len(old.free) == logBatches {
+		l.buf, l.out = old.buf, old.out[:0]
 		l.cur = (<-old.free)[:0]
 		for range logBatches - 1 {
 			l.free <- (<-old.free)[:0]
 		}
 	} else {
-		buf := make([]uint64, logParts*logChunk)
-		for p := range l.part {
-			l.part[p] = buf[p*logChunk : (p+1)*logChunk : (p+1)*logChunk]
-		}
-		l.cur = make([]uint64, 0, logBatch)
+		l.buf, l.cur = make([]byte, logParts*logChunk*8), make([]uint64, 0, logBatch)
 		for range logBatches - 1 {
 			l.free <- make([]uint64, 0, logBatch)
 		}
@@ -132,28 +119,19 @@ func (l *hashLog) partition() {
 func (l *hashLog) put(h uint64) {
 	p := h >> (64 - logPartBits)
 	i := l.n[p]
-	l.part[p][i] = h
+	binary.LittleEndian.PutUint64(l.buf[(int(p)*logChunk+i)*8:], h)
 	if i++; i < logChunk {
 		l.n[p] = i
 		return
 	}
 	l.n[p] = 0
-	l.full(int(p))
+	l.spill(int(p))
 }
 
-// full keeps the full buffer of partition p in memory, or past logMemory moves it to the
-// file.
-func (l *hashLog) full(p int) {
-	if l.held+logChunk*8 <= logMemory {
-		l.kept[p] = append(l.kept[p], l.part[p])
-		l.held += logChunk * 8
-		l.part[p] = make([]uint64, logChunk)
-		return
-	}
+// spill moves the full buffer of partition p to the file.
+func (l *hashLog) spill(p int) {
 	l.chunks[p] = append(l.chunks[p], l.size)
-	for _, h := range l.part[p] {
-		l.out = binary.LittleEndian.AppendUint64(l.out, h)
-	}
+	l.out = append(l.out, l.buf[p*logChunk*8:(p+1)*logChunk*8]...)
 	l.size += int64(logChunk * 8)
 	if len(l.out) >= logWrite {
 		l.flush()
@@ -178,13 +156,12 @@ func (l *hashLog) flush() {
 	l.out = l.out[:0]
 }
 
-// close ends the partitioning goroutine, drops the buffers kept and removes the file.
+// close ends the partitioning goroutine and removes the file.
 func (l *hashLog) close() {
 	if l == nil {
 		return
 	}
 	l.end()
-	l.kept, l.held = [logParts][][]uint64{}, 0
 	if l.f != nil {
 		l.f.Close()
 		os.Remove(l.f.Name())
@@ -224,42 +201,33 @@ func (l *hashLog) repeated(ctx context.Context) (map[uint64]struct{}, error) {
 func (l *hashLog) check(ctx context.Context, from, step int) ([]uint64, error) {
 	var rep []uint64
 	var tab fpTable
-	var raw []byte
-	var read []uint64
-	if l.f != nil {
-		raw, read = make([]byte, logChunk*8), make([]uint64, logChunk)
-	}
+	raw := make([]byte, logChunk*8)
 	for p := from; p < logParts; p += step {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n := (len(l.kept[p])+len(l.chunks[p]))*logChunk + l.n[p]
+		n := len(l.chunks[p])*logChunk + l.n[p]
 		if n < 2 {
 			continue
 		}
 		rounds := (n + maxTable - 1) / maxTable
 		for r := range rounds {
 			tab.sized(min(n, maxTable+maxTable/4))
-			add := func(hs []uint64) {
-				for _, h := range hs {
+			add := func(raw []byte) {
+				for i := 0; i+8 <= len(raw); i += 8 {
+					h := binary.LittleEndian.Uint64(raw[i:])
 					if (rounds == 1 || int((h>>24)%uint64(rounds)) == r) && tab.add(h) {
 						rep = append(rep, h)
 					}
 				}
 			}
-			for _, kept := range l.kept[p] {
-				add(kept)
-			}
 			for _, off := range l.chunks[p] {
 				if _, err := l.f.ReadAt(raw, off); err != nil {
 					return nil, fmt.Errorf("read back the hashes of the %s from %s: %w", l.what, l.f.Name(), err)
 				}
-				for i := range read {
-					read[i] = binary.LittleEndian.Uint64(raw[i*8:])
-				}
-				add(read)
+				add(raw)
 			}
-			add(l.part[p][:l.n[p]])
+			add(l.buf[p*logChunk*8 : (p*logChunk+l.n[p])*8])
 		}
 	}
 	return rep, nil

@@ -10,22 +10,12 @@ func SetKeyMask(mask uint64) (restore func()) {
 }
 
 // SetLogSizes makes the hash log's batches and partition buffers hold chunk hashes, its
-// memory keep four full buffers, its writes one buffer, and its tables check table hashes
-// at once, until the function it returns is called.
+// writes one buffer, and its tables check table hashes at once, until the function it
+// returns is called.
 func SetLogSizes(chunk, table int) (restore func()) {
-	oldChunk, oldTable, oldBatch, oldWrite, oldMemory := logChunk, maxTable, logBatch, logWrite, logMemory
-	logChunk, maxTable, logBatch, logWrite, logMemory = chunk, table, chunk, chunk*8, 4*chunk*8
-	return func() {
-		logChunk, maxTable, logBatch, logWrite, logMemory = oldChunk, oldTable, oldBatch, oldWrite, oldMemory
-	}
-}
-
-// SetLogMemory makes the hash log keep at most n bytes of full buffers in memory, until the
-// function it returns is called.
-func SetLogMemory(n int) (restore func()) {
-	old := logMemory
-	logMemory = n
-	return func() { logMemory = old }
+	oldChunk, oldTable, oldBatch, oldWrite := logChunk, maxTable, logBatch, logWrite
+	logChunk, maxTable, logBatch, logWrite = chunk, table, chunk, chunk*8
+	return func() { logChunk, maxTable, logBatch, logWrite = oldChunk, oldTable, oldBatch, oldWrite }
 }
 
 // SetLoggedMembers makes a collection's member hashes go to a hash log past n members,
