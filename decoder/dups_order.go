@@ -26,6 +26,7 @@ type keyOrder struct {
 	broken int64          // the offset of the first record out of order, -1 while none is
 }
 
+// newKeyOrder returns a keyOrder before any key.
 func newKeyOrder() *keyOrder { return &keyOrder{broken: -1} }
 
 // next reports whether db's key comes after the last key of db, and if so takes key as

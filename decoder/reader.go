@@ -92,11 +92,13 @@ type Options struct {
 	// wrapping record.ErrDuplicateMember. DupFirst and DupLast need File, which reads the file once
 	// before to find the keys that repeat (memory grows with those keys only); a Reader
 	// alone refuses them. Under DupError, a source that can be read at an offset (a file)
-	// has the 64-bit hashes of its keys kept in a temporary file in $TMPDIR (8 bytes a key;
-	// a few MiB of memory) and checked once it is read, before WriteTo returns: a repeated
-	// hash is confirmed by reading the source again, and the error names both records; a
-	// source read once has the hashes kept in memory (8 to 16 bytes a key) and a repeated
-	// hash is reported as it comes. Members are compared as bytes among a collection's
+	// whose keys come in increasing byte order in each db, as rdbgen writes them, holds no
+	// key twice and costs one comparison a key; from its first key out of order, it has
+	// the 64-bit hashes of its keys (those before that one read again) kept in a temporary
+	// file in $TMPDIR (8 bytes a key; a few MiB of memory) and checked once it is read,
+	// before WriteTo returns: a repeated hash is confirmed by reading the source again, and
+	// the error names both records; a source read once has the hashes kept in memory (8 to
+	// 16 bytes a key) and a repeated hash is reported as it comes. Members are compared as bytes among a collection's
 	// first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a false alarm among n members):
 	// up to 16384 in memory, reported as they come; past that, in a temporary file in
 	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
