@@ -25,9 +25,7 @@ func (rd *Reader) checkLog() error {
 	if err != nil || len(rep) == 0 {
 		return err
 	}
-	opts := rd.opts
-	opts.OnDuplicate, opts.Progress = "", nil
-	again, err := NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
+	again, err := rd.readAgain()
 	if err != nil {
 		return fmt.Errorf("read the file again to compare keys: %w", err)
 	}
@@ -37,6 +35,14 @@ func (rd *Reader) checkLog() error {
 	}
 	found.prune()
 	return found.err()
+}
+
+// readAgain returns a Reader of the file from its start that passes every record on (no
+// OnDuplicate, no progress), for a second reading.
+func (rd *Reader) readAgain() (*Reader, error) {
+	opts := rd.opts
+	opts.OnDuplicate, opts.Progress = "", nil
+	return NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
 }
 
 // A dupKey is a key that comes more than once in its db: where its records are.

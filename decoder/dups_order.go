@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 )
 
 // Keys in order. Under record.DupError from a file, no key can have come twice while each
@@ -62,9 +60,7 @@ var errPrefixRead = errors.New("the keys before the first out of order were read
 // logPrefix adds to the log the hashes of the keys passed on before the first record out
 // of order, read again from the file.
 func (rd *Reader) logPrefix() error {
-	opts := rd.opts
-	opts.OnDuplicate, opts.Progress = "", nil
-	again, err := NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
+	again, err := rd.readAgain()
 	if err == nil {
 		err = again.WriteTo(rd.ctx, &keySink{fn: func(db int, key []byte) error {
 			if again.recStart >= rd.order.broken {
