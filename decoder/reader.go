@@ -98,8 +98,9 @@ type Options struct {
 	// file in $TMPDIR (8 bytes a key; a few MiB of memory) and checked once it is read,
 	// before WriteTo returns: a repeated hash is confirmed by reading the source again, and
 	// the error names both records; a source read once has the hashes kept in memory (8 to
-	// 16 bytes a key) and a repeated hash is reported as it comes. Members are compared as bytes among a collection's
-	// first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a false alarm among n members):
+	// 16 bytes a key) and a repeated hash is reported as it comes. Members are compared as
+	// bytes among a collection's first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a
+	// false alarm among n members):
 	// up to 16384 in memory, reported as they come; past that, in a temporary file in
 	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
 	// End, a repeated hash confirmed by reading the collection again from a source
