@@ -100,14 +100,14 @@ type Options struct {
 	// the error names both records; a source read once has the hashes kept in memory (8 to
 	// 16 bytes a key) and a repeated hash is reported as it comes. Members are compared as
 	// bytes among a collection's first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a
-	// false alarm among n members):
-	// up to 16384 in memory, reported as they come; past that, in a temporary file in
-	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
-	// End, a repeated hash confirmed by reading the collection again from a source
-	// that can be read at an offset (the error names the member; distinct members sharing a
-	// hash pass), or, from a source read once, the error naming the shared hash. The
-	// temporary files are removed when WriteTo returns. Default "": records are passed on
-	// as they come, for readers that report repeats themselves.
+	// false alarm among n members): up to 16384 in memory, reported as they come; past
+	// that, in a temporary file in $TMPDIR (8 bytes a member; a few MiB of memory) checked
+	// at the collection's end, before End, a repeated hash confirmed by reading the
+	// collection again from a source that can be read at an offset (the error names the
+	// member; distinct members sharing a hash pass), or, from a source read once, the
+	// error naming the shared hash. The temporary files are removed when WriteTo returns.
+	// Default "": records are passed on as they come, for readers that report repeats
+	// themselves.
 	OnDuplicate record.OnDuplicate
 	// CheckKeysFirst, under OnDuplicate DupError, makes File read the file once for
 	// repeated keys before it passes on any record, so that a sink (a live server) gets
