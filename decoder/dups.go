@@ -240,9 +240,11 @@ func memberError(t byte, member []byte) error {
 //   - A File under record.DupFirst or DupLast (or DupError with Options.CheckKeysFirst)
 //     reads the file once before (repeatedKeys): the keys that repeat, usually none, are
 //     known with the offset of the record to keep before any record is passed on (rd.dups).
-//   - Under DupError from a source that can be read again (a file), each key's hash goes
-//     to a hashLog as the file is read, and once it is read, before WriteTo returns, the
-//     hashes that repeat are confirmed by reading it again (checkLog).
+//   - Under DupError from a source that can be read again (a file), no key repeats while
+//     each db's keys come in increasing order (dups_order.go). From the first key out of
+//     order, each key's hash goes to a hashLog as the file is read, and once it is read,
+//     before WriteTo returns, the hashes of the keys before that one are logged too and the
+//     hashes that repeat are confirmed by reading the file again (checkLog).
 //   - Under DupError from a source read once, the hashes are kept in a hashSet (8 to 16
 //     bytes a key) and a match is reported as it comes, as a match of hashes.
 
@@ -250,7 +252,7 @@ func memberError(t byte, member []byte) error {
 // passed on under Options.OnDuplicate.
 func (rd *Reader) keep(db int) (bool, error) {
 	switch {
-	case rd.opts.OnDuplicate == "" || rd.log != nil:
+	case rd.opts.OnDuplicate == "" || rd.order != nil:
 		return true, nil
 	case rd.checked:
 		if len(rd.dups) == 0 {
@@ -276,6 +278,15 @@ func (rd *Reader) keep(db int) (bool, error) {
 func (rd *Reader) seen(db int) {
 	switch {
 	case rd.log != nil:
+		rd.log.add(keyHash(&rd.seed, db, rd.key))
+	case rd.order != nil:
+		spare, ok := rd.order.next(db, rd.key)
+		if ok {
+			rd.key = spare
+			return
+		}
+		rd.order.broken = rd.recStart
+		rd.log = newHashLog("keys", nil)
 		rd.log.add(keyHash(&rd.seed, db, rd.key))
 	case rd.opts.OnDuplicate == record.DupError && !rd.checked:
 		rd.keyHashes.add(keyHash(&rd.seed, db, rd.key))

@@ -14,16 +14,18 @@ import (
 // Confirming repeated keys: the hashes that come twice name candidates, and a reading of
 // the file with a key-only sink compares their bytes (see keep for when).
 
-// checkLog finds the keys whose hashes the log holds twice, and reads the file again to
-// compare them: a key that comes again is an error naming both records.
+// checkLog logs the keys before the first out of order, finds the keys whose hashes the
+// log holds twice, and reads the file again to compare them: a key that comes again is an
+// error naming both records.
 func (rd *Reader) checkLog() error {
+	if err := rd.logPrefix(); err != nil {
+		return err
+	}
 	rep, err := rd.log.repeated(rd.ctx)
 	if err != nil || len(rep) == 0 {
 		return err
 	}
-	opts := rd.opts
-	opts.OnDuplicate, opts.Progress = "", nil
-	again, err := NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
+	again, err := rd.readAgain()
 	if err != nil {
 		return fmt.Errorf("read the file again to compare keys: %w", err)
 	}
@@ -33,6 +35,14 @@ func (rd *Reader) checkLog() error {
 	}
 	found.prune()
 	return found.err()
+}
+
+// readAgain returns a Reader of the file from its start that passes every record on (no
+// OnDuplicate, no progress), for a second reading.
+func (rd *Reader) readAgain() (*Reader, error) {
+	opts := rd.opts
+	opts.OnDuplicate, opts.Progress = "", nil
+	return NewReader(io.NewSectionReader(rd.ra, 0, math.MaxInt64), opts)
 }
 
 // A dupKey is a key that comes more than once in its db: where its records are.

@@ -25,3 +25,7 @@ func SetLoggedMembers(n int) (restore func()) {
 	loggedMembers = n
 	return func() { loggedMembers = old }
 }
+
+// LoggedKeys reports whether the Reader logged the hashes of keys (it does not while the
+// keys come in order).
+func (rd *Reader) LoggedKeys() bool { return rd.log != nil }

@@ -92,19 +92,22 @@ type Options struct {
 	// wrapping record.ErrDuplicateMember. DupFirst and DupLast need File, which reads the file once
 	// before to find the keys that repeat (memory grows with those keys only); a Reader
 	// alone refuses them. Under DupError, a source that can be read at an offset (a file)
-	// has the 64-bit hashes of its keys kept in a temporary file in $TMPDIR (8 bytes a key;
-	// a few MiB of memory) and checked once it is read, before WriteTo returns: a repeated
-	// hash is confirmed by reading the source again, and the error names both records; a
-	// source read once has the hashes kept in memory (8 to 16 bytes a key) and a repeated
-	// hash is reported as it comes. Members are compared as bytes among a collection's
-	// first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a false alarm among n members):
-	// up to 16384 in memory, reported as they come; past that, in a temporary file in
-	// $TMPDIR (8 bytes a member; a few MiB of memory) checked at the collection's end, before
-	// End, a repeated hash confirmed by reading the collection again from a source
-	// that can be read at an offset (the error names the member; distinct members sharing a
-	// hash pass), or, from a source read once, the error naming the shared hash. The
-	// temporary files are removed when WriteTo returns. Default "": records are passed on
-	// as they come, for readers that report repeats themselves.
+	// whose keys come in increasing byte order in each db, as rdbgen writes them, holds no
+	// key twice and costs one comparison a key; from its first key out of order, it has
+	// the 64-bit hashes of its keys (those before that one read again) kept in a temporary
+	// file in $TMPDIR (8 bytes a key; a few MiB of memory) and checked once it is read,
+	// before WriteTo returns: a repeated hash is confirmed by reading the source again, and
+	// the error names both records; a source read once has the hashes kept in memory (8 to
+	// 16 bytes a key) and a repeated hash is reported as it comes. Members are compared as
+	// bytes among a collection's first 8, then by their 64-bit hashes (n²/2⁶⁵ odds of a
+	// false alarm among n members): up to 16384 in memory, reported as they come; past
+	// that, in a temporary file in $TMPDIR (8 bytes a member; a few MiB of memory) checked
+	// at the collection's end, before End, a repeated hash confirmed by reading the
+	// collection again from a source that can be read at an offset (the error names the
+	// member; distinct members sharing a hash pass), or, from a source read once, the
+	// error naming the shared hash. The temporary files are removed when WriteTo returns.
+	// Default "": records are passed on as they come, for readers that report repeats
+	// themselves.
 	OnDuplicate record.OnDuplicate
 	// CheckKeysFirst, under OnDuplicate DupError, makes File read the file once for
 	// repeated keys before it passes on any record, so that a sink (a live server) gets
@@ -169,7 +172,8 @@ type Reader struct {
 	seed           hashSeed
 	members        memberSet // with OnDuplicate: the open collection's members
 	keyHashes      hashSet   // with DupError from a source read once: the keys passed on
-	log            *hashLog  // with DupError from a file: the keys passed on
+	order          *keyOrder // with DupError from a file: whether the keys came in order
+	log            *hashLog  // with order, once a key came out of order: the keys passed on
 	checked        bool      // File found the keys that repeat before (see dups)
 	dups           dupIndex  // with checked: the keys that repeat
 	scratch        []byte    // dups's map key
@@ -368,8 +372,8 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	case on == record.DupFirst || on == record.DupLast:
 		return fmt.Errorf("%w: OnDuplicate %s reads the file twice: read it with File", ErrBadOption, on)
 	case on == record.DupError && rd.ra != nil:
-		rd.log = newHashLog("keys", nil)
-		defer rd.log.close()
+		rd.order = newKeyOrder()
+		defer func() { rd.log.close() }()
 	case on == record.DupError:
 		rd.keyHashes.reset()
 	}
