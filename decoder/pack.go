@@ -298,16 +298,18 @@ func backlenIs(bl []byte, l int) bool {
 	return l == 0
 }
 
-// backlenSize is the number of bytes of a listpack entry's backlen.
+// backlenSize is the number of bytes of a listpack entry's backlen, as lpEncodeBacklen
+// counts them, with its boundaries: an entry of 16383 bytes takes 3, though 2 would hold it
+// (so do 2097151 and 268435455, one byte more than they need).
 func backlenSize(l int) int {
 	switch {
-	case l < 128:
+	case l <= 127:
 		return 1
-	case l < 16384:
+	case l < 16383:
 		return 2
-	case l < 2097152:
+	case l < 2097151:
 		return 3
-	case l < 268435456:
+	case l < 268435455:
 		return 4
 	}
 	return 5
