@@ -1,7 +1,7 @@
 # rdbgen: test, benchmark and check.
 #
-#   make test         every test, against a real redis-server and docker (and the encoder
-#                     again with -tags purego: its checksum without assembly), and the
+#   make test         every test, against a real redis-server and docker (and the RDB
+#                     checksum again with -tags purego, without assembly), and the
 #                     Kubernetes examples' module (examples/kubernetes: k8s.io/api stays out
 #                     of rdbgen's own go.mod)
 #   make redis-image  the local test image rdbgen-test/redis:7.0
@@ -33,7 +33,7 @@ test: redis-server
 		echo "make test: docker does not answer: the docker tests will skip (in CI they fail)" >&2; \
 	fi
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -count=1 -tags purego ./encoder
+	$(GO) test -count=1 -tags purego ./internal/crc64
 	cd examples/kubernetes && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # redis-server from Debian's package, installed when missing and we are root.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -38,7 +39,7 @@ func rdbFile(version string, objects ...[]byte) []byte {
 	}
 	b = append(b, 0xff)
 	if version >= "0005" {
-		b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+		b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
 	}
 	return b
 }

@@ -98,7 +98,7 @@ func (rd *Reader) readHashTTL(t byte, exp int64, sink record.Sink) error {
 // hold keeps the field rd.a, its value rd.b and its expiry ttl for emitHeld.
 func (rd *Reader) hold(ttl int64) error {
 	if len(rd.held)+len(rd.a)+len(rd.b)+8 > rd.opts.MaxHeldBytes {
-		return fmt.Errorf("hash: %w: its fields pass %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+		return fmt.Errorf("%w: hash: its fields pass %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
 	}
 	rd.held = binary.LittleEndian.AppendUint64(rd.held, uint64(ttl))
 	rd.held = append(rd.held, rd.a...)

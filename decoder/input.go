@@ -7,7 +7,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
+	"github.com/rdbgen/rdbgen/internal/lzf"
 )
 
 // input is the buffered, checksummed byte source under a Reader. It reads the underlying
@@ -20,7 +21,7 @@ type input struct {
 	r, w    int   // unread bytes are buf[r:w]
 	crcFrom int   // buf[crcFrom:r] is consumed but not yet in the CRC
 	base    int64 // file offset of buf[0]
-	crc     encoder.Digest
+	crc     crc64.Digest
 	srcErr  error // the underlying reader's error, once met
 }
 
@@ -126,7 +127,7 @@ func (in *input) skip(n uint64) error {
 
 var (
 	errTooLong   = fmt.Errorf("%w: length too large", ErrCorrupt)
-	errBadLZF    = fmt.Errorf("%w: %w", ErrCorrupt, encoder.ErrCorruptLZF)
+	errBadLZF    = fmt.Errorf("%w: %w", ErrCorrupt, lzf.ErrCorrupt)
 	errBadLength = fmt.Errorf("%w: bad length encoding", ErrCorrupt)
 )
 
@@ -172,9 +173,9 @@ func (in *input) plainLength() (uint64, error) {
 	return v, err
 }
 
-// str reads an RDB string (raw, integer or LZF) into dst[:0]; lzf is a scratch buffer for
+// str reads an RDB string (raw, integer or LZF) into dst[:0]; packed is a scratch buffer for
 // compressed bytes.
-func (in *input) str(dst []byte, lzf *[]byte) ([]byte, error) {
+func (in *input) str(dst []byte, packed *[]byte) ([]byte, error) {
 	// The common case first: a raw string of under 64 bytes (a length of one byte) whole
 	// in the buffer.
 	if r := in.r; r < in.w {
@@ -215,13 +216,13 @@ func (in *input) str(dst []byte, lzf *[]byte) ([]byte, error) {
 		if err != nil {
 			return dst[:0], err
 		}
-		if clen == 0 || ulen > clen*encoder.LZFMaxRatio {
+		if clen == 0 || ulen > clen*lzf.MaxRatio {
 			return dst[:0], errBadLZF
 		}
-		if *lzf, err = in.readInto(*lzf, clen); err != nil {
+		if *packed, err = in.readInto(*packed, clen); err != nil {
 			return dst[:0], err
 		}
-		out, err := encoder.DecompressLZF(dst, *lzf, int(ulen))
+		out, err := lzf.Decompress(dst, *packed, int(ulen))
 		if err != nil {
 			err = errBadLZF
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/lzf"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -200,7 +200,7 @@ func (rd *Reader) rawString(dst []byte) ([]byte, error) {
 		if ulen, dst, err = rd.rawLength(dst); err != nil {
 			return dst, err
 		}
-		if clen == 0 || ulen > clen*encoder.LZFMaxRatio {
+		if clen == 0 || ulen > clen*lzf.MaxRatio {
 			return dst, errBadLZF
 		}
 		return rd.rawBytes(dst, clen)

@@ -106,9 +106,9 @@ func TestModuleRefused(t *testing.T) {
 		is   error
 		want string
 	}{
-		{"type 6", fx.File(10, fx.Record(6, "bf", fx.Len(id), []byte{0})), decoder.ErrModule, `key "bf": module value of module type MBbloom-- in the pre-release format (type 6`},
+		{"type 6", fx.File(10, fx.Record(6, "bf", fx.Len(id), []byte{0})), decoder.ErrModule, `key "bf": decoder: module value of module type MBbloom-- in the pre-release format (type 6`},
 		{"unknown opcode", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{fx.ModUInt, 1, 9})), decoder.ErrCorrupt,
-			`key "bf": corrupt: unknown module value opcode 9 at byte 26 in a value of module type MBbloom-- (known: 0 EOF, 1 SINT, 2 UINT, 3 FLOAT, 4 DOUBLE, 5 STRING)`},
+			`key "bf": decoder: corrupt: unknown module value opcode 9 at byte 26 in a value of module type MBbloom-- (known: 0 EOF, 1 SINT, 2 UINT, 3 FLOAT, 4 DOUBLE, 5 STRING)`},
 		{"encoded length as opcode", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{0xc0})), decoder.ErrCorrupt, "bad length encoding"},
 		{"when opcode", fx.File(10, fx.Cat([]byte{247}, fx.Len(id), []byte{fx.ModSInt, 2, 0})), decoder.ErrCorrupt, `module AUX of "MBbloom--": the opcode before 'when' is 1, not UINT (2)`},
 		{"LZF lengths", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{fx.ModString, 0xc3, 0, 5})), decoder.ErrCorrupt, "lzf"},

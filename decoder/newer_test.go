@@ -65,11 +65,11 @@ func TestNewerRefused(t *testing.T) {
 		is   error
 		want string
 	}{
-		{"array in RDB 13", rdbfixture.File(13, rec(28)), decoder.ErrCorrupt, `key "newkey": corrupt: unknown value type 28`},
+		{"array in RDB 13", rdbfixture.File(13, rec(28)), decoder.ErrCorrupt, `key "newkey": decoder: corrupt: unknown value type 28`},
 		{"gcra", rdbfixture.File(15, rec(33)), decoder.ErrNewerType, "a GCRA rate limiter (RDB type 33"},
 		{"key meta in RDB 12", rdbfixture.File(12, []byte{243, 0}), decoder.ErrCorrupt, "unknown opcode 243"},
 		{"valkey update", rdbfixture.Valkey(80, []byte{242, 0}), decoder.ErrNewerType, "inline replication command"},
-		{"valkey foreign 24", rdbfixture.Valkey(80, rec(24)), decoder.ErrCorrupt, `key "newkey": corrupt: unknown value type 24`},
+		{"valkey foreign 24", rdbfixture.Valkey(80, rec(24)), decoder.ErrCorrupt, `key "newkey": decoder: corrupt: unknown value type 24`},
 		{"valkey foreign 26", rdbfixture.Valkey(80, rec(26)), decoder.ErrCorrupt, "unknown value type 26"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

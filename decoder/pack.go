@@ -3,6 +3,7 @@ package decoder
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/rdbgen/rdbgen/internal/listpack"
 	"github.com/rdbgen/rdbgen/record"
 	"strconv"
 )
@@ -267,50 +268,16 @@ func (it *packIter) nextListpack() (s []byte, v int64, isInt, ok bool) {
 	default:
 		return it.fail(errBadListpack)
 	}
-	bl := backlenSize(size)
+	bl := listpack.BacklenSize(size)
 	if p+size+bl > len(b)-1 {
 		return it.fail(errBadListpack)
 	}
-	if !backlenIs(b[p+size:p+size+bl], size) {
+	if !listpack.BacklenIs(b[p+size:p+size+bl], size) {
 		return it.fail(fmt.Errorf("%w: the back-length of the entry at byte %d is not its length %d", errBadListpack, p, size))
 	}
 	it.p = p + size + bl
 	it.seen++
 	return s, v, isInt, true
-}
-
-// backlenIs tells whether bl is the back-length of an entry of l bytes, as lpEncodeBacklen
-// writes it: 7-bit groups, the most significant first, all but the first with the high bit.
-func backlenIs(bl []byte, l int) bool {
-	if len(bl) == 1 {
-		return bl[0] == byte(l)
-	}
-	for i := len(bl) - 1; i >= 0; i-- {
-		want := byte(l & 127)
-		if i > 0 {
-			want |= 128
-		}
-		if bl[i] != want {
-			return false
-		}
-		l >>= 7
-	}
-	return l == 0
-}
-
-// backlenSize is the number of bytes of a listpack entry's backlen.
-func backlenSize(l int) int {
-	switch {
-	case l < 128:
-		return 1
-	case l < 16384:
-		return 2
-	case l < 2097152:
-		return 3
-	case l < 268435456:
-		return 4
-	}
-	return 5
 }
 
 func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -57,7 +58,7 @@ func (p *PayloadReader) WriteTo(ctx context.Context, key []byte, expireAtMS int6
 	rd.version, rd.ctx = version, ctx
 	p.src.Reset(obj)
 	in := rd.in
-	in.r, in.w, in.crcFrom, in.base, in.srcErr, in.crc = 0, 0, 0, 0, nil, encoder.Digest{}
+	in.r, in.w, in.crcFrom, in.base, in.srcErr, in.crc = 0, 0, 0, 0, nil, crc64.Digest{}
 	t, err := in.byte()
 	if err != nil {
 		return rd.fail(err, key)

@@ -41,7 +41,7 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 		}
 		if len(rd.held)+len(node) > limit {
 			if rd.ra == nil {
-				return fmt.Errorf("list: %w: its quicklist passes %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
+				return fmt.Errorf("%w: list: its quicklist passes %d bytes (Options.MaxHeldBytes)", ErrTooLarge, rd.opts.MaxHeldBytes)
 			}
 			holding = false
 			continue

@@ -30,12 +30,12 @@ import (
 // the file is an *Error.
 var (
 	ErrNotRDB       = errors.New("decoder: not an RDB file")
-	ErrVersion      = errors.New("unsupported RDB version")
-	ErrCorrupt      = errors.New("corrupt")
-	ErrTruncated    = errors.New("file ends inside a record")
-	ErrChecksum     = errors.New("checksum mismatch")
-	ErrModule       = errors.New("module value")
-	ErrTooLarge     = errors.New("too large to hold")
+	ErrVersion      = errors.New("decoder: unsupported RDB version")
+	ErrCorrupt      = errors.New("decoder: corrupt")
+	ErrTruncated    = errors.New("decoder: file ends inside a record")
+	ErrChecksum     = errors.New("decoder: checksum mismatch")
+	ErrModule       = errors.New("decoder: module value")
+	ErrTooLarge     = errors.New("decoder: too large to hold")
 	ErrBadOption    = errors.New("decoder: invalid option")
 	errBadType      = fmt.Errorf("%w: unknown value type", ErrCorrupt)
 	errBadOpcode    = fmt.Errorf("%w: unknown opcode", ErrCorrupt)

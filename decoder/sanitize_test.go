@@ -58,6 +58,7 @@ var sanitizeCases = []struct {
 	{"hash listpack header says more", fx.File(10, packRecord(16, fx.Listpack(6, "f1", "v1", "f2", "v2"))), "listpack: its header says 6 entries, it holds 4", true},
 	{"hash listpack header says fewer", fx.File(10, packRecord(16, fx.Listpack(2, "f1", "v1", "f2", "v2"))), "listpack: its header says 2 entries, it holds 4", true},
 	{"hash listpack header says none", fx.File(10, packRecord(16, fx.Listpack(0, "f1", "v1"))), "its header says 0 entries", true},
+	{"listpack entry of 16383 bytes", fx.File(10, packRecord(16, fx.Listpack(-1, "f", strings.Repeat("v", 16383-5)))), "", false},
 	{"listpack back-length", fx.File(10, packRecord(16, patched(fx.Listpack(-1, "f", "v"), 8, 3))), "back-length of the entry at byte 6", true},
 	{"zset ziplist", fx.File(9, packRecord(12, fx.Ziplist(-1, "m", "1", "n", "2"))), "", false},
 	{"zset ziplist header says fewer", fx.File(9, packRecord(12, fx.Ziplist(2, "m", "1", "n", "2"))), "ziplist: its header says 2 entries, it holds 4", true},

@@ -32,10 +32,3 @@ func (w *Writer) Header() []byte { return w.head.done }
 func (w *Writer) HeaderLen(db int, info DBInfo) int {
 	return len(w.head.fixed) + len(appendDB(make([]byte, 0, 32), db, info))
 }
-
-// combineCRC returns the checksum of a‖b from crcA, the checksum of a, and crcB, that of b
-// (each from 0), and b's length, as zlib's crc32_combine does: the checksum (initial value 0,
-// no final xor) is linear, so crc(a‖b) = crc(a)·x^(8·len(b)) mod P ⊕ crc(b).
-func combineCRC(crcA, crcB, lenB uint64) uint64 {
-	return multModP(xPowModP(8*lenB), crcA) ^ crcB
-}

@@ -3,7 +3,6 @@ package encoder
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -119,20 +118,6 @@ func TestHeaderLen(t *testing.T) {
 	for _, tt := range tests {
 		if got := w.HeaderLen(tt.db, tt.info) - fixed; got != tt.want {
 			t.Errorf("HeaderLen(%d, %+v): %d bytes beyond the AUX fields, want %d", tt.db, tt.info, got, tt.want)
-		}
-	}
-}
-
-func TestCombineCRC(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	data := make([]byte, 5000)
-	for i := range data {
-		data[i] = byte(rng.Uint32())
-	}
-	for _, cut := range []int{0, 1, 7, 8, 15, 16, 63, 64, 1000, 4999, 5000} {
-		a, b := data[:cut], data[cut:]
-		if got, want := combineCRC(Checksum(a), Checksum(b), uint64(len(b))), Checksum(data); got != want {
-			t.Errorf("cut at %d: combined %#x, want %#x", cut, got, want)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package encoder
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/rdbgen/rdbgen/internal/listpack"
+)
 
 // A listpack (Redis 7.0+) is: total bytes (uint32 LE), element count (uint16 LE, 65535 when
 // larger), the entries, and an 0xFF terminator. Each entry is an encoding byte and its data,
@@ -42,7 +46,7 @@ func appendListpackEntry(b, s []byte) []byte {
 		b = append(b, 0xf0, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
 	}
 	b = append(b, s...)
-	return appendBacklen(b, uint64(len(b)-start))
+	return listpack.AppendBacklen(b, uint64(len(b)-start))
 }
 
 // appendListpackInt appends v as a listpack integer entry.
@@ -63,25 +67,7 @@ func appendListpackInt(b []byte, v int64) []byte {
 	default:
 		b = binary.LittleEndian.AppendUint64(append(b, 0xf4), uint64(v))
 	}
-	return appendBacklen(b, uint64(len(b)-start))
-}
-
-// appendBacklen appends the size l of an entry's encoding and data: 7 bits a byte, most
-// significant first, every byte but the first flagged with the high bit (lpEncodeBacklen,
-// including its boundaries).
-func appendBacklen(b []byte, l uint64) []byte {
-	switch {
-	case l <= 127:
-		return append(b, byte(l))
-	case l < 16383:
-		return append(b, byte(l>>7), byte(l&127)|128)
-	case l < 2097151:
-		return append(b, byte(l>>14), byte(l>>7&127)|128, byte(l&127)|128)
-	case l < 268435455:
-		return append(b, byte(l>>21), byte(l>>14&127)|128, byte(l>>7&127)|128, byte(l&127)|128)
-	default:
-		return append(b, byte(l>>28), byte(l>>21&127)|128, byte(l>>14&127)|128, byte(l>>7&127)|128, byte(l&127)|128)
-	}
+	return listpack.AppendBacklen(b, uint64(len(b)-start))
 }
 
 // parseInt64 reports whether s is the canonical decimal form of an int64: an optional '-',

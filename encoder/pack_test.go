@@ -68,22 +68,6 @@ func TestListpackStringLengths(t *testing.T) {
 	}
 }
 
-func TestBacklen(t *testing.T) {
-	tests := []struct {
-		l    uint64
-		want []byte
-	}{
-		{0, []byte{0}}, {127, []byte{127}}, {128, []byte{1, 0x80}}, {16382, []byte{127, 0xfe}},
-		{16383, []byte{0, 0xff, 0xff}}, {2097150, []byte{127, 0xff, 0xfe}},
-		{2097151, []byte{0, 0xff, 0xff, 0xff}}, {268435455, []byte{0, 0xff, 0xff, 0xff, 0xff}},
-	}
-	for _, tt := range tests {
-		if got := appendBacklen(nil, tt.l); !bytes.Equal(got, tt.want) {
-			t.Errorf("%d: % x, want % x", tt.l, got, tt.want)
-		}
-	}
-}
-
 func TestZiplistEncodings(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/rdbgen/rdbgen/internal/crc64"
 )
 
 // A DUMP payload is one value as RESTORE takes it (createDumpPayload, cluster.c): the
@@ -138,7 +140,7 @@ func (p *PayloadWriter) Close() error {
 // payload) the version and the CRC-64 of object and version: the payload RESTORE takes.
 func AppendPayloadTrailer(object []byte, version int) []byte {
 	b := binary.LittleEndian.AppendUint16(object, uint16(version))
-	return binary.LittleEndian.AppendUint64(b, crc64Jones(0, b))
+	return binary.LittleEndian.AppendUint64(b, crc64.Update(0, b))
 }
 
 // CheckPayload checks a payload as a server of RDB version maxVersion does before it
@@ -153,7 +155,7 @@ func CheckPayload(payload []byte, maxVersion int) (int, error) {
 	if version > maxVersion {
 		return version, fmt.Errorf("%w: RDB version %d, newer than %d", ErrPayload, version, maxVersion)
 	}
-	if got, want := binary.LittleEndian.Uint64(payload[at+2:]), crc64Jones(0, payload[:at+2]); got != want {
+	if got, want := binary.LittleEndian.Uint64(payload[at+2:]), crc64.Update(0, payload[:at+2]); got != want {
 		return version, fmt.Errorf("%w: checksum %016x, want %016x", ErrPayload, got, want)
 	}
 	return version, nil

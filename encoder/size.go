@@ -1,5 +1,7 @@
 package encoder
 
+import "github.com/rdbgen/rdbgen/internal/listpack"
+
 // Sizes of the compact encodings, without building them: for estimates of what a server
 // holds once it has loaded a file (package memory). They follow the append functions of
 // listpack.go, intset.go and score.go, which are the definitions; tests pin them together.
@@ -22,7 +24,7 @@ func ListpackEntrySize(s []byte) int {
 	case n < 1<<12:
 		head = 2
 	}
-	return head + n + backlenSize(uint64(head+n))
+	return head + n + listpack.BacklenSize(head+n)
 }
 
 // ListpackIntSize returns the bytes v takes as a listpack integer entry.
@@ -50,22 +52,6 @@ func ListpackScoreSize(f float64) int {
 	}
 	var text [32]byte
 	return ListpackEntrySize(appendScoreText(text[:0], f))
-}
-
-// backlenSize returns the bytes appendBacklen takes for l.
-func backlenSize(l uint64) int {
-	switch {
-	case l <= 127:
-		return 1
-	case l < 16383:
-		return 2
-	case l < 2097151:
-		return 3
-	case l < 268435455:
-		return 4
-	default:
-		return 5
-	}
 }
 
 // CanonicalInt reports whether s is the canonical decimal form of an int64, which

@@ -70,7 +70,7 @@ func (w *Writer) appendLZF(b, s []byte) ([]byte, bool) {
 	const room = 1 + 5 + 5
 	start := len(b)
 	b = append(b, make([]byte, room)...)
-	out, ok := w.lzf.compress(b, s, len(s)-4)
+	out, ok := w.lzf.Compress(b, s, len(s)-4)
 	if !ok {
 		return b[:start], false
 	}

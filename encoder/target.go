@@ -35,7 +35,7 @@ const (
 )
 
 // ErrUnknownTarget is returned for a target name that is not in Targets.
-var ErrUnknownTarget = errors.New("unknown target")
+var ErrUnknownTarget = errors.New("encoder: unknown target")
 
 // Valkey 9.0 writes its own format (magic VALKEY, RDB 80) but loads files up to RDB 11 with
 // the REDIS magic: its target writes those, and VALKEY080 when asked (ValkeyVersion).

@@ -69,6 +69,9 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/rdbgen/rdbgen/internal/crc64"
+	"github.com/rdbgen/rdbgen/internal/lzf"
 )
 
 // Version is rdbgen's version, written in the rdbgen-ver AUX field.
@@ -186,7 +189,7 @@ type Writer struct {
 	err       error
 	closed    bool
 	stats     Stats
-	lzf       *lzfCompressor
+	lzf       *lzf.Compressor
 	scratch   [16]byte
 	dbOpen    bool
 	db        int
@@ -242,7 +245,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		spool:     spool{dir: opts.TempDir},
 	}
 	if !opts.DisableCompression {
-		w.lzf = new(lzfCompressor)
+		w.lzf = new(lzf.Compressor)
 	}
 	if w.has.has(ValkeyFormat) {
 		w.buf = fmt.Appendf(w.buf, "VALKEY%03d", version) // rdbSaveRio: VALKEY and %03d
@@ -430,9 +433,9 @@ func (w *Writer) Close() error {
 		w.head.finish(w.DBs())
 	}
 	if w.checksum {
-		w.crc = crc64Jones(w.crc, w.buf)
+		w.crc = crc64.Update(w.crc, w.buf)
 		if w.head.last { // the header goes in front of what was checksummed
-			w.crc = combineCRC(crc64Jones(0, w.head.done), w.crc, uint64(w.stats.Bytes)+uint64(len(w.buf)))
+			w.crc = crc64.Combine(crc64.Update(0, w.head.done), w.crc, uint64(w.stats.Bytes)+uint64(len(w.buf)))
 		}
 		w.stats.Checksum = w.crc
 	}

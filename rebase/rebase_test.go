@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rebase"
@@ -161,7 +162,7 @@ func auxFile(t *testing.T, value string) string {
 	b = append(b, byte(len(value)))
 	b = append(b, value...)
 	b = append(b, "\xfe\x00\x00\x01k\x01v\xff"...)
-	b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
 	path := filepath.Join(t.TempDir(), "aux.rdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

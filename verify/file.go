@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/manifest"
 )
 
@@ -202,7 +202,7 @@ func readLastByte(f *os.File, size int64, rep *FileReport, m *manifest.Manifest,
 
 // fileChecksum computes the checksum of the file's bytes before its trailer.
 func fileChecksum(ctx context.Context, f *os.File, size int64, rep *FileReport) (uint64, error) {
-	var d encoder.Digest
+	var d crc64.Digest
 	body := io.NewSectionReader(f, 0, size-trailerLen)
 	buf := make([]byte, readChunk)
 	for {

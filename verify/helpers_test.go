@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/record"
@@ -93,7 +94,7 @@ func patchValue(t *testing.T, path, key, value, newValue string) {
 	copy(b[at+len(record)-len(value):], newValue)
 	body := b[:len(b)-8]
 	if trailer := b[len(b)-8:]; !bytes.Equal(trailer, make([]byte, 8)) {
-		binary.LittleEndian.PutUint64(trailer, encoder.Checksum(body))
+		binary.LittleEndian.PutUint64(trailer, crc64.Checksum(body))
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

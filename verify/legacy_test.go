@@ -80,10 +80,10 @@ func TestFileSanitizeRules(t *testing.T) {
 		want string
 	}{
 		{"hash listpack count", fx.File(10, fx.Record(16, "h", fx.Str(string(fx.Listpack(6, "f1", "v1", "f2", "v2"))))),
-			`key "h": corrupt listpack: its header says 6 entries, it holds 4`},
-		{"NaN score", fx.File(7, fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte{253})), `key "z": corrupt: bad score: NaN`},
+			`key "h": decoder: corrupt listpack: its header says 6 entries, it holds 4`},
+		{"NaN score", fx.File(7, fx.Record(3, "z", fx.Len(1), fx.Str("m"), []byte{253})), `key "z": decoder: corrupt: bad score: NaN`},
 		{"consumer id not pending", fx.File(10, fx.Stream{Entries: 1, Pending: []uint64{0}, Owned: []uint64{1}}.Record("s")),
-			`key "s": corrupt stream: group "g": consumer "c" owns 1000-1, which is not in the group's pending entries`},
+			`key "s": decoder: corrupt stream: group "g": consumer "c" owns 1000-1, which is not in the group's pending entries`},
 	}
 	for _, tt := range tests {
 		path := writeFixture(t, tt.file)

@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -35,7 +35,7 @@ func Header(head string, records ...[]byte) []byte {
 	}
 	b = append(b, 0xff)
 	if head[:5] != "REDIS" || head[5:] >= "0005" {
-		b = binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+		b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
 	}
 	return b
 }
@@ -44,7 +44,7 @@ func Header(head string, records ...[]byte) []byte {
 // head and its checksum trailer recomputed.
 func SetHeader(file []byte, head string) []byte {
 	b := append([]byte(head), file[9:len(file)-8]...)
-	return binary.LittleEndian.AppendUint64(b, encoder.Checksum(b))
+	return binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
 }
 
 // SlotImport returns Valkey 9's RDB_OPCODE_SLOT_IMPORT (243): the job name, the count of
@@ -129,12 +129,27 @@ func Listpack(count int, entries ...string) []byte {
 }
 
 // backlen encodes a listpack entry's length as Redis's lpEncodeBacklen does: 7-bit groups,
-// the most significant first, all but the first with the high bit set.
+// the most significant first, all but the first with the high bit set, in as many bytes as
+// its boundaries say (16383 takes 3, with a leading zero group; 2097151 and 268435455 alike).
 func backlen(l int) []byte {
-	out := []byte{byte(l & 127)}
-	for l >>= 7; l > 0; l >>= 7 {
-		out[0] |= 128
-		out = append([]byte{byte(l & 127)}, out...)
+	n := 5
+	switch {
+	case l <= 127:
+		n = 1
+	case l < 16383:
+		n = 2
+	case l < 2097151:
+		n = 3
+	case l < 268435455:
+		n = 4
+	}
+	out := make([]byte, n)
+	for i := n - 1; i >= 0; i-- {
+		out[i] = byte(l & 127)
+		if i > 0 {
+			out[i] |= 128
+		}
+		l >>= 7
 	}
 	return out
 }

@@ -1,7 +1,7 @@
-package encoder
+package crc64
 
 // Arithmetic on polynomials mod P, the Jones polynomial, for the constants of the folding
-// checksum (crc_clmul.go). Polynomials are kept reflected, as the checksum is: bit 63 is x^0.
+// checksum (clmul.go) and for Combine. Polynomials are kept reflected, as the checksum is: bit 63 is x^0.
 
 // x2nTable[k] is x^(2^k) mod P.
 var x2nTable = makeX2nTable()
@@ -43,4 +43,11 @@ func xPowModP(e uint64) uint64 {
 		e >>= 1
 	}
 	return p
+}
+
+// Combine returns the checksum of a‖b from crcA, the checksum of a, and crcB, that of b
+// (each from 0), and b's length, as zlib's crc32_combine does: the checksum (initial value 0,
+// no final xor) is linear, so crc(a‖b) = crc(a)·x^(8·len(b)) mod P ⊕ crc(b).
+func Combine(crcA, crcB, lenB uint64) uint64 {
+	return multModP(xPowModP(8*lenB), crcA) ^ crcB
 }

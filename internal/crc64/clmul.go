@@ -1,4 +1,4 @@
-package encoder
+package crc64
 
 import "encoding/binary"
 
@@ -23,12 +23,12 @@ const clmulMinLen = 64
 // foldKeys are the constants of foldCLMUL: moving a block forward by 16 bytes, then by 64.
 var foldKeys = [4]uint64{xPowModP(16*8 + 63), xPowModP(16*8 - 1), xPowModP(64*8 + 63), xPowModP(64*8 - 1)}
 
-// crc64CLMUL continues crc over p, which is at least 16 bytes long, by folding.
-func crc64CLMUL(crc uint64, p []byte) uint64 {
+// updateCLMUL continues crc over p, which is at least 16 bytes long, by folding.
+func updateCLMUL(crc uint64, p []byte) uint64 {
 	n := len(p) &^ 15
 	lo, hi := foldCLMUL(crc, p[:n], &foldKeys)
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], lo)
 	binary.LittleEndian.PutUint64(b[8:], hi)
-	return crc64Table(crc64Table(0, b[:]), p[n:])
+	return updateTable(updateTable(0, b[:]), p[n:])
 }

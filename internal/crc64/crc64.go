@@ -1,11 +1,11 @@
-package encoder
-
-// The RDB trailer is a CRC-64 with the Jones polynomial (0xad93d23594c935a9, reflected, initial
+// Package crc64 computes the checksum of RDB files and of DUMP payloads, for the writer and
+// the reader alike: a CRC-64 with the Jones polynomial (0xad93d23594c935a9, reflected, initial
 // value 0, no final xor). hash/crc64 can compute it, but for tables other than ECMA and ISO it
-// rebuilds its slicing-by-8 tables on every call of 2 KiB or more, so the writer keeps its own:
-// slicing by 16 bytes (about 2.3 GB/s against 1.7 GB/s by 8), and on amd64 folding by
-// carry-less multiplication (crc_clmul.go), several times faster again
-// (go test -bench Checksum ./encoder).
+// rebuilds its slicing-by-8 tables on every call of 2 KiB or more, so this package keeps its
+// own: slicing by 16 bytes (about 2.3 GB/s against 1.7 GB/s by 8), and on amd64 folding by
+// carry-less multiplication (clmul.go), several times faster again
+// (go test -bench Checksum ./internal/crc64). Built with -tags purego, it uses the tables only.
+package crc64
 
 const jonesReflected = 0x95ac9329ac4bc9b5 // 0xad93d23594c935a9 bit-reversed
 
@@ -34,17 +34,17 @@ func makeJonesTables() *[16][256]uint64 {
 	return t
 }
 
-// crc64Jones continues crc over p: by carry-less multiplication where the CPU has it
-// (crc_clmul.go), by tables otherwise.
-func crc64Jones(crc uint64, p []byte) uint64 {
+// Update returns crc, the checksum of some bytes, continued over p: by carry-less
+// multiplication where the CPU has it (clmul.go), by tables otherwise.
+func Update(crc uint64, p []byte) uint64 {
 	if useCLMUL && len(p) >= clmulMinLen {
-		return crc64CLMUL(crc, p)
+		return updateCLMUL(crc, p)
 	}
-	return crc64Table(crc, p)
+	return updateTable(crc, p)
 }
 
-// crc64Table continues crc over p, 16 bytes at a time.
-func crc64Table(crc uint64, p []byte) uint64 {
+// updateTable continues crc over p, 16 bytes at a time.
+func updateTable(crc uint64, p []byte) uint64 {
 	t := jonesTables
 	for len(p) >= 16 {
 		_ = p[15]
@@ -69,17 +69,16 @@ func crc64Table(crc uint64, p []byte) uint64 {
 	return crc
 }
 
-// Checksum returns the RDB checksum (CRC-64 Jones) of p. It is exported so that readers check
-// files with the same function the writer uses; Digest does the same over a stream, as the
-// verifier reads one.
-func Checksum(p []byte) uint64 { return crc64Jones(0, p) }
+// Checksum returns the RDB checksum (CRC-64 Jones) of p; Digest does the same over a stream
+// written in pieces.
+func Checksum(p []byte) uint64 { return Update(0, p) }
 
 // Digest computes the RDB checksum of a stream written to it in pieces.
 type Digest struct{ crc uint64 }
 
 // Write adds p to the checksum. It never fails.
 func (d *Digest) Write(p []byte) (int, error) {
-	d.crc = crc64Jones(d.crc, p)
+	d.crc = Update(d.crc, p)
 	return len(p), nil
 }
 

@@ -1,7 +1,7 @@
-package encoder
+package crc64
 
 import (
-	"hash/crc64"
+	stdcrc64 "hash/crc64"
 	"math/rand/v2"
 	"testing"
 )
@@ -17,14 +17,14 @@ func TestChecksumCheckValue(t *testing.T) {
 }
 
 func TestChecksumMatchesHashCRC64(t *testing.T) {
-	tab := crc64.MakeTable(jonesReflected)
+	tab := stdcrc64.MakeTable(jonesReflected)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 63, 64, 2047, 2048, 2049, 100000} {
 		p := make([]byte, n)
 		for i := range p {
 			p[i] = byte(rng.Uint32())
 		}
-		want := ^crc64.Update(^uint64(0), tab, p)
+		want := ^stdcrc64.Update(^uint64(0), tab, p)
 		if got := Checksum(p); got != want {
 			t.Errorf("len %d: Checksum = %#x, hash/crc64 = %#x", n, got, want)
 		}

@@ -1,4 +1,4 @@
-package encoder
+package crc64
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func TestFoldMatchesTables(t *testing.T) {
 	p := randomBytes(1, 1<<20+64)
 	for _, n := range lengths {
 		for _, crc := range []uint64{0, 1, 0xe9c6d914c4b8d9ca, ^uint64(0)} {
-			if got, want := crc64Jones(crc, p[:n]), crc64Table(crc, p[:n]); got != want {
+			if got, want := Update(crc, p[:n]), updateTable(crc, p[:n]); got != want {
 				t.Fatalf("len %d from %#x: folded %#x, tables %#x", n, crc, got, want)
 			}
 		}
@@ -42,20 +42,20 @@ func FuzzChecksum(f *testing.F) {
 	f.Add([]byte("123456789"), uint64(0))
 	f.Add(randomBytes(2, 200), uint64(12345))
 	f.Fuzz(func(t *testing.T, p []byte, crc uint64) {
-		if got, want := crc64Jones(crc, p), crc64Table(crc, p); got != want {
+		if got, want := Update(crc, p), updateTable(crc, p); got != want {
 			t.Fatalf("len %d from %#x: folded %#x, tables %#x", len(p), crc, got, want)
 		}
 	})
 }
 
-// BenchmarkChecksum compares the checksum's two ways over 1 MiB, the encoder's buffer:
-// go test -run '^$' -bench Checksum ./encoder.
+// BenchmarkChecksum compares the checksum's two ways over 1 MiB, the writer's buffer:
+// go test -run '^$' -bench Checksum ./internal/crc64.
 func BenchmarkChecksum(b *testing.B) {
 	p := randomBytes(3, 1<<20)
 	ways := []struct {
 		name string
 		sum  func(uint64, []byte) uint64
-	}{{"tables", crc64Table}, {"fold", crc64Jones}}
+	}{{"tables", updateTable}, {"fold", Update}}
 	for _, w := range ways {
 		b.Run(fmt.Sprintf("%s/clmul=%v", w.name, useCLMUL), func(b *testing.B) {
 			b.SetBytes(int64(len(p)))

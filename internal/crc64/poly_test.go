@@ -1,6 +1,9 @@
-package encoder
+package crc64
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestXPowModP(t *testing.T) {
 	tests := []struct {
@@ -28,5 +31,19 @@ func TestXPowModP(t *testing.T) {
 	zeros := make([]byte, 100)
 	if got, want := multModP(xPowModP(8*100), Checksum(p)), Checksum(append(p, zeros...)); got != want {
 		t.Errorf("shifted %#x, want %#x", got, want)
+	}
+}
+
+func TestCombine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, 5000)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	for _, cut := range []int{0, 1, 7, 8, 15, 16, 63, 64, 1000, 4999, 5000} {
+		a, b := data[:cut], data[cut:]
+		if got, want := Combine(Checksum(a), Checksum(b), uint64(len(b))), Checksum(data); got != want {
+			t.Errorf("cut at %d: combined %#x, want %#x", cut, got, want)
+		}
 	}
 }

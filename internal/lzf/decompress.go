@@ -1,20 +1,20 @@
-package encoder
+package lzf
 
 import "errors"
 
-// ErrCorruptLZF is returned by DecompressLZF for data that is not LZF or does not expand to
-// the stated size.
-var ErrCorruptLZF = errors.New("corrupt lzf data")
+// ErrCorrupt is returned by Decompress for data that is not LZF or does not expand to the
+// stated size.
+var ErrCorrupt = errors.New("lzf: invalid compressed data")
 
-// LZFMaxRatio bounds how many times its own size LZF data can expand (a 3-byte back
+// MaxRatio bounds how many times its own size LZF data can expand (a 3-byte back
 // reference yields 264 bytes): a reader can refuse a stated size beyond it before allocating.
-const LZFMaxRatio = 88
+const MaxRatio = 88
 
-// DecompressLZF appends the expansion of LZF data, which must yield exactly size bytes as
+// Decompress appends the expansion of LZF data, which must yield exactly size bytes as
 // Redis demands, to dst[:0] and returns it.
-func DecompressLZF(dst, in []byte, size int) ([]byte, error) {
-	if size < 0 || size > len(in)*LZFMaxRatio {
-		return dst[:0], ErrCorruptLZF
+func Decompress(dst, in []byte, size int) ([]byte, error) {
+	if size < 0 || size > len(in)*MaxRatio {
+		return dst[:0], ErrCorrupt
 	}
 	out := dst[:0]
 	if cap(out) < size {
@@ -23,10 +23,10 @@ func DecompressLZF(dst, in []byte, size int) ([]byte, error) {
 	for ip := 0; ip < len(in); {
 		ctrl := int(in[ip])
 		ip++
-		if ctrl < lzfMaxLiteral {
+		if ctrl < maxLiteral {
 			k := ctrl + 1
 			if ip+k > len(in) || len(out)+k > size {
-				return out[:0], ErrCorruptLZF
+				return out[:0], ErrCorrupt
 			}
 			out = append(out, in[ip:ip+k]...)
 			ip += k
@@ -35,19 +35,19 @@ func DecompressLZF(dst, in []byte, size int) ([]byte, error) {
 		l := ctrl >> 5
 		if l == 7 {
 			if ip >= len(in) {
-				return out[:0], ErrCorruptLZF
+				return out[:0], ErrCorrupt
 			}
 			l += int(in[ip])
 			ip++
 		}
 		if ip >= len(in) {
-			return out[:0], ErrCorruptLZF
+			return out[:0], ErrCorrupt
 		}
 		ref := len(out) - (ctrl&0x1f)<<8 - int(in[ip]) - 1
 		ip++
 		l += 2
 		if ref < 0 || len(out)+l > size {
-			return out[:0], ErrCorruptLZF
+			return out[:0], ErrCorrupt
 		}
 		if ref+l <= len(out) {
 			out = append(out, out[ref:ref+l]...)
@@ -58,7 +58,7 @@ func DecompressLZF(dst, in []byte, size int) ([]byte, error) {
 		}
 	}
 	if len(out) != size {
-		return out[:0], ErrCorruptLZF
+		return out[:0], ErrCorrupt
 	}
 	return out, nil
 }

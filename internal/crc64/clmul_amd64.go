@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package encoder
+package crc64
 
 // useCLMUL is set when the CPU has PCLMULQDQ, as nearly every amd64 CPU made since 2010 does.
 var useCLMUL = hasPCLMULQDQ()
@@ -9,7 +9,7 @@ var useCLMUL = hasPCLMULQDQ()
 func hasPCLMULQDQ() bool
 
 // foldCLMUL folds p, whose length is a non-zero multiple of 16, with crc added to its first
-// 8 bytes, into one 16-byte block with the same remainder (crc_clmul.go), returned as its
+// 8 bytes, into one 16-byte block with the same remainder (clmul.go), returned as its
 // two little-endian words.
 //
 //go:noescape
