@@ -63,7 +63,7 @@ redis-image:
 # run 3 times each rather than for a second.
 WHOLE = ^Benchmark(DefaultDataset|DefaultDatasetPipe|DefaultDatasetCPU|PeakRSS|ClusterSplit|ClusterPeakRSS|Collections|CollectionsPeakRSS)$$
 bench:
-	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
+	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./internal/lzf ./internal/crc64 ./rdbsink ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
 	$(GO) test -run '^$$' -bench '$(WHOLE)' -benchtime 3x ./dataset
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
 	$(GO) test -run '^$$' -bench ConvertDefaultDump -benchtime 3x ./convert

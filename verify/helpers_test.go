@@ -72,7 +72,7 @@ func withTTL(n uint64) dataset.Config {
 
 // patchValue replaces, in the file at path, the raw string value of the record whose key and
 // value are given by newValue, of the same length, and recomputes the checksum trailer with
-// encoder.Checksum (unless the file has none), so that the file stays valid while holding
+// crc64.Checksum (unless the file has none), so that the file stays valid while holding
 // another value. Key and value must be raw strings of under 64 bytes (6-bit lengths).
 func patchValue(t *testing.T, path, key, value, newValue string) {
 	t.Helper()
