@@ -15,6 +15,7 @@ type ExitError struct {
 	Err  error
 }
 
+// Error is the error's message, or "exit N" when it carries none.
 func (e ExitError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit %d", e.Code)
