@@ -33,7 +33,7 @@ test: redis-server
 		echo "make test: docker does not answer: the docker tests will skip (in CI they fail)" >&2; \
 	fi
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -count=1 -tags purego ./internal/crc64
+	$(GO) test -count=1 -tags purego ./rdb/internal/crc64
 	cd examples/kubernetes && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # redis-server from Debian's package, installed when missing and we are root.
@@ -63,9 +63,9 @@ redis-image:
 # run 3 times each rather than for a second.
 WHOLE = ^Benchmark(DefaultDataset|DefaultDatasetPipe|DefaultDatasetCPU|PeakRSS|ClusterSplit|ClusterPeakRSS|Collections|CollectionsPeakRSS)$$
 bench:
-	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./encoder ./internal/lzf ./internal/crc64 ./rdbsink ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
+	$(GO) test -run '^$$' -bench . -skip '$(WHOLE)' -benchmem ./rdb/encoder ./rdb/internal/lzf ./rdb/internal/crc64 ./rdbsink ./dataset ./verify ./cluster ./resp ./rewrite ./memory ./inspect ./importer ./export
 	$(GO) test -run '^$$' -bench '$(WHOLE)' -benchtime 3x ./dataset
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./decoder
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./rdb/decoder
 	$(GO) test -run '^$$' -bench ConvertDefaultDump -benchtime 3x ./convert
 	$(GO) test -run '^$$' -bench ExportJSONL -benchtime 3x -timeout 60m ./cmd/rdbgen
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live

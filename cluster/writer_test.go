@@ -11,7 +11,7 @@ import (
 	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

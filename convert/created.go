@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rebase"
 )
 

@@ -17,8 +17,8 @@ import (
 	hdtencoder "github.com/hdt3213/rdb/encoder"
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

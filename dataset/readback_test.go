@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/readback"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

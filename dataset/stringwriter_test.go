@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )

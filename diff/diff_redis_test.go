@@ -9,9 +9,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // expireAt is an absolute expiry, so that two servers started apart write the same one.

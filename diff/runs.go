@@ -10,7 +10,7 @@ import (
 // partitions picked by the top bits of their key hash, each partition's buffer of runChunk entries going to a temporary file in
 // $TMPDIR when full: memory is runParts*runChunk entries (5.5 MiB), the file 37 bytes a
 // key. A partition is read back whole (load), so a comparison holds one partition of each
-// dump at a time: about 1/256 of the keys. (The decoder's hashLog, decoder/dups_log.go,
+// dump at a time: about 1/256 of the keys. (The decoder's hashLog, rdb/decoder/dups_log.go,
 // keeps bare 64-bit hashes to find repeats in one source; a comparison needs each key's
 // payload and a merge of two sources, so it has its own.)
 type runs struct {

@@ -8,10 +8,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/internal/human"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/hdt3213/rdb/helper"
 	"github.com/hdt3213/rdb/model"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // serverDumps are the dumps redis-server 7.0.15 wrote (see their README).

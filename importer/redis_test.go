@@ -16,12 +16,12 @@ import (
 
 	"github.com/hdt3213/rdb/core"
 	"github.com/hdt3213/rdb/model"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/internal/readback"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/redis/go-redis/v9"
 )

@@ -22,9 +22,9 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )

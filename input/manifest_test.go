@@ -3,9 +3,9 @@ package input
 import (
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // FuzzRead checks that any input gives a report or a *decoder.Error, never a panic, and

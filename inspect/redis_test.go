@@ -12,12 +12,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/inspect"
 	"github.com/rdbgen/rdbgen/internal/mixedfill"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )

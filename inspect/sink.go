@@ -1,8 +1,8 @@
 package inspect
 
 import (
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

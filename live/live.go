@@ -32,7 +32,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -18,11 +18,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/live"
+	"github.com/rdbgen/rdbgen/rdb"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -336,7 +336,7 @@ func TestSnapshot(t *testing.T) {
 			t.Errorf("diskless %s: Size %d for %d bytes", diskless, sn.Size, want)
 		}
 		n := len(b) - 8
-		if n < 9 || crc64.Checksum(b[:n]) != binary.LittleEndian.Uint64(b[n:]) {
+		if n < 9 || rdb.Checksum(b[:n]) != binary.LittleEndian.Uint64(b[n:]) {
 			t.Fatalf("diskless %s: the snapshot (%d bytes) does not end with its checksum: %q", diskless, len(b), b[max(0, n-40):])
 		}
 		path := filepath.Join(t.TempDir(), "dump.rdb")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

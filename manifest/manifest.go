@@ -13,8 +13,8 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )

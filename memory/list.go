@@ -1,6 +1,6 @@
 package memory
 
-import "github.com/rdbgen/rdbgen/encoder"
+import "github.com/rdbgen/rdbgen/rdb/encoder"
 
 // Quicklist nodes as Redis 7.0 fills them (quicklistPushTail, _quicklistNodeAllowInsert):
 // an element joins the tail node while the node's listpack plus the element's length plus

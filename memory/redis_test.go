@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )

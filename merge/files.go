@@ -3,9 +3,9 @@ package merge
 import (
 	"errors"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // Files returns the Source of the RDB files at paths, in order, each read with opts and

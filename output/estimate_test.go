@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -6,10 +6,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/cluster"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

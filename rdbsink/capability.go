@@ -1,7 +1,7 @@
 package rdbsink
 
 import (
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hdt3213/rdb/model"
 	"github.com/hdt3213/rdb/parser"
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )

@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // InputCreated returns the creation time of the dump in: its ctime AUX field, else (a file,

@@ -20,8 +20,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -162,7 +162,7 @@ func auxFile(t *testing.T, value string) string {
 	b = append(b, byte(len(value)))
 	b = append(b, value...)
 	b = append(b, "\xfe\x00\x00\x01k\x01v\xff"...)
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	path := filepath.Join(t.TempDir(), "aux.rdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@ package resp
 import (
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
 // A Version is a server's version, major.minor. The zero Version means the newest

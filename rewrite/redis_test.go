@@ -18,8 +18,8 @@ import (
 	"github.com/hdt3213/rdb/parser"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/rewrite"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/encoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // The fixed parts of an RDB file: "REDIS0009", the EOF opcode and the 8-byte checksum.
@@ -202,7 +202,7 @@ func readLastByte(f *os.File, size int64, rep *FileReport, m *manifest.Manifest,
 
 // fileChecksum computes the checksum of the file's bytes before its trailer.
 func fileChecksum(ctx context.Context, f *os.File, size int64, rep *FileReport) (uint64, error) {
-	var d crc64.Digest
+	var d rdb.Digest
 	body := io.NewSectionReader(f, 0, size-trailerLen)
 	buf := make([]byte, readChunk)
 	for {

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/encoder"
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -72,7 +72,7 @@ func withTTL(n uint64) dataset.Config {
 
 // patchValue replaces, in the file at path, the raw string value of the record whose key and
 // value are given by newValue, of the same length, and recomputes the checksum trailer with
-// crc64.Checksum (unless the file has none), so that the file stays valid while holding
+// rdb.Checksum (unless the file has none), so that the file stays valid while holding
 // another value. Key and value must be raw strings of under 64 bytes (6-bit lengths).
 func patchValue(t *testing.T, path, key, value, newValue string) {
 	t.Helper()
@@ -94,7 +94,7 @@ func patchValue(t *testing.T, path, key, value, newValue string) {
 	copy(b[at+len(record)-len(value):], newValue)
 	body := b[:len(b)-8]
 	if trailer := b[len(b)-8:]; !bytes.Equal(trailer, make([]byte, 8)) {
-		binary.LittleEndian.PutUint64(trailer, crc64.Checksum(body))
+		binary.LittleEndian.PutUint64(trailer, rdb.Checksum(body))
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

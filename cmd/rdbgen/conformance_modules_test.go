@@ -16,7 +16,7 @@ import (
 
 // moduleDumps is the directory of the dump that redis-server 7.0.15 wrote with rdbgen's test
 // module, with the script that remakes it (see its README).
-const moduleDumps = "../../decoder/testdata/modules"
+const moduleDumps = "../../rdb/decoder/testdata/modules"
 
 // moduleRows are the paths of TestConformanceModules: convert to each target the local
 // redis-server loads, import, load by every method and --format resp. Module AUX data has no
@@ -38,7 +38,7 @@ var moduleRows = []conformanceRow{
 
 // TestConformanceModules puts dumps with module values and module AUX data that
 // redis-server 7.0.15 wrote with rdbgen's test module (the committed one of
-// decoder/testdata/modules and one its make.sh writes now) through every reading path of
+// rdb/decoder/testdata/modules and one its make.sh writes now) through every reading path of
 // the CLI, and compares the result with a server with the module started on the dump:
 // DEBUG DIGEST (the module's digest callback), every key's DEBUG DIGEST-VALUE and
 // PEXPIRETIME, DBSIZE, the module's own MT.GET of every module key and, where an RDB file

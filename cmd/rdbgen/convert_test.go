@@ -14,10 +14,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // fillCommands fills a server with every type but streams: strings (integers, long and
@@ -147,7 +147,7 @@ func fieldTTLDump(t *testing.T) string {
 	}
 	b := append([]byte("REDIS0012\xfe\x00"), obj...)
 	b = append(b, 0x00, 0x01, 'k', 0x01, 'v', 0xff)
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	path := filepath.Join(t.TempDir(), "r74.rdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rebase"
 )
 
@@ -85,7 +85,7 @@ func ctimeDump(t *testing.T, value string) string {
 	b = append(b, "\xfe\x00\xfc"...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC).UnixMilli()))
 	b = append(b, "\x00\x01k\x01v\xff"...)
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	path := filepath.Join(t.TempDir(), "ctime.rdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

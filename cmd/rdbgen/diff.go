@@ -5,11 +5,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 

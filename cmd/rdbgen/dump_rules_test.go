@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/internal/crc64"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -40,7 +40,7 @@ func handMade(t *testing.T, name string, parts ...[]byte) string {
 	t.Helper()
 	b := append([]byte("REDIS0010"), bytes.Join(parts, nil)...)
 	b = append(b, 0xff)
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -9,13 +9,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 func exportCommand() *cli.Command {

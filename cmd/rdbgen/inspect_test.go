@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/inspect"
-	"github.com/rdbgen/rdbgen/internal/crc64"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 func TestInspect(t *testing.T) {
@@ -148,7 +148,7 @@ func TestInspectQuotesAux(t *testing.T) {
 		b = append(b, kv[1]...)
 	}
 	b = append(b, "\xfe\x00\x00\x01k\x01v\xff"...)
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	path := filepath.Join(t.TempDir(), "aux.rdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 	"github.com/redis/go-redis/v9/logging"
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/cliflags"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
 func main() {

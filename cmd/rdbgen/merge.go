@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/merge"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 func mergeCommand() *cli.Command {

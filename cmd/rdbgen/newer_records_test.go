@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/rdbfixture"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 // TestConvertNewerRecords: a Redis 8.10 file (RDB 15) of template hashes (opcode 242, types
 // 30 and 31), streams of types 26 and 27, a key with module metadata (opcode 243) and an
 // array (type 28), built
-// from the layouts decoder/FORMATS.md names, is refused by convert naming the first key
+// from the layouts rdb/decoder/FORMATS.md names, is refused by convert naming the first key
 // holding what no earlier format holds; with --drop-newer it converts to redis-7.0, and
 // redis-server 7.0.15 holds what an RDB 10 file of the same keys without those parts (no
 // array, plain hashes, type 19 streams, the NACKed entries not pending) gives it: DEBUG DIGEST, XINFO

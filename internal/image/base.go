@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
 // A Server is the Redis or Valkey release a base image runs, and how rdbgen knows it.

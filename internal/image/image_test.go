@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/internal/dockercli"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/verify"
 )
 

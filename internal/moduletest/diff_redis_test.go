@@ -11,11 +11,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/convert"
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/diff"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/internal/moduletest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
 // TestModuleDiff compares dumps that redis-server wrote with rdbgen's test module: a dump

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/decoder"
-	"github.com/rdbgen/rdbgen/encoder"
 	"github.com/rdbgen/rdbgen/export"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/internal/moduletest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
+	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 )
 

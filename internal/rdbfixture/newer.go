@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Redis 8.6+ records (decoder/FORMATS.md names the sources of each layout).
+// Redis 8.6+ records (rdb/decoder/FORMATS.md names the sources of each layout).
 
 // IDMP is a stream's idempotent-producer metadata (types 26 and 27).
 type IDMP struct {

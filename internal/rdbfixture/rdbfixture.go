@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/rdbgen/rdbgen/internal/crc64"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -35,7 +35,7 @@ func Header(head string, records ...[]byte) []byte {
 	}
 	b = append(b, 0xff)
 	if head[:5] != "REDIS" || head[5:] >= "0005" {
-		b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+		b = binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 	}
 	return b
 }
@@ -44,7 +44,7 @@ func Header(head string, records ...[]byte) []byte {
 // head and its checksum trailer recomputed.
 func SetHeader(file []byte, head string) []byte {
 	b := append([]byte(head), file[9:len(file)-8]...)
-	return binary.LittleEndian.AppendUint64(b, crc64.Checksum(b))
+	return binary.LittleEndian.AppendUint64(b, rdb.Checksum(b))
 }
 
 // SlotImport returns Valkey 9's RDB_OPCODE_SLOT_IMPORT (243): the job name, the count of

@@ -15,7 +15,7 @@ import (
 	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/internal/crc64"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -67,7 +67,7 @@ func Parse(t testing.TB, file []byte) File {
 func CheckTrailer(t testing.TB, file []byte, checksum bool) {
 	t.Helper()
 	got := binary.LittleEndian.Uint64(file[len(file)-8:])
-	want := crc64.Checksum(file[:len(file)-8])
+	want := rdb.Checksum(file[:len(file)-8])
 	if !checksum {
 		want = 0
 	}

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/convert"
-	"github.com/rdbgen/rdbgen/decoder"
 	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
