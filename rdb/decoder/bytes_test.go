@@ -199,7 +199,7 @@ func TestReadBytes(t *testing.T) {
 			[][]byte{
 				cat([]byte{0xfa}, rstr("redis-ver"), rstr("7.4.1")),
 				[]byte{0xfb, 1, 0},
-				cat([]byte{0xf7}, []byte{0x81}, le64(0)[:8], []byte{2, 2}, []byte{2, 7, 5}, rstr("m"), []byte{4}, le64(0), []byte{0}),
+				cat([]byte{0xf7}, []byte{0x81}, binary.BigEndian.AppendUint64(nil, auxModuleID(t)), []byte{2, 2}, []byte{2, 7, 5}, rstr("m"), []byte{4}, le64(0), []byte{0}),
 				cat([]byte{0xf5}, rstr("#!lua name=x\n")),
 				[]byte{0xf4, 1, 1, 0},
 				cat([]byte{0xf8, 0x05, 0xf9, 0x03, 0}, rstr("k"), rstr("v")),
@@ -219,6 +219,15 @@ func TestReadBytes(t *testing.T) {
 			diff(t, canonAll(rec.Records), sortStrings(tc.want))
 		})
 	}
+}
+
+// auxModuleID returns the module id of "mymodtype" encoding version 1.
+func auxModuleID(t *testing.T) uint64 {
+	id, err := record.ModuleID("mymodtype", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // minSink records a header's smallest field expiry, and whether it says the hash has field

@@ -39,7 +39,7 @@ var errModuleOpcode = fmt.Errorf("%w: unknown module value opcode", ErrCorrupt)
 // opcode, when, then the module's self-describing data, and passes it to sink.
 func (rd *Reader) moduleAux(sink record.Sink) error {
 	in := rd.in
-	id, err := in.plainLength()
+	id, err := rd.moduleID("module AUX data")
 	if err != nil {
 		return err
 	}
@@ -63,6 +63,17 @@ func (rd *Reader) moduleAux(sink record.Sink) error {
 	rd.stats.ModuleAux[record.ModuleName(id)]++
 	aux := record.ModuleAux{ModuleID: id, When: when, Value: rd.a}
 	return s(sink.WriteModuleAux(&aux))
+}
+
+// moduleID reads the module type id of what (a module value, module AUX data). Id 0 is
+// damage: no module type has it (Redis's moduleTypeEncodeId gives 0 for an invalid name),
+// record.Check refuses a module value without one, and the writer both.
+func (rd *Reader) moduleID(what string) (uint64, error) {
+	id, err := rd.in.plainLength()
+	if err == nil && id == 0 {
+		err = fmt.Errorf("%w: %s of module id 0, which no module type has", ErrCorrupt, what)
+	}
+	return id, err
 }
 
 // moduleValue reads the module value of type t (6 or 7), after its module id, and opens it

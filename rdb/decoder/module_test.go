@@ -111,6 +111,8 @@ func TestModuleRefused(t *testing.T) {
 			`key "bf": decoder: corrupt: unknown module value opcode 9 at byte 26 in a value of module type MBbloom-- (known: 0 EOF, 1 SINT, 2 UINT, 3 FLOAT, 4 DOUBLE, 5 STRING)`},
 		{"encoded length as opcode", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{0xc0})), decoder.ErrCorrupt, "bad length encoding"},
 		{"when opcode", fx.File(10, fx.Cat([]byte{247}, fx.Len(id), []byte{fx.ModSInt, 2, 0})), decoder.ErrCorrupt, `module AUX of "MBbloom--": the opcode before 'when' is 1, not UINT (2)`},
+		{"value of module id 0", fx.File(10, fx.Record(7, "bf", fx.Len(0), []byte{0})), decoder.ErrCorrupt, `key "bf": decoder: corrupt: a module value of module id 0, which no module type has`},
+		{"AUX of module id 0", fx.File(10, fx.Cat([]byte{247}, fx.Len(0), []byte{fx.ModUInt, 2, 0})), decoder.ErrCorrupt, `corrupt: module AUX data of module id 0, which no module type has`},
 		{"LZF lengths", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{fx.ModString, 0xc3, 0, 5})), decoder.ErrCorrupt, "lzf"},
 		{"truncated", fx.File(10, fx.Record(7, "bf", fx.Len(id), []byte{fx.ModString, 40, 'a'})), decoder.ErrTruncated, `key "bf"`},
 	}

@@ -111,12 +111,9 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 	case 1, 2, 3, 4, 5:
 		return rd.readPlain(t, exp, sink)
 	case 6, 7:
-		id, err := in.plainLength()
+		id, err := rd.moduleID("a module value")
 		if err != nil {
 			return err
-		}
-		if id == 0 { // no module type has it: Redis's moduleTypeEncodeId gives 0 for an invalid name
-			return fmt.Errorf("%w: a module value of module id 0, which no module type has", ErrCorrupt)
 		}
 		return rd.moduleValue(t, id, exp, sink)
 	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
