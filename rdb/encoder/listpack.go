@@ -3,6 +3,7 @@ package encoder
 import (
 	"encoding/binary"
 
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
 	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 )
 
@@ -32,7 +33,7 @@ func finishListpack(b []byte, start, count int) []byte {
 
 // appendListpackEntry appends s as one listpack entry, as an integer when it is one.
 func appendListpackEntry(b, s []byte) []byte {
-	if v, ok := parseInt64(s); ok {
+	if v, ok := canonint.Parse(s); ok {
 		return appendListpackInt(b, v)
 	}
 	start := len(b)
@@ -68,47 +69,4 @@ func appendListpackInt(b []byte, v int64) []byte {
 		b = binary.LittleEndian.AppendUint64(append(b, 0xf4), uint64(v))
 	}
 	return listpack.AppendBacklen(b, uint64(len(b)-start))
-}
-
-// parseInt64 reports whether s is the canonical decimal form of an int64: an optional '-',
-// then no leading zero, and not "-0". These are the strings listpacks, ziplists and intsets
-// store as integers (lpStringToInt64, string2ll).
-func parseInt64(s []byte) (int64, bool) {
-	if len(s) == 0 || len(s) > 20 {
-		return 0, false
-	}
-	if len(s) == 1 && s[0] == '0' {
-		return 0, true
-	}
-	d := s
-	neg := s[0] == '-'
-	if neg {
-		d = s[1:]
-	}
-	if len(d) == 0 || d[0] < '1' || d[0] > '9' {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range d {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		if v > (1<<64-1)/10 {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-		if v < uint64(c-'0') {
-			return 0, false
-		}
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return int64(-v), true
-	}
-	if v > 1<<63-1 {
-		return 0, false
-	}
-	return int64(v), true
 }

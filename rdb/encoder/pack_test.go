@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
 )
 
 func TestListpackEntry(t *testing.T) {
@@ -188,18 +190,18 @@ func TestScoreEncoding(t *testing.T) {
 	}
 }
 
-// FuzzParseInt64 checks the integer rule against strconv: s is stored as an integer exactly
-// when it is the canonical decimal of an int64.
+// FuzzParseInt64 checks the integer rule (canonint.Parse) against strconv: s is stored as an
+// integer exactly when it is the canonical decimal of an int64.
 func FuzzParseInt64(f *testing.F) {
 	for _, s := range integerStrings {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, ok := parseInt64([]byte(s))
+		v, ok := canonint.Parse([]byte(s))
 		pv, err := strconv.ParseInt(s, 10, 64)
 		canonical := err == nil && strconv.FormatInt(pv, 10) == s
 		if ok != canonical || ok && v != pv {
-			t.Fatalf("parseInt64(%q) = %d, %v; strconv says %d, canonical %v", s, v, ok, pv, canonical)
+			t.Fatalf("canonint.Parse(%q) = %d, %v; strconv says %d, canonical %v", s, v, ok, pv, canonical)
 		}
 		// Whatever the rule says, a listpack and a ziplist keep the value.
 		var p packer

@@ -3,6 +3,8 @@ package encoder
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
 )
 
 // Sets, as Redis's setTypeCreate chooses: an intset (type 11) when every member is a
@@ -38,7 +40,7 @@ func (w *Writer) AddMember(member []byte) error {
 	}
 	c := &w.coll
 	if !c.plain {
-		if v, ok := parseInt64(member); ok {
+		if v, ok := canonint.Parse(member); ok {
 			c.ints = append(c.ints, v)
 		} else {
 			c.allInts = false

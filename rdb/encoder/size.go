@@ -1,6 +1,9 @@
 package encoder
 
-import "github.com/rdbgen/rdbgen/rdb/internal/listpack"
+import (
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
+)
 
 // Sizes of the compact encodings, without building them: for estimates of what a server
 // holds once it has loaded a file (package memory). They follow the append functions of
@@ -13,7 +16,7 @@ const ListpackOverhead = 7
 // ListpackEntrySize returns the bytes s takes as one listpack entry: as an integer when it
 // is the canonical form of one (see CanonicalInt), else as a string.
 func ListpackEntrySize(s []byte) int {
-	if v, ok := parseInt64(s); ok {
+	if v, ok := canonint.Parse(s); ok {
 		return ListpackIntSize(v)
 	}
 	n := len(s)
@@ -56,7 +59,7 @@ func ListpackScoreSize(f float64) int {
 
 // CanonicalInt reports whether s is the canonical decimal form of an int64, which
 // listpacks, intsets and Redis's integer-encoded strings store as the integer it returns.
-func CanonicalInt(s []byte) (int64, bool) { return parseInt64(s) }
+func CanonicalInt(s []byte) (int64, bool) { return canonint.Parse(s) }
 
 // IntsetWidth returns the bytes per member of an intset holding values from lo to hi.
 func IntsetWidth(lo, hi int64) int { return intsetWidth(lo, hi) }

@@ -1,6 +1,10 @@
 package encoder
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+)
 
 // A ziplist (Redis up to 6.2, RDB version 9 and before) is: total bytes (uint32 LE), offset of
 // the last entry (uint32 LE), entry count (uint16 LE, 65535 when larger), the entries, and an
@@ -26,7 +30,7 @@ func appendZiplistPrevLen(b []byte, prev int) []byte {
 
 // appendZiplistString appends the encoding and data of s, as an integer when it is one.
 func appendZiplistString(b, s []byte) []byte {
-	if v, ok := parseInt64(s); ok {
+	if v, ok := canonint.Parse(s); ok {
 		return appendZiplistInt(b, v)
 	}
 	n := len(s)
