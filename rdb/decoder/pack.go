@@ -3,26 +3,26 @@ package decoder
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
+
 	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 	"github.com/rdbgen/rdbgen/record"
-	"strconv"
 )
 
 // The compact encodings Redis stores as one string: listpacks (7.0+), ziplists (before),
 // intsets and zipmaps (2.x hashes). A packIter walks one, bounds-checking every step: a
-// damaged blob is an error, never a panic. It applies the rules of Redis's deep sanitization
-// (sanitize-dump-payload yes: lpValidateIntegrity, ziplistValidateIntegrity,
-// intsetValidateIntegrity, zipmapValidateIntegrity), which a server that loads a file
-// without it does not check and later crashes on: the header's count and total bytes agree
-// with the entries, each listpack entry's back-length and each ziplist entry's previous
-// length are right, a ziplist's tail offset points at its last entry, an intset is not empty
-// and its integers ascend.
+// damaged blob is an error, never a panic (listpacks: rdb/internal/listpack's Iterator). It
+// applies the rules of Redis's deep sanitization (sanitize-dump-payload yes:
+// ziplistValidateIntegrity, intsetValidateIntegrity, zipmapValidateIntegrity), which a
+// server that loads a file without it does not check and later crashes on: the header's
+// count and total bytes agree with the entries, each ziplist entry's previous length is
+// right, a ziplist's tail offset points at its last entry, an intset is not empty and its
+// integers ascend.
 
 var (
-	errBadListpack = fmt.Errorf("%w listpack", ErrCorrupt)
-	errBadZiplist  = fmt.Errorf("%w ziplist", ErrCorrupt)
-	errBadIntset   = fmt.Errorf("%w intset", ErrCorrupt)
-	errBadZipmap   = fmt.Errorf("%w zipmap", ErrCorrupt)
+	errBadZiplist = fmt.Errorf("%w ziplist", ErrCorrupt)
+	errBadIntset  = fmt.Errorf("%w intset", ErrCorrupt)
+	errBadZipmap  = fmt.Errorf("%w zipmap", ErrCorrupt)
 )
 
 // numArena holds the decimal forms of integer entries. Slices it returned stay valid after a
@@ -71,6 +71,7 @@ type packIter struct {
 	prev  int // ziplists: the size of the entry read last; its offset in last
 	last  int
 	err   error
+	lp    listpack.Iterator
 }
 
 // open validates the header of b as kind and positions the iterator at its first entry.
@@ -78,13 +79,10 @@ func (it *packIter) open(kind packKind, b []byte) error {
 	*it = packIter{kind: kind, b: b, count: -1}
 	switch kind {
 	case kindListpack:
-		if len(b) < 7 || int(binary.LittleEndian.Uint32(b)) != len(b) || b[len(b)-1] != 0xff {
-			return errBadListpack
+		if err := it.lp.Open(b); err != nil {
+			return corruptBlob(err)
 		}
-		if n := binary.LittleEndian.Uint16(b[4:]); n != 0xffff {
-			it.count = int(n)
-		}
-		it.p = 6
+		it.count = it.lp.Count()
 	case kindZiplist:
 		if len(b) < 11 || int(binary.LittleEndian.Uint32(b)) != len(b) || b[len(b)-1] != 0xff {
 			return errBadZiplist
@@ -117,26 +115,6 @@ func (it *packIter) open(kind packKind, b []byte) error {
 	return nil
 }
 
-// len returns the number of entries, walking the blob when its header does not say.
-func (it *packIter) len() (int, error) {
-	if it.count >= 0 {
-		return it.count, nil
-	}
-	walk := *it
-	n := 0
-	for {
-		_, _, _, ok := walk.next()
-		if !ok {
-			break
-		}
-		n++
-	}
-	if walk.err != nil {
-		return 0, walk.err
-	}
-	return n, nil
-}
-
 // next returns the next entry: a string s, or an integer v when isInt. ok is false at the
 // end of the blob or on an error (see it.err).
 func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
@@ -145,7 +123,11 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 	}
 	switch it.kind {
 	case kindListpack:
-		s, v, isInt, ok = it.nextListpack()
+		if s, v, isInt, ok = it.lp.Next(); !ok {
+			if err := it.lp.Err(); err != nil {
+				it.err = corruptBlob(err)
+			}
+		}
 	case kindZiplist:
 		s, v, isInt, ok = it.nextZiplist()
 	case kindIntset:
@@ -197,87 +179,13 @@ func (it *packIter) end(bad error) (s []byte, v int64, isInt, ok bool) {
 	return nil, 0, false, false
 }
 
+// corruptBlob returns the damage an iterator of rdb/internal found as the reader's, under
+// ErrCorrupt ("decoder: corrupt listpack: ...").
+func corruptBlob(err error) error { return fmt.Errorf("%w %w", ErrCorrupt, err) }
+
 func (it *packIter) fail(err error) (s []byte, v int64, isInt, ok bool) {
 	it.err = err
 	return nil, 0, false, false
-}
-
-func (it *packIter) nextListpack() (s []byte, v int64, isInt, ok bool) {
-	b := it.b
-	p := it.p
-	if p >= len(b) {
-		return it.fail(errBadListpack)
-	}
-	c := b[p]
-	var size int // encoding and data
-	switch {
-	case c == 0xff:
-		if p != len(b)-1 {
-			return it.fail(errBadListpack)
-		}
-		return it.end(errBadListpack)
-	case c < 0x80:
-		v, isInt, size = int64(c), true, 1
-	case c < 0xc0:
-		n := int(c & 0x3f)
-		if p+1+n > len(b) {
-			return it.fail(errBadListpack)
-		}
-		s, size = b[p+1:p+1+n], 1+n
-	case c < 0xe0:
-		if p+2 > len(b) {
-			return it.fail(errBadListpack)
-		}
-		u := uint64(c&0x1f)<<8 | uint64(b[p+1])
-		v, isInt, size = int64(u<<51)>>51, true, 2
-	case c < 0xf0:
-		if p+2 > len(b) {
-			return it.fail(errBadListpack)
-		}
-		n := int(c&0x0f)<<8 | int(b[p+1])
-		if p+2+n > len(b) {
-			return it.fail(errBadListpack)
-		}
-		s, size = b[p+2:p+2+n], 2+n
-	case c == 0xf0:
-		if p+5 > len(b) {
-			return it.fail(errBadListpack)
-		}
-		n := uint64(binary.LittleEndian.Uint32(b[p+1:]))
-		if uint64(p)+5+n > uint64(len(b)) {
-			return it.fail(errBadListpack)
-		}
-		s, size = b[p+5:p+5+int(n)], 5+int(n)
-	case c >= 0xf1 && c <= 0xf4:
-		w := [...]int{2, 3, 4, 8}[c-0xf1]
-		if p+1+w > len(b) {
-			return it.fail(errBadListpack)
-		}
-		d := b[p+1 : p+1+w]
-		switch w {
-		case 2:
-			v = int64(int16(binary.LittleEndian.Uint16(d)))
-		case 3:
-			v = int64(int32(uint32(d[0])<<8|uint32(d[1])<<16|uint32(d[2])<<24)) >> 8
-		case 4:
-			v = int64(int32(binary.LittleEndian.Uint32(d)))
-		default:
-			v = int64(binary.LittleEndian.Uint64(d))
-		}
-		isInt, size = true, 1+w
-	default:
-		return it.fail(errBadListpack)
-	}
-	bl := listpack.BacklenSize(size)
-	if p+size+bl > len(b)-1 {
-		return it.fail(errBadListpack)
-	}
-	if !listpack.BacklenIs(b[p+size:p+size+bl], size) {
-		return it.fail(fmt.Errorf("%w: the back-length of the entry at byte %d is not its length %d", errBadListpack, p, size))
-	}
-	it.p = p + size + bl
-	it.seen++
-	return s, v, isInt, true
 }
 
 func (it *packIter) nextZiplist() (s []byte, v int64, isInt, ok bool) {

@@ -1,5 +1,7 @@
 package encoder
 
+import "github.com/rdbgen/rdbgen/rdb/internal/listpack"
+
 // A packer builds one listpack (RDB 10+) or ziplist (before) at the end of a byte slice: the
 // compact container of small hashes, sorted sets and sets, and of quicklist nodes.
 type packer struct {
@@ -17,14 +19,14 @@ func (p *packer) begin(b []byte) []byte {
 		p.tail = ziplistHeaderLen
 		return append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // ziplistHeaderLen bytes
 	}
-	return appendListpackHeader(b)
+	return listpack.AppendHeader(b)
 }
 
 // add appends s as an entry, stored as an integer when it is the canonical form of one.
 func (p *packer) add(b, s []byte) []byte {
 	if !p.ziplist {
 		p.count++
-		return appendListpackEntry(b, s)
+		return listpack.AppendEntry(b, s)
 	}
 	at := len(b)
 	return p.endZiplistEntry(appendZiplistString(appendZiplistPrevLen(b, p.prev), s), at)
@@ -34,7 +36,7 @@ func (p *packer) add(b, s []byte) []byte {
 func (p *packer) addInt(b []byte, v int64) []byte {
 	if !p.ziplist {
 		p.count++
-		return appendListpackInt(b, v)
+		return listpack.AppendInt(b, v)
 	}
 	at := len(b)
 	return p.endZiplistEntry(appendZiplistInt(appendZiplistPrevLen(b, p.prev), v), at)
@@ -55,5 +57,5 @@ func (p *packer) finish(b []byte) []byte {
 	if p.ziplist {
 		return finishZiplist(b, p.start, p.tail, p.count)
 	}
-	return finishListpack(b, p.start, p.count)
+	return listpack.Finish(b, p.start, p.count)
 }

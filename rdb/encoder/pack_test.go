@@ -12,64 +12,6 @@ import (
 	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
 )
 
-func TestListpackEntry(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []byte // the whole entry: encoding, data, backlen
-	}{
-		{"0", []byte{0x00, 1}},
-		{"127", []byte{0x7f, 1}},
-		{"128", []byte{0xc0, 0x80, 2}},        // 13-bit
-		{"-1", []byte{0xdf, 0xff, 2}},         // 13-bit two's complement
-		{"4095", []byte{0xcf, 0xff, 2}},       // largest 13-bit
-		{"-4096", []byte{0xd0, 0x00, 2}},      // smallest 13-bit
-		{"4096", []byte{0xf1, 0x00, 0x10, 3}}, // 16-bit
-		{"-4097", []byte{0xf1, 0xff, 0xef, 3}},
-		{"32767", []byte{0xf1, 0xff, 0x7f, 3}},
-		{"32768", []byte{0xf2, 0x00, 0x80, 0x00, 4}}, // 24-bit
-		{"-8388608", []byte{0xf2, 0x00, 0x00, 0x80, 4}},
-		{"8388608", []byte{0xf3, 0x00, 0x00, 0x80, 0x00, 5}}, // 32-bit
-		{"-2147483648", []byte{0xf3, 0x00, 0x00, 0x00, 0x80, 5}},
-		{"2147483648", []byte{0xf4, 0, 0, 0, 0x80, 0, 0, 0, 0, 9}}, // 64-bit
-		{"-9223372036854775808", []byte{0xf4, 0, 0, 0, 0, 0, 0, 0, 0x80, 9}},
-		{"9223372036854775808", append([]byte{0x80 | 19}, append([]byte("9223372036854775808"), 20)...)},
-		{"007", []byte{0x83, '0', '0', '7', 4}},
-		{"-0", []byte{0x82, '-', '0', 3}},
-		{"", []byte{0x80, 1}},
-	}
-	for _, tt := range tests {
-		if got := appendListpackEntry(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
-			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestListpackStringLengths(t *testing.T) {
-	tests := []struct {
-		n       int
-		header  []byte
-		backlen []byte
-	}{
-		{63, []byte{0x80 | 63}, []byte{64}},
-		{64, []byte{0xe0, 64}, []byte{66}},
-		{125, []byte{0xe0, 125}, []byte{127}},     // entry of 127 bytes: 1-byte backlen
-		{126, []byte{0xe0, 126}, []byte{1, 0x80}}, // 128: 2 bytes
-		{4095, []byte{0xef, 0xff}, []byte{4097 >> 7, 4097&127 | 128}},
-		{4096, []byte{0xf0, 0x00, 0x10, 0, 0}, []byte{4101 >> 7, 4101&127 | 128}},
-		{16377, []byte{0xf0, 0xf9, 0x3f, 0, 0}, []byte{16382 >> 7, 16382&127 | 128}}, // last 2-byte backlen
-		{16378, []byte{0xf0, 0xfa, 0x3f, 0, 0}, []byte{0, 16383>>7&127 | 128, 16383&127 | 128}},
-	}
-	for _, tt := range tests {
-		s := strings.Repeat("a", tt.n)
-		got := appendListpackEntry(nil, []byte(s))
-		want := append(append(append([]byte{}, tt.header...), s...), tt.backlen...)
-		if !bytes.Equal(got, want) {
-			t.Errorf("length %d: header % x backlen % x, want % x and % x", tt.n,
-				got[:len(tt.header)], got[len(tt.header)+tt.n:], tt.header, tt.backlen)
-		}
-	}
-}
-
 func TestZiplistEncodings(t *testing.T) {
 	tests := []struct {
 		in   string
