@@ -2,48 +2,18 @@ package encoder
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
+	"github.com/rdbgen/rdbgen/rdb/internal/ziplist"
 )
-
-func TestZiplistEncodings(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []byte // encoding and data
-	}{
-		{"0", []byte{0xf1}}, {"12", []byte{0xfd}}, {"13", []byte{0xfe, 13}}, {"-1", []byte{0xfe, 0xff}},
-		{"-128", []byte{0xfe, 0x80}}, {"128", []byte{0xc0, 0x80, 0}}, {"-32768", []byte{0xc0, 0, 0x80}},
-		{"32768", []byte{0xf0, 0, 0x80, 0}}, {"8388608", []byte{0xd0, 0, 0, 0x80, 0}},
-		{"2147483648", []byte{0xe0, 0, 0, 0, 0x80, 0, 0, 0, 0}},
-		{"abc", []byte{3, 'a', 'b', 'c'}}, {"+1", []byte{2, '+', '1'}},
-	}
-	for _, tt := range tests {
-		if got := appendZiplistString(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
-			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
-		}
-	}
-	for _, n := range []int{63, 64, 16383, 16384} {
-		got := appendZiplistString(nil, bytes.Repeat([]byte("a"), n))
-		var want []byte
-		switch {
-		case n <= 63:
-			want = []byte{byte(n)}
-		case n <= 16383:
-			want = []byte{0x40 | byte(n>>8), byte(n)}
-		default:
-			want = binary.BigEndian.AppendUint32([]byte{0x80}, uint32(n))
-		}
-		if !bytes.HasPrefix(got, want) || len(got) != len(want)+n {
-			t.Errorf("length %d: header % x, want % x", n, got[:len(want)], want)
-		}
-	}
-}
 
 // TestZiplistLayout checks the header and the previous-entry sizes, including the 5-byte
 // form for an entry of 254 bytes or more.
@@ -132,26 +102,46 @@ func TestScoreEncoding(t *testing.T) {
 	}
 }
 
-// FuzzParseInt64 checks the integer rule (canonint.Parse) against strconv: s is stored as an
-// integer exactly when it is the canonical decimal of an int64.
-func FuzzParseInt64(f *testing.F) {
+// FuzzPackerRoundTrip checks that whatever s is, a listpack and a ziplist the packer builds
+// keep it: read back, it is s, as a string or as the integer canonint.Parse makes of it.
+func FuzzPackerRoundTrip(f *testing.F) {
 	for _, s := range integerStrings {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, ok := canonint.Parse([]byte(s))
-		pv, err := strconv.ParseInt(s, 10, 64)
-		canonical := err == nil && strconv.FormatInt(pv, 10) == s
-		if ok != canonical || ok && v != pv {
-			t.Fatalf("canonint.Parse(%q) = %d, %v; strconv says %d, canonical %v", s, v, ok, pv, canonical)
-		}
-		// Whatever the rule says, a listpack and a ziplist keep the value.
-		var p packer
-		b := p.finish(p.add(p.begin(nil), []byte(s)))
-		if len(b) != int(binary.LittleEndian.Uint32(b)) {
-			t.Fatalf("listpack of %q: bad size", s)
+		for _, zl := range []bool{false, true} {
+			p := packer{ziplist: zl}
+			b := p.finish(p.add(p.add(p.begin(nil), []byte(s)), []byte("end")))
+			var got []string
+			var err error
+			if zl {
+				var it ziplist.Iterator
+				err = it.Open(b)
+				for s, v, isInt, ok := it.Next(); ok; s, v, isInt, ok = it.Next() {
+					got = append(got, entryText(s, v, isInt))
+				}
+				err = cmp.Or(err, it.Err())
+			} else {
+				var it listpack.Iterator
+				err = it.Open(b)
+				for s, v, isInt, ok := it.Next(); ok; s, v, isInt, ok = it.Next() {
+					got = append(got, entryText(s, v, isInt))
+				}
+				err = cmp.Or(err, it.Err())
+			}
+			if err != nil || !slices.Equal(got, []string{s, "end"}) {
+				t.Fatalf("ziplist %v: %q read back as %q, %v", zl, s, got, err)
+			}
 		}
 	})
+}
+
+// entryText returns an entry as the string it stands for.
+func entryText(s []byte, v int64, isInt bool) string {
+	if isInt {
+		return strconv.FormatInt(v, 10)
+	}
+	return string(s)
 }
 
 // TestPlainListNodes checks which elements get a plain quicklist node of their own: from
