@@ -2,9 +2,11 @@ package decoder
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/rdbgen/rdbgen/rdb/internal/intset"
 	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 	"github.com/rdbgen/rdbgen/rdb/internal/ziplist"
 	"github.com/rdbgen/rdbgen/record"
@@ -12,17 +14,12 @@ import (
 
 // The compact encodings Redis stores as one string: listpacks (7.0+), ziplists (before),
 // intsets and zipmaps (2.x hashes). A packIter walks one, bounds-checking every step: a
-// damaged blob is an error, never a panic (listpacks and ziplists: the Iterators of
-// rdb/internal/listpack and ziplist). It applies the rules of Redis's deep sanitization
-// (sanitize-dump-payload yes: intsetValidateIntegrity, zipmapValidateIntegrity), which a
-// server that loads a file without it does not check and later crashes on: the header's
-// count and total bytes agree with the entries, an intset is not empty and its integers
-// ascend.
+// damaged blob is an error, never a panic (listpacks, ziplists and intsets: the Iterators
+// of rdb/internal/listpack, ziplist and intset). It applies the rules of Redis's deep
+// sanitization (sanitize-dump-payload yes: zipmapValidateIntegrity), which a server that
+// loads a file without it does not check and later crashes on.
 
-var (
-	errBadIntset = fmt.Errorf("%w intset", ErrCorrupt)
-	errBadZipmap = fmt.Errorf("%w zipmap", ErrCorrupt)
-)
+var errBadZipmap = fmt.Errorf("%w zipmap", ErrCorrupt)
 
 // numArena holds the decimal forms of integer entries. Slices it returned stay valid after a
 // reset: a full arena is replaced, never grown in place.
@@ -64,11 +61,11 @@ type packIter struct {
 	b     []byte
 	p     int
 	count int // the header's element count, -1 when unknown
-	width int // intsets
-	left  int // intsets and zipmaps: entries not yet read
+	left  int // zipmaps: entries read
 	err   error
 	lp    listpack.Iterator
 	zl    ziplist.Iterator
+	is    intset.Iterator
 }
 
 // open validates the header of b as kind and positions the iterator at its first entry.
@@ -86,14 +83,10 @@ func (it *packIter) open(kind packKind, b []byte) error {
 		}
 		it.count = it.zl.Count()
 	case kindIntset:
-		if len(b) < 8 {
-			return errBadIntset
+		if err := it.is.Open(b); err != nil {
+			return corruptBlob(err)
 		}
-		w, n := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
-		if (w != 2 && w != 4 && w != 8) || uint64(len(b)) != 8+uint64(w)*uint64(n) || n == 0 {
-			return errBadIntset
-		}
-		it.width, it.count, it.left, it.p = int(w), int(n), int(n), 8
+		it.count = it.is.Count()
 	case kindZipmap:
 		if len(b) < 2 || b[len(b)-1] != 0xff {
 			return errBadZipmap
@@ -126,52 +119,26 @@ func (it *packIter) next() (s []byte, v int64, isInt, ok bool) {
 			}
 		}
 	case kindIntset:
-		if it.left == 0 {
-			return nil, 0, false, false
-		}
-		b := it.b[it.p : it.p+it.width]
-		switch it.width {
-		case 2:
-			v = int64(int16(binary.LittleEndian.Uint16(b)))
-		case 4:
-			v = int64(int32(binary.LittleEndian.Uint32(b)))
-		default:
-			v = int64(binary.LittleEndian.Uint64(b))
-		}
-		if it.left < it.count && v <= it.prevInt() {
-			if v == it.prevInt() {
-				return it.fail(fmt.Errorf("%w: %w %q: Redis refuses the file; repair the source", errBadIntset, record.ErrDuplicateMember, strconv.FormatInt(v, 10)))
+		if v, ok = it.is.Next(); !ok {
+			if err := it.is.Err(); err != nil {
+				it.err = corruptBlob(err)
 			}
-			return it.fail(fmt.Errorf("%w: %d after %d, not ascending", errBadIntset, v, it.prevInt()))
 		}
-		it.p += it.width
-		it.left--
-		return nil, v, true, true
+		isInt = ok
 	case kindZipmap:
 		s, ok = it.nextZipmap()
 	}
 	return s, v, isInt, ok
 }
 
-// prevInt returns the intset's integer before the one at it.p.
-func (it *packIter) prevInt() int64 {
-	b := it.b[it.p-it.width : it.p]
-	switch it.width {
-	case 2:
-		return int64(int16(binary.LittleEndian.Uint16(b)))
-	case 4:
-		return int64(int32(binary.LittleEndian.Uint32(b)))
+// corruptBlob returns the damage an iterator of rdb/internal found as the reader's: under
+// ErrCorrupt ("decoder: corrupt listpack: ..."), and a repeated intset member as the
+// duplicate member it is.
+func corruptBlob(err error) error {
+	if oe, ok := errors.AsType[*intset.OrderError](err); ok && oe.V == oe.Prev {
+		return fmt.Errorf("%w %w: %w %q: Redis refuses the file; repair the source", ErrCorrupt, intset.ErrCorrupt, record.ErrDuplicateMember, strconv.FormatInt(oe.V, 10))
 	}
-	return int64(binary.LittleEndian.Uint64(b))
-}
-
-// corruptBlob returns the damage an iterator of rdb/internal found as the reader's, under
-// ErrCorrupt ("decoder: corrupt listpack: ...", "... ziplist: ...").
-func corruptBlob(err error) error { return fmt.Errorf("%w %w", ErrCorrupt, err) }
-
-func (it *packIter) fail(err error) (s []byte, v int64, isInt, ok bool) {
-	it.err = err
-	return nil, 0, false, false
+	return fmt.Errorf("%w %w", ErrCorrupt, err)
 }
 
 // nextZipmap yields keys and values alternately.

@@ -42,26 +42,6 @@ func TestZiplistLayout(t *testing.T) {
 	}
 }
 
-func TestIntsetWidths(t *testing.T) {
-	tests := []struct {
-		vs    []int64
-		width int
-	}{
-		{[]int64{-32768, 32767}, 2}, {[]int64{-32769, 0}, 4}, {[]int64{0, 32768}, 4},
-		{[]int64{-2147483648, 2147483647}, 4}, {[]int64{-2147483649}, 8}, {[]int64{2147483648}, 8},
-	}
-	for _, tt := range tests {
-		b := appendIntset(nil, tt.vs)
-		if w := int(binary.LittleEndian.Uint32(b)); w != tt.width || len(b) != 8+w*len(tt.vs) {
-			t.Errorf("%v: width %d, %d bytes", tt.vs, w, len(b))
-		}
-	}
-	b := appendIntset(nil, []int64{-2, 300})
-	if want := []byte{2, 0, 0, 0, 2, 0, 0, 0, 0xfe, 0xff, 0x2c, 0x01}; !bytes.Equal(b, want) {
-		t.Errorf("% x, want % x", b, want)
-	}
-}
-
 func TestListpackHeader(t *testing.T) {
 	var p packer
 	b := p.begin([]byte("prefix"))

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+	"github.com/rdbgen/rdbgen/rdb/internal/intset"
 )
 
 // Sets, as Redis's setTypeCreate chooses: an intset (type 11) when every member is a
@@ -71,7 +72,7 @@ func (w *Writer) endSet() error {
 			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], ErrDuplicateMember)
 		}
 	}
-	c.blob = appendIntset(c.blob[:0], c.ints)
+	c.blob = intset.Append(c.blob[:0], c.ints)
 	w.writeCompact(typeSetIntset, c.blob)
 	return nil
 }

@@ -2,12 +2,13 @@ package encoder
 
 import (
 	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+	"github.com/rdbgen/rdbgen/rdb/internal/intset"
 	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 )
 
 // Sizes of the compact encodings, without building them: for estimates of what a server
-// holds once it has loaded a file (package memory). They are those of rdb/internal/listpack,
-// whose tests pin them to the append functions, of intset.go and of score.go.
+// holds once it has loaded a file (package memory). They are those of rdb/internal/listpack
+// and rdb/internal/intset, whose tests pin them to the append functions, and of score.go.
 
 // ListpackOverhead is the bytes of a listpack that are not entries: the 6-byte header
 // (total bytes, element count) and the 0xFF terminator.
@@ -34,4 +35,4 @@ func ListpackScoreSize(f float64) int {
 func CanonicalInt(s []byte) (int64, bool) { return canonint.Parse(s) }
 
 // IntsetWidth returns the bytes per member of an intset holding values from lo to hi.
-func IntsetWidth(lo, hi int64) int { return intsetWidth(lo, hi) }
+func IntsetWidth(lo, hi int64) int { return intset.Width(lo, hi) }
