@@ -2,10 +2,13 @@ package intset
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/packtest"
 )
 
 func TestWidths(t *testing.T) {
@@ -78,21 +81,10 @@ func TestDamage(t *testing.T) {
 		{"duplicate", raw16(7, 7), false, "intset: 7 after 7, not ascending"},
 	} {
 		var it Iterator
+		next := func() bool { _, ok := it.Next(); return ok }
 		err := it.Open(tt.b)
-		if (err != nil) != tt.open {
-			t.Errorf("%s: Open: %v", tt.name, err)
-			continue
-		}
-		for err == nil {
-			if _, ok := it.Next(); !ok {
-				if err = it.Err(); err == nil {
-					t.Fatalf("%s: read to the end", tt.name)
-				}
-			}
-		}
-		if !errors.Is(err, ErrCorrupt) || err.Error() != tt.msg {
-			t.Errorf("%s: %v, want %q wrapping ErrCorrupt", tt.name, err, tt.msg)
-		}
+		packtest.Damaged(t, tt.name, err, tt.open, next, it.Err, ErrCorrupt, tt.msg)
+		err = cmp.Or(err, it.Err())
 		if oe, ok := errors.AsType[*OrderError](err); ok != !tt.open || ok && oe.V > oe.Prev {
 			t.Errorf("%s: %#v", tt.name, err)
 		}

@@ -3,10 +3,11 @@ package listpack
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/packtest"
 )
 
 func TestAppendEntry(t *testing.T) {
@@ -93,29 +94,7 @@ func TestRoundTrip(t *testing.T) {
 		b = AppendEntry(b, e)
 	}
 	b = Finish(b, len("prefix"), len(es))[len("prefix"):]
-	var it Iterator
-	if err := it.Open(b); err != nil {
-		t.Fatal(err)
-	}
-	if it.Count() != len(es) {
-		t.Errorf("count %d, want %d", it.Count(), len(es))
-	}
-	for i := 0; ; i++ {
-		s, v, isInt, ok := it.Next()
-		if !ok {
-			if it.Err() != nil || i != len(es) {
-				t.Fatalf("ended after %d of %d entries: %v", i, len(es), it.Err())
-			}
-			break
-		}
-		got := s
-		if isInt {
-			got = strconv.AppendInt(nil, v, 10)
-		}
-		if !bytes.Equal(got, es[i]) {
-			t.Errorf("entry %d: %.20q, want %.20q", i, got, es[i])
-		}
-	}
+	packtest.ReadBack(t, new(Iterator), b, es, len(es))
 }
 
 // TestSizes checks that the size functions agree with the appenders, and that Overhead is
@@ -140,29 +119,13 @@ func TestSizes(t *testing.T) {
 // the Iterator then counts them itself.
 func TestUnknownCount(t *testing.T) {
 	for _, n := range []int{65534, 65535, 70000} {
+		es := make([][]byte, n)
 		b := AppendHeader(nil)
-		for i := range n {
-			b = AppendEntry(b, []byte(strconv.Itoa(i%100)))
+		for i := range es {
+			es[i] = []byte(strconv.Itoa(i % 100))
+			b = AppendEntry(b, es[i])
 		}
-		b = Finish(b, 0, n)
-		var it Iterator
-		if err := it.Open(b); err != nil {
-			t.Fatal(err)
-		}
-		want := n
-		if n >= maxCount {
-			want = -1
-		}
-		if it.Count() != want {
-			t.Errorf("%d entries: count %d, want %d", n, it.Count(), want)
-		}
-		read := 0
-		for _, _, _, ok := it.Next(); ok; _, _, _, ok = it.Next() {
-			read++
-		}
-		if it.Err() != nil || read != n {
-			t.Errorf("%d entries: read %d, %v", n, read, it.Err())
-		}
+		packtest.ReadBack(t, new(Iterator), Finish(b, 0, n), es, map[bool]int{true: -1, false: n}[n >= maxCount])
 	}
 }
 
@@ -192,28 +155,7 @@ func TestDamage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var it Iterator
-		err := it.Open(tt.b)
-		if (err != nil) != tt.open {
-			t.Errorf("%s: Open: %v", tt.name, err)
-			continue
-		}
-		for err == nil {
-			if _, _, _, ok := it.Next(); !ok {
-				err = it.Err()
-				if err == nil {
-					t.Errorf("%s: read to the end", tt.name)
-				}
-				break
-			}
-		}
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: %v does not wrap ErrCorrupt", tt.name, err)
-		}
-		if want := cmp.Or(tt.msg, ErrCorrupt.Error()); err.Error() != want {
-			t.Errorf("%s: %q, want %q", tt.name, err, want)
-		}
+		next := func() bool { _, _, _, ok := it.Next(); return ok }
+		packtest.Damaged(t, tt.name, it.Open(tt.b), tt.open, next, it.Err, ErrCorrupt, cmp.Or(tt.msg, "listpack"))
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"strconv"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/packtest"
 )
 
 func TestEncodings(t *testing.T) {
@@ -80,47 +81,11 @@ func TestRoundTrip(t *testing.T) {
 	if got := binary.LittleEndian.Uint32(b[4:]); int(got) != tail {
 		t.Errorf("tail %d, want %d", got, tail)
 	}
-	var it Iterator
-	if err := it.Open(b); err != nil {
-		t.Fatal(err)
-	}
-	if it.Count() != len(es) {
-		t.Errorf("count %d, want %d", it.Count(), len(es))
-	}
-	for i := 0; ; i++ {
-		s, v, isInt, ok := it.Next()
-		if !ok {
-			if it.Err() != nil || i != len(es) {
-				t.Fatalf("ended after %d of %d entries: %v", i, len(es), it.Err())
-			}
-			break
-		}
-		got := s
-		if isInt {
-			got = strconv.AppendInt(nil, v, 10)
-		}
-		if !bytes.Equal(got, es[i]) {
-			t.Errorf("entry %d: %.20q, want %.20q", i, got, es[i])
-		}
-	}
+	packtest.ReadBack(t, new(Iterator), b, es, len(es))
 }
 
-// TestLayout checks the header and the previous-entry sizes, including the 5-byte form for
-// an entry of 254 bytes or more.
-func TestLayout(t *testing.T) {
-	b, tail := build(nil, [][]byte{[]byte("1"), bytes.Repeat([]byte("x"), 300), []byte("y")}) // 2nd entry: 1+2+300 bytes
-	if got := binary.LittleEndian.Uint32(b); int(got) != len(b) {
-		t.Errorf("zlbytes %d, want %d", got, len(b))
-	}
-	if got := binary.LittleEndian.Uint16(b[8:]); got != 3 {
-		t.Errorf("zllen %d", got)
-	}
-	if want := []byte{0xfe, 0x2f, 1, 0, 0, 1, 'y', 0xff}; !bytes.Equal(b[tail:], want) {
-		t.Errorf("last entry % x, want % x", b[tail:], want)
-	}
-	if b[12] != 2 { // second entry: previous entry "1" took 2 bytes
-		t.Errorf("second prevlen %d, want 2", b[12])
-	}
+// TestEmpty checks the ziplist of no entries: its tail offset is the header's end.
+func TestEmpty(t *testing.T) {
 	if b, _ := build(nil, nil); !bytes.Equal(b, []byte{11, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0xff}) {
 		t.Errorf("empty ziplist % x", b)
 	}
@@ -135,20 +100,7 @@ func TestUnknownCount(t *testing.T) {
 			es[i] = []byte{'a' + byte(i%26)}
 		}
 		b, _ := build(nil, es)
-		var it Iterator
-		if err := it.Open(b); err != nil {
-			t.Fatal(err)
-		}
-		if want := map[bool]int{true: -1, false: n}[n >= maxCount]; it.Count() != want {
-			t.Errorf("%d entries: count %d, want %d", n, it.Count(), want)
-		}
-		read := 0
-		for _, _, _, ok := it.Next(); ok; _, _, _, ok = it.Next() {
-			read++
-		}
-		if it.Err() != nil || read != n {
-			t.Errorf("%d entries: read %d, %v", n, read, it.Err())
-		}
+		packtest.ReadBack(t, new(Iterator), b, es, map[bool]int{true: -1, false: n}[n >= maxCount])
 	}
 }
 
@@ -180,27 +132,7 @@ func TestDamage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var it Iterator
-		err := it.Open(tt.b)
-		if (err != nil) != tt.open {
-			t.Errorf("%s: Open: %v", tt.name, err)
-			continue
-		}
-		for err == nil {
-			if _, _, _, ok := it.Next(); !ok {
-				if err = it.Err(); err == nil {
-					t.Errorf("%s: read to the end", tt.name)
-				}
-				break
-			}
-		}
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: %v does not wrap ErrCorrupt", tt.name, err)
-		}
-		if want := cmp.Or(tt.msg, ErrCorrupt.Error()); err.Error() != want {
-			t.Errorf("%s: %q, want %q", tt.name, err, want)
-		}
+		next := func() bool { _, _, _, ok := it.Next(); return ok }
+		packtest.Damaged(t, tt.name, it.Open(tt.b), tt.open, next, it.Err, ErrCorrupt, cmp.Or(tt.msg, "ziplist"))
 	}
 }

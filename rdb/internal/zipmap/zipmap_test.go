@@ -3,9 +3,10 @@ package zipmap
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/packtest"
 )
 
 // build writes a zipmap of fields and values kv as Redis 2.x did, with free bytes after
@@ -75,21 +76,8 @@ func TestDamage(t *testing.T) {
 		{"length 255", append([]byte{1, 1, 'f', 255, 0, 'v'}, 0xff), false, "zipmap"},
 	} {
 		var it Iterator
-		err := it.Open(tt.b)
-		if (err != nil) != tt.open {
-			t.Errorf("%s: Open: %v", tt.name, err)
-			continue
-		}
-		for err == nil {
-			if _, ok := it.Next(); !ok {
-				if err = it.Err(); err == nil {
-					t.Fatalf("%s: read to the end", tt.name)
-				}
-			}
-		}
-		if !errors.Is(err, ErrCorrupt) || err.Error() != tt.msg {
-			t.Errorf("%s: %v, want %q wrapping ErrCorrupt", tt.name, err, tt.msg)
-		}
+		next := func() bool { _, ok := it.Next(); return ok }
+		packtest.Damaged(t, tt.name, it.Open(tt.b), tt.open, next, it.Err, ErrCorrupt, tt.msg)
 	}
 	if !bytes.Equal(build(1, 0, "f", "v"), []byte{1, 1, 'f', 1, 0, 'v', 0xff}) {
 		t.Error("build")
