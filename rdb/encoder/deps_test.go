@@ -15,9 +15,9 @@ const module = "github.com/rdbgen/rdbgen"
 
 // TestStandardLibraryOnly checks that the writer imports the standard library only, in
 // every file of any build (test files aside), directly or through internal packages of this
-// module that do the same (rdb/internal/lzf, rdb/internal/crc64, rdb/internal/listpack): no other package of this module,
-// such as record, and no other module. A standard-library path has no dot in its first
-// element.
+// module that do the same (rdb/internal/lzf, crc64, canonint, listpack, ziplist, intset): no
+// other package of this module, such as record, and no other module. A standard-library
+// path has no dot in its first element.
 func TestStandardLibraryOnly(t *testing.T) {
 	checked := map[string]int{} // directory: files checked
 	var check func(dir string)
@@ -55,7 +55,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 	if checked["."] < 10 {
 		t.Fatalf("checked %d files, want the package's", checked["."])
 	}
-	for _, dir := range []string{"../internal/lzf", "../internal/crc64", "../internal/listpack"} {
+	for _, dir := range []string{"../internal/lzf", "../internal/crc64", "../internal/canonint", "../internal/listpack", "../internal/ziplist", "../internal/intset"} {
 		if checked[filepath.Clean(dir)] == 0 {
 			t.Errorf("%s was not checked: the writer no longer imports it, or the test lost it", dir)
 		}

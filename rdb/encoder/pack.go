@@ -1,7 +1,13 @@
 package encoder
 
+import (
+	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
+	"github.com/rdbgen/rdbgen/rdb/internal/ziplist"
+)
+
 // A packer builds one listpack (RDB 10+) or ziplist (before) at the end of a byte slice: the
-// compact container of small hashes, sorted sets and sets, and of quicklist nodes.
+// compact container of small hashes, sorted sets and sets, and of quicklist nodes. The
+// encodings are rdb/internal/listpack's and rdb/internal/ziplist's.
 type packer struct {
 	ziplist bool
 	start   int // offset of the container in the slice
@@ -14,30 +20,30 @@ type packer struct {
 func (p *packer) begin(b []byte) []byte {
 	p.start, p.count, p.prev = len(b), 0, 0
 	if p.ziplist {
-		p.tail = ziplistHeaderLen
-		return append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // ziplistHeaderLen bytes
+		p.tail = ziplist.HeaderLen
+		return ziplist.AppendHeader(b)
 	}
-	return appendListpackHeader(b)
+	return listpack.AppendHeader(b)
 }
 
 // add appends s as an entry, stored as an integer when it is the canonical form of one.
 func (p *packer) add(b, s []byte) []byte {
 	if !p.ziplist {
 		p.count++
-		return appendListpackEntry(b, s)
+		return listpack.AppendEntry(b, s)
 	}
 	at := len(b)
-	return p.endZiplistEntry(appendZiplistString(appendZiplistPrevLen(b, p.prev), s), at)
+	return p.endZiplistEntry(ziplist.AppendString(ziplist.AppendPrevLen(b, p.prev), s), at)
 }
 
 // addInt appends the integer entry v.
 func (p *packer) addInt(b []byte, v int64) []byte {
 	if !p.ziplist {
 		p.count++
-		return appendListpackInt(b, v)
+		return listpack.AppendInt(b, v)
 	}
 	at := len(b)
-	return p.endZiplistEntry(appendZiplistInt(appendZiplistPrevLen(b, p.prev), v), at)
+	return p.endZiplistEntry(ziplist.AppendInt(ziplist.AppendPrevLen(b, p.prev), v), at)
 }
 
 // endZiplistEntry records the ziplist entry that starts at b[at:].
@@ -53,7 +59,7 @@ func (p *packer) size(b []byte) int { return len(b) - p.start + 1 }
 // finish terminates the container and fills in its header.
 func (p *packer) finish(b []byte) []byte {
 	if p.ziplist {
-		return finishZiplist(b, p.start, p.tail, p.count)
+		return ziplist.Finish(b, p.start, p.tail, p.count)
 	}
-	return finishListpack(b, p.start, p.count)
+	return listpack.Finish(b, p.start, p.count)
 }

@@ -2,104 +2,18 @@ package encoder
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
+	"github.com/rdbgen/rdbgen/rdb/internal/ziplist"
 )
-
-func TestListpackEntry(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []byte // the whole entry: encoding, data, backlen
-	}{
-		{"0", []byte{0x00, 1}},
-		{"127", []byte{0x7f, 1}},
-		{"128", []byte{0xc0, 0x80, 2}},        // 13-bit
-		{"-1", []byte{0xdf, 0xff, 2}},         // 13-bit two's complement
-		{"4095", []byte{0xcf, 0xff, 2}},       // largest 13-bit
-		{"-4096", []byte{0xd0, 0x00, 2}},      // smallest 13-bit
-		{"4096", []byte{0xf1, 0x00, 0x10, 3}}, // 16-bit
-		{"-4097", []byte{0xf1, 0xff, 0xef, 3}},
-		{"32767", []byte{0xf1, 0xff, 0x7f, 3}},
-		{"32768", []byte{0xf2, 0x00, 0x80, 0x00, 4}}, // 24-bit
-		{"-8388608", []byte{0xf2, 0x00, 0x00, 0x80, 4}},
-		{"8388608", []byte{0xf3, 0x00, 0x00, 0x80, 0x00, 5}}, // 32-bit
-		{"-2147483648", []byte{0xf3, 0x00, 0x00, 0x00, 0x80, 5}},
-		{"2147483648", []byte{0xf4, 0, 0, 0, 0x80, 0, 0, 0, 0, 9}}, // 64-bit
-		{"-9223372036854775808", []byte{0xf4, 0, 0, 0, 0, 0, 0, 0, 0x80, 9}},
-		{"9223372036854775808", append([]byte{0x80 | 19}, append([]byte("9223372036854775808"), 20)...)},
-		{"007", []byte{0x83, '0', '0', '7', 4}},
-		{"-0", []byte{0x82, '-', '0', 3}},
-		{"", []byte{0x80, 1}},
-	}
-	for _, tt := range tests {
-		if got := appendListpackEntry(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
-			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestListpackStringLengths(t *testing.T) {
-	tests := []struct {
-		n       int
-		header  []byte
-		backlen []byte
-	}{
-		{63, []byte{0x80 | 63}, []byte{64}},
-		{64, []byte{0xe0, 64}, []byte{66}},
-		{125, []byte{0xe0, 125}, []byte{127}},     // entry of 127 bytes: 1-byte backlen
-		{126, []byte{0xe0, 126}, []byte{1, 0x80}}, // 128: 2 bytes
-		{4095, []byte{0xef, 0xff}, []byte{4097 >> 7, 4097&127 | 128}},
-		{4096, []byte{0xf0, 0x00, 0x10, 0, 0}, []byte{4101 >> 7, 4101&127 | 128}},
-		{16377, []byte{0xf0, 0xf9, 0x3f, 0, 0}, []byte{16382 >> 7, 16382&127 | 128}}, // last 2-byte backlen
-		{16378, []byte{0xf0, 0xfa, 0x3f, 0, 0}, []byte{0, 16383>>7&127 | 128, 16383&127 | 128}},
-	}
-	for _, tt := range tests {
-		s := strings.Repeat("a", tt.n)
-		got := appendListpackEntry(nil, []byte(s))
-		want := append(append(append([]byte{}, tt.header...), s...), tt.backlen...)
-		if !bytes.Equal(got, want) {
-			t.Errorf("length %d: header % x backlen % x, want % x and % x", tt.n,
-				got[:len(tt.header)], got[len(tt.header)+tt.n:], tt.header, tt.backlen)
-		}
-	}
-}
-
-func TestZiplistEncodings(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []byte // encoding and data
-	}{
-		{"0", []byte{0xf1}}, {"12", []byte{0xfd}}, {"13", []byte{0xfe, 13}}, {"-1", []byte{0xfe, 0xff}},
-		{"-128", []byte{0xfe, 0x80}}, {"128", []byte{0xc0, 0x80, 0}}, {"-32768", []byte{0xc0, 0, 0x80}},
-		{"32768", []byte{0xf0, 0, 0x80, 0}}, {"8388608", []byte{0xd0, 0, 0, 0x80, 0}},
-		{"2147483648", []byte{0xe0, 0, 0, 0, 0x80, 0, 0, 0, 0}},
-		{"abc", []byte{3, 'a', 'b', 'c'}}, {"+1", []byte{2, '+', '1'}},
-	}
-	for _, tt := range tests {
-		if got := appendZiplistString(nil, []byte(tt.in)); !bytes.Equal(got, tt.want) {
-			t.Errorf("%q: % x, want % x", tt.in, got, tt.want)
-		}
-	}
-	for _, n := range []int{63, 64, 16383, 16384} {
-		got := appendZiplistString(nil, bytes.Repeat([]byte("a"), n))
-		var want []byte
-		switch {
-		case n <= 63:
-			want = []byte{byte(n)}
-		case n <= 16383:
-			want = []byte{0x40 | byte(n>>8), byte(n)}
-		default:
-			want = binary.BigEndian.AppendUint32([]byte{0x80}, uint32(n))
-		}
-		if !bytes.HasPrefix(got, want) || len(got) != len(want)+n {
-			t.Errorf("length %d: header % x, want % x", n, got[:len(want)], want)
-		}
-	}
-}
 
 // TestZiplistLayout checks the header and the previous-entry sizes, including the 5-byte
 // form for an entry of 254 bytes or more.
@@ -125,26 +39,6 @@ func TestZiplistLayout(t *testing.T) {
 	}
 	if b[12] != 2 { // second entry: previous entry "1" took 2 bytes
 		t.Errorf("second prevlen %d, want 2", b[12])
-	}
-}
-
-func TestIntsetWidths(t *testing.T) {
-	tests := []struct {
-		vs    []int64
-		width int
-	}{
-		{[]int64{-32768, 32767}, 2}, {[]int64{-32769, 0}, 4}, {[]int64{0, 32768}, 4},
-		{[]int64{-2147483648, 2147483647}, 4}, {[]int64{-2147483649}, 8}, {[]int64{2147483648}, 8},
-	}
-	for _, tt := range tests {
-		b := appendIntset(nil, tt.vs)
-		if w := int(binary.LittleEndian.Uint32(b)); w != tt.width || len(b) != 8+w*len(tt.vs) {
-			t.Errorf("%v: width %d, %d bytes", tt.vs, w, len(b))
-		}
-	}
-	b := appendIntset(nil, []int64{-2, 300})
-	if want := []byte{2, 0, 0, 0, 2, 0, 0, 0, 0xfe, 0xff, 0x2c, 0x01}; !bytes.Equal(b, want) {
-		t.Errorf("% x, want % x", b, want)
 	}
 }
 
@@ -188,26 +82,46 @@ func TestScoreEncoding(t *testing.T) {
 	}
 }
 
-// FuzzParseInt64 checks the integer rule against strconv: s is stored as an integer exactly
-// when it is the canonical decimal of an int64.
-func FuzzParseInt64(f *testing.F) {
+// FuzzPackerRoundTrip checks that whatever s is, a listpack and a ziplist the packer builds
+// keep it: read back, it is s, as a string or as the integer canonint.Parse makes of it.
+func FuzzPackerRoundTrip(f *testing.F) {
 	for _, s := range integerStrings {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, ok := parseInt64([]byte(s))
-		pv, err := strconv.ParseInt(s, 10, 64)
-		canonical := err == nil && strconv.FormatInt(pv, 10) == s
-		if ok != canonical || ok && v != pv {
-			t.Fatalf("parseInt64(%q) = %d, %v; strconv says %d, canonical %v", s, v, ok, pv, canonical)
-		}
-		// Whatever the rule says, a listpack and a ziplist keep the value.
-		var p packer
-		b := p.finish(p.add(p.begin(nil), []byte(s)))
-		if len(b) != int(binary.LittleEndian.Uint32(b)) {
-			t.Fatalf("listpack of %q: bad size", s)
+		for _, zl := range []bool{false, true} {
+			p := packer{ziplist: zl}
+			b := p.finish(p.add(p.add(p.begin(nil), []byte(s)), []byte("end")))
+			var got []string
+			var err error
+			if zl {
+				var it ziplist.Iterator
+				err = it.Open(b)
+				for s, v, isInt, ok := it.Next(); ok; s, v, isInt, ok = it.Next() {
+					got = append(got, entryText(s, v, isInt))
+				}
+				err = cmp.Or(err, it.Err())
+			} else {
+				var it listpack.Iterator
+				err = it.Open(b)
+				for s, v, isInt, ok := it.Next(); ok; s, v, isInt, ok = it.Next() {
+					got = append(got, entryText(s, v, isInt))
+				}
+				err = cmp.Or(err, it.Err())
+			}
+			if err != nil || !slices.Equal(got, []string{s, "end"}) {
+				t.Fatalf("ziplist %v: %q read back as %q, %v", zl, s, got, err)
+			}
 		}
 	})
+}
+
+// entryText returns an entry as the string it stands for.
+func entryText(s []byte, v int64, isInt bool) string {
+	if isInt {
+		return strconv.FormatInt(v, 10)
+	}
+	return string(s)
 }
 
 // TestPlainListNodes checks which elements get a plain quicklist node of their own: from

@@ -3,6 +3,9 @@ package encoder
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
+	"github.com/rdbgen/rdbgen/rdb/internal/intset"
 )
 
 // Sets, as Redis's setTypeCreate chooses: an intset (type 11) when every member is a
@@ -38,7 +41,7 @@ func (w *Writer) AddMember(member []byte) error {
 	}
 	c := &w.coll
 	if !c.plain {
-		if v, ok := parseInt64(member); ok {
+		if v, ok := canonint.Parse(member); ok {
 			c.ints = append(c.ints, v)
 		} else {
 			c.allInts = false
@@ -69,7 +72,7 @@ func (w *Writer) endSet() error {
 			return fmt.Errorf("write key %q: member %d: %w", c.key, c.ints[i], ErrDuplicateMember)
 		}
 	}
-	c.blob = appendIntset(c.blob[:0], c.ints)
+	c.blob = intset.Append(c.blob[:0], c.ints)
 	w.writeCompact(typeSetIntset, c.blob)
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 )
 
 // Streams are written as the server writes them: type 15 (RDB 9), 19 (RDB 10) or 21 (RDB
@@ -121,22 +123,22 @@ func (w *Writer) AddStreamEntry(id StreamID, fields [][]byte) error {
 	} else if s.sameFields(fields) {
 		flags = streamItemSameFields
 	}
-	b := appendListpackInt(s.body, flags)
-	b = appendListpackInt(b, int64(id.Ms-s.master.Ms))
-	b = appendListpackInt(b, int64(id.Seq-s.master.Seq))
+	b := listpack.AppendInt(s.body, flags)
+	b = listpack.AppendInt(b, int64(id.Ms-s.master.Ms))
+	b = listpack.AppendInt(b, int64(id.Seq-s.master.Seq))
 	lpCount := int64(n + 3)
 	if flags&streamItemSameFields != 0 {
 		for i := 1; i < len(fields); i += 2 {
-			b = appendListpackEntry(b, fields[i])
+			b = listpack.AppendEntry(b, fields[i])
 		}
 	} else {
-		b = appendListpackInt(b, int64(n))
+		b = listpack.AppendInt(b, int64(n))
 		for _, f := range fields {
-			b = appendListpackEntry(b, f)
+			b = listpack.AppendEntry(b, f)
 		}
 		lpCount += int64(n + 1)
 	}
-	s.body = appendListpackInt(b, lpCount)
+	s.body = listpack.AppendInt(b, lpCount)
 	s.elements += int(lpCount) + 1
 	s.count++
 	if s.entries == 0 {
@@ -164,7 +166,7 @@ func (w *Writer) streamNodeFull(total int) bool {
 
 // nodeBytes returns the size of the open node's listpack.
 func (s *streamState) nodeBytes() int {
-	return len(appendListpackInt(s.enc[:0], int64(s.count))) + 6 + len(s.masterRest) + len(s.body) + 1
+	return len(listpack.AppendInt(s.enc[:0], int64(s.count))) + 6 + len(s.masterRest) + len(s.body) + 1
 }
 
 // startStreamNode opens a node whose master entry is id with the field names of fields.
@@ -172,14 +174,14 @@ func (w *Writer) startStreamNode(id StreamID, fields [][]byte) {
 	s := &w.strm
 	s.open, s.master, s.count, s.body = true, id, 0, s.body[:0]
 	s.fields, s.fieldEnds = s.fields[:0], s.fieldEnds[:0]
-	b := appendListpackInt(s.masterRest[:0], 0) // deleted
-	b = appendListpackInt(b, int64(len(fields)/2))
+	b := listpack.AppendInt(s.masterRest[:0], 0) // deleted
+	b = listpack.AppendInt(b, int64(len(fields)/2))
 	for i := 0; i < len(fields); i += 2 {
-		b = appendListpackEntry(b, fields[i])
+		b = listpack.AppendEntry(b, fields[i])
 		s.fields = append(s.fields, fields[i]...)
 		s.fieldEnds = append(s.fieldEnds, len(s.fields))
 	}
-	s.masterRest = appendListpackInt(b, 0)
+	s.masterRest = listpack.AppendInt(b, 0)
 	s.elements = 2 + len(fields)/2 + 1
 }
 
@@ -202,11 +204,11 @@ func (s *streamState) sameFields(fields [][]byte) bool {
 func (w *Writer) finishStreamNode() error {
 	s := &w.strm
 	s.open = false
-	lp := appendListpackHeader(s.enc[:0])
-	lp = appendListpackInt(lp, int64(s.count))
+	lp := listpack.AppendHeader(s.enc[:0])
+	lp = listpack.AppendInt(lp, int64(s.count))
 	lp = append(lp, s.masterRest...)
 	lp = append(lp, s.body...)
-	lp = finishListpack(lp, 0, s.elements+1)
+	lp = listpack.Finish(lp, 0, s.elements+1)
 	var key [16]byte
 	binary.BigEndian.PutUint64(key[:8], s.master.Ms)
 	binary.BigEndian.PutUint64(key[8:], s.master.Seq)

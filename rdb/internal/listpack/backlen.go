@@ -1,7 +1,3 @@
-// Package listpack holds what the RDB writer and reader share of listpacks (Redis 7.0+), the
-// compact container of small hashes, sets, sorted sets, streams and list nodes: the
-// back-length that ends each entry, written (AppendBacklen), sized (BacklenSize) and checked
-// (BacklenIs) with the boundaries of Redis's lpEncodeBacklen.
 package listpack
 
 // BacklenSize returns the bytes of the back-length of an entry of l bytes (its encoding and
