@@ -22,7 +22,8 @@ import (
 type traceSink struct {
 	rd     *decoder.Reader // nil: no offsets
 	lines  []string
-	failAt int // Begin returns errSinkStop at this record (1-based), 0 never
+	failAt int  // Begin returns errSinkStop at this record (1-based), 0 never
+	values bool // Add writes down a member's value, score and expiry too
 }
 
 var errSinkStop = errors.New("the sink stops")
@@ -52,7 +53,11 @@ func (s *traceSink) Begin(h *record.Header) error {
 }
 
 func (s *traceSink) Add(m *record.Member) error {
-	s.lines = append(s.lines, fmt.Sprintf("add %q", m.Name))
+	line := fmt.Sprintf("add %q", m.Name)
+	if s.values {
+		line += fmt.Sprintf(" %q %g %d", m.Value, m.Score, m.ExpireAtMS)
+	}
+	s.lines = append(s.lines, line)
 	return nil
 }
 
