@@ -219,16 +219,35 @@ func (in *input) str(dst []byte, packed *[]byte) ([]byte, error) {
 		if clen == 0 || ulen > clen*lzf.MaxRatio {
 			return dst[:0], errBadLZF
 		}
-		if *packed, err = in.readInto(*packed, clen); err != nil {
+		var src []byte
+		if clen <= uint64(in.w-in.r) { // whole in the buffer: decompressed from it
+			src = in.buf[in.r : in.r+int(clen)]
+			in.r += int(clen)
+		} else if *packed, err = in.readInto(*packed, clen); err != nil {
 			return dst[:0], err
+		} else {
+			src = *packed
 		}
-		out, err := lzf.Decompress(dst, *packed, int(ulen))
+		out, err := lzf.Decompress(dst, src, int(ulen))
 		if err != nil {
 			err = errBadLZF
 		}
 		return out, err
 	}
 	return dst[:0], errBadLength
+}
+
+// strView is str for a string its caller only reads, and only until the next read: a raw
+// string of under 16384 bytes whole in the buffer is a slice of it, no copy; another is
+// read into *dst, as str reads it.
+func (in *input) strView(dst, packed *[]byte) ([]byte, error) {
+	if from, end, ok := shortString(in.buf[:in.w], in.r); ok {
+		in.r = end
+		return in.buf[from:end:end], nil
+	}
+	var err error
+	*dst, err = in.str(*dst, packed)
+	return *dst, err
 }
 
 // skipStr skips an RDB string.

@@ -386,7 +386,13 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 	var expire int64
 	hasExpire := false
 	var records uint64
+	fast := rd.stringsFast()
 	for {
+		if fast && dbOpen && !hasExpire && rd.keyMeta == nil {
+			if err := rd.readStrings(db, sink, &records); err != nil {
+				return err
+			}
+		}
 		off := in.offset()
 		t, err := in.byte()
 		if err != nil {

@@ -116,19 +116,17 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 			return err
 		}
 		return rd.moduleValue(t, id, exp, sink)
-	case 9, 10, 11, 12, 13, 16, 17, 20, 23:
-		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
+	case 9, 10, 11, 12, 13, 16, 17, 20, 23, 25:
+		if t == 25 {
+			if _, err := in.uint64LE(); err != nil { // minExpire: stale at times, Redis ignores it
+				return err
+			}
+		}
+		b, err := in.strView(&rd.b, &rd.lzf) // readBlob reads no more of the input
+		if err != nil {
 			return err
 		}
-		return rd.readBlob(t, rd.b, exp, sink)
-	case 25:
-		if _, err := in.uint64LE(); err != nil { // minExpire: stale at times, Redis ignores it
-			return err
-		}
-		if rd.b, err = in.str(rd.b, &rd.lzf); err != nil {
-			return err
-		}
-		return rd.readBlob(t, rd.b, exp, sink)
+		return rd.readBlob(t, b, exp, sink)
 	case 14, 18:
 		return rd.readQuicklist(t, exp, sink)
 	case 15, 19, 21:
