@@ -140,7 +140,7 @@ func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilitie
 	if opts.Rebase != nil {
 		src = rebase.Through(src, *opts.Rebase)
 	}
-	err := src.WriteTo(ctx, into)
+	err := writeThrough(ctx, src, into)
 	if f != nil {
 		fs := f.Stats()
 		stats.Filtered, stats.ExpiredFields, stats.EmptiedHashes = fs.Dropped, fs.ExpiredFields, fs.EmptiedHashes
