@@ -27,6 +27,7 @@ type sink struct {
 
 	// The open record.
 	drop    bool // expired: not passed to est
+	whole   bool // a string or module value: no members
 	key     []byte
 	typ     record.Type
 	expire  int64
@@ -71,15 +72,20 @@ func (s *sink) BeginDB(db int, info record.Counts) error {
 }
 
 // Begin notes the key that opens and passes it on; a string or module value is counted at
-// once.
+// once, its name read in place rather than kept.
 func (s *sink) Begin(h *record.Header) error {
-	s.key = append(s.key[:0], h.Key...)
 	s.typ, s.expire, s.members = h.Type, h.ExpireAtMS, h.Len
 	s.drop = h.ExpireAtMS != 0 && h.ExpireAtMS <= s.now
-	if err := s.mem().Begin(h); err != nil || !h.Type.Whole() {
-		return err
+	if s.whole = h.Type.Whole(); !s.whole {
+		s.key = append(s.key[:0], h.Key...)
+		return s.mem().Begin(h)
 	}
-	s.end()
+	if !s.drop {
+		if err := s.est.Begin(h); err != nil {
+			return err
+		}
+	}
+	s.end(h.Key)
 	return nil
 }
 
@@ -96,7 +102,7 @@ func (s *sink) End(t *record.StreamTail) error {
 	if err := s.mem().End(t); err != nil {
 		return err
 	}
-	s.end()
+	s.end(s.key)
 	return nil
 }
 
@@ -109,8 +115,8 @@ func (s *sink) mem() record.Sink {
 	return s.est
 }
 
-// end counts the record that closes, which the reader has read to its end.
-func (s *sink) end() {
+// end counts the record of name key that closes, which the reader has read to its end.
+func (s *sink) end(key []byte) {
 	size := s.rd.Offset() - s.rd.RecordOffset()
 	d := s.db
 	d.Keys++
@@ -135,13 +141,13 @@ func (s *sink) end() {
 		if !s.drop {
 			mem = s.est.KeyBytes()
 		}
-		s.pre.add(s.key, size, mem)
+		s.pre.add(key, size, mem)
 	}
 	if s.opts.Top > 0 {
-		bySize := s.bySize.admits(d.DB, s.key, size)
-		byCount := !s.typ.Whole() && s.byCount.admits(d.DB, s.key, int64(s.members))
+		bySize := s.bySize.admits(d.DB, key, size)
+		byCount := !s.whole && s.byCount.admits(d.DB, key, int64(s.members))
 		if bySize || byCount {
-			k := keyInfo{db: d.DB, key: s.key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
+			k := keyInfo{db: d.DB, key: key, typ: s.typ, enc: s.rd.RecordTypeName(), size: size, members: s.members, expire: s.expire}
 			if bySize {
 				s.bySize.add(k, size)
 			}

@@ -2,7 +2,9 @@ package inspect
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
+	"encoding/binary"
 	"slices"
 
 	"github.com/rdbgen/rdbgen/record"
@@ -34,7 +36,29 @@ func less(a, b *ranked) bool {
 	if a.db != b.db {
 		return a.db > b.db
 	}
-	return bytes.Compare(a.key, b.key) > 0
+	return compareKeys(a.key, b.key) > 0
+}
+
+// compareKeys is bytes.Compare, faster for the short names most keys have: eight bytes at
+// a time, the last eight of the shorter name read again where they overlap the ones
+// already found equal.
+func compareKeys(a, b []byte) int {
+	n := min(len(a), len(b))
+	if n < 8 || n > 64 {
+		return bytes.Compare(a, b)
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > n {
+			i = n - 8
+		}
+		x, y := binary.BigEndian.Uint64(a[i:]), binary.BigEndian.Uint64(b[i:])
+		if x != y {
+			return cmp.Compare(x, y)
+		}
+		if i+8 == n {
+			return cmp.Compare(len(a), len(b))
+		}
+	}
 }
 
 // topKeys keeps the n largest keys it is given: a min-heap of n, so memory is bounded by n
@@ -57,11 +81,11 @@ func (t *topKeys) Pop() any {
 // admits reports whether a key of db and name key, ranked by value, would enter (as add
 // decides): asked first, so that a key that would not costs no keyInfo.
 func (t *topKeys) admits(db int, key []byte, value int64) bool {
-	if t.n <= 0 {
-		return false
-	}
 	if len(t.keys) < t.n {
 		return true
+	}
+	if len(t.keys) == 0 { // n is 0
+		return false
 	}
 	low := t.keys[0]
 	switch {
@@ -70,7 +94,7 @@ func (t *topKeys) admits(db int, key []byte, value int64) bool {
 	case db != low.db:
 		return db < low.db
 	}
-	return bytes.Compare(key, low.key) < 0
+	return compareKeys(key, low.key) < 0
 }
 
 // add offers k, ranked by value.

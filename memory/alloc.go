@@ -42,6 +42,9 @@ func sizeClass(n int64) int64 {
 	return (n + delta - 1) &^ (delta - 1)
 }
 
+// dictEntryClass is the allocation of a dictEntry.
+var dictEntryClass = sizeClass(dictEntrySize)
+
 // sdsHeader returns the header bytes of an sds string of n bytes (sdsReqType; an empty
 // string gets an sdshdr8, as sdsnewlen gives it).
 func sdsHeader(n int) int64 {
@@ -63,7 +66,23 @@ func sdsHeader(n int) int64 {
 
 // sdsSize returns the allocation of an sds string of n bytes, made exactly to size as the
 // RDB loader makes keys, hash fields and values, and set and sorted-set members.
-func sdsSize(n int) int64 { return sizeClass(sdsHeader(n) + int64(n) + 1) }
+func sdsSize(n int) int64 {
+	if uint(n) < uint(len(sdsSmall)) {
+		return sdsSmall[n]
+	}
+	return sdsAlloc(n)
+}
+
+// sdsAlloc is sdsSize worked out.
+func sdsAlloc(n int) int64 { return sizeClass(sdsHeader(n) + int64(n) + 1) }
+
+// sdsSmall holds sdsSize of the short strings most names and values are, worked out once.
+var sdsSmall = func() (t [128]int64) {
+	for n := range t {
+		t[n] = sdsAlloc(n)
+	}
+	return t
+}()
 
 // buckets returns the bucket count of a dict sized for n entries: the next power of two,
 // at least 4 (_dictNextExp), as RESIZEDB and dictExpand size tables at load.

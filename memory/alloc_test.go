@@ -34,6 +34,11 @@ func TestSDSSize(t *testing.T) {
 			t.Errorf("sdsSize(%d) = %d, want %d", c.n, got, c.want)
 		}
 	}
+	for n := range len(sdsSmall) + 1 { // the table and the sum agree
+		if got, want := sdsSize(n), sdsAlloc(n); got != want {
+			t.Errorf("sdsSize(%d) = %d, sdsAlloc %d", n, got, want)
+		}
+	}
 }
 
 func TestBuckets(t *testing.T) {

@@ -97,9 +97,13 @@ type Estimator struct {
 	lastType *Usage
 	lastEnc  *Usage
 	lastKey  encKey
-	coll     collection
-	scratch  []byte
-	last     int64 // the bytes of the last key counted (see KeyBytes)
+	// The entries of types and encs of strings, by stringEnc: strings, most keys of most
+	// files, skip the comparison of encKeys too.
+	strType *Usage
+	strEncs [len(stringEncs)]*Usage
+	coll    collection
+	scratch []byte
+	last    int64 // the bytes of the last key counted (see KeyBytes)
 }
 
 // The Estimator is a Sink.
@@ -168,35 +172,67 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 	if e.db == nil {
 		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrNoDB))
 	}
-	b := sizeClass(dictEntrySize) + sdsSize(len(key)) + value
+	b := e.charge(sdsSize(len(key))+value, expireAtMS)
+	k := encKey{typ, enc}
+	if e.lastEnc == nil || k != e.lastKey {
+		e.lastType, e.lastEnc = e.usage(k)
+		e.lastKey = k
+	}
+	count(e.lastType, e.lastEnc, b)
+	return nil
+}
+
+// addString counts a string key as addKey does, its value of b bytes in stringEncs[enc].
+func (e *Estimator) addString(h *record.Header, enc stringEnc, value int64) error {
+	if e.db == nil {
+		return e.addKey(h.Key, h.ExpireAtMS, record.String, stringEncs[enc], value)
+	}
+	b := e.charge(sdsSize(len(h.Key))+value, h.ExpireAtMS)
+	v := e.strEncs[enc]
+	if v == nil {
+		e.strType, v = e.usage(encKey{record.String, stringEncs[enc]})
+		e.strEncs[enc] = v
+	}
+	count(e.strType, v, b)
+	return nil
+}
+
+// charge adds a key of the open database, whose name and value take own bytes, to the
+// database, and returns its bytes (KeyBytes).
+func (e *Estimator) charge(own, expireAtMS int64) int64 {
+	b := dictEntryClass + own
 	d := e.db
 	d.Keys++
 	if expireAtMS > 0 {
 		d.Expires++
-		b += sizeClass(dictEntrySize)
+		b += dictEntryClass
 	}
 	d.Bytes += b
 	e.last = b
-	k := encKey{typ, enc}
-	if e.lastEnc == nil || k != e.lastKey {
-		u := e.types[typ]
-		if u == nil {
-			u = new(Usage)
-			e.types[typ] = u
-		}
-		v := e.encs[k]
-		if v == nil {
-			v = new(Usage)
-			e.encs[k] = v
-		}
-		e.lastType, e.lastEnc, e.lastKey = u, v, k
+	return b
+}
+
+// usage returns the entries of types and encs a key of k counts in, made if new.
+func (e *Estimator) usage(k encKey) (*Usage, *Usage) {
+	u := e.types[k.typ]
+	if u == nil {
+		u = new(Usage)
+		e.types[k.typ] = u
 	}
-	u, v := e.lastType, e.lastEnc
+	v := e.encs[k]
+	if v == nil {
+		v = new(Usage)
+		e.encs[k] = v
+	}
+	return u, v
+}
+
+// count adds a key of b bytes to its type's usage u and its encoding's v.
+func count(u, v *Usage, b int64) {
 	u.Keys++
 	u.Bytes += b
 	v.Keys++
 	v.Bytes += b
-	return nil
 }
 
 // Begin counts a string key, or opens a collection or stream, which End counts.
@@ -204,14 +240,15 @@ func (e *Estimator) Begin(h *record.Header) error {
 	if e.err != nil {
 		return e.err
 	}
+	if h.Type == record.String && !e.coll.open { // most keys: the checks below, in one
+		enc, b := e.stringValue(h.Value)
+		return e.addString(h, enc, b)
+	}
 	switch {
 	case e.coll.open:
 		return e.fail(fmt.Errorf("write key %q: %w", h.Key, encoder.ErrCollectionOpen))
 	case !h.Type.Valid() || h.Type == "":
 		return fmt.Errorf("write key %q: %w %q", h.Key, record.ErrBadType, h.Type)
-	case h.Type == record.String:
-		enc, b := e.stringValue(h.Value)
-		return e.addKey(h.Key, h.ExpireAtMS, record.String, enc, b)
 	case h.Type == record.Module:
 		// The module's structures are unknown: its robj and serialized size, a lower
 		// bound (Result.LowerBound).
@@ -223,18 +260,32 @@ func (e *Estimator) Begin(h *record.Header) error {
 	return nil
 }
 
+// A stringEnc is a string value's encoding, an index of stringEncs.
+type stringEnc uint8
+
+const (
+	encInt stringEnc = iota
+	encEmbstr
+	encRaw
+)
+
+// stringEncs names the encodings of strings as OBJECT ENCODING does.
+var stringEncs = [...]string{encInt: "int", encEmbstr: "embstr", encRaw: "raw"}
+
 // stringValue returns the encoding and the bytes of a string value (tryObjectEncoding).
-func (e *Estimator) stringValue(v []byte) (string, int64) {
-	if n, ok := encoder.CanonicalInt(v); ok {
-		if e.shared && n >= 0 && n < sharedIntegers {
-			return "int", 0
+func (e *Estimator) stringValue(v []byte) (stringEnc, int64) {
+	if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') { // else no integer
+		if n, ok := encoder.CanonicalInt(v); ok {
+			if e.shared && n >= 0 && n < sharedIntegers {
+				return encInt, 0
+			}
+			return encInt, sizeClass(robjSize)
 		}
-		return "int", sizeClass(robjSize)
 	}
 	if len(v) <= embstrLimit {
-		return "embstr", sizeClass(embstrOverhead + int64(len(v)))
+		return encEmbstr, sizeClass(embstrOverhead + int64(len(v)))
 	}
-	return "raw", sizeClass(robjSize) + sdsSize(len(v))
+	return encRaw, sizeClass(robjSize) + sdsSize(len(v))
 }
 
 // Estimate writes every record of src into a new Estimator for opts and returns its
