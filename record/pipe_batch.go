@@ -43,25 +43,11 @@ type memberCall struct {
 // span is a byte slice held in the arena: arena[from:to], or nil when from is -1.
 type span struct{ from, to int }
 
-// keep copies b into the arena and notes its span.
-func (b *batch) keep(s []byte) {
-	if s == nil {
-		b.spans = append(b.spans, span{-1, -1})
-		return
-	}
-	from := len(b.arena)
-	b.arena = append(b.arena, s...)
-	b.spans = append(b.spans, span{from, len(b.arena)})
-}
+// keep copies s into the arena and notes its span.
+func (b *batch) keep(s []byte) { b.spans = append(b.spans, b.span(s)) }
 
 // bytes returns the slice of span i.
-func (b *batch) bytes(i int) []byte {
-	s := b.spans[i]
-	if s.from < 0 {
-		return nil
-	}
-	return b.arena[s.from:s.to:s.to]
-}
+func (b *batch) bytes(i int) []byte { return b.slice(b.spans[i]) }
 
 // span copies s into the arena and returns its span.
 func (b *batch) span(s []byte) span {
