@@ -11,6 +11,8 @@ import (
 
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/inspect"
+	"github.com/rdbgen/rdbgen/inspect/htmlreport"
+	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
@@ -20,14 +22,16 @@ func inspectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "inspect",
 		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing",
-		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
+		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect dump.rdb --html report.html\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
+			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (- for stdout) instead of printing it; implies --prefixes"},
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "with --html: overwrite an existing file"},
 			&cli.BoolFlag{Name: "prefixes", Usage: "keys, bytes and estimated memory per key prefix (the --top largest, the rest as \"other\")"},
-			&cli.StringFlag{Name: "separator", Value: ":", Usage: "with --prefixes: what splits a key's name"},
-			&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --prefixes: the parts of a name a prefix keeps"},
+			&cli.StringFlag{Name: "separator", Value: ":", Usage: "with --prefixes or --html: what splits a key's name"},
+			&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --prefixes or --html: the parts of a name a prefix keeps"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress"},
 		}, slices.Concat(encodingFlags(), liveFlags())...),
 		Action: inspectAction,
@@ -48,30 +52,74 @@ func inspectAction(c *cli.Context) error {
 		return err
 	}
 	opts := inspect.Options{Target: c.String("target"), Top: top, Thresholds: thresholdsFrom(c)}
-	if c.Bool("prefixes") {
+	page := c.String("html")
+	switch {
+	case page == "-" && c.Bool("json"):
+		return errors.New("--html - and --json both write to stdout: give --html a file name")
+	case page == "" && c.IsSet("force"):
+		return errors.New("--force goes with --html FILE")
+	case page != "" && page != "-":
+		if err := atomicfile.Check(page, c.Bool("force")); err != nil {
+			return err
+		}
+	}
+	if c.Bool("prefixes") || page != "" {
 		if c.Int("depth") < 1 || c.String("separator") == "" {
 			return fmt.Errorf("--depth %d --separator %q: want a depth of 1 or more and a separator", c.Int("depth"), c.String("separator"))
 		}
 		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: max(top, 1)}
 	} else if c.IsSet("separator") || c.IsSet("depth") {
-		return errors.New("--separator and --depth go with --prefixes")
+		return errors.New("--separator and --depth go with --prefixes or --html")
 	}
 	done := func() {}
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		opts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, fi.Size(), c.Bool("quiet") || c.Bool("json"))
 	}
-	rep, err := inspectInput(c, path, opts)
+	rep, err := inspectInput(c, path, &opts)
 	done()
 	if err != nil {
 		return errInterrupted(err)
 	}
+	if page != "" {
+		if err := writeHTMLReport(c, page, rep, opts); err != nil {
+			return err
+		}
+		if !c.Bool("json") {
+			return nil
+		}
+	}
 	return summary.Print(c.App.Writer, rep, c.Bool("json"), false, func(w io.Writer) error { return inspect.WriteText(w, rep) })
+}
+
+// writeHTMLReport writes the page of rep to path, in place whole or not at all, or to
+// stdout for "-".
+func writeHTMLReport(c *cli.Context, path string, rep *inspect.Report, opts inspect.Options) error {
+	o := htmlreport.Options{Name: opts.Name, Separator: opts.Prefixes.Separator, Depth: opts.Prefixes.Depth}
+	if path == "-" {
+		return htmlreport.Write(c.App.Writer, rep, o)
+	}
+	f, err := atomicfile.Create(path, c.Bool("force"))
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := htmlreport.Write(f, rep, o); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	if !c.Bool("quiet") && !c.Bool("json") {
+		fmt.Fprintf(c.App.ErrWriter, "wrote %s\n", path)
+	}
+	return nil
 }
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
 // convert reads its input: stdin and gzip through a temporary file, so that the reader may
-// read a long list twice instead of holding it; or a live server's snapshot.
-func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.Report, error) {
+// read a long list twice instead of holding it; or a live server's snapshot. It sets
+// opts.Name to the input's name.
+func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.Report, error) {
 	in, err := openInput(c, path, input.Options{Format: input.RDB})
 	if err != nil {
 		return nil, err
@@ -79,12 +127,12 @@ func inspectInput(c *cli.Context, path string, opts inspect.Options) (*inspect.R
 	defer in.Close()
 	opts.Name, opts.Decoder.MaxHeldBytes = in.Name, maxHeldBytes
 	if in.Kind != input.Live {
-		return inspect.File(c.Context, in.Path, opts)
+		return inspect.File(c.Context, in.Path, *opts)
 	}
 	f, err := in.Snapshot(c.Context)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return inspect.Read(c.Context, f, opts)
+	return inspect.Read(c.Context, f, *opts)
 }
