@@ -1,6 +1,10 @@
 package inspect
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestPrefix(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,5 +45,37 @@ func TestPrefixesBounded(t *testing.T) {
 	}
 	if keys != uint64(n) || mem != int64(n)*100 || len(rows) != 3 || !rows[2].Other || !p.overflowed {
 		t.Errorf("%d keys, %d memory in %d rows (overflowed %v), want %d, %d in 3", keys, mem, len(rows), p.overflowed, n, n*100)
+	}
+}
+
+// TestPrefixesFullTableFindsItsOwn fills the table, overflows it, then counts again a key of
+// every prefix it holds, of every length from 1 to 24 bytes: the filter that spares the map
+// its misses once the table is full never turns one away (each counts 2, other only the
+// overflow).
+func TestPrefixesFullTableFindsItsOwn(t *testing.T) {
+	p := newPrefixes(PrefixOptions{Top: 2})
+	n := maxPrefixes(2)
+	var held []string
+	for i := range n {
+		k := strconv.Itoa(i) + strings.Repeat("y", i%20) // 1 to 24 bytes
+		held = append(held, k)
+		p.add([]byte(k), 1, 1)
+	}
+	for i := range 100 {
+		p.add([]byte("overflow"+strconv.Itoa(i)), 1, 1)
+	}
+	if p.held == nil {
+		t.Fatal("a full table made no filter")
+	}
+	for _, k := range held {
+		p.add([]byte(k), 1, 1)
+	}
+	for _, k := range held {
+		if e := p.by[k]; e.Keys < 2 {
+			t.Errorf("%q counted %d times after the table filled, want 2 or more", k, e.Keys)
+		}
+	}
+	if p.other.Keys != 100 {
+		t.Errorf("other holds %d keys, want the 100 of the overflow", p.other.Keys)
 	}
 }
