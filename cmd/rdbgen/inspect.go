@@ -21,7 +21,7 @@ import (
 func inspectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "inspect",
-		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing",
+		Usage:     "tell what an RDB file holds and the used_memory it will take on a server; writes nothing but an --html page",
 		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect dump.rdb --html report.html\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
@@ -58,10 +58,13 @@ func inspectAction(c *cli.Context) error {
 		return errors.New("--html - and --json both write to stdout: give --html a file name")
 	case page == "" && c.IsSet("force"):
 		return errors.New("--force goes with --html FILE")
-	case page != "" && page != "-":
-		if err := atomicfile.Check(page, c.Bool("force")); err != nil {
+	}
+	var out *atomicfile.File // made now: a path that cannot be written is told before the read
+	if page != "" && page != "-" {
+		if out, err = atomicfile.Create(page, c.Bool("force")); err != nil {
 			return err
 		}
+		defer out.Abort()
 	}
 	if c.Bool("prefixes") || page != "" {
 		if c.Int("depth") < 1 || c.String("separator") == "" {
@@ -81,7 +84,7 @@ func inspectAction(c *cli.Context) error {
 		return errInterrupted(err)
 	}
 	if page != "" {
-		if err := writeHTMLReport(c, page, rep, opts); err != nil {
+		if err := writeHTMLReport(c, out, rep, opts); err != nil {
 			return err
 		}
 		if !c.Bool("json") {
@@ -91,26 +94,21 @@ func inspectAction(c *cli.Context) error {
 	return summary.Print(c.App.Writer, rep, c.Bool("json"), false, func(w io.Writer) error { return inspect.WriteText(w, rep) })
 }
 
-// writeHTMLReport writes the page of rep to path, in place whole or not at all, or to
-// stdout for "-".
-func writeHTMLReport(c *cli.Context, path string, rep *inspect.Report, opts inspect.Options) error {
+// writeHTMLReport writes the page of rep into out and puts it in place, or writes it to
+// stdout when out is nil (--html -).
+func writeHTMLReport(c *cli.Context, out *atomicfile.File, rep *inspect.Report, opts inspect.Options) error {
 	o := htmlreport.Options{Name: opts.Name, Separator: opts.Prefixes.Separator, Depth: opts.Prefixes.Depth}
-	if path == "-" {
+	if out == nil {
 		return htmlreport.Write(c.App.Writer, rep, o)
 	}
-	f, err := atomicfile.Create(path, c.Bool("force"))
-	if err != nil {
+	if err := htmlreport.Write(out, rep, o); err != nil {
 		return err
 	}
-	defer f.Abort()
-	if err := htmlreport.Write(f, rep, o); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	if !c.Bool("quiet") && !c.Bool("json") {
-		fmt.Fprintf(c.App.ErrWriter, "wrote %s\n", path)
+		fmt.Fprintf(c.App.ErrWriter, "wrote %s\n", c.String("html"))
 	}
 	return nil
 }
