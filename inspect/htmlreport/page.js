@@ -28,6 +28,7 @@
     for (let m = Math.floor(n / 1024); m >= 1024; m = Math.floor(m / 1024)) { div *= 1024; exp++; }
     return (n / div).toFixed(1) + " " + "KMGTPE"[exp] + "iB";
   }
+  const list = (a) => a || []; // JSON null for an empty list
   const time = (ms) => new Date(ms).toISOString().replace(".000Z", "Z");
   const pct = (part, whole) => whole > 0 ? (100 * part / whole).toFixed(1) + "%" : "–";
   // num is a table cell of a figure: the exact value in data-value, shown as text.
@@ -86,7 +87,7 @@
     card("keys", "keys", int(R.keys), `${int(mem.keys)} held once loaded`, false, R.keys),
     card("expires", "keys with an expiry", int(R.expires), `${int(R.expiry.expired)} already expired`, false, R.expires),
     card("members", "members", int(R.members), "of collections; stream entries", false, R.members),
-    card("dbs", "databases", int(R.dbs.length), R.dbs.map((d) => "db" + d.db).slice(0, 6).join(" ") + (R.dbs.length > 6 ? " …" : ""), false, R.dbs.length)));
+    card("dbs", "databases", int(list(R.dbs).length), list(R.dbs).map((d) => "db" + d.db).slice(0, 6).join(" ") + (list(R.dbs).length > 6 ? " …" : ""), false, list(R.dbs).length)));
 
   // --- memory by key prefix: a treemap to click into
   app.append(prefixSection());
@@ -244,22 +245,22 @@
   }
 
   // --- by type and by encoding
-  const memByType = new Map(mem.types.map((t) => [t.type, t]));
-  const typeRows = R.types.map((t) => {
+  const memByType = new Map(list(mem.types).map((t) => [t.type, t]));
+  const typeRows = list(R.types).map((t) => {
     const m = memByType.get(t.type) || {keys: 0, bytes: 0};
     return el("tr", {"data-type": t.type},
       el("td", {}, el("span", {class: "swatch", "data-type": t.type}), t.type), num("keys", t.keys), num("members", t.members),
       num("bytes", t.bytes, bytes(t.bytes)), num("memory", m.bytes, bytes(m.bytes)));
   });
   const typeSection = section("types", "Memory and keys by type",
-    hbars("type-bars", mem.types.map((t) => ({label: t.type, value: t.bytes, text: `${bytes(t.bytes)} · ${int(t.keys)} keys`, color: typeColor[t.type]}))),
+    hbars("type-bars", list(mem.types).map((t) => ({label: t.type, value: t.bytes, text: `${bytes(t.bytes)} · ${int(t.keys)} keys`, color: typeColor[t.type]}))),
     table("type-table", [["type"], ["keys", "num"], ["members", "num"], ["file bytes", "num"], ["estimated memory", "num"]], typeRows),
     note(`Estimated memory on ${mem.target}; the dict tables (${bytes(mem.tables)}) belong to no type.`));
-  const encRows = mem.encodings.map((e) => el("tr", {"data-encoding": e.type + " " + e.encoding},
+  const encRows = list(mem.encodings).map((e) => el("tr", {"data-encoding": e.type + " " + e.encoding},
     el("td", {}, `${e.type} ${e.encoding}`), num("keys", e.keys), num("memory", e.bytes, bytes(e.bytes))));
-  const fileEncRows = R.encodings.map((e) => el("tr", {"data-encoding": e.encoding}, el("td", {}, e.encoding), num("keys", e.keys)));
+  const fileEncRows = list(R.encodings).map((e) => el("tr", {"data-encoding": e.encoding}, el("td", {}, e.encoding), num("keys", e.keys)));
   const encSection = section("encodings", "Memory and keys by encoding",
-    hbars("encoding-bars", mem.encodings.map((e) => ({label: `${e.type} ${e.encoding}`, value: e.bytes, text: `${bytes(e.bytes)} · ${int(e.keys)} keys`, color: typeColor[e.type]}))),
+    hbars("encoding-bars", list(mem.encodings).map((e) => ({label: `${e.type} ${e.encoding}`, value: e.bytes, text: `${bytes(e.bytes)} · ${int(e.keys)} keys`, color: typeColor[e.type]}))),
     table("encoding-table", [["on the server (OBJECT ENCODING)"], ["keys", "num"], ["estimated memory", "num"]], encRows),
     table("file-encoding-table", [["in the file"], ["keys", "num"]], fileEncRows));
   app.append(el("div", {class: "grid2"}, typeSection, encSection));
@@ -273,11 +274,11 @@
       kids.push(note("No key has an expiry."));
     } else {
       const W = 1100, H = 190, bottom = 150, left = 10;
-      const n = x.histogram.length, slot = (W - left) / n;
-      const max = Math.max(1, ...x.histogram.map((b) => b.keys));
+      const hist = list(x.histogram), n = hist.length, slot = (W - left) / n;
+      const max = Math.max(1, ...hist.map((b) => b.keys));
       const g = svg("svg", {id: "expiry-svg", class: "bars", viewBox: `0 0 ${W} ${H}`, role: "img"});
       g.append(svg("line", {class: "axis", x1: 0, x2: W, y1: bottom, y2: bottom}));
-      x.histogram.forEach((b, i) => {
+      hist.forEach((b, i) => {
         const h = (bottom - 24) * b.keys / max, bx = left + i * slot + slot * 0.15;
         const bar = svg("g", {"data-within": b.within, "data-value": String(b.keys)});
         bar.append(svg("title", {}, `${b.within === "expired" ? "already expired" : b.within === "later" ? "later than 365 days" : "within " + b.within}: ${int(b.keys)} keys`));
@@ -300,18 +301,18 @@
         el("td", {class: "key"}, JSON.stringify(k.key)), num("db", k.db), el("td", {}, k.type), el("td", {}, k.encoding),
         num("bytes", k.bytes, bytes(k.bytes)), num("members", k.members), el("td", {}, k.expire_at_ms ? time(k.expire_at_ms) : ""))));
   }
-  app.append(section("largest-size", "Largest keys by size in the file", keyTable("largest-size-table", R.largest.by_size)),
-    section("largest-members", "Largest keys by members", keyTable("largest-members-table", R.largest.by_members)));
+  app.append(section("largest-size", "Largest keys by size in the file", keyTable("largest-size-table", list(R.largest && R.largest.by_size))),
+    section("largest-members", "Largest keys by members", keyTable("largest-members-table", list(R.largest && R.largest.by_members))));
 
   // --- databases, modules and AUX fields
-  const memByDB = new Map(mem.dbs.map((d) => [d.db, d]));
-  const dbRows = R.dbs.map((d) => {
+  const memByDB = new Map(list(mem.dbs).map((d) => [d.db, d]));
+  const dbRows = list(R.dbs).map((d) => {
     const m = memByDB.get(d.db) || {bytes: 0};
     return el("tr", {"data-db": String(d.db)}, el("td", {}, "db" + d.db), num("keys", d.keys), num("expires", d.expires),
       num("bytes", d.bytes, bytes(d.bytes)), num("memory", m.bytes, bytes(m.bytes)));
   });
   const dbSection = section("dbs", "Databases", table("db-table", [["db"], ["keys", "num"], ["expires", "num"], ["file bytes", "num"], ["estimated memory", "num"]], dbRows));
-  if (R.modules && R.modules.length) dbSection.append(note("Module keys (a server loads them only with their module): " + R.modules.map((m) => `${int(m.count)} ${m.module}`).join(", ")));
+  if (list(R.modules).length) dbSection.append(note("Module keys (a server loads them only with their module): " + R.modules.map((m) => `${int(m.count)} ${m.module}`).join(", ")));
   const auxRows = Object.keys(R.aux || {}).sort().map((k) => el("tr", {"data-aux": k}, el("td", {class: "key"}, k), el("td", {class: "key"}, JSON.stringify(R.aux[k]))));
   app.append(el("div", {class: "grid2"}, dbSection, section("aux", "AUX fields", table("aux-table", [["field"], ["value"]], auxRows))));
   app.append(note("Made by rdbgen inspect --html. The report's JSON, as rdbgen inspect --json prints it, is in this page's element with id \"report\"."));

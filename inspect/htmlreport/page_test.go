@@ -190,3 +190,21 @@ func TestBrowserMakesNoRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserShowsEmptyDump opens the page of a dump redis-server wrote with no keys, whose
+// report has empty lists (JSON null in places): the page is drawn to its end, with 0 keys.
+func TestBrowserShowsEmptyDump(t *testing.T) {
+	chromium(t)
+	dump := redistest.WriteDumpWith(t, nil, func(context.Context, *redis.Client) error { return nil })
+	page, _ := writePage(t, dump, 1)
+	dom := browse(t, page, "--dump-dom")
+	if !strings.Contains(dom, `data-rendered="true"`) {
+		t.Fatalf("the page's script did not finish")
+	}
+	if got := value(t, dom, `id="keys"`); got != "0" {
+		t.Errorf("keys: the page shows %s, want 0", got)
+	}
+	if !strings.Contains(dom, "No key has an expiry.</p>") {
+		t.Errorf("the page does not say no key expires")
+	}
+}
