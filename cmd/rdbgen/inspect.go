@@ -61,6 +61,11 @@ func inspectAction(c *cli.Context) error {
 	}
 	var out *atomicfile.File // made now: a path that cannot be written is told before the read
 	if page != "" && page != "-" {
+		if a, err := os.Stat(page); err == nil {
+			if b, err := os.Stat(path); err == nil && os.SameFile(a, b) {
+				return fmt.Errorf("--html %s is the dump being inspected: name another file", page)
+			}
+		}
 		if out, err = atomicfile.Create(page, c.Bool("force")); err != nil {
 			return err
 		}

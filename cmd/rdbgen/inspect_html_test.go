@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -18,7 +19,8 @@ import (
 // TestInspectHTML writes the HTML report of a real server's dump: the page holds the report
 // --json --prefixes prints; an existing page is kept without --force and replaced with it;
 // "-" writes the page to stdout; a damaged dump leaves no page and no temporary file; the
-// flags that do not go together are one-line errors.
+// flags that do not go together, and --html naming the dump itself, are one-line errors
+// that leave the dump as it was.
 func TestInspectHTML(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -81,10 +83,14 @@ func TestInspectHTML(t *testing.T) {
 		{[]string{"--html", ""}, "an empty value is not allowed"},
 		{[]string{"--force"}, "--force goes with --html"},
 		{[]string{"--html", dir}, "is a directory"},
+		{[]string{"--html", dump, "--force"}, "is the dump being inspected"},
 	} {
 		_, _, err := run(t, ctx, append([]string{"inspect", dump}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: %v, want one line with %q", c.args, err, c.want)
+		}
+		if got, err := os.ReadFile(dump); err != nil || !bytes.Equal(got, b) {
+			t.Fatalf("%v: the dump was changed (%v)", c.args, err)
 		}
 	}
 }
