@@ -69,7 +69,12 @@ func importAction(c *cli.Context) error {
 	if err != nil {
 		return in.Err(err)
 	}
-	return report(summary.ImportStats(in.Import.Stats), summary.ImportNotes(in))
+	counts, notes := summary.ImportStats(in.Import.Stats), summary.ImportNotes(in)
+	if d, ok := rewritten.(*record.Distinct); ok && d.Duplicates > 0 {
+		counts.Duplicates += d.Duplicates
+		notes += fmt.Sprintf("; dropped %d records of keys --rewrite renamed to one name (--on-duplicate)", d.Duplicates)
+	}
+	return report(counts, notes)
 }
 
 // fileOptions reads the flags of an input file (inputFileFlags, --db) into the options of
