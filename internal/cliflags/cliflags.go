@@ -45,7 +45,7 @@ func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
 	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
 		return args, nil
 	}
-	if askedHelp(rest) {
+	if askedHelp(cmd, rest) {
 		// rdbgen diff -h a b: the help, not "No help topic for 'a'".
 		return append(out, "--help"), nil
 	}
@@ -76,15 +76,17 @@ func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
 	return out, nil
 }
 
-// askedHelp reports whether args, a command's flags and arguments, ask for its help
-// (-h, --help) before any "--".
-func askedHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
+// askedHelp reports whether args, cmd's flags and arguments, ask for its help (-h, --help)
+// before any "--"; a flag's value ("--match -h") does not.
+func askedHelp(cmd *cli.Command, args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
 			return false
-		case "-h", "--help", "-help":
+		case a == "-h" || a == "--help" || a == "-help":
 			return true
+		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && takesValue(cmd, strings.TrimLeft(a, "-")):
+			i++ // its value
 		}
 	}
 	return false
