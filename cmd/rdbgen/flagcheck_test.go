@@ -170,7 +170,9 @@ func TestErrorsSuggestTheirCommandsFlags(t *testing.T) {
 
 // TestMessagesNameRealFlags reads every message of the program's sources (string literals
 // of the non-test Go files) and checks that each flag it names, --name, is a flag of some
-// rdbgen command, but the flags of other programs the messages quote.
+// rdbgen command, but the flags of other programs the messages quote; and that a message of
+// a command's own file (cmd/rdbgen/merge.go) names that command's flags, unless it quotes
+// another command's.
 func TestMessagesNameRealFlags(t *testing.T) {
 	known := map[string]bool{}
 	app := newApp(io.Discard, io.Discard)
@@ -196,6 +198,10 @@ func TestMessagesNameRealFlags(t *testing.T) {
 		"bigkeys", "memkeys", "scan", "pattern", "cluster", "latency", "iidfile", "chown", "library-path", "cluster-port",
 		"detach", "restart", "label", "logfile", "databases", "volumes", "since"} {
 		known[f] = true
+	}
+	ownFile := map[string]bool{}
+	for _, c := range app.Commands {
+		ownFile[c.Name] = true
 	}
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
@@ -229,6 +235,18 @@ func TestMessagesNameRealFlags(t *testing.T) {
 				}
 				if !known[name] {
 					t.Errorf("%s: the message %q names --%s, a flag no rdbgen command takes", fset.Position(lit.Pos()), s, name)
+				}
+				// A command's own file (cmd/rdbgen/merge.go) names its command's flags.
+				// (Not a flag quoted after another command's name, "convert --rebase-expiry", or
+				// after "--", another program's.)
+				before := strings.Fields(s[:m[0]])
+				after := ""
+				if len(before) > 0 {
+					after = strings.Trim(before[len(before)-1], "(`'\"")
+				}
+				if cmd := strings.TrimSuffix(filepath.Base(path), ".go"); filepath.Base(filepath.Dir(path)) == "rdbgen" && ownFile[cmd] &&
+					after != "--" && !(ownFile[after] && after != cmd) && !commandFlagNames(cmd)[name] {
+					t.Errorf("%s: the message %q of %s names --%s, which %s does not take", fset.Position(lit.Pos()), s, cmd, name, cmd)
 				}
 			}
 			return true
