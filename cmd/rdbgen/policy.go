@@ -39,7 +39,7 @@ func skipUnsupportedFlag() cli.Flag {
 
 // dropFieldTTLFlag is --drop-field-ttl, of the commands that write (or estimate) an RDB file.
 func dropFieldTTLFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())}
+	return &cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d (for load and --format resp: a server before Redis 7.4), write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())}
 }
 
 // dropNewerFlag is --drop-newer, of the commands that read a dump: what becomes of the parts
