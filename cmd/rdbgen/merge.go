@@ -49,6 +49,8 @@ func mergeAction(c *cli.Context) error {
 	}()
 	for _, arg := range c.Args().Slice() {
 		switch {
+		case arg == "":
+			return errors.New("merge: an input is an empty file name: name each dump")
 		case arg == "-":
 			return errors.New("merge reads files, not stdin: an input may be read twice")
 		case live.IsURL(arg):

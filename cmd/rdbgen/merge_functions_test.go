@@ -125,3 +125,34 @@ func TestDuplicateLibraries(t *testing.T) {
 		check("import --on-duplicate "+on, out, want(code, "a", "b"))
 	}
 }
+
+// TestMergeBadInputs: an empty name, stdin and a live server are refused as such, in one
+// line, and nothing is written; a gzipped dump is read as convert reads it.
+func TestMergeBadInputs(t *testing.T) {
+	dump := generateWith(t, "--count", "3")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", dump, "", "-o", "out.rdb"}, "an input is an empty file name"},
+		{[]string{"merge", dump, "-", "-o", "out.rdb"}, "merge reads files, not stdin"},
+		{[]string{"merge", "redis://:secret@127.0.0.1:1", "-o", "out.rdb"}, "merge reads dump files, not a live server: write the server to a file first"},
+	} {
+		checkBadInput(t, tt.args, tt.want)
+	}
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gzipped := filepath.Join(t.TempDir(), "d.rdb.gz")
+	if err := os.WriteFile(gzipped, gz(t, string(b)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "m.rdb")
+	if _, stderr, err := run(t, context.Background(), "merge", gzipped, "-o", out, "-q"); err != nil {
+		t.Fatalf("merge of a gzipped dump: %v\n%s", err, stderr)
+	}
+	if stdout, _, err := run(t, context.Background(), "diff", dump, out); err != nil {
+		t.Errorf("diff of the dump and the merge of it gzipped: %v\n%s", err, stdout)
+	}
+}
