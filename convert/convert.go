@@ -51,10 +51,13 @@ type Options struct {
 
 // Stats count what a conversion kept and left out.
 type Stats struct {
-	Read        uint64                // records read from the source
-	Filtered    uint64                // records the filter dropped
-	Unsupported uint64                // records left out under SkipUnsupported
-	DBs         map[int]record.Counts // records written per database
+	Read        uint64 // records read from the source
+	Filtered    uint64 // records the filter dropped
+	Unsupported uint64 // records left out under SkipUnsupported
+	// Duplicates counts the records of keys that a rewrite's rename made twice, left out
+	// under record.DupFirst or DupLast (see Dump).
+	Duplicates uint64
+	DBs        map[int]record.Counts // records written per database
 	// ExpiredFields counts the hash fields dropped as expired, and EmptiedHashes the hashes
 	// dropped (and counted in Filtered) because every field had expired.
 	ExpiredFields, EmptiedHashes uint64

@@ -42,7 +42,10 @@ func (o Options) Dump(ctx context.Context, in *input.Input, out *output.Options,
 		return nil, err
 	}
 	if rules != nil {
-		conv = rewrite.Source(conv, rules)
+		var d *record.Distinct
+		if conv, d = rewrite.Unique(conv, rules, onDup); d != nil {
+			conv = &countDuplicates{Distinct: d, stats: stats}
+		}
 	}
 	return &Dump{Source: conv, Stats: stats, in: in, onDup: onDup, opts: o, rules: rules}, nil
 }
@@ -58,4 +61,17 @@ func (d *Dump) Describe(m *manifest.Manifest) {
 	if d.opts.Rebase != nil {
 		m.Rebase = d.opts.Rebase
 	}
+}
+
+// countDuplicates is a record.Distinct that counts in stats what it left out.
+type countDuplicates struct {
+	*record.Distinct
+	stats *Stats
+}
+
+// WriteTo writes the records and counts.
+func (c *countDuplicates) WriteTo(ctx context.Context, sink record.Sink) error {
+	err := c.Distinct.WriteTo(ctx, sink)
+	c.stats.Duplicates = c.Distinct.Duplicates
+	return err
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -75,7 +76,41 @@ func (r *Result) WriteText(w io.Writer) error {
 	if !r.Same() {
 		verdict = "different"
 	}
-	fmt.Fprintf(&b, "%s: A %d keys, B %d keys, %d differing\n", verdict, r.KeysA, r.KeysB, r.Differences)
+	fmt.Fprintf(&b, "%s: A %d keys, B %d keys, %d differing%s\n", verdict, r.KeysA, r.KeysB, r.Differences, r.otherDifferences())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// otherDifferences names what differs beside keys, for the verdict line: "; and 1 function
+// library, 2 module AUX data", or "" when nothing does.
+func (r *Result) otherDifferences() string {
+	var parts []string
+	if n := distinct(r.FunctionsOnlyA, r.FunctionsOnlyB); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d function %s", n, plural(n, "library", "libraries")))
+	}
+	if n := distinct(r.ModuleAuxOnlyA, r.ModuleAuxOnlyB); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d module AUX data", n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " keys; and " + strings.Join(parts, ", ")
+}
+
+// distinct counts the names in a or b (one that differs is in both).
+func distinct(a, b []string) int {
+	n := len(a)
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

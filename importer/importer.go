@@ -100,6 +100,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	if c.now.IsZero() {
 		c.now = time.Now()
 	}
+	c.libs = record.NewLibraryRule(opts.OnDuplicate)
 	switch opts.OnDuplicate {
 	case "", record.DupError, record.DupFirst:
 		c.seen = record.NewKeySet()
@@ -117,6 +118,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	}
 	c.writing = true
 	err = c.each(r, c.write)
+	c.stats.Duplicates += c.libs.Dropped
 	return c.stats, err
 }
 
@@ -127,6 +129,7 @@ type copier struct {
 	now      time.Time
 	stats    Stats
 	seen     *record.KeySet        // key → line of its record
+	libs     *record.LibraryRule   // the function libraries: records like keys
 	last     *record.KeySet        // record.DupLast: key → number of its last record
 	counts   map[int]record.Counts // record.DupLast: what each db will hold
 	db       int                   // the open db
@@ -214,9 +217,18 @@ func (c *copier) each(r Reader, fn func(rec *record.Record, line int64, n uint64
 	}
 }
 
-// function writes a function library, in the pass that writes.
+// function writes a function library, in the pass that writes, as the duplicate rule says
+// (see record.LibraryRule); DupLast's first pass notes it.
 func (c *copier) function(code []byte, line int64) error {
 	if !c.writing {
+		c.libs.Note(code, line)
+		return nil
+	}
+	keep, err := c.libs.Keep(code, line, func(at int64) string { return fmt.Sprintf("line %d", at) })
+	if err != nil {
+		return &LineError{Line: line, Err: err, Fatal: true}
+	}
+	if !keep {
 		return nil
 	}
 	if err := c.sink.WriteFunction(code); err != nil {

@@ -36,6 +36,7 @@ func openLive(ctx context.Context, arg string, opts Options) (*Input, error) {
 			return nil, err
 		}
 		name := "the cluster of " + cs.Address().String()
+		cs.OnDuplicate = opts.OnDuplicate // two primaries may hold one key
 		in := &Input{Kind: Live, Arg: cs.Address().String(), Name: name, Cluster: cs}
 		in.Source = &server{in: in, src: cs}
 		if err := opts.refuse(in); err != nil {

@@ -33,6 +33,13 @@ type ClusterSource struct {
 	// Parallel is how many primaries are read at a time: default DefaultParallel, 1 for one
 	// after another. Each reading holds its reader's buffers.
 	Parallel int
+	// OnDuplicate decides a key that two primaries hold, as readers of dumps decide a key
+	// that comes twice: record.DupError (also ""), an error wrapping record.ErrDuplicateKey
+	// naming the key and both primaries; DupFirst, the copy of the first primary in the order
+	// of Primaries that holds it; DupLast, of the last (every primary is read twice, first
+	// for its keys). Under DupFirst and DupLast the primaries are read one at a time, in
+	// order. The keys are remembered as record.KeySet does (32 to 64 bytes a key).
+	OnDuplicate record.OnDuplicate
 
 	seed      Address
 	opts      Options
@@ -129,9 +136,25 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 	if par <= 0 {
 		par = DefaultParallel
 	}
+	keys := record.NewKeySet()
+	inOrder := cs.OnDuplicate == record.DupFirst || cs.OnDuplicate == record.DupLast
+	if inOrder {
+		par = 1 // the first or last primary in order, not in time
+	}
 	par = min(par, n)
+	if cs.OnDuplicate == record.DupLast {
+		cs.notice("reading the %d primaries of the cluster of %s for their keys (--on-duplicate last reads them twice)", n, cs.seed)
+		for i, p := range cs.primaries {
+			if err := p.WriteTo(ctx, &keyLister{keys: keys, i: int64(i)}); err != nil {
+				if !strings.Contains(err.Error(), p.addr.Host) {
+					err = fmt.Errorf("primary %s: %w", p.addr, err)
+				}
+				return err
+			}
+		}
+	}
 	cs.notice("reading the %d primaries of the cluster of %s, %d at a time: each is a snapshot of its own time", n, cs.seed, par)
-	j := newJoined(sink, cs.Primaries())
+	j := newJoined(sink, cs.Primaries(), cs.OnDuplicate, keys)
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	progress := make([]record.Progress, n)
@@ -154,7 +177,7 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 				cs.opts.Progress(sum)
 			}
 		}
-		wg.Go(func() {
+		read := func() {
 			select {
 			case sem <- struct{}{}:
 			case <-run.Done():
@@ -170,12 +193,18 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 				}
 				once.Do(func() { first = err; cancel() })
 			}
-		})
+		}
+		if inOrder {
+			read()
+			continue
+		}
+		wg.Go(read)
 	}
 	wg.Wait()
 	for _, p := range cs.primaries {
 		cs.add(p.Stats())
 	}
+	cs.stats.Duplicates = j.dropped
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()

@@ -16,7 +16,8 @@ type library struct {
 }
 
 // joined passes the records of every primary on into one sink, one key at a time whole:
-// database 0 opened once, each library once.
+// database 0 opened once, each library once, a key that two primaries hold by the rule of
+// on (see ClusterSource.OnDuplicate).
 type joined struct {
 	mu        sync.Mutex // held from a key's Begin to its End
 	next      record.Sink
@@ -24,10 +25,13 @@ type joined struct {
 	primaries []Address
 	libs      map[string]library // by name, every library written
 	held      []map[string]bool  // per primary, the libraries it holds
+	on        record.OnDuplicate
+	keys      *record.KeySet // db and key → the primary that gave it (DupLast: the last)
+	dropped   uint64         // the copies left out under DupFirst and DupLast
 }
 
-func newJoined(next record.Sink, primaries []Address) *joined {
-	j := &joined{next: next, open: -1, primaries: primaries, libs: map[string]library{}}
+func newJoined(next record.Sink, primaries []Address, on record.OnDuplicate, keys *record.KeySet) *joined {
+	j := &joined{next: next, open: -1, primaries: primaries, libs: map[string]library{}, on: on, keys: keys}
 	for range primaries {
 		j.held = append(j.held, map[string]bool{})
 	}
@@ -47,12 +51,38 @@ func (j *joined) lacking() error {
 	return nil
 }
 
+// keep reports whether the key h opens in db, from primary i, goes on: a server holds each
+// key once, but two primaries may both hold one (a stale copy after an interrupted
+// resharding, a key that moved between their snapshots).
+func (j *joined) keep(db, i int, h *record.Header) (bool, error) {
+	if j.on == record.DupLast {
+		last, listed := j.keys.Get(db, h.Key) // a key written since its primary was listed is kept
+		if listed && last != int64(i) {
+			j.dropped++
+			return false, nil
+		}
+		return true, nil
+	}
+	first, dup := j.keys.Add(db, h.Key, int64(i))
+	switch {
+	case !dup:
+		return true, nil
+	case j.on == record.DupFirst:
+		j.dropped++
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: key %q is on the primaries %s and %s (a stale copy after an interrupted resharding, or a key that moved between their snapshots): --on-duplicate first or last keeps one",
+		record.ErrDuplicateKey, h.Key, j.primaries[first], j.primaries[i])
+}
+
 // A primarySink is the sink of one primary's reading: it has the joined sink to itself from
 // a key's Begin to its End.
 type primarySink struct {
-	j      *joined
-	i      int  // the primary's index
-	locked bool // j.mu is held: a key is open
+	j        *joined
+	i        int  // the primary's index
+	locked   bool // j.mu is held: a key is open
+	db       int  // the database open
+	dropping bool // the open key is left out
 }
 
 func (p *primarySink) lock() {
@@ -75,6 +105,7 @@ func (p *primarySink) release() {
 func (p *primarySink) BeginDB(db int, _ record.Counts) error {
 	p.lock()
 	defer p.release()
+	p.db = db
 	if db == p.j.open {
 		return nil
 	}
@@ -82,10 +113,19 @@ func (p *primarySink) BeginDB(db int, _ record.Counts) error {
 	return p.j.next.BeginDB(db, record.Counts{})
 }
 
-// Begin opens a key, which has the sink until its End (a whole key: until now).
+// Begin opens a key, which has the sink until its End (a whole key: until now), unless
+// another primary's copy of it is kept.
 func (p *primarySink) Begin(h *record.Header) error {
 	p.lock()
-	err := p.j.next.Begin(h)
+	keep, err := p.j.keep(p.db, p.i, h)
+	if err == nil && !keep {
+		p.dropping = !h.Type.Whole()
+		p.release()
+		return nil
+	}
+	if err == nil {
+		err = p.j.next.Begin(h)
+	}
 	if err != nil || h.Type.Whole() {
 		p.release()
 	}
@@ -93,10 +133,19 @@ func (p *primarySink) Begin(h *record.Header) error {
 }
 
 // Add adds a member to the open key.
-func (p *primarySink) Add(m *record.Member) error { return p.j.next.Add(m) }
+func (p *primarySink) Add(m *record.Member) error {
+	if p.dropping {
+		return nil
+	}
+	return p.j.next.Add(m)
+}
 
 // End closes the open key and lets the others through.
 func (p *primarySink) End(t *record.StreamTail) error {
+	if p.dropping {
+		p.dropping = false
+		return nil
+	}
 	defer p.release()
 	return p.j.next.End(t)
 }
@@ -130,3 +179,18 @@ func (p *primarySink) WriteModuleAux(a *record.ModuleAux) error {
 }
 
 var _ record.Sink = (*primarySink)(nil)
+
+// keyLister puts each key of primary i in keys: read over every primary in order, the
+// last primary that holds a key is the one put.
+type keyLister struct {
+	record.Discard
+	keys *record.KeySet
+	i    int64
+	db   int
+}
+
+// BeginDB notes db.
+func (l *keyLister) BeginDB(db int, _ record.Counts) error { l.db = db; return nil }
+
+// Begin puts the key.
+func (l *keyLister) Begin(h *record.Header) error { l.keys.Put(l.db, h.Key, l.i); return nil }

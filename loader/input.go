@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/convert"
+	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/record"
@@ -27,17 +28,24 @@ type Input struct {
 
 // OpenInput opens the input req names (input.OpenRequest) for a load: a dump's records are
 // counted, its function libraries left out when dropFunctions. Close it once read.
-func OpenInput(ctx context.Context, req input.Request, dropFunctions bool) (*Input, error) {
+func OpenInput(ctx context.Context, req input.Request, dropFunctions, dropFieldTTL bool) (*Input, error) {
 	in, err := input.OpenRequest(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	li := &Input{Input: in, Records: in.Source}
-	if in.Kind == input.RDB {
-		if li.Records, li.Dump, err = convert.Count(in.Source, convert.Options{DropFunctions: dropFunctions}); err != nil {
-			in.Close()
-			return nil, err
-		}
+	// With dropFieldTTL, the fields already expired are left out: loaded without their
+	// TTLs (Options.DropFieldTTL), they would never expire.
+	conv := convert.Options{DropFunctions: dropFunctions, Filter: filter.Options{DropExpiredFields: dropFieldTTL}}
+	switch {
+	case in.Kind == input.RDB:
+		li.Records, li.Dump, err = convert.Count(in.Source, conv)
+	case dropFieldTTL:
+		li.Records, _, err = convert.Count(in.Source, conv)
+	}
+	if err != nil {
+		in.Close()
+		return nil, err
 	}
 	return li, nil
 }

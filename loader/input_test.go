@@ -32,7 +32,7 @@ func TestInputManifest(t *testing.T) {
 		req.Given = func(name string) bool { return name == "count" }
 		req.Dataset = func() (*dataset.Config, error) { return &dataset.Config{Count: 3, KeyPrefix: "k:"}, nil }
 		req.SpecParams = func(p *spec.Params) { p.CountScale = 0.001 }
-		in, err := loader.OpenInput(t.Context(), req, drop)
+		in, err := loader.OpenInput(t.Context(), req, drop, false)
 		if err != nil {
 			t.Fatal(err)
 		}

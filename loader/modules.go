@@ -66,7 +66,7 @@ func (f *functionLoader) probeModule(h *record.Header) error {
 			_ = f.do(addr, "DEL", temp)
 		case isMoved(err):
 		case strings.Contains(err.Error(), "Bad data format"):
-			return fmt.Errorf("write key %q: module type %q (encoding version %d): %w: %s answered %q to RESTORE of its value; start it with --loadmodule of the module, or leave the module's keys out (--exclude-type module)",
+			return fmt.Errorf("write key %q: module type %q (encoding version %d): %w: %s answered %q to RESTORE of its value; start it with --loadmodule of the module, or leave the module's keys out first (rdbgen convert DUMP --type naming the other types -o FILE)",
 				h.Key, name, record.ModuleEncVer(h.ModuleID), ErrModuleNotLoaded, addr, err)
 		default:
 			return fmt.Errorf("write key %q: module value of %q: RESTORE into %s: %w", h.Key, name, addr, err)

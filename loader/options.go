@@ -94,6 +94,10 @@ type Options struct {
 	// RESTORE, and one whose payload passes the server's proto-max-bulk-len stops the load
 	// with an error wrapping resp.ErrLostPending.
 	DropLostPending bool
+	// DropFieldTTL loads, into a server before 7.4, the hashes whose fields expire without
+	// the field TTLs (resp.Options.DropFieldTTL); the input's fields already expired are
+	// left out (OpenInput's dropFieldTTL). Default off: such a hash is an error.
+	DropFieldTTL bool
 
 	// DialTimeout bounds connecting and authenticating. Default: 5 s.
 	DialTimeout time.Duration

@@ -16,7 +16,7 @@ import (
 // commandOptions returns the options of the commands for the server at addr, of version v.
 func (l *load) commandOptions(ctx context.Context, addr string, v resp.Version) resp.Options {
 	return resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: l.maxPayload(ctx, addr),
-		DropLostPending: l.o.DropLostPending, Atomic: true, Restore: l.o.Method == Restore, Replace: l.o.Replace}
+		DropLostPending: l.o.DropLostPending, DropFieldTTL: l.o.DropFieldTTL, Atomic: true, Restore: l.o.Method == Restore, Replace: l.o.Replace}
 }
 
 // maxPayload returns the server's proto-max-bulk-len, or Redis's default when the server

@@ -15,6 +15,11 @@ import (
 // ErrDuplicateKey is the error of a key that two inputs hold under record.DupError.
 var ErrDuplicateKey = errors.New("merge: key in two inputs")
 
+// Function libraries are records like keys: a name that two inputs hold with other code is
+// handled by the rule of OnDuplicate (record.LibraryRule; the error wraps
+// record.ErrDuplicateLibrary), and a library or module AUX data that several inputs hold
+// the same (every shard of a cluster holds them) is written once.
+
 // An Input is one source of a merge and its name, for errors.
 type Input struct {
 	Name   string
@@ -28,19 +33,20 @@ type Input struct {
 type Source struct {
 	Inputs      []Input
 	OnDuplicate record.OnDuplicate
-	// Duplicates counts the records left out under DupFirst and DupLast, once WriteTo
-	// returns.
+	// Duplicates counts the records (keys and function libraries) left out under DupFirst
+	// and DupLast, once WriteTo returns.
 	Duplicates uint64
 }
 
 // WriteTo writes the records of every input into sink.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	keys := record.NewKeySet()
-	libs := map[string]bool{}
+	libs := record.NewLibraryRule(s.OnDuplicate)
+	aux := map[auxKey]bool{}
 	s.Duplicates = 0
 	if s.OnDuplicate == record.DupLast {
 		for i, in := range s.Inputs {
-			g := &lister{keys: keys, n: int64(i)}
+			g := &lister{keys: keys, libs: libs, n: int64(i)}
 			if err := in.Source.WriteTo(ctx, g); err != nil {
 				return err
 			}
@@ -66,30 +72,53 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 					ErrDuplicateKey, db, h.Key, s.Inputs[first].Name, in.Name)
 			}
 		}
-		dbs := &dbTracker{Gate: gate, db: &db, libs: libs}
+		dbs := &dbTracker{Gate: gate, db: &db, libs: libs, aux: aux, n: int64(i), name: s.inputName}
 		if err := in.Source.WriteTo(ctx, dbs); err != nil {
 			return err
 		}
 		s.Duplicates += gate.Dropped
 	}
+	s.Duplicates += libs.Dropped
 	return nil
 }
 
-// dbTracker is a Gate that notes the open database for its Keep.
+// inputName names the input numbered n.
+func (s *Source) inputName(n int64) string { return s.Inputs[n].Name }
+
+// auxKey is module AUX data as written once: its module, place and bytes.
+type auxKey struct {
+	id, when uint64
+	value    string
+}
+
+// dbTracker is a Gate that notes the open database for its Keep, and passes on the
+// function libraries and module AUX data of input n that the merge writes.
 type dbTracker struct {
 	*record.Gate
 	db   *int
-	libs map[string]bool // the code of the function libraries written
+	libs *record.LibraryRule
+	aux  map[auxKey]bool // the module AUX data written
+	n    int64
+	name func(n int64) string
 }
 
-// WriteFunction passes a library on unless an input before held the same code (every shard
-// of a cluster holds the libraries).
+// WriteFunction passes a library on as the rule of the merge says.
 func (d *dbTracker) WriteFunction(code []byte) error {
-	if d.libs[string(code)] {
+	keep, err := d.libs.Keep(code, d.n, d.name)
+	if !keep || err != nil {
+		return err
+	}
+	return d.Gate.WriteFunction(code)
+}
+
+// WriteModuleAux passes module AUX data on unless an input before held the same.
+func (d *dbTracker) WriteModuleAux(a *record.ModuleAux) error {
+	k := auxKey{id: a.ModuleID, when: a.When, value: string(a.Value)}
+	if d.aux[k] {
 		return nil
 	}
-	d.libs[string(code)] = true
-	return d.Gate.WriteFunction(code)
+	d.aux[k] = true
+	return d.Gate.WriteModuleAux(a)
 }
 
 // BeginDB notes db and passes the call on.
@@ -98,13 +127,18 @@ func (d *dbTracker) BeginDB(db int, c record.Counts) error {
 	return d.Gate.BeginDB(db, record.Counts{}) // an input's counts are not the merge's
 }
 
-// lister puts each key in keys with the number n (the last input that holds it).
+// lister puts each key in keys, and each library in libs, with the number n (the last
+// input that holds it).
 type lister struct {
 	record.Discard
 	keys *record.KeySet
+	libs *record.LibraryRule
 	n    int64
 	db   int
 }
+
+// WriteFunction notes the library.
+func (l *lister) WriteFunction(code []byte) error { l.libs.Note(code, l.n); return nil }
 
 // BeginDB notes db.
 func (l *lister) BeginDB(db int, _ record.Counts) error { l.db = db; return nil }

@@ -93,6 +93,11 @@ type Options struct {
 	// pending entries), counted in StreamCounts. Default: false, such streams go as
 	// RESTORE.
 	DropLostPending bool
+	// DropFieldTTL writes, for a server before 7.4, a hash whose fields expire as a plain
+	// hash, without the field TTLs (drop the fields already expired before: see
+	// filter.Options.DropExpiredFields); default off: such a hash is an error wrapping
+	// ErrServerTooOld naming the key.
+	DropFieldTTL bool
 	// Atomic builds each record that takes more than one command under a temporary name
 	// in the key's slot and renames it onto the key last (see [Command.Temp]), so that no
 	// reader sees it half built and loading again still replaces the key; a record whose

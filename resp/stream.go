@@ -14,6 +14,9 @@ import (
 // followed by HPEXPIREAT for those with a TTL (Redis 7.4+).
 func (c *Commands) beginHashTTL(key []byte, expireAtMS, minFieldExpireAtMS int64) error {
 	if minFieldExpireAtMS != 0 && !c.o.Server.AtLeast(7, 4) {
+		if c.o.DropFieldTTL {
+			return c.begin(c.hashVerb(), key, expireAtMS) // a plain hash
+		}
 		return c.fail(c.noFieldTTL(key))
 	}
 	if err := c.begin(c.hashVerb(), key, expireAtMS); err != nil {
@@ -25,11 +28,14 @@ func (c *Commands) beginHashTTL(key []byte, expireAtMS, minFieldExpireAtMS int64
 
 // noFieldTTL is the error for a field TTL on a server that has none.
 func (c *Commands) noFieldTTL(key []byte) error {
-	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w", key, c.o.Server, ErrServerTooOld)
+	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w; keep the hashes without their field TTLs with --drop-field-ttl", key, c.o.Server, ErrServerTooOld)
 }
 
 // addField adds a field to the open hash, with its expiry (0 for none).
 func (c *Commands) addField(field, value []byte, expireAtMS int64) error {
+	if c.o.DropFieldTTL && !c.o.Server.AtLeast(7, 4) {
+		expireAtMS = 0
+	}
 	if expireAtMS != 0 && (!c.fieldTTL || !c.o.Server.AtLeast(7, 4)) {
 		if !c.fieldTTL {
 			return c.fail(fmt.Errorf("add to key %q: field %q has a TTL, and the hash declared none", c.key, field))

@@ -83,7 +83,7 @@ func (c *Commands) payloadWriter() (*rdbsink.PayloadWriter, error) {
 	// Options.Restore's payloads are not compressed: the other methods send the values as
 	// they are too, and LZF cost more CPU, ours and the server's, than its bytes saved
 	// (loader's BenchmarkRestoreVsMass).
-	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: version, DisableCompression: c.o.Restore}, c.o.MaxPayload)
+	p, err := rdbsink.NewPayloadWriter(encoder.Options{RDBVersion: version, DisableCompression: c.o.Restore, DropFieldTTL: c.o.DropFieldTTL}, c.o.MaxPayload)
 	if err != nil {
 		return nil, err
 	}

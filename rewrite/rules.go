@@ -46,6 +46,16 @@ type Rules struct {
 	sum [sha256.Size]byte // of the file's text
 }
 
+// Renames reports whether a rule renames keys.
+func (rs *Rules) Renames() bool {
+	for _, r := range rs.Rules {
+		if r.rename != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // A Rule says what to rewrite in the keys that match a pattern.
 type Rule struct {
 	// Key is the pattern, a Redis glob.

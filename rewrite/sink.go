@@ -20,8 +20,7 @@ import (
 // rewritten collection is open, the Sink remembers its rewritten members (memory in
 // proportion to the largest such collection, released at its end) and refuses a repeat with
 // ErrCollision: two inputs that give one output would also merge the keys they name. Renamed
-// keys are not checked, since that needs every key in memory: give key parts a generator with
-// room enough ({uuid: {}}, {string: 24}), and check the output (rdbgen verify).
+// keys are checked against each other by Unique.
 
 // ErrCollision is returned when two distinct members or fields of one collection are rewritten
 // to the same value.
@@ -82,6 +81,19 @@ func New(next record.Sink, rules *Rules) (*Sink, error) {
 // Source returns the records of src rewritten by rules, as a Sink of New writes them.
 func Source(src record.Source, rules *Rules) record.Source {
 	return record.Through(src, func(next record.Sink) (record.Sink, error) { return New(next, rules) })
+}
+
+// Unique returns the records of src rewritten by rules, as Source does; when a rule renames
+// keys, a key that renaming makes twice in its database (two keys renamed to one name, or
+// a key renamed to another's) is a duplicate like any other, handled by on (see
+// record.Distinct, returned to count what it left out; nil when no rule renames).
+func Unique(src record.Source, rules *Rules, on record.OnDuplicate) (record.Source, *record.Distinct) {
+	out := Source(src, rules)
+	if !rules.Renames() {
+		return out, nil
+	}
+	d := &record.Distinct{Src: out, On: on, What: "--rewrite renamed two keys to one name"}
+	return d, d
 }
 
 // Stats returns the counts so far.

@@ -10,7 +10,6 @@ import (
 	"github.com/rdbgen/rdbgen/convert"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rebase"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -23,7 +22,7 @@ func convertCommand() *cli.Command {
 		Flags: append(append(filterFlags(),
 			&cli.BoolFlag{Name: "rebase-expiry", Usage: "move every expiry (keys and hash fields) by the time from the input's creation (its ctime, else its manifest's) to now (--base-time, if set), so that a key that had ttl left then has ttl left now", Category: "Expiries"},
 			&cli.StringFlag{Name: "rebase-to", Usage: "with --rebase-expiry (implied), move the expiries to this time instead: RFC 3339, Unix seconds, or a duration from now", Category: "Expiries"},
-			&cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values before RDB %d) instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since(), encoder.ModuleValues.Since())},
+			skipUnsupportedFlag(),
 			onDuplicateFlag(""),
 		), slices.Concat(fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags())...),
 		Action: convertAction,
@@ -62,22 +61,6 @@ func convertAction(c *cli.Context) error {
 	}
 	defer in.Close()
 	return convertRDB(c, j, in, opts, onDup)
-}
-
-// onDuplicateFlag is the --on-duplicate flag of the commands that read records; category
-// groups it in the help.
-func onDuplicateFlag(category string) cli.Flag {
-	return &cli.StringFlag{Name: "on-duplicate", Value: string(record.DupError), Category: category,
-		Usage: "a key that comes again in its db: error, first (keep it) or last (keep the last; reads the input twice)"}
-}
-
-// onDuplicate reads --on-duplicate.
-func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
-	d := record.OnDuplicate(c.String("on-duplicate"))
-	if !d.Valid() {
-		return "", fmt.Errorf("--on-duplicate %q (known: error, first, last)", d)
-	}
-	return d, nil
 }
 
 // convertRDB writes the dump in as the job's output, created when the input was (unless

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -24,7 +25,8 @@ func diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "ignore-ttl", Usage: "leave key and hash-field expiries out"},
 			&cli.IntFlag{Name: "limit", Value: diff.DefaultLimit, Usage: "differing keys named (0: none); the counts take them all"},
 		},
-		Action: cliflags.Verdict(diffAction, diff.ErrDifferent), // exit 0 same, 1 different, 2 trouble
+		Action:       cliflags.Verdict(diffAction, diff.ErrDifferent), // exit 0 same, 1 different, 2 trouble
+		OnUsageError: cliflags.UsageExit(2),                           // a bad flag is trouble, not "different"
 	}
 }
 
@@ -32,6 +34,9 @@ func diffAction(c *cli.Context) error {
 	args := c.Args().Slice()
 	if len(args) != 2 {
 		return fmt.Errorf("diff takes two files, got %d (rdbgen diff a.rdb b.rdb)", len(args))
+	}
+	if args[0] == "-" && args[1] == "-" {
+		return errors.New("diff: both inputs cannot be stdin: give at least one as a file (rdbgen diff a.rdb - < b.rdb)")
 	}
 	limit, err := cliflags.Limit(c, "limit")
 	if err != nil {

@@ -103,3 +103,31 @@ func TestDiffBoundaries(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffUsage: diff's usage errors are trouble, exit 2, in one line, never 1 ("different");
+// -h shows the help whatever follows; two stdins are refused as such (issue 34, item 13).
+func TestDiffUsage(t *testing.T) {
+	ctx := context.Background()
+	dump := generateWith(t, "--count", "3")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diff", "--bogus", dump, dump}, "--bogus: no such flag for rdbgen diff (see rdbgen diff -h)"},
+		{[]string{"diff", dump, dump, "--limit", "abc"}, `--limit "abc": want a whole number`},
+		{[]string{"diff", "--json=maybe", dump, dump}, `--json "maybe": want true or false`},
+		{[]string{"diff", dump}, "diff takes two files, got 1"},
+		{[]string{"diff", "-", "-"}, "both inputs cannot be stdin"},
+	} {
+		_, _, err := run(t, ctx, tt.args...)
+		if exitOf(err) != 2 || err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: exit %d, %v; want exit 2 and one line holding %q", tt.args, exitOf(err), err, tt.want)
+		}
+	}
+	for _, args := range [][]string{{"diff", "-h", dump, dump}, {"diff", dump, "--help", dump}, {"convert", dump, "-h"}} {
+		stdout, _, err := run(t, ctx, args...)
+		if err != nil || !strings.Contains(stdout, "USAGE:") {
+			t.Errorf("%q: exit %d, %v; want the help\n%s", args, exitOf(err), err, stdout)
+		}
+	}
+}

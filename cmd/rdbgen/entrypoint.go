@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/image"
 )
 
@@ -30,7 +31,7 @@ func entrypointAction(c *cli.Context) error {
 	args := c.Args().Slice()
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "--" {
 		// It has no flags; say so as the flag package does for the other commands.
-		return fmt.Errorf("flag provided but not defined: -%s", strings.TrimLeft(args[0], "-"))
+		return cliflags.ValueError(c, fmt.Errorf("flag provided but not defined: -%s", strings.TrimLeft(args[0], "-")))
 	}
 	if len(args) < 3 || args[1] != "--" {
 		return fmt.Errorf("want DUMP -- COMMAND [ARGS...], got %q", args)

@@ -38,7 +38,7 @@ func (j *fileJob) respFormat(c *cli.Context) error {
 	}
 	// A stream that commands cannot rebuild goes as RESTORE, its payload in the target's
 	// RDB version (or --rdb-version).
-	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending"),
+	j.opts.RESP = &resp.Options{Server: v, RDBVersion: j.caps.RDBVersion, DropLostPending: c.Bool("drop-lost-pending"), DropFieldTTL: c.Bool("drop-field-ttl"),
 		ReplaceFunctions: c.Bool("replace-functions"), DropModuleAux: c.Bool("drop-module-aux")}
 	return nil
 }

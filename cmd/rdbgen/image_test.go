@@ -86,7 +86,7 @@ func TestImageBadInput(t *testing.T) {
 		{"missing dump", []string{"nope.rdb", "-t", "x:1"}, "open dump: open nope.rdb: no such file or directory"},
 		{"not a dump", []string{dump + ".manifest.json", "-t", "x:1"}, "not an RDB file"},
 		{"bad tag", []string{dump, "-t", "Bad Tag"}, `tag "Bad Tag" is not an image reference`},
-		{"unknown flag after dump", []string{dump, "--tga", "x"}, "flag provided but not defined: -tga"},
+		{"unknown flag after dump", []string{dump, "--tga", "x"}, "--tga: no such flag for rdbgen image"},
 		{"flag without value", []string{dump, "-t"}, "flag needs an argument: -t"},
 		{"appendonly", []string{dump, "-t", "x:1", "--", "--appendonly", "yes"}, "would make the server ignore the dump"},
 		{"no docker", []string{dump, "-t", "x:1", "--docker-host", "unix:///nonexistent.sock"}, "docker unavailable"},

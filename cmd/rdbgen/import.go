@@ -23,7 +23,7 @@ func importCommand() *cli.Command {
 		UsageText: "rdbgen import data.jsonl -o dump.rdb [options]\nrdbgen import - -o dump.rdb < data.json.gz\nrdbgen import redis://user:password@host:6379 -o dump.rdb [--via scan]",
 		Flags: slices.Concat(inputFileFlags("", ""),
 			[]cli.Flag{&cli.IntFlag{Name: "db", Usage: "CSV: the database of every key", Category: "CSV"}},
-			fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags()),
+			[]cli.Flag{skipUnsupportedFlag()}, fileFlags(), clusterFlags(), rewriteFlags(), functionFlags(), liveFlags()),
 		Action: importAction,
 	}
 }
@@ -51,16 +51,23 @@ func importAction(c *cli.Context) error {
 		if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 			return err
 		}
-		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, DropFunctions: c.Bool("drop-functions")}, opts.OnDuplicate)
+		return convertRDB(c, j, in, convert.Options{Filter: filter.Options{Now: j.now}, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")}, opts.OnDuplicate)
 	}
-	if err := checkFunctionFlags(c, false, false); err != nil {
+	// JSON holds libraries and module AUX data as a dump does (an export's); CSV none.
+	if err := checkFunctionFlags(c, in.Kind != input.CSV, j.opts.RESP != nil); err != nil {
 		return err
 	}
 	rewritten, rules, err := rewriteSource(c, in.Source)
 	if err != nil {
 		return err
 	}
-	report, err := j.write(c, rewritten, func(m *manifest.Manifest) {
+	// The target's checks of a dump's conversion: the same errors and ways out.
+	conv, stats, err := convert.Through(rewritten, j.opts.Encoder, convert.Options{Filter: filter.Options{Now: j.now},
+		SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")})
+	if err != nil {
+		return err
+	}
+	report, err := j.write(c, conv, func(m *manifest.Manifest) {
 		m.Import = in.ImportManifest(opts.OnDuplicate)
 		if rules != nil {
 			m.Rewrite = rules
@@ -69,7 +76,17 @@ func importAction(c *cli.Context) error {
 	if err != nil {
 		return in.Err(err)
 	}
-	return report(summary.ImportStats(in.Import.Stats), summary.ImportNotes(in))
+	counts, notes := summary.ImportStats(in.Import.Stats), summary.ImportNotes(in)
+	if d, ok := rewritten.(*record.Distinct); ok && d.Duplicates > 0 {
+		counts.Duplicates += d.Duplicates
+		notes += fmt.Sprintf("; dropped %d records of keys --rewrite renamed to one name (--on-duplicate)", d.Duplicates)
+	}
+	if stats.Unsupported > 0 {
+		notes += fmt.Sprintf("; left out %d keys the target cannot hold (--skip-unsupported)", stats.Unsupported)
+	}
+	counts.FunctionCounts = summary.FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}
+	notes += counts.FunctionCounts.Suffix("with")
+	return report(counts, notes)
 }
 
 // fileOptions reads the flags of an input file (inputFileFlags, --db) into the options of

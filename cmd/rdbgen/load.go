@@ -46,6 +46,7 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded records here, for rdbgen verify --addr"},
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
 				dropLostPendingFlag(),
+				dropFieldTTLFlag(),
 			},
 			summaryFlags(),
 			rewriteFlags(),
@@ -112,6 +113,7 @@ func loadAction(c *cli.Context) error {
 	opts.Workers = c.Int("workers")
 	opts.Expiry = resp.Expiry(c.String("expiry"))
 	opts.DropLostPending = c.Bool("drop-lost-pending")
+	opts.DropFieldTTL = c.Bool("drop-field-ttl")
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.Len()

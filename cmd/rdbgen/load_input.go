@@ -62,7 +62,7 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 		// A repeated key of a dump is refused before any record is sent (CheckKeysFirst).
 		req.BaseTime, req.Decoder.CheckKeysFirst = now, true
 	}
-	in, err := loader.OpenInput(c.Context, req, c.Bool("drop-functions"))
+	in, err := loader.OpenInput(c.Context, req, c.Bool("drop-functions"), c.Bool("drop-field-ttl"))
 	if err != nil {
 		return nil, errInterrupted(err)
 	}

@@ -24,7 +24,8 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 	for _, path := range paths {
 		t.Run(strings.Join(append([]string{"rdbgen"}, path...), " "), func(t *testing.T) {
 			stdout, stderr, err := run(t, context.Background(), append(path, "--no-such-flag")...)
-			if err == nil || !strings.Contains(err.Error(), "flag provided but not defined: -no-such-flag") {
+			want := "--no-such-flag: no such flag for " + strings.Join(append([]string{"rdbgen"}, path...), " ")
+			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v", err)
 			}
 			if stdout != "" || stderr != "" {

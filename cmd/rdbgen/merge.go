@@ -6,7 +6,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/convert"
+	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
+	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/merge"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
@@ -15,8 +19,8 @@ func mergeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
 		Usage:     "join several dumps (a cluster's shard files, dumps of different dbs) into one file",
-		UsageText: "rdbgen merge a.rdb b.rdb... -o out.rdb [--on-duplicate error|first|last] [--target T]",
-		Flags:     slices.Concat([]cli.Flag{onDuplicateFlag("")}, fileFlags()),
+		UsageText: "rdbgen merge a.rdb b.rdb.gz... -o out.rdb [--on-duplicate error|first|last] [--target T]",
+		Flags:     slices.Concat([]cli.Flag{onDuplicateFlag(""), skipUnsupportedFlag()}, fileFlags(), functionFlags()),
 		Action:    mergeAction,
 	}
 }
@@ -33,14 +37,52 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
-	if err != nil {
+	if err := checkFunctionFlags(c, true, j.opts.RESP != nil); err != nil {
 		return err
+	}
+	src := &merge.Source{OnDuplicate: onDup}
+	var ins []*input.Input
+	defer func() {
+		for _, in := range ins {
+			in.Close()
+		}
+	}()
+	for _, arg := range c.Args().Slice() {
+		switch {
+		case arg == "":
+			return errors.New("merge: an input is an empty file name: name each dump")
+		case arg == "-":
+			return errors.New("merge reads files, not stdin: an input may be read twice")
+		case live.IsURL(arg):
+			return errors.New("merge reads dump files, not a live server: write the server to a file first (rdbgen convert redis://… -o FILE)")
+		}
+		// A dump as convert reads it: gzip too.
+		in, err := openInput(c, arg, input.Options{Format: input.RDB, OnDuplicate: onDup})
+		if err != nil {
+			return errInterrupted(err)
+		}
+		ins = append(ins, in)
+		src.Inputs = append(src.Inputs, merge.Input{Name: in.Name, Source: in.Source})
 	}
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
-	report, err := j.write(c, src, src.Describe)
+	f := filter.Options{Now: j.now, DropExpired: j.opts.RESP != nil}
+	conv, stats, err := convert.Through(src, j.opts.Encoder, convert.Options{Filter: f, SkipUnsupported: c.Bool("skip-unsupported"), DropFunctions: c.Bool("drop-functions")})
 	if err != nil {
 		return err
 	}
-	return report(summary.ImportCounts{Duplicates: src.Duplicates}, "")
+	report, err := j.write(c, conv, src.Describe)
+	if err != nil {
+		return err
+	}
+	read := decoder.Stats{Duplicates: src.Duplicates}
+	for _, in := range ins {
+		read.Duplicates += in.Read.Duplicates
+		for what, n := range in.Read.NewerDropped {
+			if read.NewerDropped == nil {
+				read.NewerDropped = map[string]uint64{}
+			}
+			read.NewerDropped[what] += n
+		}
+	}
+	return report(summary.ConvertCounts(*stats, read), summary.ConvertNotes(*stats, read))
 }

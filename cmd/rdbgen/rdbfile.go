@@ -25,7 +25,7 @@ func fileFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it); 80 with valkey-9.0: Valkey 9's VALKEY080, which holds hashes with field TTLs"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
-		&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())},
+		dropFieldTTLFlag(),
 		&cli.StringFlag{Name: "manifest", Usage: "manifest path (default OUTPUT.manifest.json; none with -o -)"},
 		baseTimeFlag(),
 		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing: print the keys, the file's size and the used_memory the data will take on --target's server"},

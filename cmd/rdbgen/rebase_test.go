@@ -205,7 +205,7 @@ func TestEntrypointBadInput(t *testing.T) {
 	}{
 		{"no command", []string{dump}, "want DUMP -- COMMAND [ARGS...]"},
 		{"no --", []string{dump, "redis-server"}, "want DUMP -- COMMAND [ARGS...]"},
-		{"a flag", []string{"--dump", dump}, "flag provided but not defined: -dump"},
+		{"a flag", []string{"--dump", dump}, "--dump: no such flag for rdbgen entrypoint"},
 		{"command not found", []string{dump, "--", "no-such-server-rdbgen"}, `command "no-such-server-rdbgen": exec: "no-such-server-rdbgen": executable file not found in $PATH`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

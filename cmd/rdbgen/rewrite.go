@@ -40,13 +40,20 @@ func rewriteRules(c *cli.Context) (*rewrite.Rules, error) {
 }
 
 // rewriteSource returns src with its records rewritten by the rules of --rewrite (see
-// rewriteRules), and the rules' description for the manifest; without --rewrite it returns
-// src and nil.
+// rewriteRules), keys that a rename makes twice handled by --on-duplicate (rewrite.Unique),
+// and the rules' description for the manifest; without --rewrite it returns src and nil.
 func rewriteSource(c *cli.Context, src record.Source) (record.Source, *rewrite.Description, error) {
 	rules, err := rewriteRules(c)
 	if err != nil || rules == nil {
 		return src, nil, err
 	}
+	on := record.DupError
+	if rules.Renames() {
+		if on, err = onDuplicate(c); err != nil {
+			return nil, nil, err
+		}
+	}
 	desc := rules.Describe()
-	return rewrite.Source(src, rules), &desc, nil
+	out, _ := rewrite.Unique(src, rules, on)
+	return out, &desc, nil
 }

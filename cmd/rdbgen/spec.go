@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -27,7 +26,7 @@ func specCommand() *cli.Command {
 				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
 				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
 				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
-				&cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d, estimate hashes whose fields expire without the field TTLs", encoder.HashFieldTTL.Since())},
+				dropFieldTTLFlag(),
 				&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			}, encodingFlags()...),
 			Action: specCheckAction,

@@ -273,7 +273,7 @@ func TestVerifyBadInput(t *testing.T) {
 		{"negative sample", []string{good, "--sample", "-1"}, "--sample -1 is negative"},
 		{"missing manifest", []string{good, "--manifest", filepath.Join(dir, "nope.json")}, "nope.json: no such file or directory"},
 		{"corrupt manifest", []string{broken}, "read manifest " + manifest.PathFor(broken)},
-		{"unknown flag after the file", []string{good, "--bogus"}, "flag provided but not defined: -bogus"},
+		{"unknown flag after the file", []string{good, "--bogus"}, "--bogus: no such flag for rdbgen verify"},
 		{"nothing answers", []string{"--addr", "127.0.0.1:1", "--manifest", manifest.PathFor(good)}, "connect to redis at 127.0.0.1:1: "},
 	}
 	for _, tt := range tests {

@@ -45,6 +45,10 @@ func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
 	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
 		return args, nil
 	}
+	if askedHelp(cmd, rest) {
+		// rdbgen diff -h a b: the help, not "No help topic for 'a'".
+		return append(out, "--help"), nil
+	}
 	var flags, positional []string
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
@@ -70,6 +74,22 @@ func intersperse(cmds []*cli.Command, args []string) ([]string, error) {
 		out = append(append(out, "--"), positional...)
 	}
 	return out, nil
+}
+
+// askedHelp reports whether args, cmd's flags and arguments, ask for its help (-h, --help)
+// before any "--"; a flag's value ("--match -h") does not.
+func askedHelp(cmd *cli.Command, args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return false
+		case a == "-h" || a == "--help" || a == "-help":
+			return true
+		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && takesValue(cmd, strings.TrimLeft(a, "-")):
+			i++ // its value
+		}
+	}
+	return false
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -187,13 +207,17 @@ func Limit(c *cli.Context, name string) (int, error) {
 	}
 }
 
-// badValue is urfave/cli's error for a value a number flag cannot parse.
-var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+// badValue is urfave/cli's error for a value a number flag cannot parse, or the flag
+// package's for a boolean's.
+var badValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([\w-]+): `)
 
 // ValueError rewrites a flag value's parse error (`invalid value "" for flag -db:
 // strconv.ParseInt: parsing "": invalid syntax`) as one line naming the flag, the value and
 // what it takes; other errors come back as they are.
 func ValueError(c *cli.Context, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		return fmt.Errorf("--%s: no such flag for %s (see %s -h)", strings.TrimLeft(name, "-"), commandName(c), commandName(c))
+	}
 	m := badValue.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -223,6 +247,20 @@ func ValueError(c *cli.Context, err error) error {
 		}
 	}
 	return fmt.Errorf("--%s %q: want %s", m[2], m[1], want)
+}
+
+// commandName names the command c runs, "rdbgen diff", for messages.
+func commandName(c *cli.Context) string {
+	name := "rdbgen"
+	if c == nil {
+		return name
+	}
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name != "" && (l.App == nil || l.Command.Name != l.App.Name) {
+			name = strings.Replace(name, "rdbgen", "rdbgen "+l.Command.Name, 1)
+		}
+	}
+	return name
 }
 
 func hasName(f cli.Flag, name string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -81,6 +82,26 @@ func TestLimit(t *testing.T) {
 		}
 		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && err.Error() != tc.err) {
 			t.Errorf("--top %s: %d, %v; want %d, %q", tc.arg, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestHelpAnywhere: -h or --help among a command's arguments shows its help, whatever the
+// arguments around it ("diff -h a b" looked for a help topic "a"); a flag's value "-h" and an
+// argument after "--" are not a request for help.
+func TestHelpAnywhere(t *testing.T) {
+	cmds := []*cli.Command{{Name: "diff", Flags: []cli.Flag{&cli.StringFlag{Name: "match"}, &cli.BoolFlag{Name: "json"}}}}
+	for _, tt := range []struct {
+		args, want []string
+	}{
+		{[]string{"rdbgen", "diff", "-h", "a", "b"}, []string{"rdbgen", "diff", "--help"}},
+		{[]string{"rdbgen", "diff", "a", "--json", "--help", "b"}, []string{"rdbgen", "diff", "--help"}},
+		{[]string{"rdbgen", "diff", "a", "--match", "-h"}, []string{"rdbgen", "diff", "--match", "-h", "--", "a"}},
+		{[]string{"rdbgen", "diff", "a", "--", "-h"}, []string{"rdbgen", "diff", "--", "a", "-h"}},
+	} {
+		got, err := intersperse(cmds, tt.args)
+		if err != nil || strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: %q, %v; want %q", tt.args, got, err, tt.want)
 		}
 	}
 }

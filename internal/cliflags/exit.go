@@ -44,6 +44,14 @@ func Verdict(action cli.ActionFunc, answer error) cli.ActionFunc {
 	}
 }
 
+// UsageExit returns an OnUsageError for a command whose exit statuses carry an answer
+// (see Verdict): a flag's usage error, one line (ValueError), exits with code.
+func UsageExit(code int) cli.OnUsageErrorFunc {
+	return func(c *cli.Context, err error, _ bool) error {
+		return ExitError{Code: code, Err: ValueError(c, err)}
+	}
+}
+
 // Status returns the exit status main gives err, the error of a run, and the message it
 // prints ("" for none): an ExitError's own status, unless the run was interrupted (its
 // context cancelled: 130); else 0 for nil, 1 for any other error.

@@ -90,7 +90,7 @@ func (f FunctionCounts) Suffix(verb string) string {
 // ConvertCounts returns the summary's counts of a dump converted, read counting what its
 // reading saw: the records of keys that came again, and those --drop-newer left out.
 func ConvertCounts(stats convert.Stats, read decoder.Stats) ImportCounts {
-	return ImportCounts{Records: stats.Read + read.Duplicates, Skipped: stats.Unsupported, Duplicates: read.Duplicates, NewerDropped: read.NewerDropped,
+	return ImportCounts{Records: stats.Read + read.Duplicates, Skipped: stats.Unsupported, Duplicates: read.Duplicates + stats.Duplicates, NewerDropped: read.NewerDropped,
 		ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
 		FunctionCounts: FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
 }
@@ -99,8 +99,8 @@ func ConvertCounts(stats convert.Stats, read decoder.Stats) ImportCounts {
 // records of keys that came again, and those --drop-newer left out (see NewerNotes).
 func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
 	var notes []string
-	if read.Duplicates > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", read.Duplicates))
+	if n := read.Duplicates + stats.Duplicates; n > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", n))
 	}
 	if n := stats.Filtered - stats.EmptiedHashes; n > 0 {
 		notes = append(notes, fmt.Sprintf("filtered out %d of %d keys", n, stats.Read))
