@@ -99,15 +99,64 @@ func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
+	seeker, _ := r.(io.Seeker)
+	var start int64
+	if seeker != nil {
+		var err error
+		if start, err = seeker.Seek(0, io.SeekCurrent); err != nil {
+			seeker = nil
+		}
+	}
+	s, err := pass(ctx, r, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.pre == nil || !s.pre.overflowed {
+		return s.report()
+	}
+	// More prefixes than the table holds: its entries are the candidates, counted again
+	// exactly when the file can be read again.
+	bound, exact := s.pre.bound(), seeker != nil
+	if exact {
+		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("inspect: read the file again for the prefixes: %w", err)
+		}
+		if s, err = pass(ctx, r, opts, s.pre.candidates()); err != nil {
+			return nil, err
+		}
+	}
+	rep, err := s.report()
+	if err != nil {
+		return nil, err
+	}
+	if least, ok := leastListed(rep.Prefixes); ok && (!exact || least < bound) {
+		rep.PrefixBound = bound
+	}
+	return rep, nil
+}
+
+// leastListed returns the memory of the last prefix row that is not "other", false when
+// there is none.
+func leastListed(rows []Prefix) (int64, bool) {
+	for i := len(rows) - 1; i >= 0; i-- {
+		if !rows[i].Other {
+			return rows[i].Memory, true
+		}
+	}
+	return 0, false
+}
+
+// pass reads the file once into a sink; only, if set, restricts the prefixes counted.
+func pass(ctx context.Context, r io.Reader, opts Options, only map[string]bool) (*sink, error) {
 	rd, err := decoder.NewReader(r, opts.Decoder)
 	if err != nil {
 		return nil, err
 	}
 	s := newSink(rd, opts)
-	if err := rd.WriteTo(ctx, s); err != nil {
-		return nil, err
+	if only != nil {
+		s.pre.only = only
 	}
-	return s.report()
+	return s, rd.WriteTo(ctx, s)
 }
 
 // defaultTarget chooses the memory estimate's target for a file of RDB version version

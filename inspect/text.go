@@ -89,7 +89,14 @@ func WriteText(w io.Writer, r *Report) error {
 			if p.Other {
 				name = "(other)"
 			}
-			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory\n", name, p.Keys, human.Bytes(p.Bytes), human.Bytes(p.Memory))
+			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory", name, p.Keys, human.Bytes(p.Bytes), human.Bytes(p.Memory))
+			if p.MemoryError > 0 {
+				fmt.Fprintf(&b, " (at most %s of it other prefixes')", human.Bytes(p.MemoryError))
+			}
+			b.WriteString("\n")
+		}
+		if r.PrefixBound > 0 {
+			fmt.Fprintf(&b, "  (approximate: a prefix not listed may hold up to %s of estimated memory)\n", human.Bytes(r.PrefixBound))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

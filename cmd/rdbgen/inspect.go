@@ -52,7 +52,7 @@ func inspectAction(c *cli.Context) error {
 		if c.Int("depth") < 1 || c.String("separator") == "" {
 			return fmt.Errorf("--depth %d --separator %q: want a depth of 1 or more and a separator", c.Int("depth"), c.String("separator"))
 		}
-		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: max(top, 1)}
+		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: top}
 	} else if c.IsSet("separator") || c.IsSet("depth") {
 		return errors.New("--separator and --depth go with --prefixes")
 	}
