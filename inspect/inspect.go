@@ -43,6 +43,9 @@ type Options struct {
 	// Thresholds are the server's encoding settings for the estimate; nil means Redis's
 	// defaults (encoder.DefaultThresholds).
 	Thresholds *encoder.Thresholds
+	// Allocator is the server's allocator for the estimate (memory.Options.Allocator):
+	// "" or "jemalloc", or "libc".
+	Allocator string
 	// Top is the number of largest keys listed by size and by members; default DefaultTop,
 	// negative for none.
 	Top int
@@ -169,7 +172,14 @@ func defaultTarget(version int, aux map[string]string) string {
 		}
 		if major, rest, ok := strings.Cut(v, "."); ok {
 			minor, _, _ := strings.Cut(rest, ".")
-			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && t.RDBVersion >= version {
+			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && loads(t, version) {
+				return t.Name
+			}
+		}
+	}
+	if version >= encoder.ValkeyVersion { // Valkey's own format, VALKEY080
+		for _, t := range encoder.Targets() {
+			if loads(t, version) {
 				return t.Name
 			}
 		}
@@ -182,13 +192,22 @@ func defaultTarget(version int, aux map[string]string) string {
 	return FallbackTarget
 }
 
+// loads reports whether the server of target t loads files of RDB version version: up to
+// its own version, and Valkey's format (encoder.ValkeyVersion) where t reads it.
+func loads(t encoder.Target, version int) bool {
+	if version >= encoder.ValkeyVersion {
+		return encoder.Capabilities{Target: t, RDBVersion: version}.Can(encoder.ValkeyFormat)
+	}
+	return t.RDBVersion >= version
+}
+
 // newEstimator returns a memory.Estimator for the file rd reads, whose AUX fields are read.
 func newEstimator(rd *decoder.Reader, opts Options) (*memory.Estimator, error) {
 	target := opts.Target
 	if target == "" {
 		target = defaultTarget(rd.Version(), rd.Aux())
 	}
-	return memory.New(memory.Options{Target: target, Thresholds: opts.Thresholds})
+	return memory.New(memory.Options{Target: target, Thresholds: opts.Thresholds, Allocator: opts.Allocator})
 }
 
 var _ record.Sink = (*sink)(nil)

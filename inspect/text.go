@@ -33,7 +33,11 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Memory.LowerBound {
 		bound = "at least " // module values count at their serialized size
 	}
-	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", r.Memory.Target, bound, human.Bytes(r.Memory.Bytes), r.Memory.Bytes)
+	server := r.Memory.Target
+	if r.Memory.Allocator != "" {
+		server += " (" + r.Memory.Allocator + " malloc)"
+	}
+	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", server, bound, human.Bytes(r.Memory.Bytes), r.Memory.Bytes)
 	if r.Memory.LowerBound {
 		b.WriteString("; a lower bound: module values count at their serialized size")
 	}
