@@ -27,10 +27,10 @@ var conformanceLibraries = []string{"mylib", "counters"}
 type pathKind int
 
 const (
-	toFile pathKind = iota // the command writes an RDB file; a server starts on it
-	online                 // the command loads a running server (--addr)
-	toRESP                 // the command writes RESP; redis-cli --pipe feeds it to a server
-	viaJSON                // export writes JSON, then import of the JSON writes the RDB file
+	toFile  pathKind = iota // the command writes an RDB file; a server starts on it
+	online                  // the command loads a running server (--addr)
+	toRESP                  // the command writes RESP; redis-cli --pipe feeds it to a server
+	viaJSON                 // export writes JSON, then import of the JSON writes the RDB file
 )
 
 // conformanceRow is one reading path of TestConformance.
