@@ -11,8 +11,9 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
-// TestConformanceReaders puts the dumps of testdata/dumps through the commands that read a
-// dump without writing one, the server started on the dump as the oracle: inspect counts
+// TestConformanceReaders puts the dumps of testdata/dumps, and the same as RDB 9 (Redis
+// 6.2-style sources, without their functions), through the commands that read a dump
+// without writing one, the server started on the dump as the oracle: inspect counts
 // the keys the server holds (those not expired) and its function libraries, from the file
 // and from the live server; diff finds the dump and its conversion to redis-7.0 the same
 // (exit 0, "0 differing"); verify loads it into a redis-server and passes it.
@@ -21,6 +22,15 @@ func TestConformanceReaders(t *testing.T) {
 	dumps, err := filepath.Glob(filepath.Join(conformanceDumps, "*.rdb"))
 	if err != nil || len(dumps) == 0 {
 		t.Fatalf("no dumps in %s: %v", conformanceDumps, err)
+	}
+	// Redis 6.2-style sources: each dump as RDB 9, which the installed server loads too.
+	dir := t.TempDir()
+	for _, dump := range dumps[:len(dumps):len(dumps)] {
+		old := filepath.Join(dir, "rdb9-"+filepath.Base(dump))
+		if _, stderr, err := run(t, t.Context(), "convert", dump, "-q", "-o", old, "--target", "redis-6.2", "--drop-functions"); err != nil {
+			t.Fatalf("convert --target redis-6.2: %v\n%s", err, stderr)
+		}
+		dumps = append(dumps, old)
 	}
 	for _, dump := range dumps {
 		t.Run(filepath.Base(dump), func(t *testing.T) {
