@@ -43,6 +43,9 @@ type Options struct {
 	// Thresholds are the server's encoding settings for the estimate; nil means Redis's
 	// defaults (encoder.DefaultThresholds).
 	Thresholds *encoder.Thresholds
+	// Allocator is the server's allocator for the estimate (memory.Options.Allocator):
+	// "" or "jemalloc", or "libc".
+	Allocator string
 	// Top is the number of largest keys listed by size and by members; default DefaultTop,
 	// negative for none.
 	Top int
@@ -99,15 +102,64 @@ func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
+	seeker, _ := r.(io.Seeker)
+	var start int64
+	if seeker != nil {
+		var err error
+		if start, err = seeker.Seek(0, io.SeekCurrent); err != nil {
+			seeker = nil
+		}
+	}
+	s, err := pass(ctx, r, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.pre == nil || !s.pre.overflowed {
+		return s.report()
+	}
+	// More prefixes than the table holds: its entries are the candidates, counted again
+	// exactly when the file can be read again.
+	bound, exact := s.pre.bound(), seeker != nil
+	if exact {
+		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("inspect: read the file again for the prefixes: %w", err)
+		}
+		if s, err = pass(ctx, r, opts, s.pre.candidates()); err != nil {
+			return nil, err
+		}
+	}
+	rep, err := s.report()
+	if err != nil {
+		return nil, err
+	}
+	if least, ok := leastListed(rep.Prefixes); ok && (!exact || least < bound) {
+		rep.PrefixBound = bound
+	}
+	return rep, nil
+}
+
+// leastListed returns the memory of the last prefix row that is not "other", false when
+// there is none.
+func leastListed(rows []Prefix) (int64, bool) {
+	for i := len(rows) - 1; i >= 0; i-- {
+		if !rows[i].Other {
+			return rows[i].Memory, true
+		}
+	}
+	return 0, false
+}
+
+// pass reads the file once into a sink; only, if set, restricts the prefixes counted.
+func pass(ctx context.Context, r io.Reader, opts Options, only map[string]bool) (*sink, error) {
 	rd, err := decoder.NewReader(r, opts.Decoder)
 	if err != nil {
 		return nil, err
 	}
 	s := newSink(rd, opts)
-	if err := rd.WriteTo(ctx, s); err != nil {
-		return nil, err
+	if only != nil {
+		s.pre.only = only
 	}
-	return s.report()
+	return s, rd.WriteTo(ctx, s)
 }
 
 // defaultTarget chooses the memory estimate's target for a file of RDB version version
@@ -120,7 +172,14 @@ func defaultTarget(version int, aux map[string]string) string {
 		}
 		if major, rest, ok := strings.Cut(v, "."); ok {
 			minor, _, _ := strings.Cut(rest, ".")
-			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && t.RDBVersion >= version {
+			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && loads(t, version) {
+				return t.Name
+			}
+		}
+	}
+	if version >= encoder.ValkeyVersion { // Valkey's own format, VALKEY080
+		for _, t := range encoder.Targets() {
+			if loads(t, version) {
 				return t.Name
 			}
 		}
@@ -133,13 +192,22 @@ func defaultTarget(version int, aux map[string]string) string {
 	return FallbackTarget
 }
 
+// loads reports whether the server of target t loads files of RDB version version: up to
+// its own version, and Valkey's format (encoder.ValkeyVersion) where t reads it.
+func loads(t encoder.Target, version int) bool {
+	if version >= encoder.ValkeyVersion {
+		return encoder.Capabilities{Target: t, RDBVersion: version}.Can(encoder.ValkeyFormat)
+	}
+	return t.RDBVersion >= version
+}
+
 // newEstimator returns a memory.Estimator for the file rd reads, whose AUX fields are read.
 func newEstimator(rd *decoder.Reader, opts Options) (*memory.Estimator, error) {
 	target := opts.Target
 	if target == "" {
 		target = defaultTarget(rd.Version(), rd.Aux())
 	}
-	return memory.New(memory.Options{Target: target, Thresholds: opts.Thresholds})
+	return memory.New(memory.Options{Target: target, Thresholds: opts.Thresholds, Allocator: opts.Allocator})
 }
 
 var _ record.Sink = (*sink)(nil)

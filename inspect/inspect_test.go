@@ -276,6 +276,9 @@ func TestExpiryHistogram(t *testing.T) {
 func TestDefaultTarget(t *testing.T) {
 	header := func(version int, aux ...string) []byte {
 		b := fmt.Appendf(nil, "REDIS%04d", version)
+		if version >= encoder.ValkeyVersion {
+			b = fmt.Appendf(nil, "VALKEY%03d", version)
+		}
 		for i := 0; i < len(aux); i += 2 {
 			b = append(b, 250, byte(len(aux[i])))
 			b = append(b, aux[i]...)
@@ -300,6 +303,8 @@ func TestDefaultTarget(t *testing.T) {
 		{"rdb 9", "", header(9), "redis-5.0"},
 		{"rdb 12", "", header(12), "redis-7.4"},
 		{"rdb 6", "", header(6), inspect.FallbackTarget},
+		{"VALKEY080", "", header(80), "valkey-9.0"},
+		{"VALKEY080 of valkey 9.0.0", "", header(80, "valkey-ver", "9.0.0", "redis-ver", "7.2.4"), "valkey-9.0"},
 		{"given", "valkey-8.1", header(10, "redis-ver", "7.0.15"), "valkey-8.1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,7 +3,6 @@ package inspect
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"slices"
 )
 
@@ -14,15 +13,14 @@ type PrefixOptions struct {
 	// Depth is the number of leading parts a prefix keeps ("user:42:cart" at depth 1 is
 	// "user:"); default 1. A key with no more parts than that is its own prefix.
 	Depth int
-	// Top is the number of prefixes listed, by estimated memory; default 20. The rest are
-	// summed in one row, "other".
+	// Top is the number of prefixes listed, by estimated memory; default 20, negative for
+	// none. The rest are summed in one row, "other".
 	Top int
 }
 
 // maxPrefixes bounds the distinct prefixes counted apart: max(64*Top, 10000). Figures are
-// exact when a dump has no more; past that, prefixes first seen once the table is full
-// are summed in "other" (so a large family first met late may be missed from the list;
-// the totals stay exact).
+// exact when a dump has no more. Past that the table keeps the prefixes of most memory
+// (see prefixes.add) and Read counts those again, exactly, in a second pass over the file.
 func maxPrefixes(top int) int { return max(64*top, 10000) }
 
 // A Prefix is the figures of one key prefix, or of "other".
@@ -31,70 +29,35 @@ type Prefix struct {
 	Keys   uint64 `json:"keys"`
 	Bytes  int64  `json:"bytes"`  // in the file
 	Memory int64  `json:"memory"` // estimated used_memory (keys already expired count 0)
+	// MemoryError is nonzero only when the file could not be read twice (Read of a reader
+	// that cannot seek) and the dump has more prefixes than the table holds: the row's
+	// Memory may exceed the prefix's own by up to MemoryError, and its Keys and Bytes
+	// then include those of the prefixes it displaced from the table.
+	MemoryError int64 `json:"memory_error,omitempty"`
 	// Other marks the row that sums the prefixes not listed.
 	Other bool `json:"other,omitempty"`
 }
 
 // prefixes counts keys by prefix in at most maxPrefixes entries.
 type prefixes struct {
-	opts  PrefixOptions
-	sep   []byte
-	by    map[string]*Prefix
-	other Prefix
-	// overflowed: some prefix went to other for lack of room.
+	opts PrefixOptions
+	sep  []byte
+	by   map[string]*counted
+	// total sums every key, listed or not.
+	total Prefix
+	// heap orders the entries by memory once the table is full (nil before).
+	heap minMemory
+	// only, when set, restricts the count to these prefixes (a second pass): the others
+	// are summed in total alone.
+	only map[string]bool
+	// overflowed: the table was full when a new prefix came.
 	overflowed bool
-	// held is a Bloom filter of one hash over the prefixes of by, made once by is full:
-	// a dump of many more prefixes than that (keys without a separator, each its own
-	// prefix) then mostly looks up prefixes by does not hold, and the filter, a tenth of
-	// the map's size, answers most of them without the map's cache misses.
-	held []uint64
 }
 
-// heldBits is the size of prefixes.held in bits: 2^19, 64 KiB, about 2% of false
-// positives with the 10,000 prefixes of the default maxPrefixes.
-const (
-	heldLog  = 19
-	heldBits = 1 << heldLog
-)
-
-// fill makes held from the prefixes of by.
-func (p *prefixes) fill() {
-	p.held = make([]uint64, heldBits/64)
-	for k := range p.by {
-		h := heldBit([]byte(k))
-		p.held[h/64] |= 1 << (h % 64)
-	}
-}
-
-// mayHold tells whether by may hold pre: false when the filter tells it does not.
-func (p *prefixes) mayHold(pre []byte) bool {
-	if p.held == nil {
-		return true
-	}
-	h := heldBit(pre)
-	return p.held[h/64]&(1<<(h%64)) != 0
-}
-
-// heldBit returns the bit of held that stands for b: a multiplicative hash of b taken
-// eight bytes at a time, quicker than hash/maphash on the short names keys mostly have.
-// Names made to collide only cost the map lookups the filter would have spared.
-func heldBit(b []byte) uint64 {
-	const k = 0x9e3779b97f4a7c15
-	h := uint64(len(b)) * k
-	var tail uint64
-	if len(b) >= 8 {
-		tail = binary.LittleEndian.Uint64(b[len(b)-8:]) // the last eight, read over the words before
-		for ; len(b) > 8; b = b[8:] {
-			h = (h ^ binary.LittleEndian.Uint64(b)) * k
-			h ^= h >> 31
-		}
-	} else {
-		for i, c := range b {
-			tail |= uint64(c) << (8 * i)
-		}
-	}
-	h = (h ^ tail) * k
-	return h >> (64 - heldLog)
+// counted is one prefix's figures in the table.
+type counted struct {
+	Prefix
+	idx int // in heap
 }
 
 func newPrefixes(o PrefixOptions) *prefixes {
@@ -104,22 +67,17 @@ func newPrefixes(o PrefixOptions) *prefixes {
 	if o.Depth <= 0 {
 		o.Depth = 1
 	}
-	if o.Top <= 0 {
+	if o.Top == 0 {
 		o.Top = 20
 	}
-	return &prefixes{opts: o, sep: []byte(o.Separator), by: map[string]*Prefix{}, other: Prefix{Prefix: "other", Other: true}}
+	return &prefixes{opts: o, sep: []byte(o.Separator), by: map[string]*counted{}, total: Prefix{Prefix: "other", Other: true}}
 }
 
 // prefix returns key's prefix: its first Depth parts and the separator after them.
 func (p *prefixes) prefix(key []byte) []byte {
 	end := 0
 	for range p.opts.Depth {
-		var i int
-		if len(p.sep) == 1 {
-			i = bytes.IndexByte(key[end:], p.sep[0])
-		} else {
-			i = bytes.Index(key[end:], p.sep)
-		}
+		i := bytes.Index(key[end:], p.sep)
 		if i < 0 {
 			return key
 		}
@@ -128,47 +86,80 @@ func (p *prefixes) prefix(key []byte) []byte {
 	return key[:end]
 }
 
-// add counts a key.
+// add counts a key. A new prefix met when the table is full takes the place of the entry
+// of least memory, m, and starts from m's figures (weighted Space-Saving): every entry's
+// Memory is then at least its prefix's own, by at most MemoryError, and a prefix not in
+// the table holds at most the least Memory in it (see bound).
 func (p *prefixes) add(key []byte, size, mem int64) {
+	p.total.Keys++
+	p.total.Bytes += size
+	p.total.Memory += mem
 	pre := p.prefix(key)
-	var e *Prefix
-	if p.mayHold(pre) {
-		e = p.by[string(pre)]
+	if p.only != nil && !p.only[string(pre)] {
+		return
 	}
-	if e == nil {
-		if len(p.by) >= maxPrefixes(p.opts.Top) {
-			if p.held == nil {
-				p.fill()
-			}
-			p.overflowed = true
-			e = &p.other
-		} else {
-			e = &Prefix{Prefix: string(pre)}
-			p.by[e.Prefix] = e
+	e := p.by[string(pre)]
+	switch {
+	case e != nil:
+	case len(p.by) < maxPrefixes(p.opts.Top) || p.only != nil:
+		e = &counted{Prefix: Prefix{Prefix: string(pre)}, idx: -1}
+		p.by[e.Prefix.Prefix] = e
+	default:
+		p.overflowed = true
+		if p.heap == nil {
+			p.heap = newMinMemory(p.by)
 		}
+		e = p.heap.least()
+		delete(p.by, e.Prefix.Prefix)
+		e.Prefix.Prefix, e.MemoryError = string(pre), e.Memory
+		p.by[e.Prefix.Prefix] = e
 	}
 	e.Keys++
 	e.Bytes += size
 	e.Memory += mem
+	if e.idx >= 0 {
+		p.heap.fix(e.idx)
+	}
+}
+
+// bound returns the most estimated memory a prefix missing from the table may hold: 0
+// before the table was full, else the least Memory in it.
+func (p *prefixes) bound() int64 {
+	if p.heap == nil {
+		return 0
+	}
+	return p.heap.least().Memory
+}
+
+// candidates returns the prefixes the table holds, for an exact second count.
+func (p *prefixes) candidates() map[string]bool {
+	only := make(map[string]bool, len(p.by))
+	for pre := range p.by {
+		only[pre] = true
+	}
+	return only
 }
 
 // result returns the Top prefixes by memory (then keys, then name), and "other" when any
 // key is left: rows that add up to every key.
 func (p *prefixes) result() []Prefix {
+	if p.opts.Top < 0 {
+		return nil
+	}
 	all := make([]Prefix, 0, len(p.by))
 	for _, e := range p.by {
-		all = append(all, *e)
+		all = append(all, e.Prefix)
 	}
 	slices.SortFunc(all, func(a, b Prefix) int {
 		return cmp.Or(cmp.Compare(b.Memory, a.Memory), cmp.Compare(b.Keys, a.Keys), cmp.Compare(a.Prefix, b.Prefix))
 	})
-	other := p.other
-	for _, e := range all[min(p.opts.Top, len(all)):] {
-		other.Keys += e.Keys
-		other.Bytes += e.Bytes
-		other.Memory += e.Memory
-	}
 	out := all[:min(p.opts.Top, len(all))]
+	other := p.total
+	for _, e := range out {
+		other.Keys -= e.Keys
+		other.Bytes -= e.Bytes
+		other.Memory -= e.Memory
+	}
 	if other.Keys > 0 {
 		out = append(out, other)
 	}

@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -48,34 +46,3 @@ func TestPrefixesBounded(t *testing.T) {
 	}
 }
 
-// TestPrefixesFullTableFindsItsOwn fills the table, overflows it, then counts again a key of
-// every prefix it holds, of every length from 1 to 24 bytes: the filter that spares the map
-// its misses once the table is full never turns one away (each counts 2, other only the
-// overflow).
-func TestPrefixesFullTableFindsItsOwn(t *testing.T) {
-	p := newPrefixes(PrefixOptions{Top: 2})
-	n := maxPrefixes(2)
-	var held []string
-	for i := range n {
-		k := strconv.Itoa(i) + strings.Repeat("y", i%20) // 1 to 24 bytes
-		held = append(held, k)
-		p.add([]byte(k), 1, 1)
-	}
-	for i := range 100 {
-		p.add([]byte("overflow"+strconv.Itoa(i)), 1, 1)
-	}
-	if p.held == nil {
-		t.Fatal("a full table made no filter")
-	}
-	for _, k := range held {
-		p.add([]byte(k), 1, 1)
-	}
-	for _, k := range held {
-		if e := p.by[k]; e.Keys < 2 {
-			t.Errorf("%q counted %d times after the table filled, want 2 or more", k, e.Keys)
-		}
-	}
-	if p.other.Keys != 100 {
-		t.Errorf("other holds %d keys, want the 100 of the overflow", p.other.Keys)
-	}
-}

@@ -39,6 +39,11 @@ type Report struct {
 	// Prefixes are the keys, file bytes and estimated memory per key prefix, largest
 	// memory first, then "other"; present with Options.Prefixes (see PrefixOptions).
 	Prefixes []Prefix `json:"prefixes,omitempty"`
+	// PrefixBound, when nonzero, says that Prefixes may not be the largest prefixes: the
+	// dump has more prefixes than the count holds apart (see PrefixOptions) and a prefix
+	// not listed may hold up to PrefixBound bytes of estimated memory, more than the last
+	// row listed. Zero when the rows are the largest, exactly.
+	PrefixBound int64 `json:"prefix_bound,omitempty"`
 }
 
 // ModuleCount counts the keys, or AUX payloads, of one module type.

@@ -46,9 +46,9 @@ func newSink(rd *decoder.Reader, opts Options) *sink {
 	}
 }
 
-// prefixesFor returns the counts o asks for, nil for none.
+// prefixesFor returns the counts o asks for, nil for none (no options, or a negative Top).
 func prefixesFor(o *PrefixOptions) *prefixes {
-	if o == nil {
+	if o == nil || o.Top < 0 {
 		return nil
 	}
 	return newPrefixes(*o)

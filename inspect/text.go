@@ -33,7 +33,11 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Memory.LowerBound {
 		bound = "at least " // module values count at their serialized size
 	}
-	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", r.Memory.Target, bound, human.Bytes(r.Memory.Bytes), r.Memory.Bytes)
+	server := r.Memory.Target
+	if r.Memory.Allocator != "" {
+		server += " (" + r.Memory.Allocator + " malloc)"
+	}
+	fmt.Fprintf(&b, "used_memory on %s once loaded: %s%s (%d bytes above an empty server", server, bound, human.Bytes(r.Memory.Bytes), r.Memory.Bytes)
 	if r.Memory.LowerBound {
 		b.WriteString("; a lower bound: module values count at their serialized size")
 	}
@@ -89,7 +93,14 @@ func WriteText(w io.Writer, r *Report) error {
 			if p.Other {
 				name = "(other)"
 			}
-			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory\n", name, p.Keys, human.Bytes(p.Bytes), human.Bytes(p.Memory))
+			fmt.Fprintf(&b, "  %s: %d keys, %s in the file, %s estimated memory", name, p.Keys, human.Bytes(p.Bytes), human.Bytes(p.Memory))
+			if p.MemoryError > 0 {
+				fmt.Fprintf(&b, " (at most %s of it other prefixes')", human.Bytes(p.MemoryError))
+			}
+			b.WriteString("\n")
+		}
+		if r.PrefixBound > 0 {
+			fmt.Fprintf(&b, "  (approximate: a prefix not listed may hold up to %s of estimated memory)\n", human.Bytes(r.PrefixBound))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

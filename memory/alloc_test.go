@@ -30,13 +30,15 @@ func TestSDSSize(t *testing.T) {
 		{65536, 81920}, // sdshdr32
 	}
 	for _, c := range cases {
-		if got := sdsSize(c.n); got != c.want {
+		if got := jemalloc.sds(c.n); got != c.want {
 			t.Errorf("sdsSize(%d) = %d, want %d", c.n, got, c.want)
 		}
 	}
-	for n := range len(sdsSmall) + 1 { // the table and the sum agree
-		if got, want := sdsSize(n), sdsAlloc(n); got != want {
-			t.Errorf("sdsSize(%d) = %d, sdsAlloc %d", n, got, want)
+	for _, a := range []*allocator{jemalloc, libc} {
+		for n := range len(a.sdsSmall) + 1 { // the table and the sum agree
+			if got, want := a.sds(n), a.sdsAlloc(n); got != want {
+				t.Errorf("%s: sds(%d) = %d, sdsAlloc %d", a.name, n, got, want)
+			}
 		}
 	}
 }
@@ -55,10 +57,22 @@ func TestBuckets(t *testing.T) {
 // The expected skiplist node lies between the smallest node (level 1: 40 bytes, class 48)
 // and a level-2 node (64).
 func TestZslNodeMean(t *testing.T) {
-	if zslNodeMean < 48 || zslNodeMean > 64 {
-		t.Errorf("zslNodeMean = %v, want 48 to 64", zslNodeMean)
+	if m := jemalloc.zslNodeMean; m < 48 || m > 64 {
+		t.Errorf("zslNodeMean = %v, want 48 to 64", m)
 	}
-	if zslHeader != 640 {
-		t.Errorf("zslHeader = %d, want 640 (536 bytes)", zslHeader)
+	if h := jemalloc.zslHeader; h != 640 {
+		t.Errorf("zslHeader = %d, want 640 (536 bytes)", h)
+	}
+}
+
+// glibc's malloc_usable_size on 64-bit Linux: (n + 8) rounded up to 16, at least 32, less 8.
+func TestGlibcUsable(t *testing.T) {
+	cases := []struct{ n, want int64 }{
+		{0, 24}, {1, 24}, {16, 24}, {24, 24}, {25, 40}, {40, 40}, {41, 56}, {100, 104}, {1000, 1000}, {1001, 1016},
+	}
+	for _, c := range cases {
+		if got := glibcUsable(c.n); got != c.want {
+			t.Errorf("glibcUsable(%d) = %d, want %d", c.n, got, c.want)
+		}
 	}
 }

@@ -25,14 +25,16 @@ type collection struct {
 	fieldTTL bool // a hash with field TTLs, on a server that has them
 	list     quicklist
 	stream   streamUsage
+	a        *allocator
+	noValue  bool // a set whose members need no dictEntry (model.noValueSets)
 }
 
 // begin opens a collection or stream: the key h opens.
 func (e *Estimator) begin(h *record.Header) {
 	c := &e.coll
 	*c = collection{open: true, typ: h.Type, key: append(c.key[:0], h.Key...), expireAt: h.ExpireAtMS,
-		declared: h.Len, allInts: true, list: quicklist{fill: e.limits.ListMaxListpackSize},
-		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0]}}
+		declared: h.Len, allInts: true, a: e.alloc, noValue: e.model.noValueSets && h.Type == record.Set, list: quicklist{fill: e.limits.ListMaxListpackSize, a: e.alloc},
+		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0], a: e.alloc}}
 }
 
 // Add counts a member of the open collection or an entry of the open stream.
@@ -53,7 +55,7 @@ func (e *Estimator) Add(m *record.Member) error {
 	case record.ZSet:
 		c.maxLen = max(c.maxLen, len(m.Name))
 		c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackScoreSize(m.Score))
-		c.table += sizeClass(dictEntrySize) + sdsSize(len(m.Name))
+		c.table += c.a.dictEntry + c.a.sds(len(m.Name))
 		c.zslNodes++
 	case record.List:
 		c.list.push(m.Name)
@@ -64,15 +66,16 @@ func (e *Estimator) Add(m *record.Member) error {
 }
 
 // addField counts a field and its value. A hash with field TTLs, from Redis 7.4, keeps a
-// listpack of field, value and expiry, or a dict whose fields carry their expiry (about 16
-// bytes more each, an estimate).
+// listpack of field, value and expiry (in a listpackEx, see collectionValue), or a dict
+// whose fields carry their expiry and sit in the database's field-expiry buckets
+// (fieldTTLBytes more each).
 func (c *collection) addField(m *record.Member) {
 	c.maxLen = max(c.maxLen, len(m.Name), len(m.Value))
 	c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackEntrySize(m.Value))
-	c.table += sizeClass(dictEntrySize) + sdsSize(len(m.Name)) + sdsSize(len(m.Value))
+	c.table += c.a.dictEntry + c.a.sds(len(m.Name)) + c.a.sds(len(m.Value))
 	if c.fieldTTL {
 		c.lp += int64(encoder.ListpackIntSize(m.ExpireAtMS))
-		c.table += 16
+		c.table += fieldTTLBytes
 	}
 }
 
@@ -88,7 +91,10 @@ func (c *collection) addMember(member []byte) {
 	}
 	c.maxLen = max(c.maxLen, len(member))
 	c.lp += int64(encoder.ListpackEntrySize(member))
-	c.table += sizeClass(dictEntrySize) + sdsSize(len(member))
+	c.table += c.a.sds(len(member))
+	if !c.noValue {
+		c.table += c.a.dictEntry
+	}
 }
 
 // End prices the open collection or stream (its groups from t) in the encoding the server
@@ -119,12 +125,16 @@ func (e *Estimator) collectionValue() (string, int64) {
 	c := &e.coll
 	l := &e.limits
 	n := c.added
-	listpack := func() int64 { return sizeClass(encoder.ListpackOverhead + c.lp) }
-	dict := func() int64 { return sizeClass(dictSize) + dictTable(n) + c.table }
-	robj := sizeClass(robjSize)
+	a := e.alloc
+	listpack := func() int64 { return a.size(e.model.packOverhead + c.lp) }
+	dict := func() int64 { return a.size(e.model.dict) + a.dictTable(n) + c.table }
+	robj := a.robj
 	switch c.typ {
 	case record.Hash:
 		if n <= uint64(l.HashMaxListpackEntries) && c.maxLen <= l.HashMaxListpackValue {
+			if c.fieldTTL {
+				return "listpackex", robj + a.size(listpackExSize) + listpack()
+			}
 			return "listpack", robj + listpack()
 		}
 		return "hashtable", robj + dict()
@@ -132,16 +142,19 @@ func (e *Estimator) collectionValue() (string, int64) {
 		switch {
 		case c.allInts && n <= uint64(l.SetMaxIntsetEntries):
 			width := int64(encoder.IntsetWidth(c.lo, c.hi))
-			return "intset", robj + sizeClass(intsetHeaderSize+width*int64(n))
+			return "intset", robj + a.size(intsetHeaderSize+width*int64(n))
 		case e.model.listpackSets && n <= uint64(l.SetMaxListpackEntries) && c.maxLen <= l.SetMaxListpackValue:
 			return "listpack", robj + listpack()
+		}
+		if c.noValue {
+			return "hashtable", robj + dict() + int64(collisions(n)+0.5)*a.size(dictEntryNoValueSize)
 		}
 		return "hashtable", robj + dict()
 	case record.ZSet:
 		if n <= uint64(l.ZSetMaxListpackEntries) && c.maxLen <= l.ZSetMaxListpackValue {
 			return "listpack", robj + listpack()
 		}
-		skiplist := sizeClass(zsetSize) + sizeClass(zskiplistSize) + zslHeader + int64(c.zslNodes*zslNodeMean+0.5)
+		skiplist := a.size(zsetSize) + a.size(zskiplistSize) + a.zslHeader + int64(c.zslNodes*a.zslNodeMean+0.5)
 		return "skiplist", robj + dict() + skiplist
 	case record.List:
 		q := &c.list
@@ -149,7 +162,7 @@ func (e *Estimator) collectionValue() (string, int64) {
 		if e.model.listpackLists && q.nodes == 1 && q.plain == 0 {
 			return "listpack", robj + q.bytes
 		}
-		return "quicklist", robj + sizeClass(quicklistSize) + q.nodes*sizeClass(qlNodeSize) + q.bytes
+		return "quicklist", robj + a.size(quicklistSize) + q.nodes*a.size(qlNodeSize) + q.bytes
 	default: // record.Stream
 		return "stream", robj + c.stream.total()
 	}

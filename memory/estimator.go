@@ -24,16 +24,19 @@
 //   - streams: listpack nodes of up to 100 entries or 4 KiB in a radix tree, consumer
 //     groups and their pending entries; approximate.
 //
-// Differences of other releases, not measured here: Redis 7.2 adds listpack sets and
-// lists (modelled when the target is 7.2 or later); Redis 7.4 adds hash field TTLs (an
-// integer more per listpack field; modelled roughly); Redis 8 and Valkey 8 drop the
-// dictEntry of set members and Valkey 8.1 embeds keys in their robj and replaces the main
-// dict by open addressing, which saves 16 to 40 bytes a key that this model still counts.
+// Other releases, measured on servers built from source (testdata/measured.json): before
+// 7.0 a dict is larger and small hashes and sorted sets are ziplists; Redis 7.2 and Valkey
+// add listpack sets and lists and keep set members in the dict's buckets without a
+// dictEntry; Redis 7.4 adds hash field TTLs and makes its dicts at the first key, after
+// RESIZEDB, so they grow as keys arrive. Options.Allocator counts glibc's malloc instead of
+// jemalloc. Valkey 8.1 embeds keys in their robj and replaces the main dict by open
+// addressing, which saves 16 to 40 bytes a key that this model still counts.
 package memory
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -56,6 +59,10 @@ type Options struct {
 	// maxmemory-policy, under which integer strings 0 to 9999 get objects of their own
 	// rather than the shared ones; default off, as on a server without maxmemory.
 	NoSharedIntegers bool
+	// Allocator is the server's allocator, as INFO memory names it (mem_allocator):
+	// "jemalloc-5.3.0" or any "jemalloc…" (the default, what Redis and Valkey builds
+	// use), or "libc" (glibc malloc, a server built with MALLOC=libc).
+	Allocator string
 }
 
 // A model is what differs between server releases.
@@ -64,6 +71,15 @@ type model struct {
 	listpackSets  bool // Redis 7.2+ and Valkey: small sets of strings are listpacks
 	listpackLists bool // Redis 7.2+ and Valkey: a list of one small node is a listpack
 	fieldTTL      bool // Redis 7.4+: hashes with field TTLs
+	// noValueSets: Redis 7.2+ and Valkey keep a set's members in its dict's buckets, with
+	// no dictEntry, but for a member whose bucket is taken (16 bytes: key, next).
+	noValueSets bool
+	// dictsOnDemand: Redis 7.4+ makes a database's dicts at its first key, after RESIZEDB,
+	// which then sizes nothing: the dicts double as keys arrive (Result.Rehashing).
+	dictsOnDemand bool
+	// Before Redis 7.0: a dict is its two hash tables and more (dictSizeBefore70), and small
+	// hashes and sorted sets are ziplists, whose header is longer (ziplistOverhead).
+	dict, packOverhead int64
 }
 
 func newModel(name string) (model, error) {
@@ -76,7 +92,12 @@ func newModel(name string) (model, error) {
 	}
 	// What the target's files hold (encoder's capability table) is what its server makes.
 	m := model{target: t, listpackSets: t.Can(encoder.SetListpack), fieldTTL: t.Can(encoder.HashFieldTTL)}
-	m.listpackLists = m.listpackSets
+	m.listpackLists, m.noValueSets = m.listpackSets, m.listpackSets
+	m.dict, m.packOverhead = dictSize, encoder.ListpackOverhead
+	if !t.Can(encoder.ListpackEncodings) {
+		m.dict, m.packOverhead = dictSizeBefore70, ziplistOverhead
+	}
+	m.dictsOnDemand = strings.HasPrefix(t.Name, "redis-") && t.Can(encoder.HashFieldTTL)
 	return m, nil
 }
 
@@ -84,6 +105,7 @@ func newModel(name string) (model, error) {
 // It keeps a few counters per database and per open collection, not the records.
 type Estimator struct {
 	model  model
+	alloc  *allocator
 	limits encoder.Thresholds
 	shared bool // integer strings below 10000 are shared objects
 	err    error
@@ -115,6 +137,10 @@ func New(opts Options) (*Estimator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory estimate: %w", err)
 	}
+	a, err := allocatorNamed(opts.Allocator)
+	if err != nil {
+		return nil, fmt.Errorf("memory estimate: %w", err)
+	}
 	limits := encoder.DefaultThresholds()
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
@@ -125,6 +151,7 @@ func New(opts Options) (*Estimator, error) {
 	}
 	return &Estimator{
 		model:  m,
+		alloc:  a,
 		limits: limits,
 		shared: !opts.NoSharedIntegers,
 		dbs:    make(map[int]*dbUsage),
@@ -161,7 +188,7 @@ func (e *Estimator) BeginDB(db int, info record.Counts) error {
 	}
 	d.hintKeys = max(d.hintKeys, info.Keys)
 	d.hintExpires = max(d.hintExpires, info.Expires)
-	d.resized = d.resized || info.Keys > 0
+	d.resized = d.resized || info.Keys > 0 && !e.model.dictsOnDemand
 	e.db = d
 	return nil
 }
@@ -172,7 +199,7 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 	if e.db == nil {
 		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrNoDB))
 	}
-	b := e.charge(sdsSize(len(key))+value, expireAtMS)
+	b := e.charge(e.alloc.sds(len(key))+value, expireAtMS)
 	k := encKey{typ, enc}
 	if e.lastEnc == nil || k != e.lastKey {
 		e.lastType, e.lastEnc = e.usage(k)
@@ -187,7 +214,7 @@ func (e *Estimator) addString(h *record.Header, enc stringEnc, value int64) erro
 	if e.db == nil {
 		return e.addKey(h.Key, h.ExpireAtMS, record.String, stringEncs[enc], value)
 	}
-	b := e.charge(sdsSize(len(h.Key))+value, h.ExpireAtMS)
+	b := e.charge(e.alloc.sds(len(h.Key))+value, h.ExpireAtMS)
 	v := e.strEncs[enc]
 	if v == nil {
 		e.strType, v = e.usage(encKey{record.String, stringEncs[enc]})
@@ -200,12 +227,12 @@ func (e *Estimator) addString(h *record.Header, enc stringEnc, value int64) erro
 // charge adds a key of the open database, whose name and value take own bytes, to the
 // database, and returns its bytes (KeyBytes).
 func (e *Estimator) charge(own, expireAtMS int64) int64 {
-	b := dictEntryClass + own
+	b := e.alloc.dictEntry + own
 	d := e.db
 	d.Keys++
 	if expireAtMS > 0 {
 		d.Expires++
-		b += dictEntryClass
+		b += e.alloc.dictEntry
 	}
 	d.Bytes += b
 	e.last = b
@@ -252,7 +279,7 @@ func (e *Estimator) Begin(h *record.Header) error {
 	case h.Type == record.Module:
 		// The module's structures are unknown: its robj and serialized size, a lower
 		// bound (Result.LowerBound).
-		return e.addKey(h.Key, h.ExpireAtMS, record.Module, record.ModuleName(h.ModuleID), sizeClass(robjSize)+int64(len(h.Value)))
+		return e.addKey(h.Key, h.ExpireAtMS, record.Module, record.ModuleName(h.ModuleID), e.alloc.robj+int64(len(h.Value)))
 	case e.db == nil:
 		return e.fail(fmt.Errorf("write key %q: %w", h.Key, encoder.ErrNoDB))
 	}
@@ -279,13 +306,13 @@ func (e *Estimator) stringValue(v []byte) (stringEnc, int64) {
 			if e.shared && n >= 0 && n < sharedIntegers {
 				return encInt, 0
 			}
-			return encInt, sizeClass(robjSize)
+			return encInt, e.alloc.robj
 		}
 	}
 	if len(v) <= embstrLimit {
-		return encEmbstr, sizeClass(embstrOverhead + int64(len(v)))
+		return encEmbstr, e.alloc.size(embstrOverhead + int64(len(v)))
 	}
-	return encRaw, sizeClass(robjSize) + sdsSize(len(v))
+	return encRaw, e.alloc.robj + e.alloc.sds(len(v))
 }
 
 // Estimate writes every record of src into a new Estimator for opts and returns its

@@ -26,6 +26,7 @@ type quicklist struct {
 	bytes int64 // allocations of the closed nodes' listpacks
 	cur   int   // bytes of the open node's listpack; 0 when none is open
 	count int   // elements in the open node
+	a     *allocator
 }
 
 // push adds an element at the tail.
@@ -34,7 +35,7 @@ func (q *quicklist) push(e []byte) {
 		q.finish()
 		q.nodes++
 		q.plain++
-		q.bytes += sizeClass(int64(len(e)))
+		q.bytes += q.a.size(int64(len(e)))
 		return
 	}
 	if q.cur == 0 || !q.allows(len(e)) {
@@ -58,7 +59,7 @@ func (q *quicklist) allows(n int) bool {
 // finish closes the open node.
 func (q *quicklist) finish() {
 	if q.cur > 0 {
-		q.bytes += sizeClass(int64(q.cur))
+		q.bytes += q.a.size(int64(q.cur))
 		q.cur = 0
 	}
 }

@@ -66,16 +66,6 @@ func checkDataset(t *testing.T, d dataset.Config, target string) {
 
 // The estimate of generated datasets, against Debian's redis-server 7.0.15.
 func TestEstimateDatasets(t *testing.T) {
-	str := func(n uint64) dataset.Config { return dataset.Config{Count: n, KeyPrefix: "key", KeyStart: 100000001} }
-	coll := func(n uint64, typ record.Type, members uint64) dataset.Config {
-		d := str(n)
-		d.Type, d.Members = typ, dataset.Range{Min: members, Max: members}
-		return d
-	}
-	random := func(d dataset.Config, size int) dataset.Config {
-		d.Value, d.ValueSize = dataset.ValueRandom, size
-		return d
-	}
 	cases := []struct {
 		name   string
 		d      dataset.Config

@@ -47,7 +47,10 @@ type EncodingUsage struct {
 // A Result is an estimate of used_memory above an empty server's. Bytes is the sum of the
 // databases' Bytes, and also of the types' Bytes plus Tables.
 type Result struct {
-	Target    string          `json:"target"`
+	Target string `json:"target"`
+	// Allocator is "libc" for an estimate of a server built with glibc's malloc
+	// (Options.Allocator), empty for jemalloc's.
+	Allocator string          `json:"allocator,omitempty"`
 	Bytes     int64           `json:"bytes"`
 	Keys      uint64          `json:"keys"`
 	Expires   uint64          `json:"expires"`
@@ -74,13 +77,13 @@ type encKey struct {
 }
 
 // tables returns the bucket arrays of d's dicts at the end of loading.
-func (d *dbUsage) tables() int64 {
+func (d *dbUsage) tables(a *allocator) int64 {
 	var b int64
 	if n := max(d.Keys, d.hintKeys); n > 0 {
-		b += dictTable(n)
+		b += a.dictTable(n)
 	}
 	if n := max(d.Expires, d.hintExpires); n > 0 || d.resized {
-		b += dictTable(n)
+		b += a.dictTable(n)
 	}
 	return b
 }
@@ -89,7 +92,7 @@ func (d *dbUsage) tables() int64 {
 // of loading. A dict that grows doubles when it is full (dictExpand to used+1), then moves
 // a bucket on every add; with n entries in s buckets about s·(1-1/e) are not empty, so the
 // rehash from s to 2s buckets lasts that many adds.
-func (d *dbUsage) rehashing() int64 {
+func (d *dbUsage) rehashing(a *allocator) int64 {
 	if d.resized {
 		return 0
 	}
@@ -97,7 +100,7 @@ func (d *dbUsage) rehashing() int64 {
 	for _, n := range []uint64{d.Keys, d.Expires} {
 		old := buckets(n) / 2
 		if old >= dictMinBuckets && float64(n-old) < float64(old)*(1-1/math.E) {
-			b += sizeClass(int64(8 * old))
+			b += a.size(int64(8 * old))
 		}
 	}
 	return b
@@ -110,13 +113,16 @@ func (e *Estimator) Result() (Result, error) {
 		return Result{}, e.err
 	}
 	r := Result{Target: e.model.target.Name, LowerBound: e.types[record.Module] != nil}
+	if e.alloc != jemalloc {
+		r.Allocator = e.alloc.name
+	}
 	for _, db := range e.order {
 		d := *e.dbs[db]
 		if d.Keys == 0 && !d.resized {
 			continue
 		}
-		d.Tables = d.tables()
-		d.Rehashing = d.rehashing()
+		d.Tables = d.tables(e.alloc)
+		d.Rehashing = d.rehashing(e.alloc)
 		r.Rehashing += d.Rehashing
 		d.Bytes += d.Tables
 		r.DBs = append(r.DBs, d.DBUsage)

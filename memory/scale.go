@@ -10,11 +10,15 @@ import "github.com/rdbgen/rdbgen/record"
 func (r Result) Scale(f float64, counts map[int]record.Counts) Result {
 	mul := func(b int64) int64 { return int64(float64(b) * f) }
 	mulKeys := func(n uint64) uint64 { return uint64(float64(n) * f) }
-	out := Result{Target: r.Target}
+	a, err := allocatorNamed(r.Allocator)
+	if err != nil { // not a Result of this package
+		a = jemalloc
+	}
+	out := Result{Target: r.Target, Allocator: r.Allocator}
 	for _, d := range r.DBs {
 		c := counts[d.DB]
 		full := dbUsage{DBUsage: DBUsage{DB: d.DB, Keys: c.Keys, Expires: c.Expires}, hintKeys: c.Keys, hintExpires: c.Expires, resized: true}
-		full.Tables = full.tables()
+		full.Tables = full.tables(a)
 		full.Bytes = mul(d.Bytes-d.Tables) + full.Tables
 		out.DBs = append(out.DBs, full.DBUsage)
 		out.Bytes += full.Bytes

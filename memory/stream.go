@@ -12,11 +12,15 @@ import (
 // keyed by its first id; consumer groups with their pending entries and consumers, each in
 // radix trees too. The radix tree nodes are estimated, not modelled.
 const (
-	streamSize        = 80  // stream: rax, length, last, first and max deleted ids, entries added, cgroups
-	raxSize           = 24  // rax: head, numele, numnodes
-	raxHeadSize       = 4   // an empty raxNode header
-	raxPerKey         = 48  // radix tree nodes per listpack node's 16-byte key, an estimate
-	raxPerPending     = 38  // radix tree nodes per pending id, in a group's or a consumer's pel, measured
+	streamSize    = 80 // stream: rax, length, last, first and max deleted ids, entries added, cgroups
+	raxSize       = 24 // rax: head, numele, numnodes
+	raxHeadSize   = 4  // an empty raxNode header
+	raxPerKey     = 48 // radix tree nodes per listpack node's 16-byte key, an estimate
+	raxPerPending = 38 // radix tree nodes per pending id, in a group's or a consumer's pel, measured
+	// raxPerPendingMs is what a pending id adds in each pel when its millisecond part is
+	// not the previous id's (the common case of one entry per ms): a node for its sequence
+	// bytes; measured on 5.0 to 7.4 and Valkey 8.0.
+	raxPerPendingMs   = 20
 	raxPerName        = 32  // radix tree nodes per group or consumer name beyond its bytes, an estimate
 	streamCGSize      = 40  // streamCG: last id, entries read, pel, consumers
 	streamNACKSize    = 24  // streamNACK: delivery time and count, consumer
@@ -35,6 +39,7 @@ type streamUsage struct {
 	fields  [][]byte // the open node's master field names
 	entries uint64
 	groups  int
+	a       *allocator
 }
 
 // add counts an entry whose fields alternate name and value.
@@ -84,7 +89,7 @@ func (s *streamUsage) add(id record.StreamID, fields [][]byte) {
 // finish closes the open node.
 func (s *streamUsage) finish() {
 	if s.cur > 0 {
-		s.bytes += sizeClass(int64(s.cur)) + raxPerKey
+		s.bytes += s.a.size(int64(s.cur)) + raxPerKey
 		s.cur = 0
 	}
 }
@@ -92,20 +97,25 @@ func (s *streamUsage) finish() {
 // group counts a consumer group.
 func (s *streamUsage) group(g *record.StreamGroup) {
 	if s.groups == 0 {
-		s.bytes += sizeClass(raxSize) + sizeClass(raxHeadSize) // the cgroups tree
+		s.bytes += s.a.size(raxSize) + s.a.size(raxHeadSize) // the cgroups tree
 	}
 	s.groups++
-	s.bytes += sizeClass(streamCGSize) + int64(len(g.Name)) + raxPerName +
-		2*(sizeClass(raxSize)+sizeClass(raxHeadSize)) // pel and consumers trees
-	s.bytes += int64(len(g.Pending)) * (sizeClass(streamNACKSize) + 2*raxPerPending) // group and consumer pels
+	s.bytes += s.a.size(streamCGSize) + int64(len(g.Name)) + raxPerName +
+		2*(s.a.size(raxSize)+s.a.size(raxHeadSize)) // pel and consumers trees
+	s.bytes += int64(len(g.Pending)) * (s.a.size(streamNACKSize) + 2*raxPerPending) // group and consumer pels
+	for i, p := range g.Pending {
+		if i == 0 || p.ID.Ms != g.Pending[i-1].ID.Ms {
+			s.bytes += 2 * raxPerPendingMs
+		}
+	}
 	for _, c := range g.Consumers {
-		s.bytes += sizeClass(streamConsumerSz) + sdsSize(len(c.Name)) + int64(len(c.Name)) + raxPerName +
-			sizeClass(raxSize) + sizeClass(raxHeadSize)
+		s.bytes += s.a.size(streamConsumerSz) + s.a.sds(len(c.Name)) + int64(len(c.Name)) + raxPerName +
+			s.a.size(raxSize) + s.a.size(raxHeadSize)
 	}
 }
 
 // total returns the stream's bytes, robj excluded.
 func (s *streamUsage) total() int64 {
 	s.finish()
-	return sizeClass(streamSize) + sizeClass(raxSize) + sizeClass(raxHeadSize) + s.bytes
+	return s.a.size(streamSize) + s.a.size(raxSize) + s.a.size(raxHeadSize) + s.bytes
 }

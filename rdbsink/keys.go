@@ -53,7 +53,11 @@ func (k *keys) begin(h *record.Header) error {
 		err = w.BeginSet(h.Key, h.Len, h.ExpireAtMS)
 	case record.ZSet:
 		k.open = zsetKey
-		err = w.BeginZSet(h.Key, h.Len, h.ExpireAtMS)
+		if h.DoubleScores {
+			err = w.BeginSkiplistZSet(h.Key, h.Len, h.ExpireAtMS)
+		} else {
+			err = w.BeginZSet(h.Key, h.Len, h.ExpireAtMS)
+		}
 	case record.Stream:
 		k.open = streamKey
 		err = w.BeginStream(h.Key, h.ExpireAtMS)

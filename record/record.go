@@ -78,6 +78,12 @@ type Header struct {
 	// does now (MinFieldExpireAtMS 0): a dump holds such a hash once its field TTLs are
 	// removed, and a writer keeps its encoding. See HasFieldTTLs.
 	FieldTTLs bool
+	// DoubleScores marks a sorted set whose scores the source held as doubles (a skiplist:
+	// RDB types 3 and 5), not as listpack or ziplist entries. A server that packs such a set
+	// into a listpack as it loads it (Redis 7.0+, Valkey) stores an integral score as an
+	// integer, so a -0 score reads back 0 there; a writer does the same (see
+	// encoder.Writer.BeginSkiplistZSet).
+	DoubleScores bool
 }
 
 // HasFieldTTLs reports whether h opens a hash whose fields may carry expiries (Redis

@@ -25,6 +25,7 @@ func inspectCommand() *cli.Command {
 		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect dump.rdb --html report.html\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
+			&cli.StringFlag{Name: "allocator", Value: "jemalloc", Usage: "the server's allocator for the memory estimate, as INFO memory's mem_allocator says: jemalloc (Redis and Valkey builds) or libc (built with MALLOC=libc)"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (- for stdout) instead of printing it; implies --prefixes"},
@@ -51,7 +52,7 @@ func inspectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := inspect.Options{Target: c.String("target"), Top: top, Thresholds: thresholdsFrom(c)}
+	opts := inspect.Options{Target: c.String("target"), Allocator: c.String("allocator"), Top: top, Thresholds: thresholdsFrom(c)}
 	page := c.String("html")
 	switch {
 	case page == "-" && c.Bool("json"):
@@ -75,7 +76,7 @@ func inspectAction(c *cli.Context) error {
 		if c.Int("depth") < 1 || c.String("separator") == "" {
 			return fmt.Errorf("--depth %d --separator %q: want a depth of 1 or more and a separator", c.Int("depth"), c.String("separator"))
 		}
-		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: max(top, 1)}
+		opts.Prefixes = &inspect.PrefixOptions{Separator: c.String("separator"), Depth: c.Int("depth"), Top: top}
 	} else if c.IsSet("separator") || c.IsSet("depth") {
 		return errors.New("--separator and --depth go with --prefixes or --html")
 	}

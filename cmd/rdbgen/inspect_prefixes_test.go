@@ -57,6 +57,9 @@ func TestInspectPrefixes(t *testing.T) {
 			t.Errorf("%v: want one row and other: %+v", tc.args, r.Prefixes)
 		}
 	}
+	if stdout, _, err := run(t, ctx, "inspect", dump, "--prefixes", "--top", "0", "--json"); err != nil || strings.Contains(stdout, `"prefixes"`) {
+		t.Errorf("--top 0 lists prefix rows: %v\n%s", err, stdout)
+	}
 	text, _, err := run(t, ctx, "inspect", dump, "--prefixes", "--separator", "::")
 	if err != nil || !strings.Contains(text, `"usersCache::": `) {
 		t.Errorf("text report: %v\n%s", err, text)

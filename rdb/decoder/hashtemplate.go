@@ -153,7 +153,7 @@ func (rd *Reader) readTemplateHash(t byte, exp int64, sink record.Sink) error {
 		return err
 	}
 	if t == hashTmplArray || t == hashTmplArrayRef {
-		if err := rd.begin(sink, 4, uint64(len(fields)), exp); err != nil {
+		if err := rd.begin(sink, 4, uint64(len(fields)), exp, false); err != nil {
 			return err
 		}
 		for _, f := range fields {
@@ -189,7 +189,7 @@ func (rd *Reader) readTemplateHash(t byte, exp int64, sink record.Sink) error {
 	if it.count >= 0 && it.count != len(fields)+1 {
 		return fmt.Errorf("%w: %d values for %d fields", errBadTemplate, it.count-1, len(fields))
 	}
-	if err := rd.begin(sink, 4, uint64(len(fields)), exp); err != nil {
+	if err := rd.begin(sink, 4, uint64(len(fields)), exp, false); err != nil {
 		return err
 	}
 	var num []byte

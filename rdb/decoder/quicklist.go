@@ -54,7 +54,7 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 		rd.stats.Empty++
 		return nil
 	}
-	if err := rd.begin(sink, 1, total, exp); err != nil {
+	if err := rd.begin(sink, 1, total, exp, false); err != nil {
 		return err
 	}
 	if holding {

@@ -138,8 +138,9 @@ func (rd *Reader) readValue(t byte, exp int64, sink record.Sink) error {
 }
 
 // begin opens a collection of n members of the type t (an RDB plain type: 1 list, 2 set,
-// 3 or 5 zset, 4 hash).
-func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64) error {
+// 3 or 5 zset, 4 hash); plain says the record is of that type, not a compact encoding of
+// it (a sorted set's scores are then doubles: record.Header.DoubleScores).
+func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64, plain bool) error {
 	rd.stats.Keys++
 	typ := record.Hash
 	switch t {
@@ -150,7 +151,7 @@ func (rd *Reader) begin(sink record.Sink, t byte, n uint64, exp int64) error {
 	case 3, 5:
 		typ = record.ZSet
 	}
-	return rd.open(sink, record.Header{Key: rd.key, Type: typ, Len: n, ExpireAtMS: exp})
+	return rd.open(sink, record.Header{Key: rd.key, Type: typ, Len: n, ExpireAtMS: exp, DoubleScores: plain && typ == record.ZSet})
 }
 
 // open opens the key h in sink; h is kept in the Reader, and the member the key's Adds
@@ -179,7 +180,7 @@ func (rd *Reader) readPlain(t byte, exp int64, sink record.Sink) error {
 		rd.stats.Empty++
 		return nil
 	}
-	if err := rd.begin(sink, t, n, exp); err != nil {
+	if err := rd.begin(sink, t, n, exp, true); err != nil {
 		return err
 	}
 	for range n {
@@ -340,7 +341,7 @@ func (rd *Reader) readBlob(t byte, b []byte, exp int64, sink record.Sink) error 
 		if err := rd.open(sink, h); err != nil {
 			return err
 		}
-	} else if err := rd.begin(sink, plain, uint64(entries/k), exp); err != nil {
+	} else if err := rd.begin(sink, plain, uint64(entries/k), exp, false); err != nil {
 		return err
 	}
 	if err := rd.emitBlob(&it, t, plain, sink); err != nil {

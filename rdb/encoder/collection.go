@@ -67,6 +67,7 @@ type collection struct {
 	ttls    []int64   // hashes with field TTLs: each field's expiry
 	minTTL  int64     // hashes with field TTLs: the declared smallest field expiry
 	noTTL   bool      // a hash with field TTLs written as a plain hash (Options.DropFieldTTL)
+	doubles bool      // sorted sets: scores a server held as doubles (BeginSkiplistZSet)
 	allInts bool      // sets: every member so far is an integer
 	maxLen  int       // longest member so far
 
@@ -107,7 +108,7 @@ func (w *Writer) beginCollection(kind collKind, key []byte, n uint64, expireAtMS
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = kind, append(c.key[:0], key...), expireAtMS, n, 0, false
 	c.members, c.ends, c.scores, c.ints, c.ttls = c.members[:0], c.ends[:0], c.scores[:0], c.ints[:0], c.ttls[:0]
-	c.allInts, c.maxLen, c.noTTL = true, 0, false
+	c.allInts, c.maxLen, c.noTTL, c.doubles = true, 0, false, false
 	if w.checkDups && kind != listCollection && kind != streamCollection {
 		if c.seen == nil || len(c.seen) > 4096 {
 			c.seen = make(map[string]struct{})

@@ -30,6 +30,19 @@ func (w *Writer) BeginZSet(key []byte, members uint64, expireAtMS int64) error {
 	return nil
 }
 
+// BeginSkiplistZSet opens a sorted set as BeginZSet does, for scores a server held as
+// doubles (a skiplist, record.Header.DoubleScores). Packed into a listpack (RDB 10+), a -0
+// score is written 0, what Redis 7.0+ and Valkey hold once they load such a skiplist small
+// enough for a listpack: they store an integral score as an integer (zzlInsertAt). A
+// ziplist (RDB 9 and before) keeps "-0", as Redis 6.2 does; a plain sorted set keeps -0.
+func (w *Writer) BeginSkiplistZSet(key []byte, members uint64, expireAtMS int64) error {
+	if err := w.BeginZSet(key, members, expireAtMS); err != nil {
+		return err
+	}
+	w.coll.doubles = true
+	return nil
+}
+
 // AddScoredMember adds a member with its score to the open sorted set. Members must be
 // unique (see "Unique members"); the score may be ±Inf but not NaN (ErrNaNScore).
 func (w *Writer) AddScoredMember(member []byte, score float64) error {
@@ -80,10 +93,13 @@ func (w *Writer) endZSet() {
 	}
 	slices.SortFunc(c.order, c.compare)
 	c.pack.ziplist = !w.has.has(ListpackEncodings)
+	zeroInt := c.doubles && !c.pack.ziplist // -0 as the integer 0 (BeginSkiplistZSet)
 	b := c.pack.begin(c.blob[:0])
 	for _, i := range c.order {
 		b = c.pack.add(b, c.member(i))
-		if v, ok := scoreInt(c.scores[i]); ok {
+		if zeroInt && c.scores[i] == 0 {
+			b = c.pack.addInt(b, 0)
+		} else if v, ok := scoreInt(c.scores[i]); ok {
 			b = c.pack.addInt(b, v)
 		} else {
 			var text [32]byte
