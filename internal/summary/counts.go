@@ -112,6 +112,9 @@ func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
 	notes = append(notes, FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.Notes("with")...)
+	if read.EnterpriseSkipped > 0 {
+		notes = append(notes, EnterpriseNote(read.EnterpriseSkipped))
+	}
 	var text string
 	if len(notes) > 0 {
 		text = "; " + strings.Join(notes, "; ")
@@ -149,4 +152,10 @@ func NewerNotes(dropped map[string]uint64) string {
 		parts = append(parts, fmt.Sprintf("%d %s", dropped[what], what))
 	}
 	return "; dropped " + strings.Join(parts, ", ") + " (--drop-newer)"
+}
+
+// EnterpriseNote says that n Redis Enterprise per-key opcodes (RAM LRU, slot number) were
+// skipped: they describe where Redis Enterprise kept a key, which no other server holds.
+func EnterpriseNote(n uint64) string {
+	return fmt.Sprintf("skipped %d Redis Enterprise per-key opcodes (RAM LRU, slot number: no other server holds them)", n)
 }
