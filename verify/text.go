@@ -44,6 +44,9 @@ func WriteText(w io.Writer, rep *Report, manifestPath string) error {
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}
 		line("file", "%s: %s, %s, checksum %s", f.Path, human.Bytes(f.Bytes), version, checksum)
+		if f.TrailingBytes > 0 {
+			line("", "%d bytes after the EOF marker and checksum, ignored as Redis ignores them", f.TrailingBytes)
+		}
 		if f.Parsed {
 			writeDBs(line, f.DBs)
 			if len(f.Encodings) > 0 {
