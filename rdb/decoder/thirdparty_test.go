@@ -83,3 +83,13 @@ func TestStreamLengthAsStored(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyKeysAsRedisSkipsThem reads Redis's own tests/assets/corrupt_empty_keys.rdb: nine
+// empty collections of every encoding, a quicklist of one empty ziplist among them, which
+// redis-server 7.0 loads as no keys ("empty keys skipped: 9"); the reader skips them too.
+func TestEmptyKeysAsRedisSkipsThem(t *testing.T) {
+	recs, rd := readAll(t, "../../testdata/thirdparty/redis/corrupt_empty_keys.rdb")
+	if len(recs) != 0 || rd.Stats().Empty != 9 {
+		t.Fatalf("%d records (want none), %d empty keys skipped (want 9)", len(recs), rd.Stats().Empty)
+	}
+}
