@@ -99,6 +99,9 @@ func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
+	// Inspect tells what a file holds, a valid one whole: the parts of Redis 8.6+ records no
+	// record holds are read past and counted (Report.Newer), not refused.
+	opts.Decoder.DropNewer = true
 	rd, err := decoder.NewReader(r, opts.Decoder)
 	if err != nil {
 		return nil, err

@@ -27,6 +27,11 @@ type Report struct {
 	// ModuleAux the module AUX records (a module's data outside the keys) the same way.
 	Modules   []ModuleCount `json:"modules"`
 	ModuleAux []ModuleCount `json:"module_aux"`
+	// Newer counts the parts of Redis 8.6+ records that no earlier format holds, by what
+	// they are (decoder.Stats.NewerDropped: "stream producer metadata"...): the keys holding
+	// them are in the other counts; convert and the other writers carry them only with
+	// --drop-newer, without them.
+	Newer map[string]uint64 `json:"newer,omitempty"`
 	// EnterpriseSkipped counts Redis Enterprise's per-key opcodes skipped (decoder.Stats).
 	EnterpriseSkipped uint64          `json:"enterprise_skipped,omitempty"`
 	DBs               []DB            `json:"dbs"`       // ascending
@@ -124,6 +129,7 @@ func (s *sink) report() (*Report, error) {
 		Modules:           moduleCounts(st.Modules),
 		ModuleAux:         moduleCounts(st.ModuleAux),
 		EnterpriseSkipped: st.EnterpriseSkipped,
+		Newer:             st.NewerDropped,
 		Expiry:            s.expiry.result(),
 		Largest:           Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
 		Memory:            mem,

@@ -114,6 +114,8 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	}
 	rd, err := decoder.NewReader(io.NewSectionReader(f, 0, size), decoder.Options{
 		BufferSize: readChunk,
+		// A valid file of Redis 8.6+ passes: what no record holds is read past, counted.
+		DropNewer: true,
 		Progress: func(p record.Progress) {
 			opts.progress(record.Progress{Stage: string(StageFile), Bytes: p.Bytes, TotalBytes: size})
 		},
@@ -131,6 +133,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 	st := rd.Stats()
 	rep.Encodings = st.Types
 	rep.Modules, rep.ModuleAux = st.Modules, st.ModuleAux
+	rep.Newer = st.NewerDropped
 	if cerr := ctx.Err(); cerr != nil {
 		return parsed{}, cerr
 	}

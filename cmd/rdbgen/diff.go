@@ -23,6 +23,7 @@ func diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "keys-only", Usage: "compare which keys (and types) each side holds, not values or expiries"},
 			&cli.BoolFlag{Name: "ignore-ttl", Usage: "leave key and hash-field expiries out"},
 			&cli.IntFlag{Name: "limit", Value: diff.DefaultLimit, Usage: "differing keys named (0: none); the counts take them all"},
+			newerFlag(),
 		},
 		Action: cliflags.Verdict(diffAction, diff.ErrDifferent), // exit 0 same, 1 different, 2 trouble
 	}
@@ -44,7 +45,7 @@ func diffAction(c *cli.Context) error {
 			return err
 		}
 		defer in.Close()
-		srcs[i] = decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes}}
+		srcs[i] = decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}
 	}
 	res, err := diff.Compare(c.Context, srcs[0], srcs[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {

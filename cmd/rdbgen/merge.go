@@ -16,7 +16,7 @@ func mergeCommand() *cli.Command {
 		Name:      "merge",
 		Usage:     "join several dumps (a cluster's shard files, dumps of different dbs) into one file",
 		UsageText: "rdbgen merge a.rdb b.rdb... -o out.rdb [--on-duplicate error|first|last] [--target T]",
-		Flags:     slices.Concat([]cli.Flag{onDuplicateFlag("")}, fileFlags()),
+		Flags:     slices.Concat([]cli.Flag{onDuplicateFlag(""), newerFlag()}, fileFlags()),
 		Action:    mergeAction,
 	}
 }
@@ -33,7 +33,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
+	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")})
 	if err != nil {
 		return err
 	}

@@ -147,11 +147,17 @@ func NewerNotes(dropped map[string]uint64) string {
 	if len(dropped) == 0 {
 		return ""
 	}
+	return "; dropped " + NewerList(dropped) + " (--drop-newer)"
+}
+
+// NewerList lists the counts of decoder.Stats.NewerDropped, "1 stream producer metadata,
+// 2 array", by name.
+func NewerList(counts map[string]uint64) string {
 	var parts []string
-	for _, what := range slices.Sorted(maps.Keys(dropped)) {
-		parts = append(parts, fmt.Sprintf("%d %s", dropped[what], what))
+	for _, what := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[what], what))
 	}
-	return "; dropped " + strings.Join(parts, ", ") + " (--drop-newer)"
+	return strings.Join(parts, ", ")
 }
 
 // EnterpriseNote says that n Redis Enterprise per-key opcodes (RAM LRU, slot number) were
