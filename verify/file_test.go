@@ -131,6 +131,8 @@ func TestFileOfflineBadFiles(t *testing.T) {
 		{name: "empty", change: func(b []byte) []byte { return nil }, noMan: true, want: "truncated: got 0 bytes"},
 		{name: "not an RDB file", noMan: true, change: func(b []byte) []byte { return append([]byte("HELLO"), b[5:]...) },
 			want: `header: decoder: not an RDB file: it begins with "HELLO"`},
+		{name: "unknown version", noMan: true, change: func(b []byte) []byte { copy(b[5:9], "0099"); return b },
+			want: "header: rdb byte 5: decoder: unsupported RDB version 99"}, // redis/librdb's future_v19.rdb: Redis names the version too
 		{name: "RESIZEDB disagrees in a generated file", noCRC: true, noTTL: true, change: func(b []byte) []byte {
 			i := bytes.Index(b, []byte{0xfb, 0x43, 0xe8, 0x00}) // RESIZEDB 1000 keys, 0 with TTL
 			b[i+2]--

@@ -121,7 +121,7 @@ func parseFile(ctx context.Context, f *os.File, size int64, rep *FileReport, opt
 		},
 	})
 	if err != nil {
-		return problem("structure", err.Error())
+		return problem("header", err.Error())
 	}
 	rep.CheckedAtMS = time.Now().UnixMilli()
 	rep.clocks = map[int]*expiryClock{}
