@@ -10,7 +10,6 @@ import (
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 func diffCommand() *cli.Command {
@@ -38,18 +37,23 @@ func diffAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var srcs [2]record.Source
+	var files [2]*newerCounted
 	for i, p := range args {
 		in, err := openInput(c, p, input.Options{Format: input.RDB})
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		srcs[i] = decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}
+		files[i] = &newerCounted{File: decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}}
 	}
-	res, err := diff.Compare(c.Context, srcs[0], srcs[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
+	res, err := diff.Compare(c.Context, files[0], files[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {
 		return err
+	}
+	for _, f := range files {
+		if len(f.dropped) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "rdbgen: %s compared without %s (--drop-newer)\n", f.Name, summary.NewerList(f.dropped))
+		}
 	}
 	if err := summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText); err != nil {
 		return err

@@ -37,10 +37,18 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	counted := make([]*newerCounted, len(src.Inputs))
+	for i, in := range src.Inputs {
+		if f, ok := in.Source.(decoder.File); ok {
+			counted[i] = &newerCounted{File: f}
+			src.Inputs[i].Source = counted[i]
+		}
+	}
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
 	report, err := j.write(c, src, src.Describe)
 	if err != nil {
 		return err
 	}
-	return report(summary.ImportCounts{Duplicates: src.Duplicates}, "")
+	dropped := newerTotal(counted)
+	return report(summary.ImportCounts{Duplicates: src.Duplicates, NewerDropped: dropped}, summary.NewerNotes(dropped))
 }
