@@ -7,7 +7,8 @@ import "fmt"
 // description follows, the description, and the code. It returns the library as opcode
 // 245 holds it, made as Redis 7.0's rdbFunctionLoad makes it ("#!ENGINE name=NAME\n"
 // before the code; the description dropped), so every target that holds functions
-// carries it.
+// carries it. Redis 7.0.x loads this layout; 7.2 and later refuse it ("Pre-release function
+// format not supported"), and load the library as rewritten here.
 func (rd *Reader) preGAFunction() ([]byte, error) {
 	in := rd.in
 	name, err := in.str(nil, &rd.lzf)
