@@ -33,7 +33,7 @@ var knownDiffs = map[string]string{
 // TestThirdPartyDumps gives every file of the corpus to redis-server 7.0.15 and to rdbgen,
 // the server's verdict as the oracle. A file of RDB 10 or older that the server loads is
 // read by inspect and verify, diff finds it the same as its conversion for redis-7.0, and
-// that conversion, and its JSON export imported back, load with the same DEBUG DIGEST,
+// that conversion, its JSON export imported back and its merge load with the same DEBUG DIGEST,
 // FUNCTION LIST, TTLs and streams (XINFO STREAM FULL, XPENDING); one the server refuses is
 // refused by rdbgen, or read with the reason shown (module data the server has no module
 // for, Redis Enterprise opcodes). A newer file (RDB 11+) is read by inspect and converted
@@ -127,7 +127,8 @@ func checkThirdParty(t *testing.T, path, name string, have74 bool) {
 
 // otherPaths checks the other commands on a file the server loads (want: what it holds):
 // verify passes it offline, diff finds it the same as its conversion (out70), and its export
-// as JSON, imported back for redis-7.0, loads as the original does.
+// as JSON imported back for redis-7.0, and its merge (alone) for redis-7.0, load as the
+// original does.
 func otherPaths(t *testing.T, ctx context.Context, path, out70, name string, want serverState, version int) {
 	t.Helper()
 	if out, stderr, err := run(t, ctx, "verify", "--backend", "offline", path); err != nil {
@@ -137,18 +138,23 @@ func otherPaths(t *testing.T, ctx context.Context, path, out70, name string, wan
 		t.Fatalf("diff of the file and its conversion: %v\n%s%s", err, out, stderr)
 	}
 	dir := t.TempDir()
-	json, back := filepath.Join(dir, "out.json"), filepath.Join(dir, "back.rdb")
-	if _, stderr, err := run(t, ctx, "export", "--quiet", "-o", json, path); err != nil {
-		t.Fatalf("export: %v %s", err, stderr)
+	json, back, merged := filepath.Join(dir, "out.json"), filepath.Join(dir, "back.rdb"), filepath.Join(dir, "merged.rdb")
+	for _, args := range [][]string{
+		{"export", "--quiet", "-o", json, path},
+		{"import", "--quiet", "--target", "redis-7.0", "-o", back, json},
+		{"merge", "--quiet", "--target", "redis-7.0", "-o", merged, path},
+	} {
+		if _, stderr, err := run(t, ctx, args...); err != nil {
+			t.Fatalf("%q: %v %s", args, err, stderr)
+		}
 	}
-	if _, stderr, err := run(t, ctx, "import", "--quiet", "--target", "redis-7.0", "-o", back, json); err != nil {
-		t.Fatalf("import of its export: %v %s", err, stderr)
+	for _, out := range []string{back, merged} {
+		got, err := serverState70(t, redistest.RedisServer(t), out)
+		if err != nil {
+			t.Fatalf("redis-server 7.0.15 loads the original, not %s: %v", filepath.Base(out), err)
+		}
+		sameState(t, name, want, got, stateOptions{rdb9: version < 10})
 	}
-	got, err := serverState70(t, redistest.RedisServer(t), back)
-	if err != nil {
-		t.Fatalf("redis-server 7.0.15 loads the original, not its export imported back: %v", err)
-	}
-	sameState(t, name, want, got, stateOptions{rdb9: version < 10})
 }
 
 // refusedAlike checks a file the server refused (serr): rdbgen refuses it too, or reads it
