@@ -40,13 +40,13 @@ func TestStreamLengthAsStored(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: redis-server 7.0.15 refuses it: %v", out, err)
 		}
-		sameState(t, filepath.Base(out), want, got, stateOptions{rdb9: true})
+		sameState(t, "dump-stream.rdb", filepath.Base(out), want, got, stateOptions{rdb9: true})
 	}
 	for _, method := range []string{"pipeline", "mass", "restore"} {
 		inst := servertest.StartEmpty(t, "--enable-debug-command", "yes")
 		if _, stderr, err := run(t, ctx, "load", "--quiet", "--addr", inst.Addr, "--method", method, src); err != nil {
 			t.Fatalf("load --method %s: %v %s", method, err, stderr)
 		}
-		sameState(t, "load --method "+method, want, readState(t, inst.Addr), stateOptions{rdb9: true})
+		sameState(t, "dump-stream.rdb", "load "+method, want, readState(t, inst.Addr), stateOptions{rdb9: true})
 	}
 }

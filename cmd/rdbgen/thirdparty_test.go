@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -23,17 +24,28 @@ const thirdPartyDir = "../../testdata/thirdparty"
 // exists; CI has none, and there those files are checked through a conversion for 7.0.
 const redis74 = "/opt/redis-versions/redis-7.4.1/redis-server"
 
-// knownDiffs are the files whose conversion a server holds otherwise than the original, with
-// why; each must still differ (a fix removes its line).
+// knownDiffs are the paths ("FILE PATH") whose result a server holds otherwise than the
+// original, with why; each must still differ (a fix removes its line).
 var knownDiffs = map[string]string{
-	"librdb/plain_zset_v6.rdb":    "a skiplist sorted set with -0 scores: redis-server 7.0 re-encodes it as a listpack holding 0, the conversion holds -0 (issue 34 item 15)",
-	"librdb/plain_zset_2_v11.rdb": "a skiplist sorted set with -0 scores: Redis 7.4 re-encodes it as a listpack holding 0, the conversion holds -0 (issue 34 item 15)",
+	"librdb/plain_zset_v6.rdb convert":       negativeZero,
+	"librdb/plain_zset_v6.rdb export+import": negativeZero,
+	"librdb/plain_zset_v6.rdb merge":         negativeZero,
+	"librdb/plain_zset_v6.rdb load restore":  negativeZero,
+	"librdb/plain_zset_2_v11.rdb redis-7.4":  negativeZero,
+	"librdb/zset_zl_v6.rdb load pipeline":    zaddNegativeZero,
 }
+
+// The -0 scores of issue 34 item 15.
+const (
+	negativeZero     = "a skiplist sorted set with -0 scores: the server loading it re-encodes it as a listpack holding 0, the result holds -0 (issue 34 item 15)"
+	zaddNegativeZero = "a listpack sorted set with -0 scores: ZADD stores 0 in a listpack (README: a score of -0; issue 34 item 15)"
+)
 
 // TestThirdPartyDumps gives every file of the corpus to redis-server 7.0.15 and to rdbgen,
 // the server's verdict as the oracle. A file of RDB 10 or older that the server loads is
 // read by inspect and verify, diff finds it the same as its conversion for redis-7.0, and
-// that conversion, its JSON export imported back and its merge load with the same DEBUG DIGEST,
+// that conversion, its JSON export imported back, its merge and load (pipeline, restore)
+// give a server the same DEBUG DIGEST,
 // FUNCTION LIST, TTLs and streams (XINFO STREAM FULL, XPENDING); one the server refuses is
 // refused by rdbgen, or read with the reason shown (module data the server has no module
 // for, Redis Enterprise opcodes). A newer file (RDB 11+) is read by inspect and converted
@@ -90,7 +102,7 @@ func checkThirdParty(t *testing.T, path, name string, have74 bool) {
 		if err != nil {
 			t.Fatalf("redis-server 7.0.15 loads the original, not the conversion: %v", err)
 		}
-		sameState(t, name, want, got, stateOptions{rdb9: version < 10})
+		sameState(t, name, "convert", want, got, stateOptions{rdb9: version < 10})
 		otherPaths(t, ctx, path, out70, name, want, version)
 		return
 	}
@@ -122,13 +134,13 @@ func checkThirdParty(t *testing.T, path, name string, have74 bool) {
 	if err != nil {
 		t.Fatalf("redis 7.4.1 loads the original, not the conversion: %v", err)
 	}
-	sameState(t, name, want, got, stateOptions{})
+	sameState(t, name, "redis-7.4", want, got, stateOptions{})
 }
 
 // otherPaths checks the other commands on a file the server loads (want: what it holds):
 // verify passes it offline, diff finds it the same as its conversion (out70), and its export
-// as JSON imported back for redis-7.0, and its merge (alone) for redis-7.0, load as the
-// original does.
+// as JSON imported back for redis-7.0, its merge (alone) for redis-7.0, and load by
+// pipeline and by RESTORE into an empty server give what the original gives.
 func otherPaths(t *testing.T, ctx context.Context, path, out70, name string, want serverState, version int) {
 	t.Helper()
 	if out, stderr, err := run(t, ctx, "verify", "--backend", "offline", path); err != nil {
@@ -148,12 +160,20 @@ func otherPaths(t *testing.T, ctx context.Context, path, out70, name string, wan
 			t.Fatalf("%q: %v %s", args, err, stderr)
 		}
 	}
-	for _, out := range []string{back, merged} {
+	for out, what := range map[string]string{back: "export+import", merged: "merge"} {
 		got, err := serverState70(t, redistest.RedisServer(t), out)
 		if err != nil {
-			t.Fatalf("redis-server 7.0.15 loads the original, not %s: %v", filepath.Base(out), err)
+			t.Fatalf("redis-server 7.0.15 loads the original, not its %s: %v", what, err)
 		}
-		sameState(t, name, want, got, stateOptions{rdb9: version < 10})
+		sameState(t, name, what, want, got, stateOptions{rdb9: version < 10})
+	}
+	for _, method := range []string{"pipeline", "restore"} {
+		inst := servertest.StartEmpty(t, "--enable-debug-command", "yes")
+		args := []string{"load", "--quiet", "--addr", inst.Addr, "--method", method, path}
+		if _, stderr, err := run(t, ctx, args...); err != nil {
+			t.Fatalf("%q: %v %s", args, err, stderr)
+		}
+		sameState(t, name, "load "+method, want, readState(t, inst.Addr), stateOptions{rdb9: version < 10})
 	}
 }
 
@@ -202,17 +222,17 @@ func serverState70(t *testing.T, bin, path string) (serverState, error) {
 
 // sameState fails the test when got differs from want, unless the file is a known
 // difference, which must still differ.
-func sameState(t *testing.T, name string, want, got serverState, o stateOptions) {
+func sameState(t *testing.T, name, path string, want, got serverState, o stateOptions) {
 	t.Helper()
 	diffs := diffState(want, got, o)
-	why, known := knownDiffs[filepath.ToSlash(name)]
+	why, known := knownDiffs[filepath.ToSlash(name)+" "+path]
 	switch {
 	case known && len(diffs) == 0:
 		t.Fatalf("listed as a known difference (%s), and the servers agree now: remove it from knownDiffs", why)
 	case known:
 		t.Logf("known difference: %s", why)
 	case len(diffs) > 0:
-		t.Fatalf("the conversion differs from the original:\n%s", strings.Join(diffs[:min(len(diffs), 10)], "\n"))
+		t.Fatalf("%s differs from the original:\n%s", path, strings.Join(diffs[:min(len(diffs), 10)], "\n"))
 	}
 }
 
