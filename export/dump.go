@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/memory"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -26,6 +27,9 @@ type Summary struct {
 	Bytes     int64   `json:"bytes"` // written
 	Read      int64   `json:"read"`  // bytes of the dump
 	Seconds   float64 `json:"seconds"`
+	// NewerDropped counts what DumpOptions.Decoder.DropNewer (--drop-newer) left out
+	// (decoder.Stats.NewerDropped).
+	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
 }
 
 // WriteText writes s for people, as rdbgen export prints it.
@@ -41,9 +45,10 @@ func (s Summary) WriteText(w io.Writer) error {
 	if s.Dropped > 0 {
 		dropped = fmt.Sprintf(", %d left out by the filters", s.Dropped)
 	}
-	_, err := fmt.Fprintf(w, "exported %d keys%s%s from %s to %s (%s, %s) in %.2fs: %.0f keys/s, %.1f MB/s\n",
+	_, err := fmt.Fprintf(w, "exported %d keys%s%s from %s to %s (%s, %s) in %.2fs: %.0f keys/s, %.1f MB/s%s\n",
 		s.Keys, fns, dropped, s.Input, s.Output, s.Format, human.Bytes(s.Bytes), s.Seconds,
-		human.PerSecond(s.Keys, time.Duration(s.Seconds*float64(time.Second))), float64(s.Bytes)/1e6/max(s.Seconds, 1e-9))
+		human.PerSecond(s.Keys, time.Duration(s.Seconds*float64(time.Second))), float64(s.Bytes)/1e6/max(s.Seconds, 1e-9),
+		summary.NewerNotes(s.NewerDropped))
 	return err
 }
 
@@ -97,6 +102,6 @@ func Dump(ctx context.Context, path, name string, dst io.Writer, opts DumpOption
 		return s, err
 	}
 	s.Keys, s.Functions, s.Bytes, s.Read = w.Keys(), counted.Functions, w.Written(), rd.Stats().Bytes
-	s.Dropped = fl.Stats().Dropped
+	s.Dropped, s.NewerDropped = fl.Stats().Dropped, rd.Stats().NewerDropped
 	return s, nil
 }

@@ -45,4 +45,3 @@ func TestPrefixesBounded(t *testing.T) {
 		t.Errorf("%d keys, %d memory in %d rows (overflowed %v), want %d, %d in 3", keys, mem, len(rows), p.overflowed, n, n*100)
 	}
 }
-

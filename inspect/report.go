@@ -25,13 +25,20 @@ type Report struct {
 	SkippedModules uint64 `json:"skipped_modules"`
 	// Modules counts the keys of module types (type "module") per module type, by name;
 	// ModuleAux the module AUX records (a module's data outside the keys) the same way.
-	Modules   []ModuleCount   `json:"modules"`
-	ModuleAux []ModuleCount   `json:"module_aux"`
-	DBs       []DB            `json:"dbs"`       // ascending
-	Types     []TypeCount     `json:"types"`     // in record.Types order
-	Encodings []EncodingCount `json:"encodings"` // the file's encodings, by name
-	Expiry    Expiry          `json:"expiry"`
-	Largest   Largest         `json:"largest"`
+	Modules   []ModuleCount `json:"modules"`
+	ModuleAux []ModuleCount `json:"module_aux"`
+	// Newer counts the parts of Redis 8.6+ records that no earlier format holds, by what
+	// they are (decoder.Stats.NewerDropped: "stream producer metadata"...): the keys holding
+	// them are in the other counts; convert and the other writers carry them only with
+	// --drop-newer, without them.
+	Newer map[string]uint64 `json:"newer,omitempty"`
+	// EnterpriseSkipped counts Redis Enterprise's per-key opcodes skipped (decoder.Stats).
+	EnterpriseSkipped uint64          `json:"enterprise_skipped,omitempty"`
+	DBs               []DB            `json:"dbs"`       // ascending
+	Types             []TypeCount     `json:"types"`     // in record.Types order
+	Encodings         []EncodingCount `json:"encodings"` // the file's encodings, by name
+	Expiry            Expiry          `json:"expiry"`
+	Largest           Largest         `json:"largest"`
 	// Memory is the used_memory the file takes on Memory.Target once loaded, above an empty
 	// server's (package memory). Keys already expired at Expiry.NowMS are left out, as a
 	// server (a primary) drops them while it loads: Memory.Keys is the keys it will hold.
@@ -120,19 +127,21 @@ func (s *sink) report() (*Report, error) {
 	}
 	st := s.rd.Stats()
 	r := &Report{
-		RDBVersion: s.rd.Version(),
-		Aux:        s.rd.Aux(),
-		Functions:  len(s.rd.Functions()),
-		Bytes:      st.Bytes,
-		Modules:    moduleCounts(st.Modules),
-		ModuleAux:  moduleCounts(st.ModuleAux),
-		Expiry:     s.expiry.result(),
-		Largest:    Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
-		Memory:     mem,
-		Prefixes:   s.prefixResult(),
-		DBs:        []DB{},
-		Types:      []TypeCount{},
-		Encodings:  []EncodingCount{},
+		RDBVersion:        s.rd.Version(),
+		Aux:               s.rd.Aux(),
+		Functions:         len(s.rd.Functions()),
+		Bytes:             st.Bytes,
+		Modules:           moduleCounts(st.Modules),
+		ModuleAux:         moduleCounts(st.ModuleAux),
+		EnterpriseSkipped: st.EnterpriseSkipped,
+		Newer:             st.NewerDropped,
+		Expiry:            s.expiry.result(),
+		Largest:           Largest{BySize: s.bySize.sorted(), ByMembers: s.byCount.sorted()},
+		Memory:            mem,
+		Prefixes:          s.prefixResult(),
+		DBs:               []DB{},
+		Types:             []TypeCount{},
+		Encodings:         []EncodingCount{},
 	}
 	if st.Checksum != 0 {
 		r.Checksum = fmt.Sprintf("%016x", st.Checksum)

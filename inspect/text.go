@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
 // WriteText writes r for people, as rdbgen inspect prints it.
@@ -28,6 +29,12 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	if len(r.ModuleAux) > 0 {
 		fmt.Fprintf(&b, "  module AUX data: %s\n", moduleList(r.ModuleAux))
+	}
+	if len(r.Newer) > 0 {
+		fmt.Fprintf(&b, "  data of Redis 8.6+ that no earlier format holds: %s (a conversion needs --drop-newer, which leaves it out)\n", summary.NewerList(r.Newer))
+	}
+	if r.EnterpriseSkipped > 0 {
+		fmt.Fprintf(&b, "  %s\n", summary.EnterpriseNote(r.EnterpriseSkipped))
 	}
 	bound := ""
 	if r.Memory.LowerBound {

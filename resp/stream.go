@@ -292,6 +292,12 @@ func (c *Commands) endStream(t *record.StreamTail) error {
 		t = &record.StreamTail{}
 	}
 	s.meta = t.Meta
+	// No command sets a stream's length: one whose stored length is not its entries' count
+	// (dumps of Redis 5.0 hold such streams, and Redis loads the length as stored) goes as
+	// RESTORE, which carries it.
+	if t.Meta.Length != 0 && t.Meta.Length != s.entries && !c.o.DropLostPending {
+		s.restore = true
+	}
 	for i := range t.Groups {
 		if err := c.addStreamGroup(&t.Groups[i]); err != nil {
 			return err

@@ -99,16 +99,43 @@ func checkFile(ctx context.Context, path string, opts Options, e expectation, ms
 	// One pass: the decoder checks the checksum as it reads, and never trusts a length
 	// before its bytes have arrived. Only a file that fails is read a second time, for its
 	// checksum: damage the checksum explains is reported as that.
-	trailer, sound, err := readTrailer(f, size, rep, m, fail)
-	if err != nil || !sound {
+	// A file whose last bytes are no EOF marker and checksum is read all the same: Redis
+	// stops at the first EOF marker and checksum and ignores what follows, so a file the
+	// decoder reads whole before its end is sound, its extra bytes counted.
+	trailer, tail, err := readTrailer(f, size, rep)
+	if err != nil {
 		return rep, err
 	}
 	p, err := parseFile(ctx, f, size, rep, opts)
 	if err != nil {
 		return rep, err
 	}
+	if p.problem != nil && tail != "" {
+		fail("truncated or damaged", tail, "")
+		return rep, nil
+	}
+	if p.problem == nil && p.end < size {
+		rep.TrailingBytes = size - p.end
+		trailer = p.checksum
+		rep.Checksum = manifest.FormatChecksum(trailer)
+		if rep.RDBVersion < firstChecksumVersion {
+			rep.ChecksumStatus = ChecksumAbsent
+		}
+	}
+	if rep.RDBVersion < firstChecksumVersion {
+		if m != nil && m.Checksum != manifest.FormatChecksum(0) {
+			fail("checksum", fmt.Sprintf("none (RDB %d has no checksum trailer)", rep.RDBVersion), m.Checksum+" (manifest)")
+		}
+	} else if trailer == 0 {
+		rep.ChecksumStatus = ChecksumNone
+		if m != nil && m.Checksum != manifest.FormatChecksum(0) {
+			fail("checksum", "none (a zero trailer)", m.Checksum+" (manifest)")
+		}
+	}
 	if p.problem != nil {
-		if trailer != 0 {
+		// A header the reader refuses (a version it does not know) says more than the
+		// checksum of bytes it cannot read.
+		if trailer != 0 && p.problem.What != "header" {
 			crc, err := fileChecksum(ctx, f, size, rep)
 			if err != nil {
 				return rep, err
@@ -150,54 +177,33 @@ func parseHeader(b []byte) (int, error) {
 	return v, nil
 }
 
-// readTrailer reads the checksum trailer and checks that the EOF marker precedes it, and
-// that a file without a checksum is meant to have none. It reports whether the file is sound
-// enough to parse.
-func readTrailer(f *os.File, size int64, rep *FileReport, m *manifest.Manifest, fail func(what, got, want string)) (uint64, bool, error) {
+// readTrailer reads the checksum trailer of the file's last bytes. tail says, when they are
+// not an EOF marker and a checksum (or, for RDB 1 to 4, the marker alone), what they are
+// instead; the file may then still end earlier, with extra bytes after its trailer.
+func readTrailer(f *os.File, size int64, rep *FileReport) (trailer uint64, tail string, err error) {
 	if rep.RDBVersion < firstChecksumVersion {
-		sound, err := readLastByte(f, size, rep, m, fail)
-		return 0, sound, err
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], size-1); err != nil {
+			return 0, "", fmt.Errorf("read %s: %w", rep.Path, err)
+		}
+		rep.Checksum, rep.ChecksumStatus = manifest.FormatChecksum(0), ChecksumAbsent
+		if last[0] != opEOF {
+			tail = fmt.Sprintf("the file does not end with the EOF marker 0xff (RDB %d has no checksum; byte %d is 0x%02x)", rep.RDBVersion, size-1, last[0])
+		}
+		return 0, tail, nil
 	}
-	var tail [1 + trailerLen]byte
-	if _, err := f.ReadAt(tail[:], size-int64(len(tail))); err != nil {
-		return 0, false, fmt.Errorf("read %s: %w", rep.Path, err)
+	var b [1 + trailerLen]byte
+	if _, err := f.ReadAt(b[:], size-int64(len(b))); err != nil {
+		return 0, "", fmt.Errorf("read %s: %w", rep.Path, err)
 	}
-	var trailer uint64
 	for i := trailerLen; i >= 1; i-- {
-		trailer = trailer<<8 | uint64(tail[i])
+		trailer = trailer<<8 | uint64(b[i])
 	}
 	rep.Checksum = manifest.FormatChecksum(trailer)
-	if tail[0] != opEOF {
-		fail("truncated or damaged", fmt.Sprintf("the file does not end with the EOF marker 0xff and an 8-byte checksum (byte %d is 0x%02x)",
-			size-trailerLen-1, tail[0]), "")
-		return trailer, false, nil
+	if b[0] != opEOF {
+		tail = fmt.Sprintf("the file does not end with the EOF marker 0xff and an 8-byte checksum (byte %d is 0x%02x)", size-trailerLen-1, b[0])
 	}
-	if trailer == 0 {
-		rep.ChecksumStatus = ChecksumNone
-		if m != nil && m.Checksum != manifest.FormatChecksum(0) {
-			fail("checksum", "none (a zero trailer)", m.Checksum+" (manifest)")
-		}
-	}
-	return trailer, true, nil
-}
-
-// readLastByte checks that a file of RDB 1 to 4, which has no checksum trailer, ends with
-// the EOF marker, and that its manifest, if any, expects no checksum.
-func readLastByte(f *os.File, size int64, rep *FileReport, m *manifest.Manifest, fail func(what, got, want string)) (bool, error) {
-	var last [1]byte
-	if _, err := f.ReadAt(last[:], size-1); err != nil {
-		return false, fmt.Errorf("read %s: %w", rep.Path, err)
-	}
-	rep.Checksum, rep.ChecksumStatus = manifest.FormatChecksum(0), ChecksumAbsent
-	if last[0] != opEOF {
-		fail("truncated or damaged", fmt.Sprintf("the file does not end with the EOF marker 0xff (RDB %d has no checksum; byte %d is 0x%02x)",
-			rep.RDBVersion, size-1, last[0]), "")
-		return false, nil
-	}
-	if m != nil && m.Checksum != manifest.FormatChecksum(0) {
-		fail("checksum", fmt.Sprintf("none (RDB %d has no checksum trailer)", rep.RDBVersion), m.Checksum+" (manifest)")
-	}
-	return true, nil
+	return trailer, tail, nil
 }
 
 // fileChecksum computes the checksum of the file's bytes before its trailer.

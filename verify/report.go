@@ -49,6 +49,12 @@ type FileReport struct {
 	Checksum string `json:"checksum"`
 	// ChecksumStatus is ChecksumOK, ChecksumNone, ChecksumAbsent or ChecksumBad.
 	ChecksumStatus string `json:"checksum_status"`
+	// Newer counts the parts of Redis 8.6+ records that no earlier format holds, by what
+	// they are (decoder.Stats.NewerDropped): read, not checked by a server here.
+	Newer map[string]uint64 `json:"newer,omitempty"`
+	// TrailingBytes counts the bytes after the EOF marker and checksum, which Redis ignores
+	// as verify does; 0 for most files.
+	TrailingBytes int64 `json:"trailing_bytes,omitempty"`
 	// Aux holds the AUX fields: redis-ver, ctime, rdbgen-ver...
 	Aux map[string]string `json:"aux,omitempty"`
 	// Parsed tells whether the parser read the whole file; the counts below cover what it

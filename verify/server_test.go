@@ -128,7 +128,7 @@ func TestFileRefusedByServer(t *testing.T) {
 		so := opts(t)
 		t.Run(string(so.Backend), func(t *testing.T) {
 			rep, err := verify.File(testContext(t), path, verify.Options{Manifest: m, Server: so})
-			wantFail(t, rep, err, verify.StageLoad, "Can't handle RDB format version 12")
+			wantFail(t, rep, err, verify.StageLoad, "Can't handle RDB format version 12; give a server that loads RDB 12 (--redis-server), or check the file alone (--backend offline)")
 			if !rep.File.Parsed || rep.Load != nil || rep.Server != nil {
 				t.Fatalf("report %+v", rep)
 			}

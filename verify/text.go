@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/human"
+	"github.com/rdbgen/rdbgen/internal/summary"
 )
 
 // WriteText writes rep for people, as rdbgen verify prints it; manifestPath is the manifest
@@ -44,6 +45,9 @@ func WriteText(w io.Writer, rep *Report, manifestPath string) error {
 			checksum = f.Checksum + " " + f.ChecksumStatus
 		}
 		line("file", "%s: %s, %s, checksum %s", f.Path, human.Bytes(f.Bytes), version, checksum)
+		if f.TrailingBytes > 0 {
+			line("", "%d bytes after the EOF marker and checksum, ignored as Redis ignores them", f.TrailingBytes)
+		}
 		if f.Parsed {
 			writeDBs(line, f.DBs)
 			if len(f.Encodings) > 0 {
@@ -52,6 +56,9 @@ func WriteText(w io.Writer, rep *Report, manifestPath string) error {
 					encs = append(encs, fmt.Sprintf("%d %s", f.Encodings[e], e))
 				}
 				line("", "encodings: %s", strings.Join(encs, ", "))
+			}
+			if len(f.Newer) > 0 {
+				line("", "data of Redis 8.6+ that no earlier format holds: %s", summary.NewerList(f.Newer))
 			}
 			if len(f.Modules) > 0 || len(f.ModuleAux) > 0 {
 				line("", "module data: %s", moduleCounts(f.Modules, f.ModuleAux))

@@ -58,7 +58,11 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	loadMS := time.Now().UnixMilli()
 	inst, err := server.Start(ctx, path, so)
 	if errors.Is(err, server.ErrLoadRefused) {
-		ms.add(Mismatch{Stage: StageLoad, Got: err.Error()})
+		got := err.Error()
+		if strings.Contains(got, "Can't handle RDB format version") { // the file is sound: the server is too old
+			got += fmt.Sprintf("; give a server that loads RDB %d (--redis-server), or check the file alone (--backend offline)", fr.RDBVersion)
+		}
+		ms.add(Mismatch{Stage: StageLoad, Got: got})
 		ms.finish(rep)
 		return rep, nil
 	}

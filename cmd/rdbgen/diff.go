@@ -11,7 +11,6 @@ import (
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
-	"github.com/rdbgen/rdbgen/record"
 )
 
 func diffCommand() *cli.Command {
@@ -24,6 +23,7 @@ func diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "keys-only", Usage: "compare which keys (and types) each side holds, not values or expiries"},
 			&cli.BoolFlag{Name: "ignore-ttl", Usage: "leave key and hash-field expiries out"},
 			&cli.IntFlag{Name: "limit", Value: diff.DefaultLimit, Usage: "differing keys named (0: none); the counts take them all"},
+			dropNewerFlag(),
 		},
 		Action:       cliflags.Verdict(diffAction, diff.ErrDifferent), // exit 0 same, 1 different, 2 trouble
 		OnUsageError: cliflags.UsageExit(2),                           // a bad flag is trouble, not "different"
@@ -42,18 +42,23 @@ func diffAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var srcs [2]record.Source
+	var files [2]*newerCounted
 	for i, p := range args {
 		in, err := openInput(c, p, input.Options{Format: input.RDB})
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		srcs[i] = decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes}}
+		files[i] = &newerCounted{File: decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}}
 	}
-	res, err := diff.Compare(c.Context, srcs[0], srcs[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
+	res, err := diff.Compare(c.Context, files[0], files[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {
 		return err
+	}
+	for _, f := range files {
+		if len(f.dropped) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "rdbgen: %s compared without %s (--drop-newer)\n", f.Name, summary.NewerList(f.dropped))
+		}
 	}
 	if err := summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText); err != nil {
 		return err

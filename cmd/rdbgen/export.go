@@ -30,6 +30,7 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "json (one array), jsonl (one object a line) or csv (one row a key, no values); default by the output's extension (.jsonl, .ndjson, .csv), else json"},
 			&cli.StringFlag{Name: "target", Value: memory.DefaultTarget, Usage: "the server the memory estimates (size, memory) are for"},
 			baseTimeFlag(),
+			dropNewerFlag(),
 		}, filterFlags(), summaryFlags()),
 		Action: exportAction,
 	}
@@ -66,7 +67,7 @@ func exportAction(c *cli.Context) error {
 	}
 	defer in.Close()
 	start := time.Now()
-	dopts := export.DumpOptions{Options: export.Options{Format: format}, Filter: f, Memory: est, Decoder: decoder.Options{MaxHeldBytes: maxHeldBytes}}
+	dopts := export.DumpOptions{Options: export.Options{Format: format}, Filter: f, Memory: est, Decoder: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}
 	done := func() {}
 	if fi, err := os.Stat(in.Path); err == nil {
 		dopts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, fi.Size(), c.Bool("quiet"))

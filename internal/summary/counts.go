@@ -112,6 +112,9 @@ func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
 	notes = append(notes, FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.Notes("with")...)
+	if read.EnterpriseSkipped > 0 {
+		notes = append(notes, EnterpriseNote(read.EnterpriseSkipped))
+	}
 	var text string
 	if len(notes) > 0 {
 		text = "; " + strings.Join(notes, "; ")
@@ -144,9 +147,21 @@ func NewerNotes(dropped map[string]uint64) string {
 	if len(dropped) == 0 {
 		return ""
 	}
+	return "; dropped " + NewerList(dropped) + " (--drop-newer)"
+}
+
+// NewerList lists the counts of decoder.Stats.NewerDropped, "1 stream producer metadata,
+// 2 array", by name.
+func NewerList(counts map[string]uint64) string {
 	var parts []string
-	for _, what := range slices.Sorted(maps.Keys(dropped)) {
-		parts = append(parts, fmt.Sprintf("%d %s", dropped[what], what))
+	for _, what := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[what], what))
 	}
-	return "; dropped " + strings.Join(parts, ", ") + " (--drop-newer)"
+	return strings.Join(parts, ", ")
+}
+
+// EnterpriseNote says that n Redis Enterprise per-key opcodes (RAM LRU, slot number) were
+// skipped: they describe where Redis Enterprise kept a key, which no other server holds.
+func EnterpriseNote(n uint64) string {
+	return fmt.Sprintf("skipped %d Redis Enterprise per-key opcodes (RAM LRU, slot number: no other server holds them)", n)
 }

@@ -57,6 +57,9 @@ func FuzzReader(f *testing.F) {
 	// Expiries Redis reads its own way, a db in two sections, repeated members and keys.
 	f.Add(rdbFile("0010", expMS(0), aux("x", "y"), str("k", "v"), resizeDB(9, 1), selectDB(1), str("k", "v"),
 		selectDB(0), plainSet("s", "a", "a"), str("k", "w")))
+	// A library in Redis 7.0 RC's layout (opcode 246); Redis Enterprise's per-key opcodes.
+	f.Add(rdbFile("0010", cat([]byte{0xf6}, rstr("lib"), rstr("LUA"), []byte{1}, rstr("d"), rstr("redis.register_function('f', function() return 1 end)"))))
+	f.Add(rdbFile("0012", cat([]byte{107, 0x40, 0x43}, str("k", "v"), []byte{121, 5}, str("j", "w"))))
 	// Quicklists past 256 bytes are read twice; repeated keys and members are looked for.
 	opts := decoder.Options{BufferSize: 64 << 10, MaxHeldBytes: 256, OnDuplicate: record.DupError}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -31,7 +31,7 @@ func (rd *Reader) readQuicklist(t byte, exp int64, sink record.Sink) error {
 		if err != nil {
 			return err
 		}
-		n, err := nodeLen(t, node, plain, i)
+		n, err := nodeLen(t, node, plain)
 		if err != nil {
 			return err
 		}
@@ -100,8 +100,8 @@ func (rd *Reader) quicklistNode(in *input, t byte, i uint64) (node []byte, plain
 	return rd.a, plain, err
 }
 
-// nodeLen returns the elements of quicklist node i, checking its header.
-func nodeLen(t byte, node []byte, plain bool, i uint64) (uint64, error) {
+// nodeLen returns the elements of a quicklist node, checking its header.
+func nodeLen(t byte, node []byte, plain bool) (uint64, error) {
 	if plain {
 		return 1, nil
 	}
@@ -109,14 +109,10 @@ func nodeLen(t byte, node []byte, plain bool, i uint64) (uint64, error) {
 	if err := it.open(quicklistKind(t), node); err != nil {
 		return 0, err
 	}
+	// An empty node is skipped, as Redis skips it (rdbLoadObject: "Silently skip empty
+	// ziplists"); a list of empty nodes alone is an empty key, skipped too.
 	n, err := blobEntries(it, t)
-	if err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("%w quicklist: node %d is empty", ErrCorrupt, i)
-	}
-	return uint64(n), nil
+	return uint64(n), err
 }
 
 func quicklistKind(t byte) packKind {

@@ -42,7 +42,6 @@ var (
 	errBadScore     = fmt.Errorf("%w: bad score", ErrCorrupt)
 	errBadStream    = fmt.Errorf("%w stream", ErrCorrupt)
 	errBadHashTTL   = fmt.Errorf("%w hash field ttl", ErrCorrupt)
-	errPreGAFunc    = fmt.Errorf("%w: pre-release function format (Redis 7.0 release candidates)", ErrVersion)
 	errDBOutOfRange = fmt.Errorf("%w: database number out of range", ErrCorrupt)
 )
 
@@ -142,6 +141,9 @@ type Stats struct {
 	// SlotImports counts Valkey 9's slot-import opcodes skipped: the state of a slot
 	// migration under way, which the server that wrote the file resumes and no other holds.
 	SlotImports uint64
+	// EnterpriseSkipped counts Redis Enterprise's per-key opcodes skipped (RAM LRU, slot
+	// number: one length each, before a record's type), which no other server holds.
+	EnterpriseSkipped uint64
 	// NewerDropped counts what Options.DropNewer dropped, by what it is ("stream producer
 	// metadata", "stream NACK zone", "key metadata META-xxxx", "array"); nil when nothing was.
 	NewerDropped map[string]uint64
@@ -330,6 +332,11 @@ const (
 	opExpireTime    = 253
 	opSelectDB      = 254
 	opEOF           = 255
+
+	// Redis Enterprise writes these before a record's type, one length each; Redis refuses
+	// them, redis/librdb skips them (parser.c, __RDB_OPCODE_RAM_LRU and _SLOT_NUM).
+	opEnterpriseRAMLRU = 107
+	opEnterpriseSlot   = 121
 )
 
 var typeNames = map[byte]string{
@@ -456,7 +463,18 @@ func (rd *Reader) WriteTo(ctx context.Context, sink record.Sink) error {
 				}
 			}
 		case opFunctionPreGA:
-			err = errPreGAFunc
+			if rd.a, err = rd.preGAFunction(); err == nil {
+				rd.functions = append(rd.functions, string(rd.a))
+				if err := sink.WriteFunction(rd.a); err != nil {
+					return err // the sink's, as it is
+				}
+			}
+		case opEnterpriseRAMLRU, opEnterpriseSlot:
+			_, err = in.plainLength()
+			rd.stats.EnterpriseSkipped++
+			if err == nil {
+				continue
+			}
 		case opSlotImport, opHashTemplates:
 			err = rd.readNewerOpcode(t)
 		case opSlotInfo:

@@ -249,11 +249,6 @@ func TestStreamErrors(t *testing.T) {
 			must(t, sinkStream(w, []byte("k"), 0))
 			return sinkEntry(w, StreamID{Ms: 1, Seq: 0}, nil)
 		}, ErrStreamFields, "0 strings"},
-		{"length", 9, func(w *Writer) error {
-			must(t, sinkStream(w, []byte("k"), 0))
-			must(t, sinkEntry(w, StreamID{Ms: 1, Seq: 0}, one))
-			return sinkEndStream(w, StreamMeta{Length: 2})
-		}, ErrStreamMeta, "length 2, but 1 entries"},
 		{"last id", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
 			must(t, sinkEntry(w, StreamID{Ms: 7, Seq: 0}, one))

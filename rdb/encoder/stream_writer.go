@@ -284,9 +284,8 @@ func (s *streamState) derivedMeta() (StreamMeta, error) {
 	if m.Length == 0 {
 		m.Length = s.entries
 	}
-	if m.Length != s.entries {
-		return m, fmt.Errorf("%w: length %d, but %d entries", ErrStreamMeta, m.Length, s.entries)
-	}
+	// A length other than the entries' count is written as given: Redis loads it as it is
+	// (XLEN says it), and dumps of Redis 5.0 hold such streams.
 	if m.LastID == (StreamID{}) {
 		m.LastID = s.last
 	}

@@ -33,6 +33,10 @@ func (it *Iterator) Open(b []byte) error {
 		it.err = ErrCorrupt
 		return ErrCorrupt
 	}
+	if b[0] == 255 { // Redis's zipmapValidateIntegrity: a count, or 254 (ZIPMAP_BIGLEN)
+		it.err = fmt.Errorf("%w: its header's field count is 255 (a count under 254, or 254)", ErrCorrupt)
+		return it.err
+	}
 	if b[0] < 254 {
 		it.count = int(b[0]) * 2
 	}

@@ -73,6 +73,7 @@ func TestDamage(t *testing.T) {
 		{"count", build(2, 0, "f", "v"), false, "zipmap: its header says 2 fields, it holds 1"},
 		{"free past the end", []byte{1, 1, 'f', 1, 9, 'v', 0xff}, false, "zipmap"},
 		{"length past the end", append([]byte{1, 200}, 0xff), false, "zipmap"},
+		{"count 255", append([]byte{255, 1, 'f', 1, 0, 'v'}, 0xff), true, "zipmap: its header's field count is 255 (a count under 254, or 254)"}, // hdt3213/rdb's zipmap_big_len.rdb
 		{"length 255", append([]byte{1, 1, 'f', 255, 0, 'v'}, 0xff), false, "zipmap"},
 	} {
 		var it Iterator
