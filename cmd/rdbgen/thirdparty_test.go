@@ -27,11 +27,7 @@ const redis74 = "/opt/redis-versions/redis-7.4.1/redis-server"
 // knownDiffs are the paths ("FILE PATH") whose result a server holds otherwise than the
 // original, with why; each must still differ (a fix removes its line).
 var knownDiffs = map[string]string{
-	"librdb/plain_zset_v6.rdb convert":       negativeZero,
 	"librdb/plain_zset_v6.rdb export+import": negativeZero,
-	"librdb/plain_zset_v6.rdb merge":         negativeZero,
-	"librdb/plain_zset_v6.rdb load restore":  negativeZero,
-	"librdb/plain_zset_2_v11.rdb redis-7.4":  negativeZero,
 	"librdb/zset_zl_v6.rdb load pipeline":    zaddNegativeZero,
 }
 
