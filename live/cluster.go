@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -110,6 +111,12 @@ func (cs *ClusterSource) Primaries() []Address {
 		out[i] = p.addr
 	}
 	return out
+}
+
+// Touched reports whether the last WriteTo read a primary with SCAN and DUMP without
+// CLIENT NO-TOUCH, as Source.Touched does.
+func (cs *ClusterSource) Touched() bool {
+	return slices.ContainsFunc(cs.primaries, (*Source).Touched)
 }
 
 // Address returns the address of the node the URL named.

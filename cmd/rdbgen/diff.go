@@ -33,6 +33,9 @@ func diffAction(c *cli.Context) error {
 	if len(args) != 2 {
 		return fmt.Errorf("diff takes two files, got %d (rdbgen diff a.rdb b.rdb)", len(args))
 	}
+	if err := refuseLive("diff", args); err != nil {
+		return err
+	}
 	limit, err := cliflags.Limit(c, "limit")
 	if err != nil {
 		return err

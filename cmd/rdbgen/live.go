@@ -14,7 +14,7 @@ import (
 )
 
 // liveFlagNames are the flags of a live server's input.
-var liveFlagNames = []string{"via", "tls-ca", "tls-cert", "tls-key", "insecure"}
+var liveFlagNames = []string{"via", "tls-ca", "tls-cert", "tls-key", "insecure", "password-file"}
 
 // liveFlags are the flags of the commands that read a dump, for an input that is a live
 // server: redis://[user:password@]host[:port][/db] or rediss://….
@@ -27,6 +27,7 @@ func liveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-cert", Category: cat, Usage: "PEM file of a client certificate, for a server that asks for one"},
 		&cli.StringFlag{Name: "tls-key", Category: cat, Usage: "PEM file of the client certificate's key"},
 		&cli.BoolFlag{Name: "insecure", Category: cat, Usage: "do not check the server's certificate"},
+		passwordFileFlag(cat),
 		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), 4 at a time; " +
 			"with -o DIR/ (a directory) one shard file per primary, as --cluster-shards writes them, else one file of every primary's keys"},
 	}
@@ -79,9 +80,36 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 	if c.Bool("quiet") {
 		errw = io.Discard
 	}
+	pw, from, err := password(c)
+	if err != nil {
+		return live.Options{}, err
+	}
+	if a, err := live.ParseURL(input); err == nil && a.Password != "" && pw != "" {
+		return live.Options{}, fmt.Errorf("%s: a password in the URL and in %s: give one (keep it out of the URL, which ps shows)", a, from)
+	}
 	return live.Options{
-		Via:    live.Via(c.String("via")),
-		TLS:    live.TLS{CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key"), Insecure: c.Bool("insecure")},
-		Notice: func(msg string) { fmt.Fprintf(errw, "rdbgen: %s\n", msg) },
+		Via:           live.Via(c.String("via")),
+		TLS:           live.TLS{CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key"), Insecure: c.Bool("insecure")},
+		Notice:        func(msg string) { fmt.Fprintf(errw, "rdbgen: %s\n", msg) },
+		Password:      pw,
+		Match:         c.String("match"), // "" where the command has no --match
+		DropFunctions: c.Bool("drop-functions"),
 	}, nil
+}
+
+// refuseLive returns, for a command that reads dump files alone, an error for the first of
+// args that is a live server's URL, "write it to a file first", naming it without its
+// password; nil when none is.
+func refuseLive(command string, args []string) error {
+	for _, arg := range args {
+		if !live.IsURL(arg) {
+			continue
+		}
+		name := "the server"
+		if a, err := live.ParseURL(arg); err == nil {
+			name = a.String()
+		}
+		return fmt.Errorf("%s reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", command, name, name)
+	}
+	return nil
 }

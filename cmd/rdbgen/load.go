@@ -35,6 +35,7 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address (with --cluster: any node of the cluster)"},
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
+				passwordFileFlag(""),
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
 				shardIndexFlag(),
 				baseTimeFlag(),
@@ -57,10 +58,14 @@ func loadCommand() *cli.Command {
 
 func loadAction(c *cli.Context) error {
 	now := time.Now()
+	pw, _, err := password(c)
+	if err != nil {
+		return err
+	}
 	// The flags first, before the input is opened.
 	opts, dbs, err := loader.Target{
 		Addr: c.String("addr"), AddrSet: c.IsSet("addr"), URL: c.String("url"),
-		Password: c.String("password"), PasswordSet: c.IsSet("password"),
+		Password: pw, PasswordSet: c.IsSet("password") || c.IsSet("password-file"),
 		Method: loader.Method(c.String("method")), Batch: c.Int("batch"), Replace: c.Bool("replace"), Cluster: c.Bool("cluster"),
 		DB: c.Int("db"), DBSet: c.IsSet("db"), DBMap: c.String("db-map"),
 		Dataset: !c.IsSet("spec") && c.NArg() == 0,
