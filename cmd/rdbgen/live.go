@@ -54,15 +54,36 @@ func liveSplit(c *cli.Context, j *fileJob, in *input.Input) error {
 	if in.Cluster == nil {
 		return nil
 	}
-	if fi, err := os.Stat(j.out); j.opts.Layout == nil && (strings.HasSuffix(j.out, "/") || err == nil && fi.IsDir()) {
+	if j.opts.Layout == nil && liveClusterSplit(c) {
 		if err := splitOutput(c, "--cluster"); err != nil {
 			return err
 		}
-		j.opts.Layout, j.opts.Shard = in.Cluster.Layout(), nil
+		layout := in.Cluster.Layout()
+		shard, err := shardOfSplit(c, layout, true)
+		if err != nil {
+			return err
+		}
+		j.opts.Layout, j.opts.Shard = layout, shard
 		j.opts.Manifest, j.opts.NoManifest = "", false
 	}
 	in.Cluster.SameFunctions = j.opts.Layout != nil
 	return nil
+}
+
+// liveClusterSplit tells whether the command reads a live cluster (--cluster) into a
+// directory (-o names one that exists, or a name ending in /) without a split of its own
+// (--cluster-shards, --slots-from): a split by the cluster's own slots, one shard file per
+// primary.
+func liveClusterSplit(c *cli.Context) bool {
+	if isCluster(c) || !live.IsURL(c.Args().First()) {
+		return false
+	}
+	if ok, err := liveCluster(c, c.Args().First()); !ok || err != nil {
+		return false
+	}
+	out := c.String("output")
+	fi, err := os.Stat(out)
+	return strings.HasSuffix(out, "/") || err == nil && fi.IsDir()
 }
 
 // liveOptions returns the options of a live input from the flags; for an input that is no

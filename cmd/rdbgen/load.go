@@ -38,6 +38,7 @@ func loadCommand() *cli.Command {
 				passwordFileFlag(""),
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
 				shardIndexFlag(),
+				shardCountFlag(),
 				baseTimeFlag(),
 				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline, mass or restore (one RESTORE per key, its value serialized for the server)"},
 				&cli.BoolFlag{Name: "replace", Usage: "with --method restore: replace keys the server holds (RESTORE … REPLACE) instead of stopping at the first"},
@@ -120,12 +121,12 @@ func loadAction(c *cli.Context) error {
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.Len()
-	shard, err := loadShard(c)
+	shard, shards, err := loadShard(c)
 	if err != nil {
 		return err
 	}
 	if shard >= 0 {
-		opts.Shard = &shard
+		opts.Shard, opts.Shards = &shard, shards
 		total = 0 // the shard's keys are known once read
 	}
 	var done func()
