@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +29,7 @@ func liveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-key", Category: cat, Usage: "PEM file of the client certificate's key"},
 		&cli.BoolFlag{Name: "insecure", Category: cat, Usage: "do not check the server's certificate"},
 		passwordFileFlag(cat),
+		&cli.BoolFlag{Name: "allow-moving-slots", Category: cat, Usage: "with --cluster: read on when slots migrate or move between primaries during the reading (a resharding), counting them, instead of stopping: their keys may be missing or read twice"},
 		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), 4 at a time; " +
 			"with -o DIR/ (a directory) one shard file per primary, as --cluster-shards writes them, else one file of every primary's keys"},
 	}
@@ -38,6 +40,9 @@ func liveFlags() []cli.Flag {
 func liveCluster(c *cli.Context, arg string) (bool, error) {
 	isLive := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "via") })
 	if !isLive || !c.Bool("cluster") {
+		if isLive && c.IsSet("allow-moving-slots") {
+			return false, errors.New("--allow-moving-slots goes with --cluster: slots move between a cluster's primaries")
+		}
 		return false, nil
 	}
 	if !live.IsURL(arg) {
@@ -67,6 +72,7 @@ func liveSplit(c *cli.Context, j *fileJob, in *input.Input) error {
 		j.opts.Manifest, j.opts.NoManifest = "", false
 	}
 	in.Cluster.SameFunctions = j.opts.Layout != nil
+	in.Cluster.AllowMovingSlots = c.Bool("allow-moving-slots")
 	return nil
 }
 
