@@ -114,6 +114,8 @@ func (s *Source) functions(ctx context.Context, c *redis.Client, sink record.Sin
 	switch {
 	case errors.As(err, &re) && unknownCommand(err.Error()):
 		return nil
+	case errors.As(err, &re) && strings.HasPrefix(err.Error(), "NOPERM"):
+		return fmt.Errorf("FUNCTION LIST at %s: %w (leave the libraries out with --drop-functions)", s.addr, err)
 	case err != nil:
 		return fmt.Errorf("FUNCTION LIST at %s: %w", s.addr, err)
 	}

@@ -180,8 +180,8 @@ func TestScanLimitedUser(t *testing.T) {
 		t.Errorf("without Match: %v; want the DUMP of \"other\" refused, naming --match", err)
 	}
 	_, err = read(live.Options{Via: live.Scan, Match: "app:*"})
-	if err == nil || !strings.Contains(err.Error(), "FUNCTION LIST") {
-		t.Errorf("without DropFunctions: %v; want FUNCTION LIST refused", err)
+	if err == nil || !strings.Contains(err.Error(), "FUNCTION LIST") || !strings.Contains(err.Error(), "--drop-functions") {
+		t.Errorf("without DropFunctions: %v; want FUNCTION LIST refused, naming --drop-functions", err)
 	}
 }
 

@@ -112,7 +112,7 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 		return live.Options{}, err
 	}
 	if a, err := live.ParseURL(input); err == nil && a.Password != "" && pw != "" {
-		return live.Options{}, fmt.Errorf("%s: a password in the URL and in %s: give one (keep it out of the URL, which ps shows)", a, from)
+		return live.Options{}, fmt.Errorf("%s: a password in the URL and in %s: give one (keep it out of the URL, which ps shows; a name alone before @ is a password, as for redis-cli: a user is redis://USER:@host)", a, from)
 	}
 	return live.Options{
 		Via:           live.Via(c.String("via")),
