@@ -102,13 +102,13 @@ func TestLiveInputErrors(t *testing.T) {
 	}
 }
 
-// TestLivePassword reads a server that requires a password with every command that takes
-// its URL, the password given as $REDISCLI_AUTH and as --password-file (a Kubernetes
+// TestLivePassword reads (and loads, and verifies) a server that requires a password with
+// every command that takes its URL or address, the password given as $REDISCLI_AUTH and as --password-file (a Kubernetes
 // secret's file, with its newline), never in the URL; the same password in the URL as
 // well is refused.
 func TestLivePassword(t *testing.T) {
 	ctx := context.Background()
-	src := servertest.Start(t, redistest.WriteDump(t, map[string]string{"k": "v"}), "--repl-diskless-sync-delay", "0")
+	src := servertest.StartEmpty(t, "--repl-diskless-sync-delay", "0")
 	if err := src.Client().ConfigSet(ctx, "requirepass", "s3cret").Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,9 @@ func TestLivePassword(t *testing.T) {
 		{"convert", url, "--via", "scan", "-o", filepath.Join(dir, "s.rdb"), "-f"},
 		{"import", url, "-o", filepath.Join(dir, "i.rdb"), "-f"},
 		{"inspect", url},
-		{"load", "--url", url, "--count", "3", "--key-prefix", "loaded:"},
+		{"load", "--url", url, "--count", "3", "--key-prefix", "loaded:", "--manifest", filepath.Join(dir, "m.json"), "-f"},
+		{"verify", "--url", url, "--manifest", filepath.Join(dir, "m.json")},
+		{"verify", "--addr", src.Addr, "--manifest", filepath.Join(dir, "m.json")},
 	}
 	for _, how := range []string{"REDISCLI_AUTH", "--password-file"} {
 		for _, args := range commands {
