@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/record"
@@ -48,20 +47,13 @@ func TestClusterMovingSlots(t *testing.T) {
 		t.Fatalf("at rest: %v, %d keys, %d moving slots", err, count.Counts.Keys, cs.MovingSlots())
 	}
 
-	do := func(c *redis.Client, args ...any) {
-		t.Helper()
-		if err := c.Do(ctx, args...).Err(); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-	}
-	do(to.Client(), "CLUSTER", "SETSLOT", slot, "IMPORTING", from.ID)
-	do(from.Client(), "CLUSTER", "SETSLOT", slot, "MIGRATING", to.ID)
-	host, port, _ := strings.Cut(to.Addr, ":")
-	migrate := []any{"MIGRATE", host, port, "", 0, 5000, "KEYS"}
+	var half []string
 	for i := range 100 {
-		migrate = append(migrate, "{moving}:"+strconv.Itoa(i))
+		half = append(half, "{moving}:"+strconv.Itoa(i))
 	}
-	do(from.Client(), migrate...)
+	if err := localcluster.Migrate(ctx, slot, from, to, half...); err != nil {
+		t.Fatal(err)
+	}
 
 	wantErr := func(what string, err error) {
 		t.Helper()
@@ -83,13 +75,15 @@ func TestClusterMovingSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	migrate = migrate[:7]
+	half = half[:0]
 	for i := 100; i < 200; i++ {
-		migrate = append(migrate, "{moving}:"+strconv.Itoa(i))
+		half = append(half, "{moving}:"+strconv.Itoa(i))
 	}
-	do(from.Client(), migrate...)
-	for _, n := range c.Nodes {
-		do(n.Client(), "CLUSTER", "SETSLOT", slot, "NODE", to.ID)
+	if err := localcluster.Migrate(ctx, slot, from, to, half...); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Settle(ctx, slot, to); err != nil {
+		t.Fatal(err)
 	}
 	wantErr("moved", cs.WriteTo(ctx, &record.Count{}))
 }

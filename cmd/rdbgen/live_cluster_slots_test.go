@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
@@ -25,22 +26,8 @@ func TestConvertLiveClusterMigrating(t *testing.T) {
 	slot := cluster.KeySlot("{m}")
 	from := c.Nodes[layout.ShardOf([]byte("{m}"))]
 	to := c.Nodes[(layout.ShardOf([]byte("{m}"))+1)%3]
-	host, port, _ := strings.Cut(to.Addr, ":")
-	for _, step := range []struct {
-		node string
-		args []any
-	}{
-		{to.Addr, []any{"CLUSTER", "SETSLOT", slot, "IMPORTING", from.ID}},
-		{from.Addr, []any{"CLUSTER", "SETSLOT", slot, "MIGRATING", to.ID}},
-		{from.Addr, []any{"MIGRATE", host, port, "", 0, 5000, "KEYS", "{m}:1", "{m}:2"}},
-	} {
-		n := from
-		if step.node == to.Addr {
-			n = to
-		}
-		if err := n.Client().Do(ctx, step.args...).Err(); err != nil {
-			t.Fatalf("%v: %v", step.args, err)
-		}
+	if err := localcluster.Migrate(ctx, slot, from, to, "{m}:1", "{m}:2"); err != nil {
+		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "all.rdb")
 	url := "redis://" + c.Nodes[0].Addr
