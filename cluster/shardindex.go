@@ -13,6 +13,9 @@ import (
 const (
 	EnvJobIndex   = "JOB_COMPLETION_INDEX"
 	EnvShardIndex = "RDBGEN_SHARD_INDEX"
+	// EnvShardCount gives the number of shards of the job (--shard-count): an Indexed Job
+	// sets it to its completions, which no pod is told otherwise.
+	EnvShardCount = "RDBGEN_SHARD_COUNT"
 )
 
 // A shardSource is where a shard index came from: the flag or an environment variable.

@@ -208,6 +208,14 @@ func wayOut(err error, way string) string {
 	if errors.As(err, &cannot) && cannot.VersionTooOld() {
 		return fmt.Sprintf("choose --rdb-version %d or more, or leave --rdb-version out, or %s", cannot.Feature.Since(), way)
 	}
+	if errors.As(err, &cannot) && cannot.Feature == encoder.HashFieldTTL {
+		first, _ := encoder.FirstTarget(encoder.HashFieldTTL)
+		for _, t := range encoder.Targets() {
+			if (encoder.Capabilities{Target: t, RDBVersion: encoder.ValkeyVersion}).Can(encoder.ValkeyFormat) {
+				return fmt.Sprintf("choose a newer --target (%s, or %s with --rdb-version %d), or %s", first.Name, t.Name, encoder.ValkeyVersion, way)
+			}
+		}
+	}
 	return "choose a newer --target, or " + way
 }
 

@@ -73,6 +73,19 @@ func (s *server) WriteTo(ctx context.Context, sink record.Sink) error {
 	return err
 }
 
+// Touched reports whether the last reading of a live input counted as an access to every
+// key of a server (SCAN and DUMP without CLIENT NO-TOUCH, before Redis 7.2): the keys' LRU
+// idle times were reset, their LFU counters raised.
+func (in *Input) Touched() bool {
+	switch {
+	case in.Cluster != nil:
+		return in.Cluster.Touched()
+	case in.Server != nil:
+		return in.Server.Touched()
+	}
+	return false
+}
+
 // Snapshot returns the snapshot of the live server in, as a replica receives it, for a
 // reader of a whole RDB file (inspect): one server's, of every database, read with
 // live.Sync, as a scan gives none.

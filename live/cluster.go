@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,13 +41,18 @@ type ClusterSource struct {
 	// for its keys). Under DupFirst and DupLast the primaries are read one at a time, in
 	// order. The keys are remembered as record.KeySet does (32 to 64 bytes a key).
 	OnDuplicate record.OnDuplicate
+	// AllowMovingSlots reads on when slots move between primaries during the reading (a
+	// resharding), counting them (MovingSlots), instead of stopping with a *SlotsError:
+	// their keys may be missing or read twice (see slots.go).
+	AllowMovingSlots bool
 
 	seed      Address
 	opts      Options
 	layout    *cluster.Layout
 	primaries []*Source
 	stats     decoder.Stats
-	mu        sync.Mutex // serializes the callbacks of the primaries' readings
+	moving    map[int]bool // the slots that moved during the last WriteTo, with AllowMovingSlots
+	mu        sync.Mutex   // serializes the callbacks of the primaries' readings, and moving
 }
 
 // DefaultParallel is how many primaries a ClusterSource reads at a time by default: a
@@ -119,6 +125,16 @@ func (cs *ClusterSource) Primaries() []Address {
 	return out
 }
 
+// Touched reports whether the last WriteTo read a primary with SCAN and DUMP without
+// CLIENT NO-TOUCH, as Source.Touched does.
+func (cs *ClusterSource) Touched() bool {
+	return slices.ContainsFunc(cs.primaries, (*Source).Touched)
+}
+
+// MovingSlots returns the number of slots that moved between primaries, or were migrating,
+// during the last WriteTo, which AllowMovingSlots let it read on through.
+func (cs *ClusterSource) MovingSlots() int { return len(cs.moving) }
+
 // Address returns the address of the node the URL named.
 func (cs *ClusterSource) Address() Address { return cs.seed }
 
@@ -130,7 +146,7 @@ func (cs *ClusterSource) Stats() decoder.Stats { return cs.stats }
 // primary's. Progress adds up over the primaries; an error names the primary, and stops the
 // others.
 func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
-	cs.stats = decoder.Stats{}
+	cs.stats, cs.moving = decoder.Stats{}, nil
 	n := len(cs.primaries)
 	par := cs.Parallel
 	if par <= 0 {
@@ -185,7 +201,7 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 			}
 			defer func() { <-sem }()
 			ps := &primarySink{j: j, i: i}
-			err := p.WriteTo(run, ps)
+			err := cs.readPrimary(run, p, i, ps)
 			ps.release()
 			if err != nil && run.Err() == nil {
 				if !strings.Contains(err.Error(), p.addr.Host) {
@@ -212,6 +228,39 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		return first
 	case cs.SameFunctions:
 		return j.lacking()
+	}
+	return nil
+}
+
+// readPrimary reads primary p, shard i of the layout, into sink, and asks it for its own
+// slots before and after: slots that move meanwhile are an error, or with AllowMovingSlots
+// counted.
+func (cs *ClusterSource) readPrimary(ctx context.Context, p *Source, i int, sink record.Sink) error {
+	before, err := cs.ownSlots(ctx, p, i)
+	if err != nil {
+		return err
+	}
+	if err := p.WriteTo(ctx, sink); err != nil {
+		return err
+	}
+	after, err := cs.ownSlots(ctx, p, i)
+	if err != nil {
+		return err
+	}
+	moved := slices.Compact(slices.Sorted(slices.Values(append(before, after...))))
+	if len(moved) == 0 {
+		return nil
+	}
+	if !cs.AllowMovingSlots {
+		return &SlotsError{Primary: p.addr, Slots: moved}
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.moving == nil {
+		cs.moving = map[int]bool{}
+	}
+	for _, s := range moved {
+		cs.moving[s] = true
 	}
 	return nil
 }

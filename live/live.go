@@ -63,16 +63,28 @@ type Options struct {
 	// keys so far) for Sync, keys for Scan.
 	Progress func(record.Progress)
 	// Notice, if set, receives one-line messages for a person: the fallback
-	// from Sync to Scan, and that a Scan is not a point-in-time snapshot.
+	// from Sync to Scan, that a Scan is not a point-in-time snapshot, and that it
+	// counted as an access to every key (a server without CLIENT NO-TOUCH).
 	Notice func(string)
+	// Password is the password for AUTH when the URL has none ($REDISCLI_AUTH, a
+	// password file); a URL with a password as well is an error wrapping ErrBadOption.
+	Password string
+	// Match, if set, is the glob a Scan passes to SCAN MATCH: keys outside it are
+	// neither listed nor dumped (an ACL user limited to a key pattern). Sync reads
+	// every key regardless.
+	Match string
+	// DropFunctions makes a Scan leave the function libraries out without asking for
+	// them (a user without FUNCTION LIST); a Sync's stream holds them regardless.
+	DropFunctions bool
 }
 
 // A Source is a live server as a record.Source. Each WriteTo reads the server
 // afresh; one at a time.
 type Source struct {
-	addr  Address
-	opts  Options
-	stats decoder.Stats
+	addr    Address
+	opts    Options
+	stats   decoder.Stats
+	touched bool // the last Scan counted as an access to every key
 }
 
 // Open checks url and opts and returns a Source for the server; it does not
@@ -94,6 +106,12 @@ func Open(url string, opts Options) (*Source, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = 60 * time.Second
 	}
+	if opts.Password != "" {
+		if a.Password != "" {
+			return nil, fmt.Errorf("%w: %s has a password in the URL and another is given ($REDISCLI_AUTH or a password file): give one", ErrBadOption, a)
+		}
+		a.Password = opts.Password
+	}
 	if _, err := a.clientOptions(0, opts.TLS, opts.Timeout); err != nil {
 		return nil, err
 	}
@@ -111,6 +129,11 @@ func (s *Source) Via() Via {
 	return s.opts.Via
 }
 
+// Touched reports whether the last WriteTo read the server with SCAN and DUMP without
+// CLIENT NO-TOUCH (a server before Redis 7.2, or a user not allowed it): every key's LRU
+// idle time was reset, or an access counted in its LFU counter.
+func (s *Source) Touched() bool { return s.touched }
+
 // Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
 // records and the module values and AUX data per module (a scan reads each key's payload
 // with a reader of its own: its Bytes are not counted).
@@ -119,7 +142,7 @@ func (s *Source) Stats() decoder.Stats { return s.stats }
 // WriteTo reads the server's records into sink: with Sync, falling back to Scan
 // when the server refuses replication.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
-	s.stats = decoder.Stats{}
+	s.stats, s.touched = decoder.Stats{}, false
 	if s.addr.DB >= 0 {
 		sink = newOneDB(sink, s.addr.DB)
 	}

@@ -28,16 +28,18 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		return err
 	}
 	defer c.Close()
-	info, err := c.Info(ctx, "server", "keyspace").Result()
+	info, err := s.info(ctx, c)
 	if err != nil {
-		return fmt.Errorf("connect to %s: %w", s.addr, err)
+		return err
 	}
 	dbs, major := keyspace(info)
 	if s.addr.DB >= 0 {
 		dbs = slices.DeleteFunc(dbs, func(db int) bool { return db != s.addr.DB })
 	}
-	if err := s.functions(ctx, c, sink); err != nil {
-		return err
+	if !s.opts.DropFunctions {
+		if err := s.functions(ctx, c, sink); err != nil {
+			return err
+		}
 	}
 	pr, err := decoder.NewPayloadReader(s.opts.Decoder)
 	if err != nil {
@@ -51,6 +53,10 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		}
 	}
 	w.report()
+	if w.touched != "" {
+		s.touched = true
+		s.notice("%s: the scan reset every key's OBJECT IDLETIME (LRU) or counted an access to it (LFU)", w.touched)
+	}
 	if w.gone > 0 {
 		s.notice("%d keys of %s were deleted between SCAN and DUMP, and are not read", w.gone, s.addr)
 	}
@@ -64,6 +70,21 @@ func (s *Source) client(db int) (*redis.Client, error) {
 		return nil, err
 	}
 	return redis.NewClient(o), nil
+}
+
+// info returns the server and keyspace sections of INFO, asked one at a time: several
+// sections in one INFO exist from Redis 7.0 only.
+func (s *Source) info(ctx context.Context, c *redis.Client) (string, error) {
+	var text strings.Builder
+	for _, section := range []string{"server", "keyspace"} {
+		part, err := c.Info(ctx, section).Result()
+		if err != nil {
+			return "", fmt.Errorf("INFO %s at %s: %w", section, s.addr, err)
+		}
+		text.WriteString(part)
+		text.WriteString("\n")
+	}
+	return text.String(), nil
 }
 
 // keyspace returns the databases that INFO keyspace lists, in order, and the
@@ -93,6 +114,8 @@ func (s *Source) functions(ctx context.Context, c *redis.Client, sink record.Sin
 	switch {
 	case errors.As(err, &re) && unknownCommand(err.Error()):
 		return nil
+	case errors.As(err, &re) && strings.HasPrefix(err.Error(), "NOPERM"):
+		return fmt.Errorf("FUNCTION LIST at %s: %w (leave the libraries out with --drop-functions)", s.addr, err)
 	case err != nil:
 		return fmt.Errorf("FUNCTION LIST at %s: %w", s.addr, err)
 	}
@@ -110,24 +133,27 @@ type scanner struct {
 	s        *Source
 	pr       *decoder.PayloadReader
 	sink     record.Sink
-	absolute bool // PEXPIRETIME (7.0+), else PTTL
+	absolute bool   // PEXPIRETIME (7.0+), else PTTL
+	touched  string // why the scan's DUMPs count as accesses (no CLIENT NO-TOUCH), or ""
 	keys     uint64
 	gone     uint64 // keys deleted between SCAN and DUMP
 }
 
 // db reads database db into the sink.
 func (w *scanner) db(ctx context.Context, db int) error {
-	c, err := w.s.client(db)
+	o, err := w.s.addr.clientOptions(db, w.s.opts.TLS, w.s.opts.Timeout)
 	if err != nil {
 		return err
 	}
+	o.OnConnect = func(ctx context.Context, cn *redis.Conn) error { return w.noTouch(ctx, cn) }
+	c := redis.NewClient(o)
 	defer c.Close()
 	opened := false
 	// SCAN may return a key twice (when the server resizes its table midway).
 	seen := map[string]struct{}{}
 	var cursor uint64
 	for {
-		keys, next, err := c.Scan(ctx, cursor, "", scanBatch).Result()
+		keys, next, err := c.Scan(ctx, cursor, w.s.opts.Match, scanBatch).Result()
 		if err != nil {
 			return fmt.Errorf("SCAN db %d at %s: %w", db, w.s.addr, err)
 		}
@@ -149,6 +175,25 @@ func (w *scanner) db(ctx context.Context, db int) error {
 			return nil
 		}
 	}
+}
+
+// noTouch asks the server not to count the scan's DUMPs on the new connection c as accesses
+// (CLIENT NO-TOUCH, Redis 7.2+), so that the keys' LRU idle time and LFU counter stay as
+// they were; a server without it, or a user not allowed it, is noted in touched.
+func (w *scanner) noTouch(ctx context.Context, c *redis.Conn) error {
+	err := c.Do(ctx, "CLIENT", "NO-TOUCH", "on").Err()
+	var re redis.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re) && unknownCommand(err.Error()):
+		w.touched = fmt.Sprintf("%s has no CLIENT NO-TOUCH (Redis 7.2+)", w.s.addr)
+		return nil
+	case errors.As(err, &re) && strings.HasPrefix(err.Error(), "NOPERM"):
+		w.touched = fmt.Sprintf("the user may not run CLIENT NO-TOUCH at %s", w.s.addr)
+		return nil
+	}
+	return fmt.Errorf("CLIENT NO-TOUCH at %s: %w", w.s.addr, err)
 }
 
 // batch fetches and decodes the values of keys.
@@ -174,6 +219,9 @@ func (w *scanner) batch(ctx context.Context, c *redis.Client, db int, keys []str
 		if err == redis.Nil {
 			w.gone++
 			continue
+		}
+		if err != nil && strings.HasPrefix(err.Error(), "NOPERM") {
+			return fmt.Errorf("DUMP %q in db %d at %s: %w (convert --match PATTERN scans only the keys the user may read)", k, db, w.s.addr, err)
 		}
 		if err != nil {
 			return fmt.Errorf("DUMP %q in db %d at %s: %w", k, db, w.s.addr, err)

@@ -258,7 +258,8 @@ func refused(err error) bool {
 }
 
 func unknownCommand(msg string) bool {
-	return strings.Contains(strings.ToLower(msg), "unknown command")
+	msg = strings.ToLower(msg)
+	return strings.Contains(msg, "unknown command") || strings.Contains(msg, "unknown subcommand")
 }
 
 // timedReader reads from conn, each read bounded by timeout.

@@ -19,8 +19,12 @@ import (
 // job continues in the next job of the same worker, so that its commands keep their
 // order.
 type pool struct {
-	l       *load
-	ctx     context.Context
+	l   *load
+	ctx context.Context
+	// cmdCtx is ctx without its cancel, for the commands: a command sent is always answered,
+	// so that the count is what the server holds and no command runs after the temporary
+	// keys are removed; the workers stop at ctx's end between round trips.
+	cmdCtx  context.Context
 	addr    string
 	n       *nodeCounts
 	clients []*redis.Client
@@ -63,7 +67,7 @@ const maxJobBytes = 8 << 20
 
 // openPool connects the workers' clients to addr and starts them.
 func (l *load) openPool(ctx context.Context, addr string, n *nodeCounts) (*pool, error) {
-	p := &pool{l: l, ctx: ctx, addr: addr, n: n, failed: make(chan struct{}), jobSize: sequentialJob, temps: map[string]tempKey{}}
+	p := &pool{l: l, ctx: ctx, cmdCtx: context.WithoutCancel(ctx), addr: addr, n: n, failed: make(chan struct{}), jobSize: sequentialJob, temps: map[string]tempKey{}}
 	if l.o.Method == Pipeline {
 		p.jobSize = l.o.Batch
 	}
@@ -145,7 +149,7 @@ func (p *pool) emit(cmd *resp.Command) error {
 		args[i] = buf[len(buf)-len(a):]
 	}
 	buf = append(buf, cmd.Key...)
-	j.cmds = append(j.cmds, redis.NewCmd(p.ctx, args...))
+	j.cmds = append(j.cmds, redis.NewCmd(p.cmdCtx, args...))
 	j.keys = append(j.keys, buf[len(buf)-len(cmd.Key):])
 	var f uint8
 	if cmd.Last {
@@ -251,6 +255,9 @@ func (p *pool) work(c *redis.Client, ch <-chan *job) {
 		select {
 		case <-p.failed:
 			return
+		case <-p.ctx.Done():
+			p.fail(p.ctx.Err())
+			return
 		default:
 		}
 		if j.db != db && len(renames) > 0 {
@@ -264,12 +271,12 @@ func (p *pool) work(c *redis.Client, ch <-chan *job) {
 		if j.db != db {
 			// Through the pipeline when there is one: go-redis may run it on another
 			// connection of the client than Do's.
-			sel := redis.NewCmd(p.ctx, "SELECT", j.db)
+			sel := redis.NewCmd(p.cmdCtx, "SELECT", j.db)
 			if p.l.o.Method == Pipeline {
-				_ = pipe.Process(p.ctx, sel)
-				_, _ = pipe.Exec(p.ctx)
+				_ = pipe.Process(p.cmdCtx, sel)
+				_, _ = pipe.Exec(p.cmdCtx)
 			} else {
-				_ = c.Process(p.ctx, sel)
+				_ = c.Process(p.cmdCtx, sel)
 			}
 			if err := sel.Err(); err != nil {
 				p.fail(keyError(nil, p.addr, err))
@@ -295,7 +302,10 @@ func (p *pool) work(c *redis.Client, ch <-chan *job) {
 // commands before it are confirmed.
 func (p *pool) send(c *redis.Client, j *job) error {
 	for k, cmd := range j.cmds {
-		_ = c.Process(p.ctx, cmd)
+		if err := p.ctx.Err(); err != nil {
+			return err
+		}
+		_ = c.Process(p.cmdCtx, cmd)
 		if err := p.reply(j, k); err != nil {
 			return err
 		}
@@ -307,6 +317,9 @@ func (p *pool) send(c *redis.Client, j *job) error {
 // the one before, and returns the RENAMEs it holds for the next one, or the first failure.
 func (p *pool) sendBatches(pipe redis.Pipeliner, j *job, renames []held) ([]held, error) {
 	for from := 0; from < len(j.cmds); from += p.l.o.Batch {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
 		to := min(from+p.l.o.Batch, len(j.cmds))
 		var next []held
 		for k := from; k < to; k++ {
@@ -332,19 +345,19 @@ type batch struct {
 // the records confirmed, and returns the first failure.
 func (p *pool) exec(pipe redis.Pipeliner, renames []held, b *batch) error {
 	for _, h := range renames {
-		_ = pipe.Process(p.ctx, h.j.cmds[h.k])
+		_ = pipe.Process(p.cmdCtx, h.j.cmds[h.k])
 	}
 	if b != nil {
 		for k := b.from; k < b.to; k++ {
 			if b.j.flags[k]&flagRename == 0 {
-				_ = pipe.Process(p.ctx, b.j.cmds[k])
+				_ = pipe.Process(p.cmdCtx, b.j.cmds[k])
 			}
 		}
 	}
 	if pipe.Len() == 0 {
 		return nil
 	}
-	_, _ = pipe.Exec(p.ctx) // each command holds its own error
+	_, _ = pipe.Exec(p.cmdCtx) // each command holds its own error
 	// Every reply is counted, after a failure too: the server applied those commands.
 	var first error
 	for _, h := range renames {

@@ -122,7 +122,7 @@ func TestLoadFunctionsOneShard(t *testing.T) {
 		}
 	}
 	for shard := range layout.Len() {
-		res, err := loader.Load(t.Context(), decoder.File{Path: dump}, loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &shard})
+		res, err := loader.Load(t.Context(), decoder.File{Path: dump}, loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &shard, Shards: layout.Len()})
 		if err != nil || res.Functions != 2 {
 			t.Fatalf("shard %d: %v, %d libraries", shard, err, res.Functions)
 		}

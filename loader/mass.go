@@ -111,7 +111,7 @@ func (l *load) openMass(ctx context.Context, addr string, n *nodeCounts) (*massC
 	_, _ = rand.Read(b[:])
 	m.marker = []byte(hex.EncodeToString(b[:]))
 	m.cur = m.newChunk()
-	m.stopAf = context.AfterFunc(ctx, func() { m.fail(ctx.Err()) })
+	m.stopAf = context.AfterFunc(ctx, func() { m.interrupt(ctx.Err()) })
 	go func() {
 		defer close(m.done)
 		if err := m.read(); err != nil {
@@ -177,6 +177,19 @@ func (m *massConduit) fail(err error) {
 	}
 	m.dead = true
 	_ = m.conn.SetDeadline(time.Unix(1, 0))
+}
+
+// interrupt records err, the context's, if it is the first failure, and stops the writer,
+// but not the reader: the replies of the commands sent are still read, so that the count is
+// what the server holds and no command of the load runs after the temporary keys are
+// removed. The reads keep their deadlines.
+func (m *massConduit) interrupt(err error) {
+	m.stop.Store(true)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err == nil {
+		m.err = err
+	}
 }
 
 // extend moves a deadline of the connection to d from now, unless it has failed.

@@ -70,6 +70,10 @@ type Options struct {
 	// as cluster.ParseLayout numbers them, sent to that primary; the others are read and
 	// left out, and Result counts the shard's keys. Default: nil, every record.
 	Shard *int
+	// Shards is the number of shards, and so of processes, the job that loads Shard has: a
+	// cluster with another number of primaries is an error, since the primaries no process
+	// is numbered for would get nothing. It goes with Shard, which needs it.
+	Shards int
 	// Username and Password authenticate with AUTH (or HELLO) when Password
 	// is set. Default: none.
 	Username, Password string
@@ -160,6 +164,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Shard != nil && (!o.Cluster || *o.Shard < 0) {
 		return bad("shard %d: one shard of a cluster's primaries, numbered from 0, goes with Cluster", *o.Shard)
+	}
+	if (o.Shard == nil) != (o.Shards == 0) || o.Shards < 0 || o.Shard != nil && *o.Shard >= o.Shards {
+		return bad("shard %v of %d shards: a shard index goes with a count of shards above it", o.Shard, o.Shards)
 	}
 	switch o.Method {
 	case Sequential, Mass:

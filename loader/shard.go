@@ -22,8 +22,9 @@ type shardSource struct {
 // an index out of range is an error naming the number of primaries.
 func newShardSource(l *load, layout *cluster.Layout) (*shardSource, error) {
 	i := *l.o.Shard
-	if n := layout.Len(); i >= n {
-		return nil, fmt.Errorf("shard index %d out of range: the cluster of %s has %d primaries (0 to %d)", i, l.o.Addr, n, n-1)
+	if n := layout.Len(); n != l.o.Shards {
+		return nil, fmt.Errorf("shard %d of %d: the cluster of %s has %d primaries, and each needs a shard of its own: run the job with %d shards (its completions and --shard-count)",
+			i, l.o.Shards, l.o.Addr, n, n)
 	}
 	s := &shardSource{Source: l.src, layout: layout, index: i}
 	l.src = s

@@ -2,6 +2,7 @@ package loader_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestLoadOneShard(t *testing.T) {
 				}
 			}
 			for shard := range layout.Len() {
-				res, err := loader.Load(t.Context(), d, loader.Options{Addr: c.Nodes[2].Addr, Cluster: true, Shard: &shard})
+				res, err := loader.Load(t.Context(), d, loader.Options{Addr: c.Nodes[2].Addr, Cluster: true, Shard: &shard, Shards: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -51,16 +52,39 @@ func TestLoadOneShard(t *testing.T) {
 	}
 	t.Run("not a cluster", func(t *testing.T) {
 		zero := 0
-		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Shard: &zero})
+		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Shard: &zero, Shards: 3})
 		if !errors.Is(err, loader.ErrInvalidOption) || !strings.Contains(err.Error(), "goes with Cluster") {
 			t.Fatalf("got %v", err)
 		}
 	})
-	t.Run("out of range", func(t *testing.T) {
-		three := 3
-		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &three})
-		var le *loader.Error
-		if !errors.As(err, &le) || !strings.Contains(err.Error(), "shard index 3 out of range: the cluster of "+c.Nodes[0].Addr+" has 3 primaries (0 to 2)") {
+	// A job of two or four pods for a cluster of three primaries: every pod refuses, else
+	// a primary would get nothing (two pods) or a pod nothing to do (four).
+	for _, shards := range []int{2, 4} {
+		t.Run(fmt.Sprintf("job of %d shards", shards), func(t *testing.T) {
+			for _, n := range c.Nodes {
+				if err := n.Client().FlushAll(t.Context()).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for shard := range shards {
+				_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &shard, Shards: shards})
+				want := fmt.Sprintf("shard %d of %d: the cluster of %s has 3 primaries, and each needs a shard of its own: run the job with 3 shards", shard, shards, c.Nodes[0].Addr)
+				var le *loader.Error
+				if !errors.As(err, &le) || !strings.Contains(err.Error(), want) {
+					t.Fatalf("got %v, want %s", err, want)
+				}
+			}
+			for i, n := range servertest.NodeKeys(t, c, layout) {
+				if n != 0 {
+					t.Fatalf("node %d holds %d keys after the refusals", i, n)
+				}
+			}
+		})
+	}
+	t.Run("no count", func(t *testing.T) {
+		zero := 0
+		_, err := loader.Load(t.Context(), sets[0], loader.Options{Addr: c.Nodes[0].Addr, Cluster: true, Shard: &zero})
+		if !errors.Is(err, loader.ErrInvalidOption) {
 			t.Fatalf("got %v", err)
 		}
 	})

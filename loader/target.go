@@ -79,7 +79,7 @@ func (t Target) setURL(opts *Options) (int, error) {
 	db, err := opts.SetURL(t.URL, t.PasswordSet)
 	switch {
 	case errors.Is(err, ErrTwoPasswords):
-		return -1, errors.New("--password (or $REDISCLI_AUTH) and the password of --url: give one")
+		return -1, errors.New("--password (or $REDISCLI_AUTH, or --password-file) and the password of --url: give one")
 	case errors.Is(err, ErrUnixSocket):
 		return -1, fmt.Errorf("--url %w", err)
 	case err != nil:

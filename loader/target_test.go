@@ -41,7 +41,7 @@ func TestTargetOptions(t *testing.T) {
 		{"file into a cluster's db 3", with(file, func(t *Target) { t.Cluster, t.DB, t.DBSet = true, 3, true }), DBs{}, "", "database 3: a cluster has database 0 only"},
 		{"file mapped into a cluster", with(file, func(t *Target) { t.Cluster, t.DBMap = true, "3=0" }), DBs{Map: map[int]int{3: 0}}, DefaultAddr, ""},
 		{"--addr and --url", with(file, func(t *Target) { t.URL, t.AddrSet = "redis://h:1", true }), DBs{}, "", "--addr and --url both name the server: give one"},
-		{"two passwords", with(file, func(t *Target) { t.URL, t.Password, t.PasswordSet = "redis://:a@h:1", "b", true }), DBs{}, "", "--password (or $REDISCLI_AUTH) and the password of --url: give one"},
+		{"two passwords", with(file, func(t *Target) { t.URL, t.Password, t.PasswordSet = "redis://:a@h:1", "b", true }), DBs{}, "", "--password (or $REDISCLI_AUTH, or --password-file) and the password of --url: give one"},
 		{"unix socket", with(file, func(t *Target) { t.URL = "unix:///tmp/r.sock" }), DBs{}, "", "--url /tmp/r.sock: unix sockets are not supported"},
 		{"bad url", with(file, func(t *Target) { t.URL = "http://h:1" }), DBs{}, "", "--url: "},
 		{"batch without pipeline", with(file, func(t *Target) { t.Method, t.Batch = Sequential, 10 }), DBs{}, "", "--batch goes with --method pipeline, not sequential"},

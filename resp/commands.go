@@ -269,8 +269,20 @@ func AppendScore(dst []byte, f float64) []byte {
 	return strconv.AppendFloat(dst, f, 'g', -1, 64)
 }
 
-// send hands the command built to emit; last marks the record's last command.
+// ErrTooLarge is wrapped by the error for a record with a value or member larger than the
+// server takes as one argument (Options.MaxPayload, its proto-max-bulk-len).
+var ErrTooLarge = errors.New("argument over the server's proto-max-bulk-len")
+
+// send hands the command built to emit; last marks the record's last command. An argument
+// over Options.MaxPayload, which the server would refuse by closing the connection, is an
+// error naming the key and the bound.
 func (c *Commands) send(key []byte, last bool) error {
+	for _, a := range c.args {
+		if int64(len(a)) > c.o.MaxPayload {
+			return c.fail(fmt.Errorf("write key %q: %w: a value of %d bytes, and the server takes %d (raise it: CONFIG SET proto-max-bulk-len %d)",
+				key, ErrTooLarge, len(a), c.o.MaxPayload, len(a)))
+		}
+	}
 	c.cmd = Command{Args: c.args, Key: key, DB: c.db, Last: last, Expires: last && c.exp != 0}
 	if last {
 		c.cmd.ExpireAtMS = c.exp

@@ -167,7 +167,8 @@ func TestRestoreFallsBack(t *testing.T) {
 		set.Members = append(set.Members, record.Member{Name: fmt.Appendf(nil, "m%06d", i)})
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
-	long := record.Record{Key: []byte("long"), Type: record.String, Value: make([]byte, 160)} // that LZF does not shrink
+	// Of 95 bytes, which LZF does not shrink: a payload over the bound, an argument within.
+	long := record.Record{Key: []byte("long"), Type: record.String, Value: make([]byte, 95)}
 	for i := range long.Value {
 		long.Value[i] = byte(rnd.Uint32())
 	}
@@ -192,6 +193,12 @@ func TestRestoreFallsBack(t *testing.T) {
 	}
 	if got := c.RestoreCounts().Fallbacks; got != 2 {
 		t.Fatalf("%d records sent as commands, want 2 (a string is not counted)", got)
+	}
+	// A value over the bound as an argument too: the server would close the connection.
+	long.Value = append(long.Value, make([]byte, 10)...)
+	err = long.WriteTo(c)
+	if !errors.Is(err, resp.ErrTooLarge) || !strings.Contains(err.Error(), `write key "long": argument over the server's proto-max-bulk-len: a value of 105 bytes, and the server takes 100`) {
+		t.Fatalf("a value of 105 bytes, bound 100: %v", err)
 	}
 }
 

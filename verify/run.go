@@ -21,6 +21,9 @@ type Request struct {
 	Args []string
 	// Addr (HOST:PORT) or URL (redis://…) names a live server to check instead of a file.
 	Addr, URL string
+	// Password is the live server's password given apart from URL ($REDISCLI_AUTH, a
+	// password file): a URL that holds one as well is an error.
+	Password string
 	// Manifest is the manifest to compare with; "" for the file's own, when it exists.
 	Manifest string
 	// Cluster verifies the directory of a cluster dataset's shard files.
@@ -96,6 +99,12 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		if ro, err = redis.ParseURL(req.URL); err != nil {
 			return nil, fmt.Errorf("--url: %w", err)
 		}
+	}
+	if req.Password != "" {
+		if ro.Password != "" {
+			return nil, errors.New("the password of --url and another ($REDISCLI_AUTH or --password-file): give one")
+		}
+		ro.Password = req.Password
 	}
 	res.Report, err = Server(ctx, ro, opts)
 	return res.orNil(), err

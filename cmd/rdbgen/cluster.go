@@ -15,6 +15,7 @@ func clusterFlags() []cli.Flag {
 		&cli.IntFlag{Name: "cluster-shards", Usage: "split by hash slot into N files OUTPUT/shard-0.rdb ... for a Redis Cluster of N primaries", Category: "Cluster"},
 		&cli.StringFlag{Name: "slots-from", Usage: "split by the slot layout of a running cluster: a file of CLUSTER NODES or CLUSTER SHARDS output, or a nodes.conf", Category: "Cluster"},
 		shardIndexFlag(),
+		shardCountFlag(),
 	}
 }
 

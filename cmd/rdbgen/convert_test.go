@@ -159,7 +159,7 @@ func TestConvertFieldTTLsToOldTarget(t *testing.T) {
 	in := fieldTTLDump(t)
 	out := filepath.Join(t.TempDir(), "out.rdb")
 	_, _, err := run(t, context.Background(), "convert", in, "-o", out, "--target", "valkey-8.0")
-	want := `key "h" (db 0): a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target, or keep them without their field TTLs with --drop-field-ttl, or leave such keys out with --skip-unsupported`
+	want := `key "h" (db 0): a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-8.0 writes RDB 11; choose a newer --target (redis-7.4, or valkey-9.0 with --rdb-version 80), or keep them without their field TTLs with --drop-field-ttl, or leave such keys out with --skip-unsupported`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}

@@ -38,6 +38,9 @@ func diffAction(c *cli.Context) error {
 	if args[0] == "-" && args[1] == "-" {
 		return errors.New("diff: both inputs cannot be stdin: give at least one as a file (rdbgen diff a.rdb - < b.rdb)")
 	}
+	if err := refuseLive("diff", args); err != nil {
+		return err
+	}
 	limit, err := cliflags.Limit(c, "limit")
 	if err != nil {
 		return err

@@ -40,6 +40,9 @@ func exportAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return errors.New("export takes one input: an RDB file (gzip-compressed or not), or - for stdin")
 	}
+	if err := refuseLive("export", c.Args().Slice()); err != nil {
+		return err
+	}
 	out := c.String("output")
 	format, err := export.FormatFor(c.String("format"), out)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,7 @@ import (
 )
 
 // liveFlagNames are the flags of a live server's input.
-var liveFlagNames = []string{"via", "tls-ca", "tls-cert", "tls-key", "insecure"}
+var liveFlagNames = []string{"via", "tls-ca", "tls-cert", "tls-key", "insecure", "password-file"}
 
 // liveFlags are the flags of the commands that read a dump, for an input that is a live
 // server: redis://[user:password@]host[:port][/db] or rediss://….
@@ -27,6 +28,8 @@ func liveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-cert", Category: cat, Usage: "PEM file of a client certificate, for a server that asks for one"},
 		&cli.StringFlag{Name: "tls-key", Category: cat, Usage: "PEM file of the client certificate's key"},
 		&cli.BoolFlag{Name: "insecure", Category: cat, Usage: "do not check the server's certificate"},
+		passwordFileFlag(cat),
+		&cli.BoolFlag{Name: "allow-moving-slots", Category: cat, Usage: "with --cluster: read on when slots migrate or move between primaries during the reading (a resharding), counting them, instead of stopping: their keys may be missing or read twice"},
 		&cli.BoolFlag{Name: "cluster", Category: cat, Usage: "the server is a Redis Cluster node: read every primary (CLUSTER NODES), 4 at a time; " +
 			"with -o DIR/ (a directory) one shard file per primary, as --cluster-shards writes them, else one file of every primary's keys"},
 	}
@@ -37,6 +40,9 @@ func liveFlags() []cli.Flag {
 func liveCluster(c *cli.Context, arg string) (bool, error) {
 	isLive := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "via") })
 	if !isLive || !c.Bool("cluster") {
+		if isLive && c.IsSet("allow-moving-slots") {
+			return false, errors.New("--allow-moving-slots goes with --cluster: slots move between a cluster's primaries")
+		}
 		return false, nil
 	}
 	if !live.IsURL(arg) {
@@ -53,15 +59,37 @@ func liveSplit(c *cli.Context, j *fileJob, in *input.Input) error {
 	if in.Cluster == nil {
 		return nil
 	}
-	if fi, err := os.Stat(j.out); j.opts.Layout == nil && (strings.HasSuffix(j.out, "/") || err == nil && fi.IsDir()) {
+	if j.opts.Layout == nil && liveClusterSplit(c) {
 		if err := splitOutput(c, "--cluster"); err != nil {
 			return err
 		}
-		j.opts.Layout, j.opts.Shard = in.Cluster.Layout(), nil
+		layout := in.Cluster.Layout()
+		shard, err := shardOfSplit(c, layout, true)
+		if err != nil {
+			return err
+		}
+		j.opts.Layout, j.opts.Shard = layout, shard
 		j.opts.Manifest, j.opts.NoManifest = "", false
 	}
 	in.Cluster.SameFunctions = j.opts.Layout != nil
+	in.Cluster.AllowMovingSlots = c.Bool("allow-moving-slots")
 	return nil
+}
+
+// liveClusterSplit tells whether the command reads a live cluster (--cluster) into a
+// directory (-o names one that exists, or a name ending in /) without a split of its own
+// (--cluster-shards, --slots-from): a split by the cluster's own slots, one shard file per
+// primary.
+func liveClusterSplit(c *cli.Context) bool {
+	if isCluster(c) || !live.IsURL(c.Args().First()) {
+		return false
+	}
+	if ok, err := liveCluster(c, c.Args().First()); !ok || err != nil {
+		return false
+	}
+	out := c.String("output")
+	fi, err := os.Stat(out)
+	return strings.HasSuffix(out, "/") || err == nil && fi.IsDir()
 }
 
 // liveOptions returns the options of a live input from the flags; for an input that is no
@@ -79,9 +107,36 @@ func liveOptions(c *cli.Context, input string) (live.Options, error) {
 	if c.Bool("quiet") {
 		errw = io.Discard
 	}
+	pw, from, err := password(c)
+	if err != nil {
+		return live.Options{}, err
+	}
+	if a, err := live.ParseURL(input); err == nil && a.Password != "" && pw != "" {
+		return live.Options{}, fmt.Errorf("%s: a password in the URL and in %s: give one (keep it out of the URL, which ps shows; a name alone before @ is a password, as for redis-cli: a user is redis://USER:@host)", a, from)
+	}
 	return live.Options{
-		Via:    live.Via(c.String("via")),
-		TLS:    live.TLS{CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key"), Insecure: c.Bool("insecure")},
-		Notice: func(msg string) { fmt.Fprintf(errw, "rdbgen: %s\n", msg) },
+		Via:           live.Via(c.String("via")),
+		TLS:           live.TLS{CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key"), Insecure: c.Bool("insecure")},
+		Notice:        func(msg string) { fmt.Fprintf(errw, "rdbgen: %s\n", msg) },
+		Password:      pw,
+		Match:         c.String("match"), // "" where the command has no --match
+		DropFunctions: c.Bool("drop-functions"),
 	}, nil
+}
+
+// refuseLive returns, for a command that reads dump files alone, an error for the first of
+// args that is a live server's URL, "write it to a file first", naming it without its
+// password; nil when none is.
+func refuseLive(command string, args []string) error {
+	for _, arg := range args {
+		if !live.IsURL(arg) {
+			continue
+		}
+		name := "the server"
+		if a, err := live.ParseURL(arg); err == nil {
+			name = a.String()
+		}
+		return fmt.Errorf("%s reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", command, name, name)
+	}
+	return nil
 }

@@ -82,10 +82,15 @@ func TestLiveInputErrors(t *testing.T) {
 		{[]string{"import", "redis://127.0.0.1:1", "--input-format", "json"}, "read as a dump"},
 		{[]string{"convert", "redis://:pw@127.0.0.1:1"}, "connect to redis://127.0.0.1:1"},
 		{[]string{"load", "redis://:pw@127.0.0.1:1", "--addr", "127.0.0.1:1"}, "load reads no live server"},
+		{[]string{"export", "redis://:pw@127.0.0.1:1"}, "export reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
+		{[]string{"diff", dump, "redis://:pw@127.0.0.1:1"}, "diff reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
+		{[]string{"merge", dump, "redis://:pw@127.0.0.1:1"}, "merge reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
+		{[]string{"convert", "redis://:pw@127.0.0.1:1", "--password-file", dump}, "a password in the URL and in --password-file: give one"},
+		{[]string{"convert", "redis://127.0.0.1:1", "--password-file", "/nonexistent/pw"}, "--password-file: open /nonexistent/pw"},
 	} {
 		out := filepath.Join(t.TempDir(), "out.rdb")
 		_, _, err := run(t, ctx, append(tt.args, "-o", out)...)
-		if tt.args[0] == "inspect" || tt.args[0] == "load" {
+		if tt.args[0] == "inspect" || tt.args[0] == "load" || tt.args[0] == "diff" {
 			_, _, err = run(t, ctx, tt.args...)
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "pw@") {
@@ -94,5 +99,51 @@ func TestLiveInputErrors(t *testing.T) {
 		if _, serr := os.Stat(out); serr == nil {
 			t.Errorf("%q: wrote %s", tt.args, out)
 		}
+	}
+}
+
+// TestLivePassword reads (and loads, and verifies) a server that requires a password with
+// every command that takes its URL or address, the password given as $REDISCLI_AUTH and as --password-file (a Kubernetes
+// secret's file, with its newline), never in the URL; the same password in the URL as
+// well is refused.
+func TestLivePassword(t *testing.T) {
+	ctx := context.Background()
+	src := servertest.StartEmpty(t, "--repl-diskless-sync-delay", "0")
+	if err := src.Client().ConfigSet(ctx, "requirepass", "s3cret").Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Client().ConfigSet(ctx, "requirepass", "") })
+	url := "redis://" + src.Addr
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "password")
+	if err := os.WriteFile(pwFile, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	commands := [][]string{
+		{"convert", url, "-o", filepath.Join(dir, "c.rdb"), "-f"},
+		{"convert", url, "--via", "scan", "-o", filepath.Join(dir, "s.rdb"), "-f"},
+		{"import", url, "-o", filepath.Join(dir, "i.rdb"), "-f"},
+		{"inspect", url},
+		{"load", "--url", url, "--count", "3", "--key-prefix", "loaded:", "--manifest", filepath.Join(dir, "m.json"), "-f"},
+		{"verify", "--url", url, "--manifest", filepath.Join(dir, "m.json")},
+		{"verify", "--addr", src.Addr, "--manifest", filepath.Join(dir, "m.json")},
+	}
+	for _, how := range []string{"REDISCLI_AUTH", "--password-file"} {
+		for _, args := range commands {
+			if how == "REDISCLI_AUTH" {
+				t.Setenv("REDISCLI_AUTH", "s3cret")
+			} else {
+				os.Unsetenv("REDISCLI_AUTH")
+				args = append(args, "--password-file", pwFile)
+			}
+			if _, stderr, err := run(t, ctx, args...); err != nil {
+				t.Errorf("%s: %q: %v: %s", how, args, err, stderr)
+			}
+		}
+	}
+	t.Setenv("REDISCLI_AUTH", "s3cret")
+	_, _, err := run(t, ctx, "convert", "redis://:s3cret@"+src.Addr, "-o", filepath.Join(dir, "two.rdb"))
+	if err == nil || !strings.Contains(err.Error(), "a password in the URL and in $REDISCLI_AUTH: give one") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("a password in the URL and $REDISCLI_AUTH: %v", err)
 	}
 }

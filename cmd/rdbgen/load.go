@@ -35,8 +35,10 @@ func loadCommand() *cli.Command {
 				&cli.StringFlag{Name: "addr", Value: loader.DefaultAddr, Usage: "server address (with --cluster: any node of the cluster)"},
 				&cli.StringFlag{Name: "url", Usage: "server URL, redis://[user:password@]host:port[/db] or rediss:// for TLS"},
 				&cli.StringFlag{Name: "password", EnvVars: []string{"REDISCLI_AUTH"}, Usage: "password, when the URL has none"},
+				passwordFileFlag(""),
 				&cli.BoolFlag{Name: "cluster", Usage: "the server is a Redis Cluster: send each key to its slot's primary"},
 				shardIndexFlag(),
+				shardCountFlag(),
 				baseTimeFlag(),
 				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline, mass or restore (one RESTORE per key, its value serialized for the server)"},
 				&cli.BoolFlag{Name: "replace", Usage: "with --method restore: replace keys the server holds (RESTORE … REPLACE) instead of stopping at the first"},
@@ -58,10 +60,14 @@ func loadCommand() *cli.Command {
 
 func loadAction(c *cli.Context) error {
 	now := time.Now()
+	pw, _, err := password(c)
+	if err != nil {
+		return err
+	}
 	// The flags first, before the input is opened.
 	opts, dbs, err := loader.Target{
 		Addr: c.String("addr"), AddrSet: c.IsSet("addr"), URL: c.String("url"),
-		Password: c.String("password"), PasswordSet: c.IsSet("password"),
+		Password: pw, PasswordSet: c.IsSet("password") || c.IsSet("password-file"),
 		Method: loader.Method(c.String("method")), Batch: c.Int("batch"), Replace: c.Bool("replace"), Cluster: c.Bool("cluster"),
 		DB: c.Int("db"), DBSet: c.IsSet("db"), DBMap: c.String("db-map"),
 		Dataset: !c.IsSet("spec") && c.NArg() == 0,
@@ -117,12 +123,12 @@ func loadAction(c *cli.Context) error {
 
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
 	total := in.Len()
-	shard, err := loadShard(c)
+	shard, shards, err := loadShard(c)
 	if err != nil {
 		return err
 	}
 	if shard >= 0 {
-		opts.Shard = &shard
+		opts.Shard, opts.Shards = &shard, shards
 		total = 0 // the shard's keys are known once read
 	}
 	var done func()

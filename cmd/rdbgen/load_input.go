@@ -1,12 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/loader"
 )
 
@@ -55,6 +53,9 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 	req := inputRequest(c, now, c.String("spec"))
 	req.DatasetFlags = flagNames(builtinDatasetFlags("", ""), "seed", "db") // load moves a spec's or a file's keys to --db
 	req.FileFlags = importOnlyFlags
+	if err := refuseLive("load", c.Args().Slice()); err != nil {
+		return nil, err
+	}
 	if c.NArg() == 1 {
 		if req.Options, err = fileOptions(c, c.Args().First()); err != nil {
 			return nil, err
@@ -65,10 +66,6 @@ func inputFromFlags(c *cli.Context, now time.Time) (*loader.Input, error) {
 	in, err := loader.OpenInput(c.Context, req, c.Bool("drop-functions"), c.Bool("drop-field-ttl"))
 	if err != nil {
 		return nil, errInterrupted(err)
-	}
-	if in.Kind == input.Live {
-		in.Close()
-		return nil, fmt.Errorf("load reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", in.Name, in.Name)
 	}
 	return in, nil
 }

@@ -162,7 +162,7 @@ func TestLoadBadInput(t *testing.T) {
 		{"db-map out of range", []string{"x.json", "--db-map", "0=-1"}, `is out of range`},
 		{"url db and db-map", []string{"x.json", "--url", "redis://" + refused + "/2", "--db-map", "0=1"}, "--url's database and --db-map both say where the keys go"},
 		{"url db disagrees for a file", []string{"x.json", "--url", "redis://" + refused + "/2", "--db", "3"}, "--db 3 disagrees with the database 2 of --url"},
-		{"two passwords", []string{"--count", "1", "--url", "redis://:a@" + refused, "--password", "b"}, "--password (or $REDISCLI_AUTH) and the password of --url: give one"},
+		{"two passwords", []string{"--count", "1", "--url", "redis://:a@" + refused, "--password", "b"}, "--password (or $REDISCLI_AUTH, or --password-file) and the password of --url: give one"},
 		{"db of a cluster", []string{"x.json", "--cluster", "--db", "3"}, "database 3: a cluster has database 0 only"},
 		{"workers with mass", []string{"--count", "1", "--method", "mass", "--workers", "3"}, "mass uses one connection"},
 		{"unknown expiry", []string{"--count", "1", "--expiry", "soon"}, `expiry "soon"`},

@@ -29,6 +29,9 @@ func mergeAction(c *cli.Context) error {
 	if c.NArg() < 1 {
 		return errors.New("merge takes one or more RDB files (rdbgen merge a.rdb b.rdb -o out.rdb)")
 	}
+	if err := refuseLive("merge", c.Args().Slice()); err != nil {
+		return err
+	}
 	onDup, err := onDuplicate(c)
 	if err != nil {
 		return err

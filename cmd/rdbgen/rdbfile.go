@@ -71,7 +71,10 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 			return nil, err
 		}
 	}
-	if j.opts.Shard, err = shardOfSplit(c, j.opts.Layout); err != nil || j.opts.Layout != nil {
+	if j.opts.Layout == nil && liveClusterSplit(c) {
+		return j, nil // the cluster's own layout, asked for once the input is open (liveSplit)
+	}
+	if j.opts.Shard, err = shardOfSplit(c, j.opts.Layout, false); err != nil || j.opts.Layout != nil {
 		return j, err
 	}
 	// A manifest named by --manifest is written after the file: refuse now what would

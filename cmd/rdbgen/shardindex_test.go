@@ -68,16 +68,20 @@ func TestShardIndexErrors(t *testing.T) {
 			"shard 0 of a split written by separate processes needs --base-time"},
 		{"convert, index = N", []string{"convert", dump, "--cluster-shards", "2", "--shard-index", "2", "--base-time", podBaseTime}, nil,
 			"shard index 2 out of range: the split has 2 shards (0 to 1)"},
-		{"load, no base time", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1"}, map[string]string{"JOB_COMPLETION_INDEX": "0"},
+		{"load, no base time", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1", "--shard-count", "3"}, map[string]string{"JOB_COMPLETION_INDEX": "0"},
 			"shard 0 of a split written by separate processes needs --base-time"},
 		{"load, not a cluster", []string{"load", "--count", "10", "--addr", "127.0.0.1:1", "--shard-index", "1", "--base-time", podBaseTime}, nil,
 			"--shard-index 1 is one shard of a split: give the split too, --cluster"},
 		{"load, flag and env disagree", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1", "--shard-index", "1"}, map[string]string{"RDBGEN_SHARD_INDEX": "0"},
 			"--shard-index 1 and RDBGEN_SHARD_INDEX=0 disagree"},
+		{"load, count without index", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1", "--shard-count", "3"}, nil,
+			"--shard-count goes with a shard index"},
+		{"load, index >= count", []string{"load", "--cluster", "--count", "10", "--addr", "127.0.0.1:1", "--shard-index", "3", "--shard-count", "3", "--base-time", podBaseTime}, nil,
+			"shard index 3 out of range: --shard-count 3 (0 to 2)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, env := range []string{cluster.EnvJobIndex, cluster.EnvShardIndex, envBaseTime} {
+			for _, env := range []string{cluster.EnvJobIndex, cluster.EnvShardIndex, cluster.EnvShardCount, envBaseTime} {
 				t.Setenv(env, tt.env[env]) // restored after the test
 				if _, ok := tt.env[env]; !ok {
 					os.Unsetenv(env)
@@ -281,12 +285,27 @@ func TestShardIndexKilledPod(t *testing.T) {
 func TestLoadClusterShardIndex(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
 	base, _ := time.Parse(time.RFC3339, podBaseTime)
+	t.Setenv(cluster.EnvShardCount, "3")
 	for i := range layout.Len() {
 		t.Setenv(cluster.EnvJobIndex, strconv.Itoa(i))
 		stdout, _, err := run(t, context.Background(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "3000", "--ttl", "8760h", "--base-time", podBaseTime)
 		if err != nil || !strings.Contains(stdout, "(1 primaries)") {
 			t.Fatalf("pod %d: %v: %s", i, err, stdout)
 		}
+	}
+	// A job of two pods for three primaries: each pod refuses, naming both numbers; so does
+	// a pod that is not told the job's size.
+	for i := range 2 {
+		t.Setenv(cluster.EnvJobIndex, strconv.Itoa(i))
+		_, _, err := run(t, context.Background(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "3000", "--base-time", podBaseTime, "--shard-count", "2")
+		if want := "has 3 primaries, and each needs a shard of its own: run the job with 3 shards"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("pod %d of 2: %v, want %q", i, err, want)
+		}
+	}
+	os.Unsetenv(cluster.EnvShardCount)
+	_, _, err := run(t, context.Background(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "3000", "--base-time", podBaseTime)
+	if want := "shard 1 of how many? give --shard-count N (or $RDBGEN_SHARD_COUNT)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("no count: %v, want %q", err, want)
 	}
 	var total uint64
 	for _, n := range servertest.NodeKeys(t, c, layout) {

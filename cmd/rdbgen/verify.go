@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/internal/bar"
@@ -26,6 +28,7 @@ func verifyCommand() *cli.Command {
 			&cli.DurationFlag{Name: "load-timeout", Value: server.DefaultLoadTimeout, Usage: "how long to wait for Redis to load the file"},
 			&cli.StringFlag{Name: "addr", Usage: "check the live server at HOST:PORT instead of a file (needs --manifest)"},
 			&cli.StringFlag{Name: "url", Usage: "check the live server at redis://[:PASSWORD@]HOST:PORT instead of a file (needs --manifest)"},
+			passwordFileFlag(""),
 			&cli.IntFlag{Name: "sample", Value: verify.DefaultSample, Usage: "number of records to spot-check (0: none)"},
 			&cli.Uint64Flag{Name: "sample-seed", Usage: "seed of the sample, to repeat one (default random)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no report: only the exit status and the reason of a failure"},
@@ -48,9 +51,17 @@ func redisServerFlag() cli.Flag {
 
 func verifyAction(c *cli.Context) error {
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	pw, _, err := password(c)
+	if err != nil {
+		return err
+	}
+	if pw != "" && c.IsSet("password-file") && !c.IsSet("addr") && !c.IsSet("url") {
+		return errors.New("--password-file goes with --addr or --url: a server to check")
+	}
 	bars := bar.NewStages(c.App.ErrWriter, quiet || asJSON, verify.Measure)
 	req := verify.Request{
-		Args: c.Args().Slice(), Addr: c.String("addr"), URL: c.String("url"), Manifest: c.String("manifest"), Cluster: c.Bool("cluster"),
+		Password: pw,
+		Args:     c.Args().Slice(), Addr: c.String("addr"), URL: c.String("url"), Manifest: c.String("manifest"), Cluster: c.Bool("cluster"),
 		Server: server.Options{
 			Image:       c.String("image"),
 			RedisServer: c.String("redis-server"),

@@ -182,13 +182,18 @@ func TestGenerateShardsJob(t *testing.T) {
 	}
 }
 
-// TestLoadShardsJob checks the container of load-shards.yaml against the rdbgen binary:
-// every flag it gives is one that load takes, and a pod run with them, its index and base
-// time gets as far as dialling the cluster (a closed port here).
+// TestLoadShardsJob checks the container of load-shards.yaml against the rdbgen binary: its
+// RDBGEN_SHARD_COUNT is the completions, every flag it gives is one that load takes, and a
+// pod run with them, its index and base time gets as far as dialling the cluster (a closed
+// port here).
 func TestLoadShardsJob(t *testing.T) {
-	_, c, env := indexedJob(t, "load-shards.yaml")
+	job, c, env := indexedJob(t, "load-shards.yaml")
 	if c.Args[0] != "load" || !slices.Contains(c.Args, "--cluster") {
 		t.Fatalf("load-shards.yaml: args %q, want load --cluster", c.Args)
+	}
+	// Each pod must know the job's size, to refuse a cluster of another number of primaries.
+	if want := fmt.Sprintf("RDBGEN_SHARD_COUNT=%d", *job.Spec.Completions); !slices.Contains(env, want) {
+		t.Fatalf("load-shards.yaml: environment %q, want %s (the completions)", env, want)
 	}
 	bin := buildRdbgen(t)
 	help, err := exec.Command(bin, "load", "--help").CombinedOutput()

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/internal/localcluster"
+	"github.com/rdbgen/rdbgen/internal/servertest"
+)
+
+// TestConvertLiveClusterMigrating converts a three-primary cluster while a slot is being
+// migrated (IMPORTING and MIGRATING set, part of its keys moved): one line naming the slot
+// and --allow-moving-slots, and no file; with the flag, the file and a summary that counts
+// the slot.
+func TestConvertLiveClusterMigrating(t *testing.T) {
+	c, layout := servertest.StartCluster(t)
+	ctx := t.Context()
+	for i := range 50 {
+		if err := c.Client().Set(ctx, "{m}:"+strconv.Itoa(i), i, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slot := cluster.KeySlot("{m}")
+	from := c.Nodes[layout.ShardOf([]byte("{m}"))]
+	to := c.Nodes[(layout.ShardOf([]byte("{m}"))+1)%3]
+	if err := localcluster.Migrate(ctx, slot, from, to, "{m}:1", "{m}:2"); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "all.rdb")
+	url := "redis://" + c.Nodes[0].Addr
+	_, _, err := run(t, ctx, "convert", url, "--cluster", "-o", out)
+	want := "slot " + strconv.Itoa(slot) + " migrating or moved while the cluster was read"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--allow-moving-slots") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line saying %q", err, want)
+	}
+	if got := dirEntries(t, filepath.Dir(out)); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+	stdout, stderr, err := run(t, ctx, "convert", url, "--cluster", "-o", out, "--allow-moving-slots")
+	if err != nil || !strings.Contains(stdout, "1 slots migrated or moved between primaries during the reading") {
+		t.Fatalf("--allow-moving-slots: %v: %s%s", err, stdout, stderr)
+	}
+	_, _, err = run(t, ctx, "convert", url, "-o", out, "-f", "--allow-moving-slots")
+	if err == nil || !strings.Contains(err.Error(), "--allow-moving-slots goes with --cluster") {
+		t.Fatalf("without --cluster: %v", err)
+	}
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rdbgen/rdbgen/internal/servertest"
+)
+
+// TestLoadValueOverProtoMaxBulkLen loads a 3 MB string into a server that takes arguments
+// of 1 MB at most, by every method: each stops with one line naming the key and the bound,
+// before sending it, instead of the server closing the connection.
+func TestLoadValueOverProtoMaxBulkLen(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "big.jsonl")
+	if err := os.WriteFile(in, []byte(`{"key":"big","type":"string","value":"`+strings.Repeat("x", 3<<20)+"\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "big.rdb")
+	if _, stderr, err := run(t, ctx, "import", in, "-o", dump, "-q"); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	srv := servertest.StartEmpty(t, "--proto-max-bulk-len", "1mb")
+	for _, method := range []string{"sequential", "pipeline", "mass", "restore"} {
+		_, _, err := run(t, ctx, "load", "--addr", srv.Addr, "--method", method, dump)
+		want := `write key "big": argument over the server's proto-max-bulk-len: a value of 3145728 bytes, and the server takes 1048576 (raise it: CONFIG SET proto-max-bulk-len 3145728)`
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want one line saying %s", method, err, want)
+		}
+	}
+	if n := srv.Client().DBSize(ctx).Val(); n != 0 {
+		t.Errorf("the server holds %d keys", n)
+	}
+}
