@@ -129,7 +129,7 @@ func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilitie
 		opts.Filter.DropExpiredFields = true
 	}
 	kept := &record.Count{Next: sink}
-	t := &targetSink{caps: caps, opts: opts, stats: &stats}
+	t := &targetSink{caps: caps, opts: opts, stats: &stats, kept: kept}
 	t.Gate = record.Gate{Pass: record.Pass{Next: kept}, Keep: t.holds}
 	var into record.Sink = t
 	var f *filter.Filter
@@ -165,6 +165,20 @@ type targetSink struct {
 	stats *Stats
 	db    int
 	seen  uint64
+	kept  *record.Count // the Gate's Next
+}
+
+// Begin passes a key that needs no feature of the capability table (rdbsink.Needs), as
+// most do, straight on to the count after the Gate: the Gate, which then always keeps the
+// key, would add two calls a key to the reader's path. The others go through the Gate.
+// Between keys the Gate drops nothing (a dropped key's End ends the dropping), so it has no
+// state to update here.
+func (t *targetSink) Begin(h *record.Header) error {
+	if rdbsink.Needs(h) != 0 {
+		return t.Gate.Begin(h)
+	}
+	t.seen++
+	return t.kept.Begin(h)
 }
 
 // BeginDB passes db on, without counts under SkipUnsupported: the keys it drops would make

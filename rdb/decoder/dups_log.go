@@ -107,25 +107,27 @@ func (l *hashLog) end() {
 func (l *hashLog) partition() {
 	defer close(l.done)
 	for b := range l.work {
-		for _, h := range b {
-			l.put(h)
-		}
+		l.put(b)
 		l.free <- b[:0]
 	}
 	l.flush()
 }
 
-// put appends h to its partition.
-func (l *hashLog) put(h uint64) {
-	p := h >> (64 - logPartBits)
-	i := l.n[p]
-	binary.LittleEndian.PutUint64(l.buf[(int(p)*logChunk+i)*8:], h)
-	if i++; i < logChunk {
-		l.n[p] = i
-		return
+// put appends each hash of b to its partition, in one loop over locals: a call a hash
+// cost as much as the store.
+func (l *hashLog) put(b []uint64) {
+	buf, n, chunk := l.buf, &l.n, logChunk
+	for _, h := range b {
+		p := int(h >> (64 - logPartBits))
+		i := n[p]
+		binary.LittleEndian.PutUint64(buf[(p*chunk+i)*8:], h)
+		if i++; i < chunk {
+			n[p] = i
+			continue
+		}
+		n[p] = 0
+		l.spill(p)
 	}
-	l.n[p] = 0
-	l.spill(int(p))
 }
 
 // spill moves the full buffer of partition p to the file.

@@ -20,9 +20,15 @@ import (
 type keyOrder struct {
 	db     int
 	any    bool           // a key of db was passed on
-	last   []byte         // the last key of db
+	last   []byte         // the last key of db (with words, its bytes are hi and lo's)
 	others map[int][]byte // the last key of each other db a key was passed on in
 	broken int64          // the offset of the first record out of order, -1 while none is
+	// words is the length of last when it is of 8 to 16 bytes, as rdbgen's keys are, else
+	// 0. Then hi and lo, its first and last 8 bytes read big-endian, are the last key's own:
+	// takeWords updates them and not last, and sync writes them into last before anything
+	// else reads it.
+	words  int
+	hi, lo uint64
 }
 
 // newKeyOrder returns a keyOrder before any key.
@@ -36,6 +42,7 @@ func (o *keyOrder) next(db int, key []byte) (spare []byte, ok bool) {
 		return nil, false
 	}
 	spare, o.last, o.any = o.last[:0], key, true
+	o.load()
 	return spare, true
 }
 
@@ -45,34 +52,50 @@ func (o *keyOrder) take(db int, key []byte) bool {
 		return false
 	}
 	o.last, o.any = append(o.last[:0], key...), true
+	o.load()
 	return true
 }
 
 // inOrder takes up db and reports whether key comes after its last key.
 func (o *keyOrder) inOrder(db int, key []byte) bool {
+	o.sync()
 	if db != o.db {
 		o.switchDB(db)
 	}
 	return !o.any || after(key, o.last)
 }
 
-// takeWords is take for the common case at the cost of a few loads and stores: a key of db
-// of 8 to 16 bytes, as long as the last, is compared and copied in words of 8 bytes. It
-// returns false, for take to decide, when the key is not in order or the case is another.
+// takeWords is take for the common case at the cost of a few instructions, inlined in the
+// caller: a key of db as long as the last, of 8 to 16 bytes, is compared with the last in
+// words of 8 bytes and taken as the last in hi and lo. It returns false, for take to
+// decide, when the key is not in order or the case is another.
 func (o *keyOrder) takeWords(db int, key []byte) bool {
-	last := o.last // of 8 bytes or more only once a key of db was passed on (o.any)
 	n := len(key)
-	if db != o.db || n != len(last) || uint(n-8) > 8 {
+	if db != o.db || n != o.words || n < 8 {
 		return false
 	}
 	a, c := binary.BigEndian.Uint64(key), binary.BigEndian.Uint64(key[n-8:])
-	b, d := binary.BigEndian.Uint64(last), binary.BigEndian.Uint64(last[n-8:])
-	if a < b || a == b && c <= d {
+	if a < o.hi || a == o.hi && c <= o.lo {
 		return false
 	}
-	binary.BigEndian.PutUint64(last, a)
-	binary.BigEndian.PutUint64(last[n-8:], c)
+	o.hi, o.lo = a, c
 	return true
+}
+
+// load takes words, hi and lo from last, just replaced.
+func (o *keyOrder) load() {
+	o.words = 0
+	if n := len(o.last); o.any && n >= 8 && n <= 16 {
+		o.hi, o.lo, o.words = binary.BigEndian.Uint64(o.last), binary.BigEndian.Uint64(o.last[n-8:]), n
+	}
+}
+
+// sync writes hi and lo into last: its bytes are then the last key's.
+func (o *keyOrder) sync() {
+	if n := o.words; n != 0 {
+		binary.BigEndian.PutUint64(o.last, o.hi)
+		binary.BigEndian.PutUint64(o.last[n-8:], o.lo)
+	}
 }
 
 // after reports whether key comes after last in byte order. Two keys of one length of 8 to
@@ -101,6 +124,7 @@ func (o *keyOrder) switchDB(db int) {
 	o.db = db
 	o.last, o.any = o.others[db]
 	delete(o.others, db)
+	o.load()
 }
 
 // errPrefixRead ends logPrefix's reading at the first record out of order.

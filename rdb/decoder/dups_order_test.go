@@ -39,6 +39,21 @@ func TestRepeatedKeysInOrder(t *testing.T) {
 			selectDB(0), str("a", "2")}, "a", 0, false},
 		{"in the db taken up again", [][]byte{str("a", "1"), selectDB(1), str("b", "1"), str("c", "1"),
 			selectDB(0), str("b", "1"), selectDB(1), str("c", "2")}, "c", 1, false},
+		// Keys of 8 to 16 bytes, compared in words (keyOrder.takeWords).
+		{"words in order", [][]byte{str("key:00000001", "1"), str("key:00000002", "1"), str("key:00000010", "1"),
+			str("key:10000000", "1")}, "", 0, true},
+		{"words equal to the last", [][]byte{str("key:00000001", "1"), str("key:00000002", "1"), str("key:00000002", "2")},
+			"key:00000002", 0, false},
+		{"words differing in the middle", [][]byte{str("key:0000000001", "1"), str("key:0000100001", "1"),
+			str("key:0000000002", "1")}, "", 0, false},
+		{"words at 8 and 16 bytes", [][]byte{str("k0000001", "1"), str("k0000002", "1"), str("k000000300000000", "1"),
+			str("k000000300000001", "1"), str("k0000003000000010", "1"), str("k0000004", "1"), str("k0000004", "2")}, "k0000004", 0, false},
+		{"words kept over a db switch", [][]byte{str("key:00000001", "1"), str("key:00000005", "1"), selectDB(1), str("a", "1"),
+			selectDB(0), str("key:00000005", "2")}, "key:00000005", 0, false},
+		{"words over a db switch, in order", [][]byte{str("key:00000001", "1"), str("key:00000005", "1"), selectDB(1),
+			str("key:00000001", "1"), selectDB(0), str("key:00000006", "1"), selectDB(1), str("key:00000002", "1")}, "", 0, true},
+		{"words then a shorter key", [][]byte{str("key:00000001", "1"), str("key:00000005", "1"), str("key:0000001", "1"),
+			str("key:00000001", "2")}, "key:00000001", 0, false},
 	}
 	ctx := context.Background()
 	for _, tc := range cases {
