@@ -10,7 +10,6 @@ import (
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
-	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/merge"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 )
@@ -56,8 +55,6 @@ func mergeAction(c *cli.Context) error {
 			return errors.New("merge: an input is an empty file name: name each dump")
 		case arg == "-":
 			return errors.New("merge reads files, not stdin: an input may be read twice")
-		case live.IsURL(arg):
-			return errors.New("merge reads dump files, not a live server: write the server to a file first (rdbgen convert redis://… -o FILE)")
 		}
 		// A dump as convert reads it: gzip too.
 		in, err := openInput(c, arg, input.Options{Format: input.RDB, OnDuplicate: onDup})
