@@ -136,7 +136,7 @@ func TestMergeBadInputs(t *testing.T) {
 	}{
 		{[]string{"merge", dump, "", "-o", "out.rdb"}, "an input is an empty file name"},
 		{[]string{"merge", dump, "-", "-o", "out.rdb"}, "merge reads files, not stdin"},
-		{[]string{"merge", "redis://:secret@127.0.0.1:1", "-o", "out.rdb"}, "merge reads dump files, not a live server: write the server to a file first"},
+		{[]string{"merge", "redis://:secret@127.0.0.1:1", "-o", "out.rdb"}, "merge reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
 	} {
 		checkBadInput(t, tt.args, tt.want)
 	}
