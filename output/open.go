@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/human"
 )
 
@@ -35,7 +34,7 @@ func CheckManifest(path string, opts Options) error {
 	case filepath.Clean(m) == filepath.Clean(path):
 		return fmt.Errorf("%s is the output file", m)
 	}
-	return atomicfile.Check(m, opts.Force)
+	return checkManifestAt(context.Background(), m, opts.Force)
 }
 
 // Interrupted returns err, when it wraps context.Canceled and o (nil: not opened) is written

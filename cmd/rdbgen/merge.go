@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/merge"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
@@ -33,10 +34,23 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src, err := merge.Files(c.Args().Slice(), decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
-	if err != nil {
-		return err
+	var ins []*input.Input
+	defer func() {
+		for _, in := range ins {
+			in.Close()
+		}
+	}()
+	for _, arg := range c.Args().Slice() {
+		if arg == "-" {
+			return errors.New("merge reads files, not stdin: an input may be read twice")
+		}
+		in, err := openInput(c, arg, input.Options{Format: input.RDB})
+		if err != nil {
+			return errInterrupted(err)
+		}
+		ins = append(ins, in)
 	}
+	src := merge.Inputs(ins, decoder.Options{OnDuplicate: onDup, MaxHeldBytes: maxHeldBytes})
 	j.opts.Encoder.CountsAreHints = true // a db comes once per input that holds it
 	report, err := j.write(c, src, src.Describe)
 	if err != nil {
