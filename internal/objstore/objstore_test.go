@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"strings"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gocloud.dev/blob"
