@@ -50,12 +50,13 @@ func createObject(rawURL, manifestPath string, force bool) (*objectFile, error) 
 		return nil, err
 	}
 	ctx := context.Background()
-	if err := checkManifestAt(ctx, manifestPath, force); err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	w, err := obj.Create(ctx, force)
+	w, err := obj.Create(ctx, force) // nothing is sent before the first part
 	if err != nil {
 		return nil, err
+	}
+	if err := checkManifestAt(ctx, manifestPath, force); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	return &objectFile{w: w, manifest: manifestPath}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/rdbgen/rdbgen/internal/objstore"
+
 	"github.com/rdbgen/rdbgen/internal/human"
 )
 
@@ -43,6 +45,8 @@ func CheckManifest(path string, opts Options) error {
 // only once complete: for one, and before any byte went to standard output, it returns err.
 func Interrupted(o *Output, err error) error {
 	switch {
+	case errors.Is(err, context.Canceled) && o != nil && objstore.IsURL(o.path):
+		return fmt.Errorf("interrupted: the upload to %s was aborted, no object was written", objstore.Redact(o.path))
 	case !errors.Is(err, context.Canceled) || o == nil || !o.stream:
 		return err
 	case o.path != "-":

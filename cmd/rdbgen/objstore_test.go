@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,9 +47,9 @@ func TestObjectStoreReaders(t *testing.T) {
 		check func(t *testing.T, out string)
 	}{
 		{"diff", []string{"diff", local, url}, nil},
-		{"convert", []string{"convert", "-q", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }},
+		{"convert", []string{"convert", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }},
 		{"import", []string{"import", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "import.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "import.rdb")) }},
-		{"merge", []string{"merge", "-q", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }},
+		{"merge", []string{"merge", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }},
 		{"inspect", []string{"inspect", "--json", url}, func(t *testing.T, out string) {
 			if !strings.Contains(out, `"keys"`) {
 				t.Fatalf("inspect: %s", out)
@@ -132,19 +134,20 @@ func TestGenerateToObjectStore(t *testing.T) {
 // a non-zero exit, and no object (nor a manifest, nor a pending multipart upload) left.
 func TestObjectStoreFaults(t *testing.T) {
 	minio := miniotest.Start(t)
-	minio.MakeBucket("b")
-	gen := []string{"-q", "--count", "3000000"}
+	minio.MakeBucket("faults")
+	gen := []string{"-q", "--count", "200000000"}
 	nothingLeft := func(t *testing.T) {
 		t.Helper()
-		if keys := minio.Keys("b"); len(keys) != 0 {
+		if keys := minio.Keys("faults"); len(keys) != 0 {
 			t.Fatalf("objects left: %v", keys)
 		}
-		if ups := minio.Uploads("b"); len(ups) != 0 {
+		if ups := minio.Uploads("faults"); len(ups) != 0 {
 			t.Fatalf("multipart uploads left: %v", ups)
 		}
 	}
 	oneLine := func(t *testing.T, err error, url, want string) {
 		t.Helper()
+		t.Logf("error: %v", err)
 		switch {
 		case err == nil:
 			t.Fatal("exit 0")
@@ -160,43 +163,74 @@ func TestObjectStoreFaults(t *testing.T) {
 	})
 	t.Run("access denied", func(t *testing.T) {
 		t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong")
-		_, _, err := run(t, t.Context(), "--count", "10", "-q", "-o", "s3://b/dump.rdb")
-		oneLine(t, err, "s3://b/dump.rdb", "access denied")
+		_, _, err := run(t, t.Context(), "--count", "10", "-q", "-o", "s3://faults/dump.rdb")
+		oneLine(t, err, "s3://faults/dump.rdb", "access denied")
 		nothingLeft(t)
 	})
 	t.Run("exists", func(t *testing.T) {
-		if _, _, err := run(t, t.Context(), "--count", "10", "-q", "-o", "s3://b/x.rdb"); err != nil {
+		if _, _, err := run(t, t.Context(), "--count", "10", "-q", "-o", "s3://faults/x.rdb"); err != nil {
 			t.Fatal(err)
 		}
-		first := minio.Get("b", "x.rdb")
-		_, _, err := run(t, t.Context(), "--count", "20", "-q", "-o", "s3://b/x.rdb")
-		oneLine(t, err, "s3://b/x.rdb", "--force")
-		if !bytes.Equal(minio.Get("b", "x.rdb"), first) {
+		first := minio.Get("faults", "x.rdb")
+		_, _, err := run(t, t.Context(), "--count", "20", "-q", "-o", "s3://faults/x.rdb")
+		oneLine(t, err, "s3://faults/x.rdb", "--force")
+		if !bytes.Equal(minio.Get("faults", "x.rdb"), first) {
 			t.Fatal("the object was replaced without --force")
 		}
-		if _, _, err := run(t, t.Context(), "--count", "20", "-q", "-o", "s3://b/x.rdb", "--force"); err != nil {
+		if _, _, err := run(t, t.Context(), "--count", "20", "-q", "-o", "s3://faults/x.rdb", "--force"); err != nil {
 			t.Fatalf("--force: %v", err)
 		}
-		if bytes.Equal(minio.Get("b", "x.rdb"), first) {
+		if bytes.Equal(minio.Get("faults", "x.rdb"), first) {
 			t.Fatal("--force did not replace the object")
 		}
-		minio.Delete("b", "x.rdb", "x.rdb"+manifest.Suffix)
+		minio.Delete("faults", "x.rdb", "x.rdb"+manifest.Suffix)
 	})
 	t.Run("interrupted", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(1500*time.Millisecond, cancel) // as SIGINT does: the app's context ends
-		_, _, err := run(t, ctx, append(gen, "-o", "s3://b/int.rdb")...)
-		if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		_, _, err := run(t, ctx, append(gen, "-o", "s3://faults/int.rdb")...)
+		t.Logf("error: %v", err)
+		if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "s3://faults/int.rdb") {
 			t.Fatalf("got %v, want interrupted", err)
+		}
+		nothingLeft(t)
+	})
+	t.Run("SIGINT", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds the binary")
+		}
+		bin := filepath.Join(t.TempDir(), "rdbgen")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		cmd := exec.Command(bin, append(gen, "-o", "s3://faults/sigint.rdb")...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(20 * time.Second); len(minio.Uploads("faults")) == 0; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("no multipart upload started within 20s")
+			}
+		}
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+		msg := strings.TrimSpace(stderr.String())
+		t.Logf("stderr: %s", msg)
+		if code := cmd.ProcessState.ExitCode(); code != 130 || strings.Contains(msg, "\n") || !strings.Contains(msg, "s3://faults/sigint.rdb") {
+			t.Fatalf("exit %d, stderr %q: want 130 and one line naming the URL", code, msg)
 		}
 		nothingLeft(t)
 	})
 	t.Run("server killed", func(t *testing.T) {
 		time.AfterFunc(1500*time.Millisecond, minio.Kill)
-		_, _, err := run(t, t.Context(), append(gen, "-o", "s3://b/killed.rdb")...)
-		oneLine(t, err, "s3://b/killed.rdb", "")
+		_, _, err := run(t, t.Context(), append(gen, "-o", "s3://faults/killed.rdb")...)
+		oneLine(t, err, "s3://faults/killed.rdb", "")
 		minio.Restart()
-		if keys := minio.Keys("b"); len(keys) != 0 {
+		if keys := minio.Keys("faults"); len(keys) != 0 {
 			t.Fatalf("objects left: %v", keys)
 		}
 	})

@@ -66,8 +66,9 @@ func IsURL(s string) bool {
 type Object struct {
 	// URL is the object's URL as given; messages name it.
 	URL string
-	// Bucket is the bucket's URL, given to blob.OpenBucket; Key the object's key in it.
-	Bucket, Key string
+	// Bucket is the bucket's URL, given to blob.OpenBucket; Name the bucket's name; Key the
+	// object's key in it.
+	Bucket, Name, Key string
 }
 
 // Parse splits rawURL into its bucket and key. A URL without a key, or with a key ending
@@ -76,14 +77,14 @@ type Object struct {
 func Parse(rawURL string, prefix bool) (Object, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return Object{}, fmt.Errorf("%s is no object URL: %w", redact(rawURL), err)
+		return Object{}, fmt.Errorf("%s is no object URL: %w", Redact(rawURL), err)
 	}
 	if u.Host == "" {
-		return Object{}, fmt.Errorf("%s names no bucket (%s://bucket/key)", redact(rawURL), u.Scheme)
+		return Object{}, fmt.Errorf("%s names no bucket (%s://bucket/key)", Redact(rawURL), u.Scheme)
 	}
 	key := strings.TrimPrefix(u.Path, "/")
 	if !prefix && (key == "" || strings.HasSuffix(key, "/")) {
-		return Object{}, fmt.Errorf("%s names no object: give a key after the bucket (%s://%s/dump.rdb)", redact(rawURL), u.Scheme, u.Host)
+		return Object{}, fmt.Errorf("%s names no object: give a key after the bucket (%s://%s/dump.rdb)", Redact(rawURL), u.Scheme, u.Host)
 	}
 	q := u.Query()
 	if u.Scheme == "s3" {
@@ -96,7 +97,7 @@ func Parse(rawURL string, prefix bool) (Object, error) {
 		}
 	}
 	b := url.URL{Scheme: u.Scheme, Host: u.Host, RawQuery: q.Encode()}
-	return Object{URL: redact(rawURL), Bucket: b.String(), Key: key}, nil
+	return Object{URL: Redact(rawURL), Bucket: b.String(), Name: u.Host, Key: key}, nil
 }
 
 // Child returns the object key within the prefix o names (its Key "" or ending in "/").
@@ -123,8 +124,8 @@ func (o Object) urlBase() string {
 	return base
 }
 
-// redact returns rawURL without its options, which messages need not repeat.
-func redact(rawURL string) string {
+// Redact returns rawURL without its options, as messages name an object.
+func Redact(rawURL string) string {
 	base, _, _ := strings.Cut(rawURL, "?")
 	return base
 }
@@ -206,7 +207,7 @@ func (o Object) fail(op string, err error) error {
 	case gcerrors.FailedPrecondition, gcerrors.AlreadyExists:
 		why = "the object appeared meanwhile (use --force to overwrite it)"
 	default:
-		why = oneLine(err.Error())
+		why = cause(err)
 	}
 	return &Error{URL: o.URL, Op: op, Why: why, Err: err}
 }
@@ -221,6 +222,23 @@ func (e *Error) Error() string { return fmt.Sprintf("%s %s: %s", e.Op, e.URL, e.
 
 // Unwrap returns the store's error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// cause returns what err, of an SDK, says went wrong: the text at the end of its chain (a
+// refused connection), without the layers of operation, request and upload ids around it.
+// The S3 uploader's errors do not unwrap to their cause: it is read from their text.
+func cause(err error) string {
+	for next := errors.Unwrap(err); next != nil; next = errors.Unwrap(err) {
+		err = next
+	}
+	msg := oneLine(err.Error())
+	if i := strings.LastIndex(msg, "cause: "); i >= 0 {
+		msg = msg[i+len("cause: "):]
+	}
+	if i := strings.LastIndex(msg, `": `); i >= 0 { // after a request's quoted URL
+		msg = msg[i+len(`": `):]
+	}
+	return msg
+}
 
 // oneLine returns s on one line.
 func oneLine(s string) string {

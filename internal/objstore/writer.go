@@ -2,8 +2,13 @@ package objstore
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob"
 )
 
@@ -68,10 +73,34 @@ func (w *Writer) finish(abort bool) {
 		if abort {
 			w.cancel() // before Close: gocloud aborts the upload instead of completing it
 		}
-		if err := w.w.Close(); err != nil && !abort {
+		err := w.w.Close()
+		if err != nil {
+			w.abortMultipart(err)
+		}
+		if err != nil && !abort {
 			w.err = w.fail("write", err)
 		}
 		w.cancel()
 		w.b.Close()
 	})
 }
+
+// abortMultipart aborts the S3 multipart upload that err, the error of an upload, names.
+// The SDK's uploader aborts a failed upload itself, but with the upload's own context,
+// which is cancelled when the upload is interrupted: the parts sent would stay, stored and
+// billed, until a lifecycle rule drops them. Another store aborts its upload itself.
+func (w *Writer) abortMultipart(err error) {
+	var mpu transfermanager.MultipartUploadError
+	var client *s3.Client
+	if !errors.As(err, &mpu) || !w.b.As(&client) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
+	defer cancel()
+	client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
+		Bucket: aws.String(w.Name), Key: aws.String(w.Key), UploadId: aws.String(mpu.UploadID()),
+	})
+}
+
+// abortTimeout bounds the abort of an interrupted upload.
+const abortTimeout = 30 * time.Second
