@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/miniotest"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
@@ -234,4 +236,49 @@ func TestObjectStoreFaults(t *testing.T) {
 			t.Fatalf("objects left: %v", keys)
 		}
 	})
+}
+
+// TestShardsToObjectStore writes a cluster split under an s3:// prefix, one object per
+// shard, and as the pods of an Indexed Job do, each shard alone (--shard-index) under
+// another: every object, and its manifest, is the file of the local split byte for byte.
+func TestShardsToObjectStore(t *testing.T) {
+	minio := miniotest.Start(t)
+	minio.MakeBucket("shards")
+	args := []string{"-q", "--count", "30000", "--cluster-shards", "3", "--base-time", podBaseTime}
+	local := t.TempDir()
+	if _, stderr, err := run(t, t.Context(), append(args, "-o", local, "--force")...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, t.Context(), append(args, "-o", "s3://shards/split/")...); err != nil {
+		t.Fatalf("split: %v\n%s", err, stderr)
+	}
+	for i := range 3 {
+		if _, stderr, err := run(t, t.Context(), append(args, "--shard-index", strconv.Itoa(i), "-o", "s3://shards/pods/")...); err != nil {
+			t.Fatalf("pod %d: %v\n%s", i, err, stderr)
+		}
+	}
+	if keys := minio.Keys("shards"); len(keys) != 12 {
+		t.Fatalf("objects %v, want 3 shard files and their manifests, twice", keys)
+	}
+	for i := range 3 {
+		for _, name := range []string{cluster.ShardFile(i), cluster.ShardFile(i) + manifest.Suffix} {
+			want, err := os.ReadFile(filepath.Join(local, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, prefix := range []string{"split/", "pods/"} {
+				if !bytes.Equal(minio.Get("shards", prefix+name), want) {
+					t.Errorf("s3://shards/%s%s differs from the local split's %s", prefix, name, name)
+				}
+			}
+		}
+	}
+	_, _, err := run(t, t.Context(), append(args, "-o", "s3://shards/split/")...)
+	if err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("a split over existing shard objects: %v", err)
+	}
+	_, _, err = run(t, t.Context(), append(args, "-o", "s3://shards/noslash")...)
+	if err == nil || !strings.Contains(err.Error(), "end it with /") {
+		t.Fatalf("a split to a key that is no prefix: %v", err)
+	}
 }

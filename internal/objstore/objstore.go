@@ -100,11 +100,13 @@ func Parse(rawURL string, prefix bool) (Object, error) {
 	return Object{URL: Redact(rawURL), Bucket: b.String(), Name: u.Host, Key: key}, nil
 }
 
-// Child returns the object key within the prefix o names (its Key "" or ending in "/").
+// Child returns the object whose key is o's followed by name: an object under the prefix o
+// names (its Key "" or ending in "/"), or beside o (name a suffix such as a manifest's).
 func (o Object) Child(name string) Object {
 	c := o
 	c.Key = o.Key + name
-	c.URL = strings.TrimSuffix(o.urlBase(), "/") + "/" + c.Key
+	scheme, _, _ := strings.Cut(o.URL, "://")
+	c.URL = scheme + "://" + o.Name + "/" + c.Key
 	return c
 }
 
@@ -116,12 +118,6 @@ func WithSuffix(rawURL, suffix string) string {
 		return base + suffix
 	}
 	return base + suffix + "?" + opts
-}
-
-// urlBase returns the URL without its options.
-func (o Object) urlBase() string {
-	base, _, _ := strings.Cut(o.URL, "?")
-	return base
 }
 
 // Redact returns rawURL without its options, as messages name an object.
