@@ -212,3 +212,32 @@ func TestLoadShardsJob(t *testing.T) {
 		t.Fatalf("pod 3: %v: %s (want it to dial 127.0.0.1:1)", err, out)
 	}
 }
+
+// TestGenerateShardsObjectJob checks generate-shards-s3.yaml: an Indexed Job of one pod per
+// shard, no volume, its output a prefix of object storage, and every flag one the rdbgen
+// binary takes (the pods' objects are the split's byte for byte: TestShardsToObjectStore
+// in cmd/rdbgen, against MinIO).
+func TestGenerateShardsObjectJob(t *testing.T) {
+	job, c, _ := indexedJob(t, "generate-shards-s3.yaml")
+	if len(job.Spec.Template.Spec.Volumes) != 0 || len(c.VolumeMounts) != 0 {
+		t.Fatal("generate-shards-s3.yaml mounts a volume: its pods write to object storage")
+	}
+	shards, err := strconv.Atoi(flagValue(t, c.Args, "cluster-shards"))
+	if err != nil || int32(shards) != *job.Spec.Completions {
+		t.Fatalf("--cluster-shards %d (%v), %d completions: one pod per shard", shards, err, *job.Spec.Completions)
+	}
+	if out := flagValue(t, c.Args, "output"); !strings.HasPrefix(out, "s3://") || !strings.HasSuffix(out, "/") {
+		t.Fatalf("--output %s: want an s3:// prefix ending in /", out)
+	}
+	bin := buildRdbgen(t)
+	help, err := exec.Command(bin, "generate", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("generate --help: %v: %s", err, help)
+	}
+	for _, a := range c.Args[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if !bytes.Contains(help, []byte("   "+name+" ")) && !bytes.Contains(help, []byte("   "+name+",")) && !bytes.Contains(help, []byte(", "+name+" ")) {
+			t.Errorf("generate takes no %s", name)
+		}
+	}
+}
