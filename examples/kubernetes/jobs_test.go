@@ -191,16 +191,7 @@ func TestLoadShardsJob(t *testing.T) {
 		t.Fatalf("load-shards.yaml: args %q, want load --cluster", c.Args)
 	}
 	bin := buildRdbgen(t)
-	help, err := exec.Command(bin, "load", "--help").CombinedOutput()
-	if err != nil {
-		t.Fatalf("load --help: %v: %s", err, help)
-	}
-	for _, a := range c.Args[1:] {
-		name, _, _ := strings.Cut(a, "=")
-		if !bytes.Contains(help, []byte("   "+name+" ")) && !bytes.Contains(help, []byte(", "+name+" ")) {
-			t.Errorf("load-shards.yaml: load has no flag %s", name)
-		}
-	}
+	help := takesFlags(t, bin, "load-shards.yaml", c.Args)
 	for _, e := range c.Env {
 		if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && !bytes.Contains(help, []byte("$"+e.Name)) {
 			t.Errorf("load-shards.yaml: load reads no $%s", e.Name)
@@ -229,15 +220,22 @@ func TestGenerateShardsObjectJob(t *testing.T) {
 	if out := flagValue(t, c.Args, "output"); !strings.HasPrefix(out, "s3://") || !strings.HasSuffix(out, "/") {
 		t.Fatalf("--output %s: want an s3:// prefix ending in /", out)
 	}
-	bin := buildRdbgen(t)
-	help, err := exec.Command(bin, "generate", "--help").CombinedOutput()
+	takesFlags(t, buildRdbgen(t), "generate-shards-s3.yaml", c.Args)
+}
+
+// takesFlags checks that every flag of args (a command and its --name=value flags, from the
+// manifest file) is one the command of bin takes, and returns the command's help.
+func takesFlags(t *testing.T, bin, file string, args []string) []byte {
+	t.Helper()
+	help, err := exec.Command(bin, args[0], "--help").CombinedOutput()
 	if err != nil {
-		t.Fatalf("generate --help: %v: %s", err, help)
+		t.Fatalf("%s --help: %v: %s", args[0], err, help)
 	}
-	for _, a := range c.Args[1:] {
+	for _, a := range args[1:] {
 		name, _, _ := strings.Cut(a, "=")
 		if !bytes.Contains(help, []byte("   "+name+" ")) && !bytes.Contains(help, []byte("   "+name+",")) && !bytes.Contains(help, []byte(", "+name+" ")) {
-			t.Errorf("generate takes no %s", name)
+			t.Errorf("%s: %s has no flag %s", file, args[0], name)
 		}
 	}
+	return help
 }
