@@ -35,6 +35,8 @@ func CheckManifest(path string, opts Options) error {
 		return nil
 	case filepath.Clean(m) == filepath.Clean(path):
 		return fmt.Errorf("%s is the output file", m)
+	case objstore.IsURL(m) && !objstore.IsURL(path) && path != "-":
+		return fmt.Errorf("%s is an object, and %s a local file: give the manifest a local path", objstore.Redact(m), path)
 	}
 	return checkManifestAt(context.Background(), m, opts.Force)
 }

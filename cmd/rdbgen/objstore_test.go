@@ -130,6 +130,17 @@ func TestGenerateToObjectStore(t *testing.T) {
 	if _, stderr, err := run(t, t.Context(), "diff", local, "s3://gen/gen.rdb.gz"); err != nil {
 		t.Fatalf("diff of the local file and the .gz object: %v\n%s", err, stderr)
 	}
+	// export writes to object storage too, and its object reads back as the same records.
+	back := filepath.Join(t.TempDir(), "back.rdb")
+	for _, args := range [][]string{
+		{"export", "-q", "s3://gen/gen.rdb", "--format", "jsonl", "-o", "s3://gen/gen.jsonl.gz"},
+		{"import", "-q", "s3://gen/gen.jsonl.gz", "-o", back},
+		{"diff", local, back},
+	} {
+		if _, stderr, err := run(t, t.Context(), args...); err != nil {
+			t.Fatalf("rdbgen %s: %v\n%s", strings.Join(args, " "), err, stderr)
+		}
+	}
 }
 
 // TestObjectStoreFaults checks each failure of an upload: a one-line error naming the URL,

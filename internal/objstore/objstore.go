@@ -197,11 +197,16 @@ func (o Object) fail(op string, err error) error {
 	var why string
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
-		why = "not found: check the bucket's name, and that it exists"
+		why = "not found: check that the bucket exists and the key is right"
 	case gcerrors.PermissionDenied:
 		why = "access denied: check the credentials of the environment and the bucket's policy"
 	case gcerrors.FailedPrecondition, gcerrors.AlreadyExists:
 		why = "the object appeared meanwhile (use --force to overwrite it)"
+	case gcerrors.Unknown:
+		why = cause(err)
+		if strings.Contains(why, "Invalid region") || strings.Contains(why, "region") && strings.Contains(why, "not set") {
+			why = "no AWS region: set AWS_REGION, or add ?region=NAME to the URL"
+		}
 	default:
 		why = cause(err)
 	}
