@@ -4,7 +4,7 @@
 # (internal/objstore/objupload), RUNS times each, interleaved; prints each run's wall time,
 # CPU and peak RSS (GNU time), then the medians and the ratios to the local write.
 # Targets (issue 36): s3 within 1.3x of local, faster than local+upload, peak RSS under
-# 64 MiB + the part buffers (8 MiB parts, 5 in flight).
+# 64 MiB + the part buffers (8 MiB parts, 5 sent at once, up to 11 held).
 set -eu
 GO=${GO:-go}
 RUNS=${RUNS:-3}

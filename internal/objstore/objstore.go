@@ -40,8 +40,13 @@ var extraSchemes []string
 // blob.DefaultURLMux (mem:// of memblob in tests of the paths gs:// and azblob:// take).
 func Register(scheme string) { extraSchemes = append(extraSchemes, scheme) }
 
-// BufferSize is the size of an upload's parts, held in memory while each is sent.
+// BufferSize is the size of an upload's parts, held in memory while each is sent; S3 takes
+// 10,000 parts at most, so an object written through s3:// holds 78 GiB at most.
 const BufferSize = 8 << 20
+
+// Concurrency is the number of parts sent at once (the S3 uploader's default). The uploader
+// may hold twice as many parts, and one more, while it sends them (queued and in flight).
+const Concurrency = 5
 
 // IsURL reports whether s names an object: one of Schemes followed by "://".
 func IsURL(s string) bool {

@@ -37,9 +37,10 @@ func (o Object) Create(ctx context.Context, force bool) (*Writer, error) {
 	}
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w, err := b.NewWriter(wctx, o.Key, &blob.WriterOptions{
-		BufferSize:  BufferSize,
-		ContentType: "application/octet-stream",
-		IfNotExist:  !force,
+		BufferSize:     BufferSize,
+		MaxConcurrency: Concurrency,
+		ContentType:    "application/octet-stream",
+		IfNotExist:     !force,
 	})
 	if err != nil {
 		cancel()
