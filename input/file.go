@@ -110,10 +110,10 @@ func (in *Input) openDump(ctx context.Context, r *importer.Input, opts Options) 
 	return nil
 }
 
-// openRecords makes the input the JSON or CSV records r reads. Read twice (OnDuplicate
-// last), standard input is kept in a temporary file first.
+// openRecords makes the input the JSON or CSV records r reads, as they come. Read twice
+// (OnDuplicate last), standard input or an object is kept in a temporary file first.
 func (in *Input) openRecords(ctx context.Context, r *importer.Input, opts Options) error {
-	if in.streamed() && (opts.OnDuplicate == record.DupLast || in.remote) {
+	if in.streamed() && opts.OnDuplicate == record.DupLast {
 		if err := in.spool(ctx, r, opts.TempDir, "rdbgen-import-*"); err != nil {
 			return err
 		}
