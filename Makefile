@@ -59,6 +59,7 @@ redis-image:
 # load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
+# 10M keys to s3:// on a local MinIO beside the local file and local+upload (scripts/bench-objstore.sh).
 # WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
 # run 3 times each rather than for a second.
 WHOLE = ^Benchmark(DefaultDataset|DefaultDatasetPipe|DefaultDatasetCPU|PeakRSS|ClusterSplit|ClusterPeakRSS|Collections|CollectionsPeakRSS)$$
@@ -72,6 +73,7 @@ bench:
 	$(GO) test -run '^$$' -bench RestoreVsMass -benchtime 5x -timeout 30m ./loader
 	GO=$(GO) scripts/bench-diff.sh
 	GO=$(GO) scripts/bench-live.sh
+	GO=$(GO) scripts/bench-objstore.sh
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:

@@ -2,6 +2,7 @@ package export
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/objstore"
 )
 
 // FormatFor returns the format that name names; for an empty name, the one the extension
@@ -30,26 +32,39 @@ func FormatFor(name, path string) (Format, error) {
 	return FormatJSON, nil
 }
 
-// A File is where an export goes: stdout, or a file that appears at its path only once
-// complete (Commit); gzip-compressed when the path ends in .gz.
+// A File is where an export goes: stdout, or a file or object (objstore.IsURL) that appears
+// at its path only once complete (Commit); gzip-compressed when the path ends in .gz.
 type File struct {
 	io.Writer
-	file *atomicfile.File // nil for stdout
-	gz   *gzip.Writer     // nil when not compressed
+	commit func() error // nil for stdout
+	abort  func()       // nil for stdout
+	gz     *gzip.Writer // nil when not compressed
 }
 
-// Create returns the File of path: stdout for "-", else a temporary file beside path that
-// Commit puts in its place; an existing file at path is an error unless overwrite is set.
+// Create returns the File of path: stdout for "-"; an object's upload, which Commit
+// completes, for an object URL; else a temporary file beside path that Commit puts in its
+// place. An existing file or object at path is an error unless overwrite is set.
 func Create(path string, overwrite bool, stdout io.Writer) (*File, error) {
 	f := &File{Writer: stdout}
-	if path != "-" {
+	switch {
+	case objstore.IsURL(path):
+		obj, err := objstore.Parse(path, false)
+		if err != nil {
+			return nil, err
+		}
+		w, err := obj.Create(context.Background(), overwrite)
+		if err != nil {
+			return nil, err
+		}
+		f.Writer, f.commit, f.abort = w, w.Commit, w.Abort
+	case path != "-":
 		af, err := atomicfile.Create(path, overwrite)
 		if err != nil {
 			return nil, err
 		}
-		f.file, f.Writer = af, af
+		f.Writer, f.commit, f.abort = af, af.Commit, func() { af.Abort() }
 	}
-	if strings.HasSuffix(path, ".gz") {
+	if strings.HasSuffix(objstore.Redact(path), ".gz") {
 		f.gz = gzip.NewWriter(f.Writer)
 		f.Writer = f.gz
 	}
@@ -64,15 +79,15 @@ func (f *File) Commit() error {
 			return fmt.Errorf("export: write: %w", err)
 		}
 	}
-	if f.file != nil {
-		return f.file.Commit()
+	if f.commit != nil {
+		return f.commit()
 	}
 	return nil
 }
 
 // Abort removes the temporary file, unless Commit put it in place; it can be deferred.
 func (f *File) Abort() {
-	if f.file != nil {
-		f.file.Abort()
+	if f.abort != nil {
+		f.abort()
 	}
 }

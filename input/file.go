@@ -8,20 +8,37 @@ import (
 	"os"
 
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// openFile opens the file at arg, or standard input for "-": a dump, JSON or CSV.
+// openFile opens the file at arg, standard input for "-", or an object by its URL
+// (objstore.IsURL): a dump, JSON or CSV.
 func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 	in := &Input{Arg: arg, Name: nameOf(arg), OnDuplicate: opts.OnDuplicate}
 	stdin := opts.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	r, err := importer.Open(arg, stdin) // gzip undone
+	path := arg
+	if objstore.IsURL(arg) {
+		obj, err := objstore.Parse(arg, false)
+		if err != nil {
+			return nil, err
+		}
+		body, err := obj.Open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in.Name, in.remote = obj.URL, true
+		in.closers = append(in.closers, func() { body.Close() })
+		path, stdin = "-", body
+	}
+	r, err := importer.Open(path, stdin) // gzip undone
 	if err != nil {
-		return nil, err
+		in.Close()
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	in.closers = append(in.closers, func() { r.Close() })
 	kind := opts.Format
@@ -49,6 +66,10 @@ func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 	return in, nil
 }
 
+// streamed tells whether the input is read as a stream, standard input or an object, rather
+// than a file that can be opened again.
+func (in *Input) streamed() bool { return in.Arg == "-" || in.remote }
+
 // hasMagic tells whether r starts with an RDB file's magic bytes, "REDIS" or "VALKEY".
 func hasMagic(r *importer.Input) bool {
 	br, ok := r.Reader.(*bufio.Reader)
@@ -75,7 +96,7 @@ func isGzip(path string) bool {
 // compressed file, a temporary copy of what r gives, so that the reader may read at an
 // offset (a long collection twice instead of holding it).
 func (in *Input) openDump(ctx context.Context, r *importer.Input, opts Options) error {
-	if in.Arg != "-" && !isGzip(in.Arg) {
+	if !in.streamed() && !isGzip(in.Arg) {
 		in.Path = in.Arg
 	} else if err := in.spool(ctx, r, opts.TempDir, "rdbgen-input-*.rdb"); err != nil {
 		return err
@@ -89,14 +110,14 @@ func (in *Input) openDump(ctx context.Context, r *importer.Input, opts Options) 
 	return nil
 }
 
-// openRecords makes the input the JSON or CSV records r reads. Read twice (OnDuplicate
-// last), standard input is kept in a temporary file first.
+// openRecords makes the input the JSON or CSV records r reads, as they come. Read twice
+// (OnDuplicate last), standard input or an object is kept in a temporary file first.
 func (in *Input) openRecords(ctx context.Context, r *importer.Input, opts Options) error {
-	if in.Arg == "-" && opts.OnDuplicate == record.DupLast {
+	if in.streamed() && opts.OnDuplicate == record.DupLast {
 		if err := in.spool(ctx, r, opts.TempDir, "rdbgen-import-*"); err != nil {
 			return err
 		}
-	} else if in.Arg != "-" {
+	} else if !in.streamed() {
 		in.Path = in.Arg
 	}
 	if fi, err := os.Stat(in.Path); in.Path != "" && err == nil {

@@ -114,6 +114,7 @@ type Input struct {
 	// was kept in (Spooled); empty for a generated source and unspooled standard input.
 	Path    string
 	Spooled bool
+	remote  bool // an object in object storage, read by its URL
 	// Size is the size in bytes of Path, or 0.
 	Size int64
 	// Spec is a spec file's records; Dataset the built-in dataset's; Import the JSON or CSV

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
@@ -34,21 +35,36 @@ func File(path string, opts Options) (*Output, error) {
 		}
 		return newOutput(f, path, &f.total, true), nil
 	}
-	stream := atomicfile.IsStream(path)
+	remote := objstore.IsURL(path)
+	stream := !remote && atomicfile.IsStream(path)
 	switch {
 	case opts.NoManifest || opts.RESP != nil:
 		f.manifest = ""
 	case opts.Manifest != "":
 		f.manifest = opts.Manifest
+	case remote:
+		f.manifest = objstore.WithSuffix(path, manifest.Suffix)
 	case !stream: // a FIFO or a device is written into as a stream: no sidecar unless asked for
 		f.manifest = manifest.PathFor(path)
 	}
-	if opts.KeepOwner {
+	if !remote && objstore.IsURL(f.manifest) {
+		return nil, fmt.Errorf("the manifest %s is an object, and %s a local file: give the manifest a local path", f.manifest, path)
+	}
+	if opts.KeepOwner && !remote {
 		f.replaced, _ = os.Stat(path) // nothing to keep when there is no file
 	}
-	tmp, err := createFile(path, f.manifest, opts.Force)
+	var tmp placer
+	var err error
+	if remote {
+		tmp, err = createObject(path, f.manifest, opts.Force)
+	} else {
+		tmp, err = createFile(path, f.manifest, opts.Force)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if IsGzip(path) && !stream {
+		tmp = compressed(tmp)
 	}
 	f.tmp, f.meter.w = tmp, tmp
 	return newOutput(f, path, &f.total, stream), nil
@@ -65,7 +81,7 @@ type fileOut struct {
 	resp     *tally          // RESP's counts; nil for an RDB file
 	respW    *resp.Writer
 	snk      record.Sink
-	tmp      *diskFile   // nil for standard output
+	tmp      placer      // nil for standard output
 	manifest string      // the manifest's path; empty for none
 	replaced os.FileInfo // with KeepOwner, the file replaced; nil for none
 }
@@ -101,7 +117,7 @@ func (f *fileOut) newSink() error {
 // toStdout makes the destination standard output, with a manifest only when one is named.
 func (f *fileOut) toStdout() error {
 	if !f.opts.NoManifest && f.opts.RESP == nil && f.opts.Manifest != "" {
-		if err := atomicfile.Check(f.opts.Manifest, f.opts.Force); err != nil {
+		if err := checkManifestAt(context.Background(), f.opts.Manifest, f.opts.Force); err != nil {
 			return fmt.Errorf("manifest: %w", err)
 		}
 		f.manifest = f.opts.Manifest
@@ -159,7 +175,7 @@ func (f *fileOut) place(m *manifest.Manifest) error {
 		if f.manifest == "" {
 			return nil
 		}
-		if err := manifest.Write(f.manifest, m); err != nil {
+		if err := writeManifestAt(context.Background(), f.manifest, m); err != nil {
 			return fmt.Errorf("wrote %s but not its manifest: %w", f.path, err)
 		}
 		return nil

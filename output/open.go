@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/objstore"
+
 	"github.com/rdbgen/rdbgen/internal/human"
 )
 
@@ -34,8 +35,10 @@ func CheckManifest(path string, opts Options) error {
 		return nil
 	case filepath.Clean(m) == filepath.Clean(path):
 		return fmt.Errorf("%s is the output file", m)
+	case objstore.IsURL(m) && !objstore.IsURL(path) && path != "-":
+		return fmt.Errorf("%s is an object, and %s a local file: give the manifest a local path", objstore.Redact(m), path)
 	}
-	return atomicfile.Check(m, opts.Force)
+	return checkManifestAt(context.Background(), m, opts.Force)
 }
 
 // Interrupted returns err, when it wraps context.Canceled and o (nil: not opened) is written
@@ -44,6 +47,8 @@ func CheckManifest(path string, opts Options) error {
 // only once complete: for one, and before any byte went to standard output, it returns err.
 func Interrupted(o *Output, err error) error {
 	switch {
+	case errors.Is(err, context.Canceled) && o != nil && objstore.IsURL(o.path):
+		return fmt.Errorf("interrupted: the upload to %s was aborted, no object was written", objstore.Redact(o.path))
 	case !errors.Is(err, context.Canceled) || o == nil || !o.stream:
 		return err
 	case o.path != "-":

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
@@ -125,6 +126,9 @@ type shardFiles struct {
 	// writers, when not nil, are the destinations instead of files (toWriters): nil for a
 	// shard not written. Nothing is put in place, and Paths are empty.
 	writers []io.Writer
+	// objects, when not nil, are the uploads of the shard files to object storage, under the
+	// prefix Dir (createObjectShards), instead of files; Paths are their URLs.
+	objects *objectShards
 }
 
 // toWriters returns the shardFiles of layout that go to dsts, one per shard, nil for a shard
@@ -147,6 +151,9 @@ func toWriters(dsts []io.Writer, layout *cluster.Layout, bufSize int) *shardFile
 // Unless force is set, a directory that already holds shard files is an error (with force,
 // Commit removes those beyond the layout).
 func createShards(dir string, layout *cluster.Layout, force bool) (*shardFiles, error) {
+	if objstore.IsURL(dir) {
+		return createObjectShards(dir, layout, nil, force)
+	}
 	s := &shardFiles{Dir: dir, Layout: layout}
 	var err error
 	if s.made, err = makeDir(dir); err != nil {
@@ -177,6 +184,9 @@ func createShards(dir string, layout *cluster.Layout, force bool) (*shardFiles, 
 // nothing else, and the temporary files cleaned up are the shard's own
 // (atomicfile.CreateShared). An index out of range is an error naming the number of shards.
 func createShard(dir string, layout *cluster.Layout, index int, force bool) (*shardFiles, error) {
+	if objstore.IsURL(dir) {
+		return createObjectShards(dir, layout, &index, force)
+	}
 	if err := layout.CheckShard(index); err != nil {
 		return nil, err
 	}
@@ -199,7 +209,7 @@ func (s *shardFiles) Written() []int {
 	if s.index != nil {
 		return s.index
 	}
-	all := make([]int, len(s.files))
+	all := make([]int, len(s.Paths))
 	for i := range all {
 		all[i] = i
 	}
@@ -211,6 +221,9 @@ func (s *shardFiles) Written() []int {
 func (s *shardFiles) Writers() []io.Writer {
 	if s.writers != nil {
 		return slices.Clone(s.writers)
+	}
+	if s.objects != nil {
+		return s.objects.writers(s)
 	}
 	w := make([]io.Writer, s.Layout.Len())
 	for i, shard := range s.Written() {
@@ -235,6 +248,9 @@ func (s *shardFiles) Abort() {
 		return
 	}
 	s.done = true
+	if s.objects != nil {
+		s.objects.abort()
+	}
 	for _, f := range s.files {
 		f.Abort()
 	}
@@ -249,12 +265,15 @@ func (s *shardFiles) Abort() {
 // shards, which force allowed to replace. It returns the paths it removed. Of Shards made
 // by createShard, it puts the one file and its manifest in place, and removes nothing.
 func (s *shardFiles) Commit(manifests []*manifest.Manifest) (removed []string, err error) {
-	if manifests != nil && len(manifests) != len(s.files) {
+	if manifests != nil && len(manifests) != len(s.Paths) {
 		return nil, fmt.Errorf("%d manifests for %d shard files", len(manifests), len(s.files))
 	}
 	s.done = true
 	if s.writers != nil {
 		return nil, nil
+	}
+	if s.objects != nil {
+		return nil, s.objects.commit(manifests)
 	}
 	unlock, err := atomicfile.LockDir(s.Dir)
 	if err != nil {

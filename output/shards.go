@@ -139,6 +139,13 @@ func (s *shardsOut) prepare(ctx context.Context, src record.Source) error {
 		return err
 	}
 	s.counted = time.Since(start)
+	if s.only != nil { // the shards not written get no records: they declare none
+		for i := range counts {
+			if !slices.Contains(s.only, i) {
+				counts[i] = record.Counts{}
+			}
+		}
+	}
 	return s.open(counts, false)
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"syscall"
@@ -21,6 +22,9 @@ func main() {
 	// go-redis logs a failed dial on stderr before its caller sees the error; rdbgen reports
 	// every error itself, in one line.
 	logging.Disable()
+	// The S3 uploader logs a failed completion with the standard logger before it returns
+	// the error (a conditional write that lost a race): silenced for the same reason.
+	log.SetOutput(io.Discard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := cliflags.Run(ctx, newApp(os.Stdout, os.Stderr), os.Args)
 	interrupted := ctx.Err() != nil

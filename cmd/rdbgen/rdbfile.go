@@ -63,6 +63,11 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
+	if svc, ok := encoder.LookupService(j.caps.Target.Name); ok && j.out != "-" {
+		if err := svc.CheckName(j.out); err != nil { // before anything is read or written
+			return nil, err
+		}
+	}
 	if err := j.respFormat(c); err != nil {
 		return nil, err
 	}

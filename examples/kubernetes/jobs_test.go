@@ -196,16 +196,7 @@ func TestLoadShardsJob(t *testing.T) {
 		t.Fatalf("load-shards.yaml: environment %q, want %s (the completions)", env, want)
 	}
 	bin := buildRdbgen(t)
-	help, err := exec.Command(bin, "load", "--help").CombinedOutput()
-	if err != nil {
-		t.Fatalf("load --help: %v: %s", err, help)
-	}
-	for _, a := range c.Args[1:] {
-		name, _, _ := strings.Cut(a, "=")
-		if !bytes.Contains(help, []byte("   "+name+" ")) && !bytes.Contains(help, []byte(", "+name+" ")) {
-			t.Errorf("load-shards.yaml: load has no flag %s", name)
-		}
-	}
+	help := takesFlags(t, bin, "load-shards.yaml", c.Args)
 	for _, e := range c.Env {
 		if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && !bytes.Contains(help, []byte("$"+e.Name)) {
 			t.Errorf("load-shards.yaml: load reads no $%s", e.Name)
@@ -216,4 +207,40 @@ func TestLoadShardsJob(t *testing.T) {
 	if err == nil || !bytes.Contains(out, []byte("connection refused")) {
 		t.Fatalf("pod 3: %v: %s (want it to dial 127.0.0.1:1)", err, out)
 	}
+}
+
+// TestGenerateShardsObjectJob checks generate-shards-s3.yaml: an Indexed Job of one pod per
+// shard, no volume, its output a prefix of object storage, and every flag one the rdbgen
+// binary takes (the pods' objects are the split's byte for byte: TestShardsToObjectStore
+// in cmd/rdbgen, against MinIO).
+func TestGenerateShardsObjectJob(t *testing.T) {
+	job, c, _ := indexedJob(t, "generate-shards-s3.yaml")
+	if len(job.Spec.Template.Spec.Volumes) != 0 || len(c.VolumeMounts) != 0 {
+		t.Fatal("generate-shards-s3.yaml mounts a volume: its pods write to object storage")
+	}
+	shards, err := strconv.Atoi(flagValue(t, c.Args, "cluster-shards"))
+	if err != nil || int32(shards) != *job.Spec.Completions {
+		t.Fatalf("--cluster-shards %d (%v), %d completions: one pod per shard", shards, err, *job.Spec.Completions)
+	}
+	if out := flagValue(t, c.Args, "output"); !strings.HasPrefix(out, "s3://") || !strings.HasSuffix(out, "/") {
+		t.Fatalf("--output %s: want an s3:// prefix ending in /", out)
+	}
+	takesFlags(t, buildRdbgen(t), "generate-shards-s3.yaml", c.Args)
+}
+
+// takesFlags checks that every flag of args (a command and its --name=value flags, from the
+// manifest file) is one the command of bin takes, and returns the command's help.
+func takesFlags(t *testing.T, bin, file string, args []string) []byte {
+	t.Helper()
+	help, err := exec.Command(bin, args[0], "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s --help: %v: %s", args[0], err, help)
+	}
+	for _, a := range args[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if !bytes.Contains(help, []byte("   "+name+" ")) && !bytes.Contains(help, []byte("   "+name+",")) && !bytes.Contains(help, []byte(", "+name+" ")) {
+			t.Errorf("%s: %s has no flag %s", file, args[0], name)
+		}
+	}
+	return help
 }

@@ -156,7 +156,7 @@ func (c Capabilities) Can(f Feature) bool {
 	if !Can(c.RDBVersion, f) {
 		return false
 	}
-	family, release, _ := strings.Cut(c.Target.Name, "-")
+	family, release := c.Target.release()
 	if r.only != "" && family != r.only {
 		return false
 	}
@@ -165,6 +165,18 @@ func (c Capabilities) Can(f Feature) bool {
 		first = r.valkey
 	}
 	return first == "" || !releaseBefore(release, first)
+}
+
+// release returns the server family ("redis" or "valkey") and release ("7.2") of the
+// target: those of the server whose version its file names (a managed service's too).
+func (t Target) release() (family, release string) {
+	family = "redis"
+	if t.VersionAux == "valkey-ver" {
+		family = "valkey"
+	}
+	major, rest, _ := strings.Cut(t.AuxVer, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	return family, major + "." + minor
 }
 
 // releaseBefore reports whether release a ("7.2") comes before b.

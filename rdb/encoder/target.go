@@ -53,6 +53,14 @@ var targets = []Target{
 	{"valkey-8.0", 11, "7.2.4", "valkey-ver", "8.0.0"},
 	{"valkey-8.1", 11, "7.2.4", "valkey-ver", "8.1.0"},
 	{"valkey-9.0", 11, "7.2.4", "valkey-ver", "9.0.0"},
+	// Managed services (see Service for their rules): ElastiCache runs Redis OSS up to 7.1,
+	// which reads RDB 10 as Redis 7.0 does, and Valkey; Memorystore loads the same or an
+	// older version; Redis Cloud is held to RDB 11, which every version it runs loads.
+	{"elasticache-redis-7.1", 10, "7.0.0", "redis-ver", "7.0.0"},
+	{"elasticache-valkey-7.2", 11, "7.2.4", "valkey-ver", "7.2.4"},
+	{"elasticache-valkey-8.0", 11, "7.2.4", "valkey-ver", "8.0.0"},
+	{"memorystore-redis-7.2", 11, "7.2.0", "redis-ver", "7.2.0"},
+	{"redis-cloud", 11, "7.2.0", "redis-ver", "7.2.0"},
 }
 
 // Targets returns the known targets, oldest first.

@@ -301,6 +301,13 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if w.dbsDone[db] && !w.hints {
 		return w.fail(fmt.Errorf("%w: db %d", ErrDBReopened, db))
 	}
+	if svc, ok := LookupService(w.caps.Target.Name); ok && len(w.dbsDone) > 0 {
+		for first := range w.dbsDone { // one db, or an error before a second
+			if err := svc.checkDB(first, db); err != nil {
+				return w.fail(err)
+			}
+		}
+	}
 	w.dbsDone[db] = true
 	w.dbOpen, w.db, w.dbInfo, w.dbStart = true, db, info, w.stats
 	if w.checkDups {
