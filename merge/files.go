@@ -22,17 +22,6 @@ func Files(paths []string, opts decoder.Options) (*Source, error) {
 	return src, nil
 }
 
-// Inputs returns the Source of the dumps ins, opened by package input (a gzip-compressed
-// dump or an object by its URL is read from the copy it keeps), in order, each read with
-// opts and named as the input names it.
-func Inputs(ins []*input.Input, opts decoder.Options) *Source {
-	src := &Source{OnDuplicate: opts.OnDuplicate}
-	for _, in := range ins {
-		src.Inputs = append(src.Inputs, Input{Name: in.Name, Source: decoder.File{Path: in.Path, Name: in.Name, Options: opts}})
-	}
-	return src
-}
-
 // Describe adds to m what the records of RDB files merged are (see Files): the inputs by
 // name, the rule for keys that came again and the records it left out, once WriteTo returns.
 func (s *Source) Describe(m *manifest.Manifest) {
