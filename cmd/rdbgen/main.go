@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/internal/cliflags"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/internal/version"
 )
 
 func main() {
@@ -40,7 +40,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Name:      "rdbgen",
 		Usage:     "build Redis datasets offline as RDB snapshot files",
 		UsageText: "rdbgen --count N -o dump.rdb [options]\nrdbgen command [options]",
-		Version:   encoder.Version,
+		Version:   version.Get().String(),
 		Writer:    stdout,
 		ErrWriter: stderr,
 		// rdbgen's default action is generate, so that `rdbgen --count N` does the main job.
@@ -60,6 +60,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			benchCommand(),
 			imageCommand(),
 			entrypointCommand(),
+			versionCommand(),
 		},
 		HideHelpCommand: true,
 	}
