@@ -61,9 +61,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			imageCommand(),
 			entrypointCommand(),
 			versionCommand(),
+			completionCommand(),
 		},
 		HideHelpCommand: true,
 	}
+	enableCompletion(app)
 	cliflags.OneLineErrors(app)
 	cliflags.RefuseEmpty(app, allowEmpty)
 	return app

@@ -12,8 +12,12 @@ import (
 )
 
 // Run runs app on args, letting flags follow a command's arguments
-// (rdbgen import data.jsonl -o dump.rdb), which urfave/cli v2 does not parse by itself.
+// (rdbgen import data.jsonl -o dump.rdb), which urfave/cli v2 does not parse by itself. A
+// completion request (args ending with CompletionFlag) goes to app as typed.
 func Run(ctx context.Context, app *cli.App, args []string) error {
+	if n := len(args); n > 0 && args[n-1] == CompletionFlag {
+		return app.RunContext(ctx, args)
+	}
 	args, err := intersperse(app.Commands, args)
 	if err != nil {
 		return err
