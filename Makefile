@@ -12,6 +12,7 @@
 #                     RSS and ratios (scripts/bench-compare.sh; ROUNDS=5)
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
 #   make vet          gofmt and go vet
+#   make man          docs/rdbgen.1 from the commands' flags again (TestManPage fails when it is stale)
 
 GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
@@ -22,7 +23,7 @@ HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test redis-server redis-image bench bench-compare fuzz vet
+.PHONY: all test redis-server redis-image bench bench-compare fuzz vet man
 
 all: vet test
 
@@ -86,3 +87,7 @@ vet:
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
+
+# The man page, written by TestManPage from the same flag definitions as --help.
+man:
+	$(GO) test -count=1 -run '^TestManPage$$' ./cmd/rdbgen -update-man
