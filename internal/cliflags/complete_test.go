@@ -66,11 +66,21 @@ func TestRunCompletion(t *testing.T) {
 	}
 	saved := os.Args
 	defer func() { os.Args = saved }()
-	os.Args = []string{"t", "cp", "in.rdb", "--out", CompletionFlag}
-	if err := Run(context.Background(), a, os.Args); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		typed []string
+		want  []string
+	}{
+		{[]string{"cp", "in.rdb", "--out"}, []string{"a.rdb", "b.rdb"}},
+		{[]string{"cp", "--", "in.rdb"}, nil}, // urfave/cli would run cp on in.rdb and the flag
 	}
-	if got := strings.Fields(buf.String()); !slices.Equal(got, []string{"a.rdb", "b.rdb"}) || args != nil {
-		t.Fatalf("printed %q, ran with %q", got, args)
+	for _, tt := range tests {
+		buf.Reset()
+		os.Args = append(append([]string{"t"}, tt.typed...), CompletionFlag)
+		if err := Run(context.Background(), a, os.Args); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Fields(buf.String()); !slices.Equal(got, tt.want) || args != nil {
+			t.Fatalf("%q: printed %q, ran with %q", tt.typed, got, args)
+		}
 	}
 }
