@@ -56,9 +56,14 @@ function __rdbgen_complete
 	if string match -q -- '-*' $cur
 		set -a request $cur
 	end
-	$request ` + cliflags.CompletionFlag + ` 2>/dev/null
+	set -l words ($request ` + cliflags.CompletionFlag + ` 2>/dev/null)
+	if set -q words[1]
+		printf '%s\n' $words
+	else
+		__fish_complete_path $cur
+	end
 end
-complete -c rdbgen -a '(__rdbgen_complete)'
+complete -c rdbgen -f -a '(__rdbgen_complete)'
 `,
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
@@ -61,6 +62,54 @@ printf '%s\n' "${COMPREPLY[@]}"
 				t.Errorf("completing %q: got %q, want %q", tt.words, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCompletionFish sources `rdbgen completion fish` in fish and asks fish what it completes
+// (complete -C): rdbgen's words where it has some, file names where it has none.
+func TestCompletionFish(t *testing.T) {
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		redistest.Missing(t, "fish is missing (apt-get install fish): it runs the completion script")
+	}
+	bin := goBuild(t, filepath.Join(t.TempDir(), "rdbgen"), nil)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "dump.rdb"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"rdbgen conv", []string{"convert"}},
+		{"rdbgen convert dump.rdb --tar", []string{"--target"}},
+		{"rdbgen load --method ", []string{"mass", "parallel", "pipeline", "restore", "sequential"}},
+		{"rdbgen inspect du", []string{"dump.rdb"}},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(fish, "--no-config", "-c", "rdbgen completion fish | source; complete -C '"+tt.line+"'")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish: %v\n%s", err, out)
+		}
+		if got := strings.Fields(string(out)); !slices.Equal(got, tt.want) {
+			t.Errorf("completing %q: got %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestCompletionZshSyntax: zsh parses its script (driving zsh's completion needs a terminal).
+func TestCompletionZshSyntax(t *testing.T) {
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		redistest.Missing(t, "zsh is missing (apt-get install zsh): it checks the completion script")
+	}
+	cmd := exec.Command(zsh, "-n")
+	cmd.Stdin = strings.NewReader(completionScripts["zsh"])
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zsh -n: %v\n%s", err, out)
 	}
 }
 
