@@ -106,3 +106,20 @@ func TestReleaseBuild(t *testing.T) {
 		}
 	})
 }
+
+// TestLicence: the repository carries the Apache License 2.0, and the README says so.
+func TestLicence(t *testing.T) {
+	licence, err := os.ReadFile("../../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Apache License", "Version 2.0, January 2004", "END OF TERMS AND CONDITIONS"} {
+		if !strings.Contains(string(licence), want) {
+			t.Errorf("LICENSE lacks %q", want)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil || !strings.Contains(string(readme), "Apache License 2.0 ([LICENSE](LICENSE))") {
+		t.Errorf("README.md does not name the licence: %v", err)
+	}
+}
