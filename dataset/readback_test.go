@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/readback"
+	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/output"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -52,7 +53,7 @@ func TestGenerateReadBackByIndependentParser(t *testing.T) {
 				if want := fmt.Sprintf("%04d", target.RDBVersion); p.Version != want {
 					t.Fatalf("version %s, want %s", p.Version, want)
 				}
-				if p.Aux["redis-ver"] != target.ServerVer || p.Aux["rdbgen-ver"] != encoder.Version {
+				if p.Aux["redis-ver"] != target.ServerVer || p.Aux["rdbgen-ver"] != version.Release() {
 					t.Fatalf("aux fields %v", p.Aux)
 				}
 				checkRecords(t, p, &d)

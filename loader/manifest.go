@@ -4,8 +4,8 @@ import (
 	"maps"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -15,7 +15,7 @@ import (
 func (res *Result) Manifest(now time.Time) *manifest.Manifest {
 	m := &manifest.Manifest{
 		Format:    manifest.FormatVersion,
-		Generator: "rdbgen " + encoder.Version + " load",
+		Generator: "rdbgen " + version.Release() + " load",
 		CreatedAt: now.UTC(),
 		DBs:       maps.Clone(res.DBs),
 	}

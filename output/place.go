@@ -15,6 +15,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/internal/pipe"
+	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -33,7 +34,7 @@ var ErrExists = atomicfile.ErrExists
 func newManifest(opts encoder.Options, target string, rdbVersion int, stats encoder.Stats, dbs map[int]record.Counts) *manifest.Manifest {
 	m := &manifest.Manifest{
 		Format:     manifest.FormatVersion,
-		Generator:  "rdbgen " + encoder.Version,
+		Generator:  "rdbgen " + version.Release(),
 		CreatedAt:  opts.CreatedAt.UTC(),
 		Target:     target,
 		RDBVersion: rdbVersion,

@@ -3,6 +3,7 @@ package rdbsink
 import (
 	"io"
 
+	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -14,8 +15,13 @@ type Writer struct {
 	k keys
 }
 
-// NewWriter returns a Writer that writes an RDB file to dst; see encoder.NewWriter.
+// NewWriter returns a Writer that writes an RDB file to dst; see encoder.NewWriter. The file
+// names rdbgen's release (version.Release) in its rdbgen-ver AUX field unless
+// opts.ToolVersion names another.
 func NewWriter(dst io.Writer, opts encoder.Options) (*Writer, error) {
+	if opts.ToolVersion == "" {
+		opts.ToolVersion = version.Release()
+	}
 	w, err := encoder.NewWriter(dst, opts)
 	if err != nil {
 		return nil, err

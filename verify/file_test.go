@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -39,7 +40,7 @@ func TestFileOfflineReadsWholeFile(t *testing.T) {
 		if c := f.DBs[3]; len(f.DBs) != 1 || c.Keys != 1500 || c.Expires != 1500 || c.Types["string"] != 1500 || f.Keys != 1500 || f.Expires != 1500 {
 			t.Fatalf("counts %+v", f.DBs)
 		}
-		if f.Aux["redis-ver"] != "7.0.0" || f.Aux["rdbgen-ver"] != encoder.Version {
+		if f.Aux["redis-ver"] != "7.0.0" || f.Aux["rdbgen-ver"] != version.Release() {
 			t.Fatalf("aux %v", f.Aux)
 		}
 		center := d.BaseTimeMS + time.Hour.Milliseconds()

@@ -15,7 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/internal/cliflags"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/internal/version"
 )
 
 func main() {
@@ -44,7 +44,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Name:      "rdbgen",
 		Usage:     "build Redis datasets offline as RDB snapshot files",
 		UsageText: "rdbgen --count N -o dump.rdb [options]\nrdbgen command [options]",
-		Version:   encoder.Version,
+		Version:   version.Get().String(),
 		Writer:    stdout,
 		ErrWriter: stderr,
 		// rdbgen's default action is generate, so that `rdbgen --count N` does the main job.
@@ -64,9 +64,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			benchCommand(),
 			imageCommand(),
 			entrypointCommand(),
+			versionCommand(),
+			completionCommand(),
 		},
 		HideHelpCommand: true,
 	}
+	enableCompletion(app)
 	cliflags.OneLineErrors(app)
 	cliflags.RefuseEmpty(app, allowEmpty)
 	return app

@@ -6,14 +6,23 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
 // Run runs app on args, letting flags follow a command's arguments
-// (rdbgen import data.jsonl -o dump.rdb), which urfave/cli v2 does not parse by itself.
+// (rdbgen import data.jsonl -o dump.rdb), which urfave/cli v2 does not parse by itself. A
+// completion request (args ending with CompletionFlag) goes to app as typed; after a "--",
+// where only arguments follow, it prints nothing: urfave/cli would run the command instead.
 func Run(ctx context.Context, app *cli.App, args []string) error {
+	if n := len(args); n > 0 && args[n-1] == CompletionFlag {
+		if slices.Contains(args, "--") {
+			return nil
+		}
+		return app.RunContext(ctx, args)
+	}
 	args, err := intersperse(app.Commands, args)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/internal/version"
 )
 
 // DumpName is the dump's name in the build context and in the image's /data.
@@ -29,7 +29,7 @@ func startCommand(p *Plan, o Options) []string {
 func dockerfile(p *Plan, o Options) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by rdbgen %s: %s with the dataset of %s in /data, loaded at start-up.\n",
-		encoder.Version, p.Server.Command(), p.DumpName)
+		version.Release(), p.Server.Command(), p.DumpName)
 	fmt.Fprintf(&b, "FROM %s\n", o.Base)
 	fmt.Fprintf(&b, "COPY --chown=%s %s /data/%s\n", o.Owner, DumpName, DumpName)
 	if p.Binary != "" {
@@ -39,7 +39,7 @@ func dockerfile(p *Plan, o Options) []byte {
 		fmt.Fprintf(&b, "COPY %s/ %s/\n", libraryContextDir, LibraryDir)
 	}
 	labels := []string{
-		"version=" + encoder.Version,
+		"version=" + version.Release(),
 		"rdb-version=" + strconv.Itoa(p.RDBVersion),
 		"persist=" + strconv.FormatBool(o.Persist),
 	}

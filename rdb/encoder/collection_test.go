@@ -17,7 +17,7 @@ import (
 func writeFile(t testing.TB, v int, limits *Thresholds, cases map[string]testCollection, names []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime, Thresholds: limits, CheckDuplicates: true})
+	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime, Thresholds: limits, CheckDuplicates: true, ToolVersion: goldenToolVersion})
 	must(t, err)
 	must(t, w.BeginDB(0, DBInfo{Keys: uint64(len(names))}))
 	for _, name := range names {

@@ -282,7 +282,7 @@ func TestStreamsParse(t *testing.T) {
 func recordFile(t testing.TB, v int, write func(w *Writer) error) []byte {
 	t.Helper()
 	var buf strings.Builder
-	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime})
+	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime, ToolVersion: goldenToolVersion})
 	must(t, err)
 	must(t, w.BeginDB(0, DBInfo{}))
 	must(t, write(w))

@@ -74,9 +74,6 @@ import (
 	"github.com/rdbgen/rdbgen/rdb/internal/lzf"
 )
 
-// Version is rdbgen's version, written in the rdbgen-ver AUX field.
-const Version = "0.1.0"
-
 // Record type bytes and opcodes.
 const (
 	typeString     = 0
@@ -159,6 +156,10 @@ type Options struct {
 	// caller that leaves room for the header in a file and fills it in once the counts are
 	// known, as cluster.Writer does with the shards of a split. Default off.
 	HeaderLast bool
+	// ToolVersion is the value of the rdbgen-ver AUX field, which names the release of the
+	// program that wrote the file; default "", no such field. rdbsink.NewWriter sets it to
+	// rdbgen's release.
+	ToolVersion string
 }
 
 // DBInfo is the size of one database: its keys, and how many of them expire. BeginDB takes
@@ -259,7 +260,9 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if version >= 10 {
 		w.appendAux("aof-base", "0")
 	}
-	w.appendAux("rdbgen-ver", Version)
+	if opts.ToolVersion != "" {
+		w.appendAux("rdbgen-ver", opts.ToolVersion)
+	}
 	w.head = header{last: opts.HeaderLast, fixed: slices.Clone(w.buf), firstDB: -1}
 	if w.head.last {
 		w.buf = w.buf[:0]

@@ -272,12 +272,16 @@ func writeGoldenStrings(w *Writer) error {
 	return sinkString(w, []byte("in-db-3"), []byte(""), 0)
 }
 
+// goldenToolVersion is the rdbgen-ver AUX field of the golden files.
+const goldenToolVersion = "0.1.0"
+
 func TestGolden(t *testing.T) {
 	for _, gc := range goldenCases {
 		t.Run(gc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			opts := gc.opts
 			opts.CreatedAt = fixedTime
+			opts.ToolVersion = goldenToolVersion
 			w, err := NewWriter(&buf, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -372,5 +376,20 @@ func TestChecksumAcrossBuffers(t *testing.T) {
 	}
 	if got := binary.LittleEndian.Uint64(file[len(file)-8:]); got != want || w.Stats().Checksum != want {
 		t.Fatalf("trailer %#x, Stats %#x, want %#x", got, w.Stats().Checksum, want)
+	}
+}
+
+// TestToolVersionAux: the rdbgen-ver AUX field is Options.ToolVersion, and absent without it.
+func TestToolVersionAux(t *testing.T) {
+	for _, tv := range []string{"", "1.2.0-rc.1"} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, Options{CreatedAt: fixedTime, ToolVersion: tv})
+		must(t, err)
+		must(t, w.Close())
+		field := append([]byte("\x0ardbgen-ver"), byte(len(tv)))
+		field = append(field, tv...)
+		if got := bytes.Contains(buf.Bytes(), field); got != (tv != "") || bytes.Contains(buf.Bytes(), []byte("rdbgen-ver")) != (tv != "") {
+			t.Errorf("ToolVersion %q: file % x", tv, buf.Bytes())
+		}
 	}
 }
