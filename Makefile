@@ -24,11 +24,11 @@ HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test redis-server redis-image bench bench-compare fuzz vet man cross
+.PHONY: all test test-deps redis-image bench bench-compare fuzz vet man cross
 
 all: vet test
 
-test: redis-server
+test: test-deps
 	@if command -v docker >/dev/null 2>&1 && docker version >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory redis-image; \
 	else \
@@ -38,14 +38,25 @@ test: redis-server
 	$(GO) test -count=1 -tags purego ./rdb/internal/crc64
 	cd examples/kubernetes && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
-# redis-server from Debian's package, installed when missing and we are root.
-redis-server:
-	@if ! command -v redis-server >/dev/null 2>&1; then \
+# What the tests need, installed when missing and we are root: redis-server, chromium (the
+# HTML report's browser tests), fish and zsh (the completion tests) from Debian's packages,
+# and MinIO (the object-storage tests) built from the Go module proxy into MINIO_DIR, outside
+# the repository. Elsewhere the tests that need a missing one skip (in CI they fail).
+MINIO_DIR ?= /opt/rdbgen-cache/bin
+TEST_PACKAGES = redis-server chromium fish zsh
+
+test-deps:
+	@missing=""; for c in redis-server chromium fish zsh; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server </dev/null; \
+			apt-get update -q </dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(TEST_PACKAGES) </dev/null; \
 		else \
-			echo "make: redis-server is missing (apt-get install -y redis-server): its tests will skip (in CI they fail)" >&2; \
+			echo "make: missing:$$missing (apt-get install -y $(TEST_PACKAGES)): their tests will skip (in CI they fail)" >&2; \
 		fi; \
+	fi
+	@if ! command -v minio >/dev/null 2>&1 && [ ! -x $(MINIO_DIR)/minio ]; then \
+		echo "make: building MinIO into $(MINIO_DIR) (once)" >&2; \
+		mkdir -p $(MINIO_DIR) && GOBIN=$(MINIO_DIR) $(GO) install github.com/minio/minio@latest </dev/null; \
 	fi
 
 redis-image:
