@@ -98,18 +98,7 @@ func TestDuplicateLibraries(t *testing.T) {
 	}
 
 	// import of two exports concatenated.
-	var both []byte
-	for _, in := range []string{a, b} {
-		stdout, stderr, err := run(t, ctx, "export", in, "--format", "jsonl", "-o", "-")
-		if err != nil {
-			t.Fatalf("export %s: %v\n%s", in, err, stderr)
-		}
-		both = append(both, stdout...)
-	}
-	jsonl := filepath.Join(dir, "both.jsonl")
-	if err := os.WriteFile(jsonl, both, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	jsonl := exportsConcatenated(t, dir, a, b)
 	out = filepath.Join(dir, "import-refused.rdb")
 	_, _, err = run(t, ctx, "import", jsonl, "-o", out, "-q", "--target", "redis-7.0")
 	if !errors.Is(err, record.ErrDuplicateLibrary) || !strings.Contains(err.Error(), `function library "lib"`) || !strings.Contains(err.Error(), "--on-duplicate") {
@@ -204,19 +193,8 @@ func TestSummaryCountsDuplicateLibraries(t *testing.T) {
 		})
 	}
 	t.Run("import", func(t *testing.T) {
-		var both []byte
-		for _, in := range []string{a, b} {
-			stdout, stderr, err := run(t, ctx, "export", in, "--format", "jsonl", "-o", "-")
-			if err != nil {
-				t.Fatalf("export %s: %v\n%s", in, err, stderr)
-			}
-			both = append(both, stdout...)
-		}
 		dir := t.TempDir()
-		jsonl := filepath.Join(dir, "both.jsonl")
-		if err := os.WriteFile(jsonl, both, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		jsonl := exportsConcatenated(t, dir, a, b)
 		stdout, stderr, err := run(t, ctx, "import", jsonl, "-o", filepath.Join(dir, "out.rdb"), "--target", "redis-7.0", "--on-duplicate", "first")
 		if err != nil {
 			t.Fatalf("%v\n%s", err, stderr)
@@ -225,4 +203,23 @@ func TestSummaryCountsDuplicateLibraries(t *testing.T) {
 			t.Errorf("summary %q: want the library counted as a library, no key", text)
 		}
 	})
+}
+
+// exportsConcatenated writes into dir the JSON Lines exports of the dumps, one after the
+// other, and returns the file's path.
+func exportsConcatenated(t *testing.T, dir string, dumps ...string) string {
+	t.Helper()
+	var all []byte
+	for _, in := range dumps {
+		stdout, stderr, err := run(t, context.Background(), "export", in, "--format", "jsonl", "-o", "-")
+		if err != nil {
+			t.Fatalf("export %s: %v\n%s", in, err, stderr)
+		}
+		all = append(all, stdout...)
+	}
+	path := filepath.Join(dir, "all.jsonl")
+	if err := os.WriteFile(path, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
