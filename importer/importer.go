@@ -78,10 +78,13 @@ type Stats struct {
 	Records    uint64 // records read, malformed ones included
 	Written    uint64 // records written
 	Skipped    uint64 // malformed records skipped (SkipInvalid)
-	Duplicates uint64 // records dropped as duplicates (record.DupFirst, DupLast)
+	Duplicates uint64 // records of keys dropped as duplicates (record.DupFirst, DupLast)
 	Expired    uint64 // written records whose expiry is already past: Redis drops them at load
 	Functions  uint64 // function libraries written (JSON objects of type "function")
 	ModuleAux  uint64 // module AUX data written (JSON objects of type "module-aux")
+	// LibrariesDropped counts the function libraries dropped under record.DupFirst and
+	// DupLast for another of the same name with other code.
+	LibrariesDropped uint64
 	// FirstSkipped is the first malformed record skipped, for the report.
 	FirstSkipped error
 	// DBs holds the keys written to each database, and those of them with an expiry.
@@ -118,7 +121,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	}
 	c.writing = true
 	err = c.each(r, c.write)
-	c.stats.Duplicates += c.libs.Dropped
+	c.stats.LibrariesDropped = c.libs.Dropped
 	return c.stats, err
 }
 

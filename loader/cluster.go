@@ -65,7 +65,7 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		}
 	}
 	start := time.Now()
-	srcErr := l.src.WriteTo(ctx, l.withFunctions(ctx, r, version, addrs))
+	srcErr := l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(r, version), version, addrs))
 	var failed []error
 	for _, c := range conduits {
 		if err := c.finish(); err != nil {
@@ -81,8 +81,8 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
 	}
 	err = l.end(errors.Join(failed...), srcErr)
-	if err == nil && shard != nil && l.confirmed.Load() != shard.filter.Kept {
-		err = fmt.Errorf("the server confirmed %d keys, want the shard's %d", l.confirmed.Load(), shard.filter.Kept)
+	if err == nil && shard != nil && l.confirmed.Load()+l.unsupported != shard.filter.Kept {
+		err = fmt.Errorf("the server confirmed %d keys (and %d left out), want the shard's %d", l.confirmed.Load(), l.unsupported, shard.filter.Kept)
 	}
 	return took, nodes, err
 }

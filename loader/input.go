@@ -61,9 +61,10 @@ func (in *Input) Manifest(res *Result, now time.Time, specMoved bool) *manifest.
 	case in.Spec != nil && !specMoved:
 		m.Spec = in.SpecManifest()
 	case in.Dump != nil:
-		m.Import = in.DumpManifest(in.Dump.Read, in.Dump.Unsupported, in.OnDuplicate)
+		m.Import = in.DumpManifest(in.Dump.Read, in.Dump.Unsupported+res.Unsupported, in.OnDuplicate)
 	case in.Import != nil:
 		m.Import = in.ImportManifest(in.OnDuplicate)
+		m.Import.Skipped += res.Unsupported
 		if in.Rewrite != nil {
 			m.Rewrite = in.Rewrite // not a nil pointer in the interface
 		}

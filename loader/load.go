@@ -59,6 +59,8 @@ type Result struct {
 	DBs map[int]record.Counts
 	// ModuleAuxDropped counts the module AUX records left out under Options.DropModuleAux.
 	ModuleAuxDropped uint64
+	// Unsupported counts the keys left out under Options.SkipUnsupported.
+	Unsupported uint64
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -117,8 +119,9 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 	res := Result{Method: o.Method, Workers: o.Workers, Batch: o.Batch, Duration: took, Nodes: nodes,
 		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts(),
 		Streams: l.streams, Restore: l.restore}
-	if err == nil && sized && res.Keys+res.Expired != l.total {
-		err = fmt.Errorf("the server confirmed %d keys (and %d expired), want %d", res.Keys, res.Expired, l.total)
+	res.Unsupported = l.unsupported
+	if err == nil && sized && res.Keys+res.Expired+res.Unsupported != l.total {
+		err = fmt.Errorf("the server confirmed %d keys (and %d expired, %d left out), want %d", res.Keys, res.Expired, res.Unsupported, l.total)
 	}
 	res.Functions, res.ModuleAuxDropped = l.functions, l.moduleAuxDropped
 	if err != nil {
@@ -139,6 +142,9 @@ type load struct {
 	functions uint64
 	// moduleAuxDropped counts the module AUX records left out, by the source's goroutine.
 	moduleAuxDropped uint64
+	// unsupported counts the keys left out under Options.SkipUnsupported, by the source's
+	// goroutine.
+	unsupported uint64
 	// streams counts what the streams needed, over all nodes.
 	streams   resp.StreamCounts
 	restore   resp.RestoreCounts
@@ -226,7 +232,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		sink = mappedCommands{cmds, l.o.MapDB}
 	}
 	start := time.Now()
-	err = l.src.WriteTo(ctx, l.withFunctions(ctx, sink, version, []string{l.o.Addr}))
+	err = l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(sink, version), version, []string{l.o.Addr}))
 	return time.Since(start), l.end(c.finish(), err)
 }
 

@@ -102,6 +102,10 @@ type Options struct {
 	// the field TTLs (resp.Options.DropFieldTTL); the input's fields already expired are
 	// left out (OpenInput's dropFieldTTL). Default off: such a hash is an error.
 	DropFieldTTL bool
+	// SkipUnsupported leaves out the keys the server cannot hold (streams and module values
+	// before Redis 5.0, hashes with field TTLs before 7.4 unless DropFieldTTL), counted in
+	// Result.Unsupported. Default: false, such a key is an error naming it.
+	SkipUnsupported bool
 
 	// DialTimeout bounds connecting and authenticating. Default: 5 s.
 	DialTimeout time.Duration

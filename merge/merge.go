@@ -33,9 +33,10 @@ type Input struct {
 type Source struct {
 	Inputs      []Input
 	OnDuplicate record.OnDuplicate
-	// Duplicates counts the records (keys and function libraries) left out under DupFirst
-	// and DupLast, once WriteTo returns.
-	Duplicates uint64
+	// Duplicates counts the records of keys left out under DupFirst and DupLast, and
+	// LibrariesDropped the function libraries left out there for another of the same name
+	// with other code, once WriteTo returns.
+	Duplicates, LibrariesDropped uint64
 }
 
 // WriteTo writes the records of every input into sink.
@@ -43,7 +44,7 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	keys := record.NewKeySet()
 	libs := record.NewLibraryRule(s.OnDuplicate)
 	aux := map[auxKey]bool{}
-	s.Duplicates = 0
+	s.Duplicates, s.LibrariesDropped = 0, 0
 	if s.OnDuplicate == record.DupLast {
 		for i, in := range s.Inputs {
 			g := &lister{keys: keys, libs: libs, n: int64(i)}
@@ -78,7 +79,7 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 		s.Duplicates += gate.Dropped
 	}
-	s.Duplicates += libs.Dropped
+	s.LibrariesDropped = libs.Dropped
 	return nil
 }
 

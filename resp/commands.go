@@ -188,6 +188,7 @@ type Commands struct {
 	fieldTTL bool    // the open hash has field TTLs
 	ttls     []int64 // the field TTLs of the command being built, one per member
 	stream   *streamState
+	zset     zsetState // the open sorted set's -0 scores (zset.go)
 
 	payload *rdbsink.PayloadWriter // the open stream's payload, for RESTORE
 	streams StreamCounts
@@ -342,7 +343,7 @@ func (c *Commands) Begin(h *record.Header) error {
 	case record.Set:
 		return c.begin("SADD", h.Key, h.ExpireAtMS)
 	case record.ZSet:
-		return c.begin("ZADD", h.Key, h.ExpireAtMS)
+		return c.beginZSet(h)
 	case record.Stream:
 		return c.beginStream(h)
 	case record.Module:
@@ -472,6 +473,9 @@ func (c *Commands) Add(m *record.Member) error {
 		if err := c.member("ZADD", len(m.Name)+24); err != nil {
 			return err
 		}
+		if err := c.addZSetPayload(m); err != nil {
+			return err
+		}
 		c.argScore(m.Score)
 		c.arg(m.Name)
 		return nil
@@ -500,6 +504,9 @@ func (c *Commands) End(t *record.StreamTail) error {
 	c.verb = ""
 	if c.added == 0 {
 		return c.fail(fmt.Errorf("write key %q: %w", c.key, record.ErrEmpty))
+	}
+	if sent, err := c.endZSet(); sent || err != nil {
+		return err
 	}
 	if c.exp == 0 {
 		return c.flush(true)

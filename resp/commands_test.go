@@ -84,7 +84,7 @@ func TestCommands(t *testing.T) {
 		{"hmset before 4.0", Options{Server: v("3.2"), MaxMembers: 2}, []record.Record{hash}, "DEL h\nHMSET h f1 v1 f2 v2\nHMSET h f3 v3 .", nil},
 		{"list with expiry", Options{}, []record.Record{{Key: []byte("l"), Type: record.List, Members: members("a", "b", "a"), ExpireAtMS: 7}}, "DEL l\nRPUSH l a b a\nPEXPIREAT l 7 .", nil},
 		{"set pexpire", Options{Expiry: ExpiryRelative, Now: fixed}, []record.Record{{Key: []byte("s"), Type: record.Set, Members: members("x"), ExpireAtMS: 1_000_010}}, "DEL s\nSADD s x\nPEXPIRE s 10 .", nil},
-		{"zset scores", Options{}, []record.Record{{Key: []byte("z"), Type: record.ZSet, Members: []record.Member{
+		{"zset scores", Options{Server: v("6.2")}, []record.Record{{Key: []byte("z"), Type: record.ZSet, Members: []record.Member{
 			{Name: []byte("a"), Score: math.Inf(-1)}, {Name: []byte("b"), Score: 0.1}, {Name: []byte("c"), Score: -2.5e-300},
 			{Name: []byte("d"), Score: 1e21}, {Name: []byte("e"), Score: math.Inf(1)}, {Name: []byte("f"), Score: math.Copysign(0, -1)}}}},
 			"DEL z\nZADD z -inf a 0.1 b -2.5e-300 c 1e+21 d +inf e -0 f .", nil},

@@ -27,7 +27,7 @@ func (c *Commands) ModuleCounts() ModuleCounts { return c.modules }
 func (c *Commands) writeModule(h *record.Header) error {
 	label := fmt.Sprintf("write key %q: module value of %q", h.Key, record.ModuleName(h.ModuleID))
 	if v := c.restoreVersion(); !encoder.Can(v, encoder.ModuleValues) || !encoder.Can(v, encoder.Streams) {
-		return c.fail(fmt.Errorf("%s: %w: module values go by RESTORE, whose payloads rdbgen writes for Redis 5.0 or later, not %s", label, ErrServerTooOld, c.o.Server))
+		return c.fail(fmt.Errorf("%s: %w: module values go by RESTORE, whose payloads rdbgen writes for Redis 5.0 or later, not %s; leave such keys out with --skip-unsupported", label, ErrServerTooOld, c.o.Server))
 	}
 	p, err := c.payloadWriter()
 	if err == nil {

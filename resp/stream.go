@@ -28,7 +28,7 @@ func (c *Commands) beginHashTTL(key []byte, expireAtMS, minFieldExpireAtMS int64
 
 // noFieldTTL is the error for a field TTL on a server that has none.
 func (c *Commands) noFieldTTL(key []byte) error {
-	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w; keep the hashes without their field TTLs with --drop-field-ttl", key, c.o.Server, ErrServerTooOld)
+	return fmt.Errorf("write key %q: hash field TTLs need Redis 7.4 or later, the server is %s: %w; keep the hashes without their field TTLs with --drop-field-ttl, or leave them out with --skip-unsupported", key, c.o.Server, ErrServerTooOld)
 }
 
 // addField adds a field to the open hash, with its expiry (0 for none).

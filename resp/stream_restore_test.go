@@ -109,25 +109,7 @@ func TestStreamRestore(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out []string
 			var payloads [][]byte
-			cmds, err := NewCommands(func(cmd *Command) error {
-				args := make([]string, len(cmd.Args))
-				for i, a := range cmd.Args {
-					args[i] = string(a)
-				}
-				if args[0] == "RESTORE" {
-					payloads = append(payloads, append([]byte(nil), cmd.Args[3]...))
-					args[3] = "*"
-					if c.o.Expiry == ExpiryRelative {
-						args[2] = "?"
-					}
-				}
-				line := strings.Join(args, " ")
-				if cmd.Last {
-					line += " ."
-				}
-				out = append(out, line)
-				return nil
-			}, c.o)
+			cmds, err := NewCommands(restoreLines(&out, &payloads, c.o.Expiry == ExpiryRelative), c.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,5 +133,30 @@ func TestStreamRestore(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// restoreLines returns an emit function that appends each command to out as one line, its
+// arguments separated by spaces and " ." after a record's last command; a RESTORE's payload
+// is appended to payloads and shown as *, and with relative its TTL as ?.
+func restoreLines(out *[]string, payloads *[][]byte, relative bool) func(*Command) error {
+	return func(cmd *Command) error {
+		args := make([]string, len(cmd.Args))
+		for i, a := range cmd.Args {
+			args[i] = string(a)
+		}
+		if args[0] == "RESTORE" {
+			*payloads = append(*payloads, append([]byte(nil), cmd.Args[3]...))
+			args[3] = "*"
+			if relative {
+				args[2] = "?"
+			}
+		}
+		line := strings.Join(args, " ")
+		if cmd.Last {
+			line += " ."
+		}
+		*out = append(*out, line)
+		return nil
 	}
 }

@@ -89,12 +89,12 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	if err != nil {
 		return err
 	}
-	notes := summary.ConvertNotes(*dump.Stats, in.Read)
+	notes := summary.ConvertNotes(*dump.Stats, in.Read, 0)
 	if in.Cluster != nil && in.Cluster.MovingSlots() > 0 {
 		notes += fmt.Sprintf("; %d slots migrated or moved between primaries during the reading (--allow-moving-slots): their keys may be missing or written twice", in.Cluster.MovingSlots())
 	}
 	if in.Touched() {
 		notes += "; the scan reset every key's OBJECT IDLETIME (LRU) or LFU count on the source: it has no CLIENT NO-TOUCH (Redis 7.2+)"
 	}
-	return report(summary.ConvertCounts(*dump.Stats, in.Read), notes)
+	return report(summary.ConvertCounts(*dump.Stats, in.Read, 0), notes)
 }

@@ -84,7 +84,7 @@ func importAction(c *cli.Context) error {
 	if stats.Unsupported > 0 {
 		notes += fmt.Sprintf("; left out %d keys the target cannot hold (--skip-unsupported)", stats.Unsupported)
 	}
-	counts.FunctionCounts = summary.FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}
+	counts.FunctionCounts = summary.FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped, FunctionsDuplicate: in.Import.Stats.LibrariesDropped}
 	notes += counts.FunctionCounts.Suffix("with")
 	return report(counts, notes)
 }

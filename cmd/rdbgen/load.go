@@ -49,6 +49,7 @@ func loadCommand() *cli.Command {
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},
 				dropLostPendingFlag(),
 				dropFieldTTLFlag(),
+				skipUnsupportedFlag(),
 			},
 			summaryFlags(),
 			rewriteFlags(),
@@ -116,6 +117,7 @@ func loadAction(c *cli.Context) error {
 	}
 	opts.ReplaceFunctions = c.Bool("replace-functions")
 	opts.DropModuleAux = c.Bool("drop-module-aux")
+	opts.SkipUnsupported = c.Bool("skip-unsupported")
 	opts.Workers = c.Int("workers")
 	opts.Expiry = resp.Expiry(c.String("expiry"))
 	opts.DropLostPending = c.Bool("drop-lost-pending")

@@ -84,5 +84,5 @@ func mergeAction(c *cli.Context) error {
 			read.NewerDropped[what] += n
 		}
 	}
-	return report(summary.ConvertCounts(*stats, read), summary.ConvertNotes(*stats, read))
+	return report(summary.ConvertCounts(*stats, read, src.LibrariesDropped), summary.ConvertNotes(*stats, read, src.LibrariesDropped))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,18 +98,7 @@ func TestDuplicateLibraries(t *testing.T) {
 	}
 
 	// import of two exports concatenated.
-	var both []byte
-	for _, in := range []string{a, b} {
-		stdout, stderr, err := run(t, ctx, "export", in, "--format", "jsonl", "-o", "-")
-		if err != nil {
-			t.Fatalf("export %s: %v\n%s", in, err, stderr)
-		}
-		both = append(both, stdout...)
-	}
-	jsonl := filepath.Join(dir, "both.jsonl")
-	if err := os.WriteFile(jsonl, both, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	jsonl := exportsConcatenated(t, dir, a, b)
 	out = filepath.Join(dir, "import-refused.rdb")
 	_, _, err = run(t, ctx, "import", jsonl, "-o", out, "-q", "--target", "redis-7.0")
 	if !errors.Is(err, record.ErrDuplicateLibrary) || !strings.Contains(err.Error(), `function library "lib"`) || !strings.Contains(err.Error(), "--on-duplicate") {
@@ -155,4 +145,81 @@ func TestMergeBadInputs(t *testing.T) {
 	if stdout, _, err := run(t, context.Background(), "diff", dump, out); err != nil {
 		t.Errorf("diff of the dump and the merge of it gzipped: %v\n%s", err, stdout)
 	}
+}
+
+// TestSummaryCountsDuplicateLibraries: the summaries of merge and import count the function
+// libraries they left out under --on-duplicate as libraries, apart from the records of keys
+// that came again.
+func TestSummaryCountsDuplicateLibraries(t *testing.T) {
+	ctx := context.Background()
+	a := libraryDump(t, "#!lua name=lib\nredis.register_function('f', function() return 'x' end)", "a")
+	b := libraryDump(t, "#!lua name=lib\nredis.register_function('f', function() return 'y' end)", "b")
+	again := libraryDump(t, "#!lua name=lib\nredis.register_function('f', function() return 'z' end)", "a")
+	for _, tc := range []struct {
+		name   string
+		inputs []string
+		keys   string  // the summary's note of keys, "" for none
+		dups   float64 // the --json count of keys' records dropped
+	}{
+		{"a library", []string{a, b}, "", 0},
+		{"a library and a key", []string{a, again}, "dropped 1 records of keys that came again", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"merge", "-o", filepath.Join(dir, "out.rdb"), "--target", "redis-7.0", "--on-duplicate", "first"}, tc.inputs...)
+			stdout, stderr, err := run(t, ctx, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			text := stdout + stderr
+			if !strings.Contains(text, "dropped 1 function library that came again with other code (--on-duplicate)") {
+				t.Errorf("summary %q: no count of the library dropped", text)
+			}
+			if keys := strings.Contains(text, "keys that came again"); keys != (tc.keys != "") || tc.keys != "" && !strings.Contains(text, tc.keys) {
+				t.Errorf("summary %q: want the note of keys %q", text, tc.keys)
+			}
+			args = append([]string{"merge", "--json", "-o", filepath.Join(dir, "json.rdb"), "--target", "redis-7.0", "--on-duplicate", "first"}, tc.inputs...)
+			stdout, stderr, err = run(t, ctx, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			var counts map[string]any
+			if err := json.Unmarshal([]byte(stdout), &counts); err != nil {
+				t.Fatalf("--json %s: %v", stdout, err)
+			}
+			if dups, _ := counts["duplicates"].(float64); dups != tc.dups || counts["functions_duplicate"] != 1.0 {
+				t.Errorf("--json %s: want duplicates %v and functions_duplicate 1", stdout, tc.dups)
+			}
+		})
+	}
+	t.Run("import", func(t *testing.T) {
+		dir := t.TempDir()
+		jsonl := exportsConcatenated(t, dir, a, b)
+		stdout, stderr, err := run(t, ctx, "import", jsonl, "-o", filepath.Join(dir, "out.rdb"), "--target", "redis-7.0", "--on-duplicate", "first")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		if text := stdout + stderr; !strings.Contains(text, "dropped 1 function library that came again with other code (--on-duplicate)") || strings.Contains(text, "duplicate keys") {
+			t.Errorf("summary %q: want the library counted as a library, no key", text)
+		}
+	})
+}
+
+// exportsConcatenated writes into dir the JSON Lines exports of the dumps, one after the
+// other, and returns the file's path.
+func exportsConcatenated(t *testing.T, dir string, dumps ...string) string {
+	t.Helper()
+	var all []byte
+	for _, in := range dumps {
+		stdout, stderr, err := run(t, context.Background(), "export", in, "--format", "jsonl", "-o", "-")
+		if err != nil {
+			t.Fatalf("export %s: %v\n%s", in, err, stderr)
+		}
+		all = append(all, stdout...)
+	}
+	path := filepath.Join(dir, "all.jsonl")
+	if err := os.WriteFile(path, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

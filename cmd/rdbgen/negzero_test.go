@@ -12,6 +12,7 @@ import (
 
 	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -91,4 +92,47 @@ func TestConvertNegativeZeroScores(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLoadNegativeZeroScores loads sorted sets with -0 scores whose ZADD on Redis 7.0+
+// stores 0 in a listpack: a listpack's and a ziplist's "-0", which the server keeps as it
+// loads the file, and a skiplist's -0, which it keeps in a set too large for a listpack; by
+// each method that sends commands, and as RESP fed to redis-cli --pipe. The server given the
+// commands holds what the server started on the file holds: the same DEBUG DIGEST.
+func TestLoadNegativeZeroScores(t *testing.T) {
+	redistest.RedisServer(t)
+	big := make([]float64, 200)
+	big[7] = math.Copysign(0, -1)
+	orig := filepath.Join(t.TempDir(), "negzero.rdb") // RDB 10: Redis 7.0's listpacks
+	if err := os.WriteFile(orig, fx.File(10,
+		fx.Record(17, "listpack", fx.Str(string(fx.Listpack(6, "a", "-0", "b", "0", "c", "1.5")))),
+		fx.Expiring(time.Now().Add(time.Hour).UnixMilli(), fx.Record(12, "ziplist", fx.Str(string(fx.Ziplist(4, "x", "-0", "y", "2"))))),
+		fx.Record(17, "nozero", fx.Str(string(fx.Listpack(4, "p", "0", "q", "3")))),
+		hmZSet2("skiplist", math.Copysign(0, -1), 1.5),
+		hmZSet2("bigskiplist", big...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := digest(t, servertest.Start(t, orig, "--enable-debug-command", "yes").Addr)
+	for _, method := range []string{"sequential", "parallel", "pipeline", "mass"} {
+		t.Run(method, func(t *testing.T) {
+			inst := servertest.StartEmpty(t, "--enable-debug-command", "yes")
+			if _, stderr, err := run(t, t.Context(), "load", "--quiet", "--addr", inst.Addr, "--method", method, orig); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if got := digest(t, inst.Addr); got != want {
+				t.Errorf("load --method %s: DEBUG DIGEST %s, want %s (the server's on the file)", method, got, want)
+			}
+		})
+	}
+	t.Run("convert --format resp", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "out.resp")
+		if _, stderr, err := run(t, t.Context(), "convert", "--quiet", "--format", "resp", "--target", "redis-7.0", "-o", out, orig); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		inst := servertest.StartEmpty(t, "--enable-debug-command", "yes")
+		servertest.Pipe(t, inst.Addr, out)
+		if got := digest(t, inst.Addr); got != want {
+			t.Errorf("redis-cli --pipe of the RESP: DEBUG DIGEST %s, want %s (the server's on the file)", got, want)
+		}
+	})
 }

@@ -60,7 +60,10 @@ func ImportNotes(in *input.Input) string {
 type FunctionCounts struct {
 	Functions        uint64 `json:"functions,omitempty"`
 	FunctionsDropped uint64 `json:"functions_dropped,omitempty"`
-	ModuleAuxDropped uint64 `json:"module_aux_dropped,omitempty"`
+	// FunctionsDuplicate counts the libraries left out under --on-duplicate first or last
+	// for another of the same name with other code.
+	FunctionsDuplicate uint64 `json:"functions_duplicate,omitempty"`
+	ModuleAuxDropped   uint64 `json:"module_aux_dropped,omitempty"`
 }
 
 // Notes tells the counts for the one-line summary; verb introduces the libraries carried.
@@ -71,6 +74,9 @@ func (f FunctionCounts) Notes(verb string) []string {
 	}
 	if f.FunctionsDropped > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d function %s (--drop-functions)", f.FunctionsDropped, human.Plural(f.FunctionsDropped, "library", "libraries")))
+	}
+	if f.FunctionsDuplicate > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d function %s that came again with other code (--on-duplicate)", f.FunctionsDuplicate, human.Plural(f.FunctionsDuplicate, "library", "libraries")))
 	}
 	if f.ModuleAuxDropped > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, human.Plural(f.ModuleAuxDropped, "record", "records")))
@@ -88,16 +94,18 @@ func (f FunctionCounts) Suffix(verb string) string {
 }
 
 // ConvertCounts returns the summary's counts of a dump converted, read counting what its
-// reading saw: the records of keys that came again, and those --drop-newer left out.
-func ConvertCounts(stats convert.Stats, read decoder.Stats) ImportCounts {
+// reading saw: the records of keys that came again, and those --drop-newer left out;
+// dupLibraries counts the function libraries left out as duplicates (merge).
+func ConvertCounts(stats convert.Stats, read decoder.Stats, dupLibraries uint64) ImportCounts {
 	return ImportCounts{Records: stats.Read + read.Duplicates, Skipped: stats.Unsupported, Duplicates: read.Duplicates + stats.Duplicates, NewerDropped: read.NewerDropped,
 		ExpiredFields: stats.ExpiredFields, ExpiredHashes: stats.EmptiedHashes,
-		FunctionCounts: FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}}
+		FunctionCounts: FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped, FunctionsDuplicate: dupLibraries}}
 }
 
 // ConvertNotes tells what a convert left out, read counting what its reading left out: the
-// records of keys that came again, and those --drop-newer left out (see NewerNotes).
-func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
+// records of keys that came again, and those --drop-newer left out (see NewerNotes);
+// dupLibraries counts the function libraries left out as duplicates (merge).
+func ConvertNotes(stats convert.Stats, read decoder.Stats, dupLibraries uint64) string {
 	var notes []string
 	if n := read.Duplicates + stats.Duplicates; n > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d records of keys that came again (--on-duplicate)", n))
@@ -111,7 +119,7 @@ func ConvertNotes(stats convert.Stats, read decoder.Stats) string {
 	if stats.ExpiredFields > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d hash fields that had expired (%d hashes had no other field and were dropped)", stats.ExpiredFields, stats.EmptiedHashes))
 	}
-	notes = append(notes, FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped}.Notes("with")...)
+	notes = append(notes, FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped, FunctionsDuplicate: dupLibraries}.Notes("with")...)
 	if read.EnterpriseSkipped > 0 {
 		notes = append(notes, EnterpriseNote(read.EnterpriseSkipped))
 	}

@@ -29,6 +29,8 @@ type Load struct {
 	Manifest      string                   `json:"manifest,omitempty"`
 	Streams       resp.StreamCounts        `json:"streams,omitzero"`
 	Restore       resp.RestoreCounts       `json:"restore,omitzero"`
+	// Unsupported counts the keys --skip-unsupported left out.
+	Unsupported uint64 `json:"unsupported,omitempty"`
 }
 
 // workersAndBatch describes a method's connections and batch, as in
@@ -54,7 +56,7 @@ func FromLoad(res *loader.Result, addr, manifestPath string) Load {
 		Seconds: res.Duration.Seconds(), KeysPerSecond: human.PerSecond(res.Keys, res.Duration),
 		Manifest: manifestPath, Streams: res.Streams, Restore: res.Restore,
 	}
-	sum.Functions, sum.ModuleAuxDropped = res.Functions, res.ModuleAuxDropped
+	sum.Functions, sum.ModuleAuxDropped, sum.Unsupported = res.Functions, res.ModuleAuxDropped, res.Unsupported
 	for a, n := range res.Nodes {
 		if sum.Nodes == nil {
 			sum.Nodes = map[string]record.Counts{}
@@ -70,7 +72,11 @@ func (sum Load) Text(where string) string {
 	if sum.Expired > 0 {
 		expired = fmt.Sprintf(" and %d whose expiry had passed (the server keeps none of them)", sum.Expired)
 	}
+	unsupported := ""
+	if sum.Unsupported > 0 {
+		unsupported = fmt.Sprintf("; left out %d keys the server cannot hold (--skip-unsupported)", sum.Unsupported)
+	}
 	return fmt.Sprintf("loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
-		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(sum.Method, sum.Workers, sum.Batch), sum.Seconds, sum.KeysPerSecond, sum.Suffix("and")+NewerNotes(sum.NewerDropped)) +
+		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(sum.Method, sum.Workers, sum.Batch), sum.Seconds, sum.KeysPerSecond, unsupported+sum.Suffix("and")+NewerNotes(sum.NewerDropped)) +
 		StreamsNote(sum.Streams)
 }
