@@ -48,3 +48,41 @@ func TestConvertLiveClusterMigrating(t *testing.T) {
 		t.Fatalf("without --cluster: %v", err)
 	}
 }
+
+// TestConvertLiveClusterMigratingScan is TestConvertLiveClusterMigrating read with --via
+// scan: the importing primary answers MOVED for the keys moved to it, which is the slot's
+// move, named as one, not a DUMP's error; --allow-moving-slots reads on past them, counted.
+func TestConvertLiveClusterMigratingScan(t *testing.T) {
+	c, layout := servertest.StartCluster(t)
+	ctx := t.Context()
+	for i := range 50 {
+		if err := c.Client().Set(ctx, "{m}:"+strconv.Itoa(i), i, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slot := cluster.KeySlot("{m}")
+	from := c.Nodes[layout.ShardOf([]byte("{m}"))]
+	to := c.Nodes[(layout.ShardOf([]byte("{m}"))+1)%3]
+	if err := localcluster.Migrate(ctx, slot, from, to, "{m}:1", "{m}:2"); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "all.rdb")
+	url := "redis://" + c.Nodes[0].Addr
+	_, _, err := run(t, ctx, "convert", url, "--cluster", "--via", "scan", "-o", out)
+	want := "slot " + strconv.Itoa(slot) + " migrating or moved while the cluster was read"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--allow-moving-slots") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line saying %q", err, want)
+	}
+	if got := dirEntries(t, filepath.Dir(out)); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+	stdout, stderr, err := run(t, ctx, "convert", url, "--cluster", "--via", "scan", "-o", out, "--allow-moving-slots")
+	if err != nil || !strings.Contains(stdout, "1 slots migrated or moved between primaries during the reading") {
+		t.Fatalf("--allow-moving-slots: %v: %s%s", err, stdout, stderr)
+	}
+	_, _, err = run(t, ctx, "convert", "redis://"+to.Addr, "--via", "scan", "-o", filepath.Join(t.TempDir(), "one.rdb"))
+	want = "answered MOVED or ASK for 2 listed keys, in slot " + strconv.Itoa(slot)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("one primary: got %v, want %q", err, want)
+	}
+}
