@@ -98,14 +98,20 @@ func (in *Input) Snapshot(ctx context.Context) (io.ReadCloser, error) {
 	case in.Server.Address().DB >= 0:
 		return nil, fmt.Errorf("%s: inspect reads every database of a server: leave the database out of the URL", in.Name)
 	case in.Server.Via() == live.Scan:
-		return nil, errors.New("--via scan: inspect reads the server's snapshot (--via sync)")
+		return nil, fmt.Errorf("--via scan: inspect reads the server's snapshot (--via sync); %s", scanFirst(in.Name))
 	}
 	sn, err := in.Server.Snapshot(ctx)
 	if errors.Is(err, live.ErrRefused) {
-		return nil, fmt.Errorf("%w: inspect reads the server's snapshot, which a scan does not give", err)
+		return nil, fmt.Errorf("%w: inspect reads the server's snapshot, which a scan does not give; %s", err, scanFirst(in.Name))
 	}
 	if err != nil {
 		return nil, err
 	}
 	return sn, nil
+}
+
+// scanFirst is the way to inspect a server whose snapshot inspect cannot have: a file of its
+// keys read by a scan, then inspected.
+func scanFirst(name string) string {
+	return fmt.Sprintf("to inspect its keys, write them to a file first (rdbgen convert %s --via scan -o dump.rdb) and inspect that", name)
 }

@@ -21,7 +21,7 @@ func TestSnapshotRefuses(t *testing.T) {
 		err  string
 	}{
 		{"redis://127.0.0.1:1/2", input.Options{}, "redis://127.0.0.1:1/2: inspect reads every database of a server: leave the database out of the URL"},
-		{"redis://127.0.0.1:1", input.Options{Live: live.Options{Via: live.Scan}}, "--via scan: inspect reads the server's snapshot (--via sync)"},
+		{"redis://127.0.0.1:1", input.Options{Live: live.Options{Via: live.Scan}}, "--via scan: inspect reads the server's snapshot (--via sync); to inspect its keys, write them to a file first (rdbgen convert redis://127.0.0.1:1 --via scan -o dump.rdb) and inspect that"},
 		{"", input.Options{Dataset: &dataset.Config{Count: 1}}, "input: the dataset is no live server: it has no snapshot"},
 	}
 	for _, tt := range tests {
@@ -34,6 +34,22 @@ func TestSnapshotRefuses(t *testing.T) {
 			t.Errorf("%s: %v, %v; want %q", tt.arg, sn, err, tt.err)
 		}
 		in.Close()
+	}
+}
+
+// TestSnapshotRefusedNamesScan: a server that refuses SYNC and PSYNC (a managed service) has
+// no snapshot for inspect; the error names the way to its keys, a scan into a file.
+func TestSnapshotRefusedNamesScan(t *testing.T) {
+	srv := servertest.StartEmpty(t, "--rename-command", "SYNC", "", "--rename-command", "PSYNC", "")
+	in, err := input.Open(t.Context(), "redis://"+srv.Addr, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	sn, err := in.Snapshot(t.Context())
+	want := "rdbgen convert redis://" + srv.Addr + " --via scan -o dump.rdb"
+	if sn != nil || err == nil || !strings.Contains(err.Error(), "refuses replication") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%v, %v; want the refusal and %q", sn, err, want)
 	}
 }
 

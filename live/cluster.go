@@ -240,7 +240,10 @@ func (cs *ClusterSource) readPrimary(ctx context.Context, p *Source, i int, sink
 	if err != nil {
 		return err
 	}
-	if err := p.WriteTo(ctx, sink); err != nil {
+	var scanned *MovedError // a scan's keys in slots that moved away
+	if err := p.WriteTo(ctx, sink); errors.As(err, &scanned) {
+		before = append(before, scanned.Slots...)
+	} else if err != nil {
 		return err
 	}
 	after, err := cs.ownSlots(ctx, p, i)

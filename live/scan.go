@@ -20,7 +20,9 @@ import (
 const scanBatch = 1000
 
 // scan reads the server key by key: SCAN, then DUMP and the expiry of each key
-// pipelined, each payload decoded into sink.
+// pipelined, each payload decoded into sink. Keys the server answers MOVED or ASK for (their
+// slot moved away) are left out and the scan reads on: it returns a *MovedError at the end,
+// which a cluster's reading counts with the slots that moved (ClusterSource.AllowMovingSlots).
 func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 	first := max(s.addr.DB, 0)
 	c, err := s.client(first)
@@ -60,7 +62,7 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 	if w.gone > 0 {
 		s.notice("%d keys of %s were deleted between SCAN and DUMP, and are not read", w.gone, s.addr)
 	}
-	return nil
+	return movedError(s.addr, w.movedKeys, w.moved)
 }
 
 // client returns a client of database db.
@@ -137,6 +139,10 @@ type scanner struct {
 	touched  string // why the scan's DUMPs count as accesses (no CLIENT NO-TOUCH), or ""
 	keys     uint64
 	gone     uint64 // keys deleted between SCAN and DUMP
+	// the keys the server answered MOVED or ASK for, and their slots: read on past them,
+	// a MovedError at the end
+	movedKeys uint64
+	moved     map[int]bool
 }
 
 // db reads database db into the sink.
@@ -218,6 +224,14 @@ func (w *scanner) batch(ctx context.Context, c *redis.Client, db int, keys []str
 		payload, err := dumps[i].Result()
 		if err == redis.Nil {
 			w.gone++
+			continue
+		}
+		if slot, ok := movedSlot(err); ok { // its slot moved away: see scan
+			if w.moved == nil {
+				w.moved = map[int]bool{}
+			}
+			w.moved[slot] = true
+			w.movedKeys++
 			continue
 		}
 		if err != nil && strings.HasPrefix(err.Error(), "NOPERM") {

@@ -137,6 +137,7 @@ type router struct {
 
 // BeginDB opens db 0 on every node; a cluster has no other.
 func (r *router) BeginDB(db int, _ record.Counts) error {
+	from := db
 	if r.mapDB != nil {
 		to, err := r.mapDB(db)
 		if err != nil {
@@ -145,7 +146,7 @@ func (r *router) BeginDB(db int, _ record.Counts) error {
 		db = to
 	}
 	if db != 0 {
-		return fmt.Errorf("db %d: a cluster has db 0 only", db)
+		return fmt.Errorf("db %d: a cluster has db 0 only: load it into db 0 (an input's database with --db-map %d=0, generated keys with --db 0)", db, from)
 	}
 	for _, n := range r.nodes {
 		if n == nil { // a primary another process loads (Options.Shard)

@@ -394,7 +394,7 @@ func (l *load) authCommand(dst []byte) []byte {
 // keyError is the error of a command of key (nil for SELECT) that addr failed with err.
 func keyError(key []byte, addr string, err error) error {
 	if msg := err.Error(); strings.HasPrefix(msg, "MOVED ") || strings.HasPrefix(msg, "ASK ") {
-		return fmt.Errorf("write key %q: %s answered %w: the cluster's slots moved mid-load", key, addr, err)
+		return fmt.Errorf("write key %q: %s answered %w: the cluster's slots moved mid-load; load again once the resharding is over (redis-cli --cluster check reports no open slot)", key, addr, err)
 	}
 	if key == nil {
 		return fmt.Errorf("select db: %w", err)

@@ -17,9 +17,10 @@ func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare two dumps logically (any versions, encodings, key orders); exit 0 same, 1 different, 2 trouble",
-		UsageText: "rdbgen diff a.rdb b.rdb [--json] [--keys-only] [--ignore-ttl] [--limit N]",
+		UsageText: "rdbgen diff a.rdb b.rdb [--json|--quiet] [--keys-only] [--ignore-ttl] [--limit N]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing: only the exit status (and the error of trouble)"},
 			&cli.BoolFlag{Name: "keys-only", Usage: "compare which keys (and types) each side holds, not values or expiries"},
 			&cli.BoolFlag{Name: "ignore-ttl", Usage: "leave key and hash-field expiries out"},
 			&cli.IntFlag{Name: "limit", Value: diff.DefaultLimit, Usage: "differing keys named (0: none); the counts take them all"},
@@ -59,11 +60,11 @@ func diffAction(c *cli.Context) error {
 		return err
 	}
 	for _, f := range files {
-		if len(f.dropped) > 0 {
+		if len(f.dropped) > 0 && !c.Bool("quiet") {
 			fmt.Fprintf(c.App.ErrWriter, "rdbgen: %s compared without %s (--drop-newer)\n", f.Name, summary.NewerList(f.dropped))
 		}
 	}
-	if err := summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), false, res.WriteText); err != nil {
+	if err := summary.Print(c.App.Writer, res.JSON(), c.Bool("json"), c.Bool("quiet"), res.WriteText); err != nil {
 		return err
 	}
 	return res.Verdict()

@@ -104,6 +104,26 @@ func TestDiffBoundaries(t *testing.T) {
 	}
 }
 
+// TestDiffQuiet: --quiet prints nothing and says it by the exit code alone: 0 same, 1
+// different, 2 trouble with its error.
+func TestDiffQuiet(t *testing.T) {
+	ctx := context.Background()
+	a, b := generateWith(t, "--count", "3"), generateWith(t, "--count", "4")
+	for _, tt := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"diff", "--quiet", a, a}, 0},
+		{[]string{"diff", "-q", a, b}, 1},
+		{[]string{"diff", "-q", a, filepath.Join(t.TempDir(), "none.rdb")}, 2},
+	} {
+		stdout, stderr, err := run(t, ctx, tt.args...)
+		if exitOf(err) != tt.exit || stdout != "" || stderr != "" || (tt.exit == 2) != (err != nil && strings.Contains(err.Error(), "none.rdb")) {
+			t.Errorf("%q: exit %d (%v), stdout %q, stderr %q; want exit %d and no output", tt.args, exitOf(err), err, stdout, stderr, tt.exit)
+		}
+	}
+}
+
 // TestDiffUsage: diff's usage errors are trouble, exit 2, in one line, never 1 ("different");
 // -h shows the help whatever follows; two stdins are refused as such (issue 34, item 13).
 func TestDiffUsage(t *testing.T) {

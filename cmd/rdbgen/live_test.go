@@ -85,12 +85,13 @@ func TestLiveInputErrors(t *testing.T) {
 		{[]string{"export", "redis://:pw@127.0.0.1:1"}, "export reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
 		{[]string{"diff", dump, "redis://:pw@127.0.0.1:1"}, "diff reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
 		{[]string{"merge", dump, "redis://:pw@127.0.0.1:1"}, "merge reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
+		{[]string{"verify", "redis://:pw@127.0.0.1:1", "--backend", "offline"}, "verify reads no live server (redis://127.0.0.1:1) yet: write it to a file first"},
 		{[]string{"convert", "redis://:pw@127.0.0.1:1", "--password-file", dump}, "a password in the URL and in --password-file: give one"},
 		{[]string{"convert", "redis://127.0.0.1:1", "--password-file", "/nonexistent/pw"}, "--password-file: open /nonexistent/pw"},
 	} {
 		out := filepath.Join(t.TempDir(), "out.rdb")
 		_, _, err := run(t, ctx, append(tt.args, "-o", out)...)
-		if tt.args[0] == "inspect" || tt.args[0] == "load" || tt.args[0] == "diff" {
+		if tt.args[0] == "inspect" || tt.args[0] == "load" || tt.args[0] == "diff" || tt.args[0] == "verify" {
 			_, _, err = run(t, ctx, tt.args...)
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "pw@") {

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/redis/go-redis/v9"
 )
 
 // writeJSONL writes a JSON Lines import of every type, some keys expiring, in two
@@ -98,7 +100,8 @@ func TestLoadStdin(t *testing.T) {
 }
 
 // TestLoadCluster loads a spec file into a running cluster of three primaries through one
-// of them, then checks the nodes' counts; a database other than 0 is refused.
+// of them, then checks the nodes' counts; a database other than 0 is refused, naming the
+// flags that put it into db 0, and --db-map, as suggested, loads an input's db 1.
 func TestLoadCluster(t *testing.T) {
 	c, _ := servertest.StartCluster(t)
 	stdout, _, err := run(t, t.Context(), "load", "--cluster", "--addr", c.Nodes[2].Addr, "--type", "hash", "--count", "3000", "--method", "mass")
@@ -114,7 +117,20 @@ func TestLoadCluster(t *testing.T) {
 		t.Fatalf("the nodes hold %d keys, want 3000", total)
 	}
 	_, _, err = run(t, t.Context(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--count", "10", "--db", "2")
-	if err == nil || !strings.Contains(err.Error(), "db 2: a cluster has db 0 only") {
+	if err == nil || !strings.Contains(err.Error(), "db 2: a cluster has db 0 only: load it into db 0") || !strings.Contains(err.Error(), "--db 0") {
 		t.Fatalf("db 2: got %v", err)
+	}
+	dump := redistest.WriteDumpWith(t, nil, func(ctx context.Context, c *redis.Client) error {
+		if err := c.Set(ctx, "k", "v", 0).Err(); err != nil {
+			return err
+		}
+		return c.Move(ctx, "k", 1).Err()
+	})
+	_, _, err = run(t, t.Context(), "load", "--cluster", "--addr", c.Nodes[0].Addr, dump)
+	if err == nil || !strings.Contains(err.Error(), "db 1: a cluster has db 0 only") || !strings.Contains(err.Error(), "--db-map 1=0") {
+		t.Fatalf("an input's db 1: got %v", err)
+	}
+	if _, _, err = run(t, t.Context(), "load", "--cluster", "--addr", c.Nodes[0].Addr, "--db-map", "1=0", dump); err != nil {
+		t.Fatalf("--db-map 1=0, as the error suggests: %v", err)
 	}
 }

@@ -51,6 +51,9 @@ func redisServerFlag() cli.Flag {
 
 func verifyAction(c *cli.Context) error {
 	quiet, asJSON := c.Bool("quiet"), c.Bool("json")
+	if err := refuseLive("verify", c.Args().Slice()); err != nil {
+		return err
+	}
 	pw, _, err := password(c)
 	if err != nil {
 		return err
