@@ -160,7 +160,7 @@ func pass(ctx context.Context, r io.Reader, opts Options, only map[string]bool) 
 	}
 	s := newSink(rd, opts)
 	if only != nil {
-		s.pre.only = only
+		s.pre.restrict(only)
 	}
 	return s, rd.WriteTo(ctx, s)
 }

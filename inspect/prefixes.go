@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"cmp"
+	"hash/maphash"
 	"slices"
 )
 
@@ -32,7 +33,7 @@ type Prefix struct {
 	// MemoryError is nonzero only when the file could not be read twice (Read of a reader
 	// that cannot seek) and the dump has more prefixes than the table holds: the row's
 	// Memory may exceed the prefix's own by up to MemoryError, and its Keys and Bytes
-	// then include those of the prefixes it displaced from the table.
+	// then count only the keys met since it entered the table.
 	MemoryError int64 `json:"memory_error,omitempty"`
 	// Other marks the row that sums the prefixes not listed.
 	Other bool `json:"other,omitempty"`
@@ -52,7 +53,27 @@ type prefixes struct {
 	only map[string]bool
 	// overflowed: the table was full when a new prefix came.
 	overflowed bool
+	// unlisted holds, once the table is full, the memory of the prefixes it does not hold,
+	// summed by a hash of the prefix (filtered Space-Saving, Homem and Carvalho): a prefix
+	// enters the table only when its cell's sum passes the least entry, so a dump of more
+	// distinct prefixes than the table holds costs an array add a key, not a change of the
+	// table. A prefix out of the table holds at most its cell's sum.
+	unlisted []cell
+	seed     maphash.Seed
 }
+
+// cell is the part of prefixes.unlisted of the prefixes of one hash.
+type cell struct {
+	// sum is the memory of the prefixes out of the table (see prefixes.unlisted).
+	sum int64
+	// held counts the prefixes of the table, and onlyHeld those of prefixes.only: a key
+	// whose cell holds none is not looked up in the map (most keys, when there are many
+	// more prefixes than entries).
+	held, onlyHeld uint32
+}
+
+// unlistedCells is the size of prefixes.unlisted: 1 MiB.
+const unlistedCells = 1 << 16
 
 // counted is one prefix's figures in the table.
 type counted struct {
@@ -70,7 +91,16 @@ func newPrefixes(o PrefixOptions) *prefixes {
 	if o.Top == 0 {
 		o.Top = 20
 	}
-	return &prefixes{opts: o, sep: []byte(o.Separator), by: map[string]*counted{}, total: Prefix{Prefix: "other", Other: true}}
+	return &prefixes{opts: o, sep: []byte(o.Separator), by: map[string]*counted{}, total: Prefix{Prefix: "other", Other: true},
+		unlisted: make([]cell, unlistedCells), seed: maphash.MakeSeed()}
+}
+
+// restrict makes p count only the prefixes of only (a second pass), the others in total alone.
+func (p *prefixes) restrict(only map[string]bool) {
+	p.only = only
+	for pre := range only {
+		p.unlisted[p.cell([]byte(pre))].onlyHeld++
+	}
 }
 
 // prefix returns key's prefix: its first Depth parts and the separator after them.
@@ -86,32 +116,50 @@ func (p *prefixes) prefix(key []byte) []byte {
 	return key[:end]
 }
 
-// add counts a key. A new prefix met when the table is full takes the place of the entry
-// of least memory, m, and starts from m's figures (weighted Space-Saving): every entry's
-// Memory is then at least its prefix's own, by at most MemoryError, and a prefix not in
-// the table holds at most the least Memory in it (see bound).
+// add counts a key. Once the table is full, a new prefix's memory is summed in its cell of
+// unlisted; when that sum passes the entry of least memory, m, the prefix takes m's place,
+// starting from the sum (filtered Space-Saving), and m's memory goes to m's cell. Every
+// entry's Memory is then at least its prefix's own, by at most MemoryError, and a prefix
+// not in the table holds at most the least Memory in it (see bound): a cell's sum never
+// passes the least entry, which only grows.
 func (p *prefixes) add(key []byte, size, mem int64) {
 	p.total.Keys++
 	p.total.Bytes += size
 	p.total.Memory += mem
 	pre := p.prefix(key)
-	if p.only != nil && !p.only[string(pre)] {
+	c := &p.unlisted[p.cell(pre)]
+	var e *counted
+	if c.held != 0 {
+		e = p.by[string(pre)]
+	}
+	if e == nil && p.only != nil && (c.onlyHeld == 0 || !p.only[string(pre)]) {
 		return
 	}
-	e := p.by[string(pre)]
 	switch {
 	case e != nil:
 	case len(p.by) < maxPrefixes(p.opts.Top) || p.only != nil:
 		e = &counted{Prefix: Prefix{Prefix: string(pre)}, idx: -1}
 		p.by[e.Prefix.Prefix] = e
+		c.held++
 	default:
 		p.overflowed = true
 		if p.heap == nil {
 			p.heap = newMinMemory(p.by)
 		}
-		e = p.heap.least()
-		delete(p.by, e.Prefix.Prefix)
-		e.Prefix.Prefix, e.MemoryError = string(pre), e.Memory
+		least := p.heap.least()
+		if c.sum+mem <= least.Memory {
+			c.sum += mem
+			return
+		}
+		// The prefix enters in place of the least entry, whose sum goes to its own cell
+		// so that the cell still bounds it.
+		out := &p.unlisted[p.cell([]byte(least.Prefix.Prefix))]
+		out.sum = max(out.sum, least.Memory)
+		out.held--
+		delete(p.by, least.Prefix.Prefix)
+		c.held++
+		e = least
+		e.Prefix = Prefix{Prefix: string(pre), Memory: c.sum, MemoryError: c.sum}
 		p.by[e.Prefix.Prefix] = e
 	}
 	e.Keys++
@@ -120,6 +168,11 @@ func (p *prefixes) add(key []byte, size, mem int64) {
 	if e.idx >= 0 {
 		p.heap.fix(e.idx)
 	}
+}
+
+// cell returns the index in unlisted of pre's sum.
+func (p *prefixes) cell(pre []byte) uint64 {
+	return maphash.Bytes(p.seed, pre) & (unlistedCells - 1)
 }
 
 // bound returns the most estimated memory a prefix missing from the table may hold: 0
