@@ -189,14 +189,15 @@ func TestMessagesNameRealFlags(t *testing.T) {
 	}
 	walk(app.Flags, app.Commands)
 	// Flags of other programs that messages and usage texts quote: redis-server's, redis-cli's,
-	// docker's.
+	// docker's, minio's; and urfave/cli's hidden completion request.
 	for _, f := range []string{"help", "pipe", "rdb", "loadmodule", "save", "appendonly", "port", "dir", "dbfilename",
 		"enable-debug-command", "cluster-enabled", "cluster-config-file", "cluster-replicas", "bind", "daemonize",
 		"requirepass", "user", "pass", "tls", "cacert", "cert", "key", "no-auth-warning", "rm", "name", "network",
 		"mount", "volume", "publish", "entrypoint", "tag", "file", "build-arg", "platform", "protected-mode",
 		"maxmemory", "repl-diskless-sync", "repl-diskless-sync-delay", "proto-max-bulk-len", "functions-rdb",
 		"bigkeys", "memkeys", "scan", "pattern", "cluster", "latency", "iidfile", "chown", "library-path", "cluster-port",
-		"detach", "restart", "label", "logfile", "databases", "volumes", "since"} {
+		"detach", "restart", "label", "logfile", "databases", "volumes", "since", "address", "console-address",
+		"generate-bash-completion"} {
 		known[f] = true
 	}
 	ownFile := map[string]bool{}
