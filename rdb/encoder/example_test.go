@@ -26,7 +26,7 @@ func ExampleWriter() {
 	}
 	s := w.Stats()
 	fmt.Printf("%s: %d keys, %d with expiry, %d bytes\n", buf.Bytes()[:9], s.Keys, s.Expires, s.Bytes)
-	// Output: REDIS0010: 2 keys, 1 with expiry, 149 bytes
+	// Output: REDIS0010: 2 keys, 1 with expiry, 131 bytes
 }
 
 // A collection: its Begin call declares the number of members, one Add call per member
