@@ -10,7 +10,7 @@ import (
 )
 
 // A Report is what an RDB file holds. Its JSON form is stable: fields are added, never
-// renamed or removed (the README documents it; a golden test pins it).
+// renamed or removed (docs/commands/inspect.md documents it; a golden test pins it).
 type Report struct {
 	RDBVersion int               `json:"rdb_version"`
 	Aux        map[string]string `json:"aux"`       // the AUX fields: redis-ver, ctime, used-mem…

@@ -17,7 +17,7 @@
 //
 // Every value is a pure function of (seed, family name, record index, field or member): a
 // verifier recomputes any record with Family.Record without replaying the others. The
-// format, the generators and the uniqueness rules are documented in the README's "Spec files" section.
+// format, the generators and the uniqueness rules are documented in docs/spec-files.md.
 package spec
 
 import (

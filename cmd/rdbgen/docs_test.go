@@ -6,14 +6,18 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/urfave/cli/v2"
 )
 
 // docsRoot is the repository's root, seen from this package's directory.
@@ -322,4 +326,143 @@ func TestNoCommitHashes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// docsOtherFlags are flags of other programs that the docs quote, beyond those messages
+// quote (otherProgramFlags): kubectl's, the AWS CLI's, goreleaser's, redis-cli's.
+var docsOtherFlags = []string{"for", "timeout", "snapshot-arns", "clean", "raw", "json", "persist", "maxmemory-policy"}
+
+// TestDocsNameRealFlags checks the flags the docs name against the commands:
+//   - a command line of a page (in a sh block or inline code: rdbgen [COMMAND] …, up to a
+//     pipe, && or a comment) uses only flags of that command;
+//   - a flag table of a command's page (docs/commands/NAME.md, rows starting with a flag)
+//     lists only flags of that command;
+//   - any other --name of README.md and docs/ is a flag of some rdbgen command, or of
+//     another program the docs quote.
+func TestDocsNameRealFlags(t *testing.T) {
+	app := newApp(io.Discard, io.Discard)
+	known := map[string]bool{}
+	var walk func(flags []cli.Flag, cmds []*cli.Command)
+	walk = func(flags []cli.Flag, cmds []*cli.Command) {
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				known[n] = true
+			}
+		}
+		for _, c := range cmds {
+			walk(c.Flags, c.Subcommands)
+		}
+	}
+	walk(app.Flags, app.Commands)
+	known["version"] = true // rdbgen --version: urfave/cli's VersionFlag
+	for _, f := range append(slices.Clone(otherProgramFlags), docsOtherFlags...) {
+		known[f] = true
+	}
+	commands := map[string]bool{}
+	for _, c := range app.Commands {
+		commands[c.Name] = true
+	}
+	lines, tables, names := 0, 0, 0
+	for _, p := range docPages(t) {
+		page := strings.TrimSuffix(filepath.Base(p.path), ".md")
+		isCommandPage := strings.HasPrefix(p.path, "docs/commands/") && commands[page]
+		inSh := false
+		for i, l := range p.lines {
+			where := fmt.Sprintf("%s:%d", p.path, i+1)
+			if strings.HasPrefix(l, "```") {
+				inSh = !inSh && strings.TrimPrefix(l, "```") == "sh"
+				continue
+			}
+			for _, m := range suggested.FindAllStringSubmatch(l, -1) {
+				names++
+				if !known[m[1]] {
+					t.Errorf("%s: --%s is a flag of no rdbgen command", where, m[1])
+				}
+			}
+			var cmdLines []string
+			if inSh {
+				cmdLines = append(cmdLines, l)
+			}
+			for _, span := range mdCodeSpan.FindAllString(l, -1) {
+				cmdLines = append(cmdLines, strings.Trim(span, "`"))
+			}
+			for _, c := range cmdLines {
+				cmd, flags, ok := rdbgenCommandLine(c, commands)
+				if !ok {
+					continue
+				}
+				lines++
+				path := strings.Fields(cmd)
+				own := commandFlagNames(path...)
+				own["version"] = cmd == ""
+				for _, f := range flags {
+					if !own[f] {
+						t.Errorf("%s: %q: rdbgen %s takes no --%s", where, c, cmd, f)
+					}
+				}
+			}
+			if isCommandPage && strings.HasPrefix(l, "| `-") {
+				tables++
+				cell, _, _ := strings.Cut(strings.TrimPrefix(l, "| "), " |")
+				own := commandFlagNames(commandPath(page)...)
+				for _, m := range suggested.FindAllStringSubmatch(cell, -1) {
+					if !own[m[1]] {
+						t.Errorf("%s: the flag table of %s lists --%s, which %s does not take", where, page, m[1], page)
+					}
+				}
+			}
+		}
+	}
+	if lines == 0 || tables == 0 || names == 0 {
+		t.Fatalf("found %d command lines, %d flag table rows, %d flags: the docs' parser is broken", lines, tables, names)
+	}
+}
+
+// commandPath is the command a page of docs/commands documents: generate is the root's
+// flags, spec is spec check.
+func commandPath(page string) []string {
+	switch page {
+	case "generate":
+		return nil
+	case "spec":
+		return []string{"spec", "check"}
+	}
+	return []string{page}
+}
+
+// rdbgenCommandLine reads a command line of the docs: "rdbgen [COMMAND [SUB]] args…" (also
+// "./rdbgen", "go run ./cmd/rdbgen", after an environment assignment), up to a pipe, && or
+// a comment. It returns the command ("" for the root) and the flags given.
+func rdbgenCommandLine(line string, commands map[string]bool) (cmd string, flags []string, ok bool) {
+	for _, sep := range []string{" #", "|", "&&", ";", "<", ">"} {
+		line, _, _ = strings.Cut(line, sep)
+	}
+	f := strings.Fields(line)
+	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+		f = f[1:] // VAR=value
+	}
+	switch {
+	case len(f) > 0 && (f[0] == "rdbgen" || f[0] == "./rdbgen"):
+		f = f[1:]
+	case len(f) > 2 && f[0] == "go" && f[1] == "run" && f[2] == "./cmd/rdbgen":
+		f = f[3:]
+	default:
+		return "", nil, false
+	}
+	var path []string
+	if len(f) > 0 && commands[f[0]] && f[0] != "generate" {
+		path = append(path, f[0])
+		if f[0] == "spec" && len(f) > 1 && !strings.HasPrefix(f[1], "-") {
+			path = append(path, f[1])
+		}
+	}
+	for _, w := range f {
+		if w == "--" {
+			break // the rest is another program's (image's server arguments)
+		}
+		if m := suggested.FindStringSubmatch(w); m != nil && strings.HasPrefix(w, "--") {
+			flags = append(flags, m[1])
+		}
+	}
+	return strings.Join(path, " "), flags, true
 }

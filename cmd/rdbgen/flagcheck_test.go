@@ -168,6 +168,18 @@ func TestErrorsSuggestTheirCommandsFlags(t *testing.T) {
 	}
 }
 
+// otherProgramFlags are the flags of other programs that messages, usage texts and the docs
+// quote: redis-server's, redis-cli's, docker's, minio's, and urfave/cli's hidden completion
+// request.
+var otherProgramFlags = []string{"help", "pipe", "rdb", "loadmodule", "save", "appendonly", "port", "dir", "dbfilename",
+	"enable-debug-command", "cluster-enabled", "cluster-config-file", "cluster-replicas", "bind", "daemonize",
+	"requirepass", "user", "pass", "tls", "cacert", "cert", "key", "no-auth-warning", "rm", "name", "network",
+	"mount", "volume", "publish", "entrypoint", "tag", "file", "build-arg", "platform", "protected-mode",
+	"maxmemory", "repl-diskless-sync", "repl-diskless-sync-delay", "proto-max-bulk-len", "functions-rdb",
+	"bigkeys", "memkeys", "scan", "pattern", "cluster", "latency", "iidfile", "chown", "library-path", "cluster-port",
+	"detach", "restart", "label", "logfile", "databases", "volumes", "since", "address", "console-address",
+	"generate-bash-completion"}
+
 // TestMessagesNameRealFlags reads every message of the program's sources (string literals
 // of the non-test Go files) and checks that each flag it names, --name, is a flag of some
 // rdbgen command, but the flags of other programs the messages quote; and that a message of
@@ -188,16 +200,7 @@ func TestMessagesNameRealFlags(t *testing.T) {
 		}
 	}
 	walk(app.Flags, app.Commands)
-	// Flags of other programs that messages and usage texts quote: redis-server's, redis-cli's,
-	// docker's, minio's; and urfave/cli's hidden completion request.
-	for _, f := range []string{"help", "pipe", "rdb", "loadmodule", "save", "appendonly", "port", "dir", "dbfilename",
-		"enable-debug-command", "cluster-enabled", "cluster-config-file", "cluster-replicas", "bind", "daemonize",
-		"requirepass", "user", "pass", "tls", "cacert", "cert", "key", "no-auth-warning", "rm", "name", "network",
-		"mount", "volume", "publish", "entrypoint", "tag", "file", "build-arg", "platform", "protected-mode",
-		"maxmemory", "repl-diskless-sync", "repl-diskless-sync-delay", "proto-max-bulk-len", "functions-rdb",
-		"bigkeys", "memkeys", "scan", "pattern", "cluster", "latency", "iidfile", "chown", "library-path", "cluster-port",
-		"detach", "restart", "label", "logfile", "databases", "volumes", "since", "address", "console-address",
-		"generate-bash-completion"} {
+	for _, f := range otherProgramFlags {
 		known[f] = true
 	}
 	ownFile := map[string]bool{}

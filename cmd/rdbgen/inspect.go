@@ -27,7 +27,7 @@ func inspectCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
 			&cli.StringFlag{Name: "allocator", Value: "jemalloc", Usage: "the server's allocator for the memory estimate, as INFO memory's mem_allocator says: jemalloc (Redis and Valkey builds) or libc (built with MALLOC=libc)"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
-			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape the README documents)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape docs/commands/inspect.md documents)"},
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (- for stdout) instead of printing it; implies --prefixes"},
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "with --html: overwrite an existing file"},
 			&cli.BoolFlag{Name: "prefixes", Usage: "keys, bytes and estimated memory per key prefix (the --top largest, the rest as \"other\")"},

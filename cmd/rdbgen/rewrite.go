@@ -14,7 +14,7 @@ import (
 // rewriteSource.
 func rewriteFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "rewrite", Usage: "anonymise the records by the rules of `RULES.yaml` (see the README)", Category: "Rewrite"},
+		&cli.StringFlag{Name: "rewrite", Usage: "anonymise the records by the rules of `RULES.yaml` (see docs/rewrite.md)", Category: "Rewrite"},
 		&cli.Uint64Flag{Name: "rewrite-seed", Usage: "the seed of --rewrite's replacements, instead of the rules file's (keep it secret)", Category: "Rewrite"},
 	}
 }
