@@ -466,3 +466,55 @@ func rdbgenCommandLine(line string, commands map[string]bool) (cmd string, flags
 	}
 	return strings.Join(path, " "), flags, true
 }
+
+// TestDocsNameRealTests: a test, fuzz or example function the docs cite as evidence
+// (TestConformance, FuzzReader, …) exists in the module's tests, but those the docs' own Go
+// snippets declare.
+func TestDocsNameRealTests(t *testing.T) {
+	name := regexp.MustCompile(`\b(?:Test|Fuzz|Example)[A-Z][A-Za-z0-9_]*`)
+	declared := regexp.MustCompile(`func ((?:Test|Fuzz|Example)[A-Z][A-Za-z0-9_]*)\(`)
+	exists := map[string]bool{}
+	err := filepath.WalkDir(docsRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != docsRoot {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range declared.FindAllStringSubmatch(string(b), -1) {
+			exists[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := 0
+	for _, p := range docPages(t) {
+		for _, s := range p.blocks() {
+			if s.lang == "go" {
+				for _, m := range declared.FindAllStringSubmatch(s.text, -1) {
+					exists[m[1]] = true
+				}
+			}
+		}
+		for i, l := range p.prose() {
+			for _, n := range name.FindAllString(l, -1) {
+				cited++
+				if !exists[n] {
+					t.Errorf("%s:%d: %s is no test of the module", p.path, i+1, n)
+				}
+			}
+		}
+	}
+	if cited == 0 {
+		t.Fatal("no test cited in the docs: the parser is broken")
+	}
+}
