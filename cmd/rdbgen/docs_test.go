@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"github.com/urfave/cli/v2"
 )
 
 // docsRoot is the repository's root, seen from this package's directory.
@@ -341,19 +339,7 @@ var docsOtherFlags = []string{"for", "timeout", "snapshot-arns", "clean", "raw",
 //     another program the docs quote.
 func TestDocsNameRealFlags(t *testing.T) {
 	app := newApp(io.Discard, io.Discard)
-	known := map[string]bool{}
-	var walk func(flags []cli.Flag, cmds []*cli.Command)
-	walk = func(flags []cli.Flag, cmds []*cli.Command) {
-		for _, f := range flags {
-			for _, n := range f.Names() {
-				known[n] = true
-			}
-		}
-		for _, c := range cmds {
-			walk(c.Flags, c.Subcommands)
-		}
-	}
-	walk(app.Flags, app.Commands)
+	known := anyCommandFlags(app)
 	known["version"] = true // rdbgen --version: urfave/cli's VersionFlag
 	for _, f := range append(slices.Clone(otherProgramFlags), docsOtherFlags...) {
 		known[f] = true

@@ -168,6 +168,25 @@ func TestErrorsSuggestTheirCommandsFlags(t *testing.T) {
 	}
 }
 
+// anyCommandFlags returns the names (and aliases) of the flags of every command of app and
+// its subcommands.
+func anyCommandFlags(app *cli.App) map[string]bool {
+	known := map[string]bool{}
+	var walk func(flags []cli.Flag, cmds []*cli.Command)
+	walk = func(flags []cli.Flag, cmds []*cli.Command) {
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				known[n] = true
+			}
+		}
+		for _, c := range cmds {
+			walk(c.Flags, c.Subcommands)
+		}
+	}
+	walk(app.Flags, app.Commands)
+	return known
+}
+
 // otherProgramFlags are the flags of other programs that messages, usage texts and the docs
 // quote: redis-server's, redis-cli's, docker's, minio's, and urfave/cli's hidden completion
 // request.
@@ -186,20 +205,8 @@ var otherProgramFlags = []string{"help", "pipe", "rdb", "loadmodule", "save", "a
 // a command's own file (cmd/rdbgen/merge.go) names that command's flags, unless it quotes
 // another command's.
 func TestMessagesNameRealFlags(t *testing.T) {
-	known := map[string]bool{}
 	app := newApp(io.Discard, io.Discard)
-	var walk func(flags []cli.Flag, cmds []*cli.Command)
-	walk = func(flags []cli.Flag, cmds []*cli.Command) {
-		for _, f := range flags {
-			for _, n := range f.Names() {
-				known[n] = true
-			}
-		}
-		for _, c := range cmds {
-			walk(c.Flags, c.Subcommands)
-		}
-	}
-	walk(app.Flags, app.Commands)
+	known := anyCommandFlags(app)
 	for _, f := range otherProgramFlags {
 		known[f] = true
 	}
