@@ -210,7 +210,7 @@ func readBoth(ctx context.Context, srcs [2]record.Source, mk func(i int) (*finge
 // (variables for tests).
 var (
 	keptNames     = 1 << 16
-	keptNameBytes = 4 << 20
+	keptNameBytes = 2 << 20
 )
 
 // names are the names of keys kept in the second read, by key hash, end to end in one

@@ -21,7 +21,7 @@ func diffCommand() *cli.Command {
 		Description: "Memory stays bounded whatever the dumps hold: the first reading keeps 64 KiB of sums a\n" +
 			"dump; when they differ, the fingerprints of the keys to compare go to a temporary file\n" +
 			"in $TMPDIR (37 bytes a key a dump, removed when diff ends, on error and Ctrl-C too) past\n" +
-			"5.5 MiB a dump, and up to 4 MiB of names a dump are kept (past them, a third reading\n" +
+			"2.8 MiB a dump, and up to 2 MiB of names a dump are kept (past them, a third reading\n" +
 			"finds the names shown).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
@@ -62,7 +62,7 @@ func diffAction(c *cli.Context) error {
 	}
 	res, err := diff.Compare(c.Context, files[0], files[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {
-		return err
+		return cliflags.Interrupted(err)
 	}
 	for _, f := range files {
 		if len(f.dropped) > 0 && !c.Bool("quiet") {
