@@ -92,6 +92,12 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 		dbs := &dbTracker{Gate: gate, db: &db, libs: libs, aux: aux, n: int64(i), name: s.inputName}
 		if err := in.Source.WriteTo(ctx, dbs); err != nil {
+			if s.OnDuplicate == record.DupError && ctx.Err() == nil {
+				// A key two inputs held before this error is the error, as it came first.
+				if dup := s.checkRepeats(ctx, log); errors.Is(dup, ErrDuplicateKey) {
+					return dup
+				}
+			}
 			return err
 		}
 		s.Duplicates += gate.Dropped

@@ -112,3 +112,34 @@ func TestSource(t *testing.T) {
 		})
 	}
 }
+
+// failing is an input whose reading fails after its records.
+type failing struct{ record.Records }
+
+var errLater = errors.New("later trouble")
+
+func (f failing) WriteTo(ctx context.Context, sink record.Sink) error {
+	if err := f.Records.WriteTo(ctx, sink); err != nil {
+		return err
+	}
+	return errLater
+}
+
+// TestSourceErrorAfterRepeat: under DupError a key two inputs hold is the error even when
+// a later input fails after it (the repeat came first); without the repeat, the failure.
+func TestSourceErrorAfterRepeat(t *testing.T) {
+	k := record.Record{Key: []byte("k"), Type: record.String, Value: []byte("v")}
+	other := record.Record{Key: []byte("other"), Type: record.String, Value: []byte("v")}
+	for _, c := range []struct {
+		second record.Record
+		want   error
+	}{{k, merge.ErrDuplicateKey}, {other, errLater}} {
+		src := &merge.Source{OnDuplicate: record.DupError, Inputs: []merge.Input{
+			{Name: "a.rdb", Source: record.Records{k}},
+			{Name: "b.rdb", Source: failing{record.Records{c.second}}},
+		}}
+		if err := src.WriteTo(context.Background(), &record.Recorder{}); !errors.Is(err, c.want) {
+			t.Errorf("second input holding %q: error %v, want %v", c.second.Key, err, c.want)
+		}
+	}
+}
