@@ -23,30 +23,32 @@ func (l *KeyLog) Add(db int, key []byte) { l.log.add(keyHash(&l.seed, db, key)) 
 // Repeats ends the log and returns the candidates: the keys whose hash came more than once.
 // It stops with ctx's error, and with the temporary file's.
 func (l *KeyLog) Repeats(ctx context.Context) (*Candidates, error) {
-	rep, err := l.log.repeated(ctx)
+	rep, err := l.log.repeatedList(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Candidates{seed: l.seed, rep: rep}, nil
+	c := &Candidates{seed: l.seed}
+	c.rep.sized(len(rep))
+	for _, h := range rep {
+		c.rep.add(h)
+	}
+	return c, nil
 }
 
 // Close ends the log and removes its temporary file.
 func (l *KeyLog) Close() { l.log.close() }
 
-// Candidates are the keys a KeyLog found may have come more than once, by hash.
+// Candidates are the keys a KeyLog found may have come more than once, by hash (in a
+// hashSet: 8 to 16 bytes each).
 type Candidates struct {
 	seed hashSeed
-	rep  map[uint64]struct{}
+	rep  hashSet
 }
 
 // Len returns the number of hashes that came more than once.
-func (c *Candidates) Len() int { return len(c.rep) }
+func (c *Candidates) Len() int { return c.rep.n }
 
 // Has reports whether db's key is a candidate: its hash came more than once.
 func (c *Candidates) Has(db int, key []byte) bool {
-	if len(c.rep) == 0 {
-		return false
-	}
-	_, ok := c.rep[keyHash(&c.seed, db, key)|1]
-	return ok
+	return c.rep.n > 0 && c.rep.has(keyHash(&c.seed, db, key))
 }
