@@ -85,6 +85,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./live
 	$(GO) test -run '^$$' -bench RestoreVsMass -benchtime 5x -timeout 30m ./loader
 	GO=$(GO) scripts/bench-diff.sh
+	GO=$(GO) scripts/bench-merge-diff.sh
 	GO=$(GO) scripts/bench-live.sh
 	GO=$(GO) scripts/bench-objstore.sh
 

@@ -210,27 +210,49 @@ func readBoth(ctx context.Context, srcs [2]record.Source, mk func(i int) (*finge
 // (variables for tests).
 var (
 	keptNames     = 1 << 16
-	keptNameBytes = 16 << 20
+	keptNameBytes = 2 << 20
 )
+
+// names are the names of keys kept in the second read, by key hash, end to end in one
+// buffer: about 24 bytes a name besides its bytes.
+type names struct {
+	at  map[uint64]uint64 // key hash → offset in buf << 32 | length
+	buf []byte
+}
+
+// keep keeps key, of key hash kh, unless keptNames or keptNameBytes are reached.
+func (n *names) keep(kh uint64, key []byte) {
+	if len(n.at) < keptNames && len(n.buf)+len(key) <= keptNameBytes {
+		n.at[kh] = uint64(len(n.buf))<<32 | uint64(len(key))
+		n.buf = append(n.buf, key...)
+	}
+}
+
+// get returns a copy of the name of key hash kh, nil when it was not kept.
+func (n *names) get(kh uint64) []byte {
+	v, ok := n.at[kh]
+	if !ok {
+		return nil
+	}
+	off := v >> 32
+	return append([]byte{}, n.buf[off:off+v&(1<<32-1)]...)
+}
 
 // compareKeys reads a and b again for the entries of the keys in the buckets of set and
 // compares them key by key.
 func compareKeys(ctx context.Context, a, b record.Source, opts Options, limit int, set []bool) (*found, error) {
 	var sides [2]*runs
-	var names [2]map[uint64][]byte
+	var kept [2]*names
 	defer func() { sides[0].close(); sides[1].close() }()
 	wants := func(kh uint64) bool { return set[kh>>(64-sumBits)] }
 	err := readBoth(ctx, [2]record.Source{a, b}, func(i int) (*fingerprinter, func() error) {
-		r, nm, size := newRuns(), map[uint64][]byte{}, 0
-		sides[i], names[i] = r, nm
+		r, nm := newRuns(), &names{at: map[uint64]uint64{}}
+		sides[i], kept[i] = r, nm
 		f := &fingerprinter{
 			keysOnly: opts.KeysOnly,
 			wants:    wants,
 			emit: func(e *entry, key []byte) error {
-				if len(nm) < keptNames && size+len(key) <= keptNameBytes {
-					nm[e.Key] = bytes.Clone(key)
-					size += len(key)
-				}
+				nm.keep(e.Key, key)
 				return r.add(e)
 			},
 		}
@@ -245,8 +267,8 @@ func compareKeys(ctx context.Context, a, b record.Source, opts Options, limit in
 	}
 	missing := map[uint64]*Key{}
 	for kh, k := range fnd.keys {
-		if k.Key = names[0][kh]; k.Key == nil {
-			k.Key = names[1][kh]
+		if k.Key = kept[0].get(kh); k.Key == nil {
+			k.Key = kept[1].get(kh)
 		}
 		if k.Key == nil {
 			missing[kh] = k

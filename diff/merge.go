@@ -76,11 +76,9 @@ func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, 
 	var xs, ys []entry
 	var raw []byte
 	var tab []int32 // indexes in xs, plus 1; 0 is an empty slot
-	type hit struct {
-		kh uint64
-		k  *Key
-	}
 	var hits []hit
+	var what []string
+	var matched []bool // of xs: whether B holds the key
 	for p := from; p < runParts; p += step {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -109,13 +107,13 @@ func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, 
 			}
 			tab[s] = int32(i + 1)
 		}
-		matched := make([]bool, len(xs))
-		hits = hits[:0]
-		note := func(kh uint64, k *Key) {
-			if len(f.order) < limit { // once full, later partitions hold larger hashes
-				hits = append(hits, hit{kh, k})
-			}
+		if cap(matched) < len(xs) {
+			matched = make([]bool, len(xs))
 		}
+		matched = matched[:len(xs)]
+		clear(matched)
+		hits = hits[:0]
+		open := len(f.order) < limit // once full, later partitions hold larger hashes
 		for j := range ys {
 			y := &ys[j]
 			s := y.Key & mask
@@ -125,15 +123,19 @@ func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, 
 			if tab[s] == 0 {
 				f.count(y.DB).OnlyB++
 				f.diffs++
-				note(y.Key, &Key{DB: int(y.DB), Kind: OnlyB, B: side(y)})
+				if open {
+					hits = append(hits, hit{y.Key, -1, int32(j)})
+				}
 				continue
 			}
 			x := &xs[tab[s]-1]
 			matched[tab[s]-1] = true
-			if what := differs(x, y, opts); len(what) > 0 {
+			if what = differs(what[:0], x, y, opts); len(what) > 0 {
 				f.count(x.DB).Changed++
 				f.diffs++
-				note(x.Key, &Key{DB: int(x.DB), Kind: Changed, Fields: what, A: side(x), B: side(y)})
+				if open {
+					hits = append(hits, hit{x.Key, tab[s] - 1, int32(j)})
+				}
 			} else {
 				f.count(x.DB).Same++
 			}
@@ -143,27 +145,46 @@ func mergeParts(ctx context.Context, sides [2]*runs, opts Options, limit, from, 
 				x := &xs[i]
 				f.count(x.DB).OnlyA++
 				f.diffs++
-				note(x.Key, &Key{DB: int(x.DB), Kind: OnlyA, A: side(x)})
+				if open {
+					hits = append(hits, hit{x.Key, int32(i), -1})
+				}
 			}
 		}
 		slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.kh, b.kh) })
-		for _, h := range hits {
-			if len(f.order) == limit {
-				break
-			}
-			f.keys[h.kh] = h.k
+		for _, h := range hits[:min(len(hits), limit-len(f.order))] {
+			f.keys[h.kh] = h.key(xs, ys, opts)
 			f.order = append(f.order, h.kh)
 		}
 	}
 	return f, nil
 }
 
+// A hit is a differing key of a partition: its key hash and its entries' indexes in the
+// partition of each side (-1: none). Its Key is made only when it is among those named.
+type hit struct {
+	kh   uint64
+	x, y int32
+}
+
+// key returns the Key of h, whose entries are in xs and ys.
+func (h hit) key(xs, ys []entry, opts Options) *Key {
+	switch {
+	case h.x < 0:
+		y := &ys[h.y]
+		return &Key{DB: int(y.DB), Kind: OnlyB, B: side(y)}
+	case h.y < 0:
+		x := &xs[h.x]
+		return &Key{DB: int(x.DB), Kind: OnlyA, A: side(x)}
+	}
+	x, y := &xs[h.x], &ys[h.y]
+	return &Key{DB: int(x.DB), Kind: Changed, Fields: differs(nil, x, y, opts), A: side(x), B: side(y)}
+}
+
 // side is the view of e in a Key.
 func side(e *entry) *Side { return &Side{Type: typeOf(e.Type), ExpireAtMS: e.Expiry} }
 
-// differs lists what differs between x and y, the entries of one key.
-func differs(x, y *entry, opts Options) []string {
-	var what []string
+// differs appends to what what differs between x and y, the entries of one key.
+func differs(what []string, x, y *entry, opts Options) []string {
 	if x.Type != y.Type {
 		what = append(what, "type")
 	} else if !opts.KeysOnly && x.Value != y.Value {

@@ -8,7 +8,7 @@ import (
 
 // runs keeps the entries of one dump's keys in differing buckets (see sums) in runParts
 // partitions picked by the top bits of their key hash, each partition's buffer of runChunk entries going to a temporary file in
-// $TMPDIR when full: memory is runParts*runChunk entries (5.5 MiB), the file 37 bytes a
+// $TMPDIR when full: memory is runParts*runChunk entries (2.8 MiB), the file 37 bytes a
 // key. A partition is read back whole (load), so a comparison holds one partition of each
 // dump at a time: about 1/256 of the keys. (The decoder's hashLog, rdb/decoder/dups_log.go,
 // keeps bare 64-bit hashes to find repeats in one source; a comparison needs each key's
@@ -29,7 +29,7 @@ const (
 )
 
 // runChunk is the number of entries a partition's buffer holds (a variable for tests).
-var runChunk = 600
+var runChunk = 300
 
 // runWrite is the size of the writes to the file.
 const runWrite = 1 << 20

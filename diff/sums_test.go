@@ -75,8 +75,9 @@ func TestCompareBuckets(t *testing.T) {
 		{"no names", 5, 1 << 16, 600, -1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			names, chunk := keptNames, runChunk
 			keptNames, runChunk = tc.names, tc.chunk
-			t.Cleanup(func() { keptNames, runChunk = 1<<16, 600 })
+			t.Cleanup(func() { keptNames, runChunk = names, chunk })
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 			a, b := base(n), base(n)

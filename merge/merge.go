@@ -9,6 +9,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rdbgen/rdbgen/input"
+	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -28,8 +31,13 @@ type Input struct {
 
 // A Source is a record.Source over its inputs, read one after the other: a database that
 // several inputs hold is opened once per input (write it with a sink told that counts are
-// hints, as encoder.Options.CountsAreHints). The keys are remembered by a record.KeySet
-// (32 to 64 bytes a key); under DupLast the inputs are read twice, first for their keys.
+// hints, as encoder.Options.CountsAreHints). Keys that come in more than one input are found
+// in bounded memory by the reader's check for repeated keys (decoder.KeyLog: 5.5 MiB, and 8
+// bytes a key in a temporary file in $TMPDIR past about half a million keys), plus 32 to
+// 64 bytes for each key whose hash comes more than once (in the usual case, the few keys
+// that more than one input holds). Under DupError the inputs are read once, and once more
+// only when some hash repeats, to name the key; under DupFirst they are read once before
+// for their keys, under DupLast once or twice before.
 type Source struct {
 	Inputs      []Input
 	OnDuplicate record.OnDuplicate
@@ -41,46 +49,121 @@ type Source struct {
 
 // WriteTo writes the records of every input into sink.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
-	keys := record.NewKeySet()
+	log := decoder.NewKeyLog()
+	defer log.Close()
+	keys := record.NewKeySet() // the candidates' db and key → the input of their first (DupLast: last) record
 	libs := record.NewLibraryRule(s.OnDuplicate)
 	aux := map[auxKey]bool{}
 	s.Duplicates, s.LibrariesDropped = 0, 0
-	if s.OnDuplicate == record.DupLast {
-		for i, in := range s.Inputs {
-			g := &lister{keys: keys, libs: libs, n: int64(i)}
-			if err := in.Source.WriteTo(ctx, g); err != nil {
-				return err
+	var cand *decoder.Candidates
+	if s.OnDuplicate != record.DupError {
+		var err error
+		if cand, err = s.candidates(ctx, log, libs); err != nil {
+			return err
+		}
+	}
+	if s.OnDuplicate == record.DupLast && cand.Len() > 0 {
+		err := s.readKeys(ctx, func(n int64, db int, key []byte) error {
+			if cand.Has(db, key) {
+				keys.Put(db, key, n)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	for i, in := range s.Inputs {
 		gate := &record.Gate{Pass: record.Pass{Next: sink}}
 		var db int
 		gate.Keep = func(h *record.Header) (bool, error) {
-			switch s.OnDuplicate {
-			case record.DupLast:
+			switch {
+			case s.OnDuplicate == record.DupError:
+				log.Add(db, h.Key)
+				return true, nil
+			case !cand.Has(db, h.Key):
+				return true, nil
+			case s.OnDuplicate == record.DupLast:
 				last, _ := keys.Get(db, h.Key)
 				return last == int64(i), nil
-			default:
-				first, dup := keys.Add(db, h.Key, int64(i))
-				if !dup || first == int64(i) { // a repeat inside one input is its reader's to judge
-					return true, nil
-				}
-				if s.OnDuplicate == record.DupFirst {
-					return false, nil
-				}
-				return false, fmt.Errorf("%w: db %d key %q is in %s and %s (--on-duplicate first or last keeps one)",
-					ErrDuplicateKey, db, h.Key, s.Inputs[first].Name, in.Name)
 			}
+			first, dup := keys.Add(db, h.Key, int64(i))
+			return !dup || first == int64(i), nil // a repeat inside one input is its reader's to judge
 		}
 		dbs := &dbTracker{Gate: gate, db: &db, libs: libs, aux: aux, n: int64(i), name: s.inputName}
 		if err := in.Source.WriteTo(ctx, dbs); err != nil {
+			if s.OnDuplicate == record.DupError && ctx.Err() == nil {
+				// A key two inputs held before this error is the error, as it came first.
+				if dup := s.checkRepeats(ctx, log); errors.Is(dup, ErrDuplicateKey) {
+					return dup
+				}
+			}
 			return err
 		}
 		s.Duplicates += gate.Dropped
 	}
 	s.LibrariesDropped = libs.Dropped
+	if s.OnDuplicate == record.DupError {
+		return s.checkRepeats(ctx, log)
+	}
 	return nil
+}
+
+// candidates reads the inputs for their keys into log (and, under DupLast, their libraries
+// into libs) and returns the keys whose hash came more than once.
+func (s *Source) candidates(ctx context.Context, log *decoder.KeyLog, libs *record.LibraryRule) (*decoder.Candidates, error) {
+	if s.OnDuplicate != record.DupLast {
+		libs = nil
+	}
+	for i, in := range s.Inputs {
+		l := &lister{keys: func(_ int64, db int, key []byte) error { log.Add(db, key); return nil }, libs: libs, n: int64(i)}
+		if err := in.Source.WriteTo(ctx, l); err != nil {
+			return nil, err
+		}
+	}
+	return log.Repeats(ctx)
+}
+
+// checkRepeats fails, under DupError, when a key of the inputs written came in two: the
+// candidates of log are compared by reading the inputs again, and the first key that an
+// input before held is the error.
+func (s *Source) checkRepeats(ctx context.Context, log *decoder.KeyLog) error {
+	cand, err := log.Repeats(ctx)
+	if err != nil || cand.Len() == 0 {
+		return err
+	}
+	keys := record.NewKeySet()
+	return s.readKeys(ctx, func(n int64, db int, key []byte) error {
+		if !cand.Has(db, key) {
+			return nil
+		}
+		if first, dup := keys.Add(db, key, n); dup && first != n {
+			return fmt.Errorf("%w: db %d key %q is in %s and %s (--on-duplicate first or last keeps one)",
+				ErrDuplicateKey, db, key, s.Inputs[first].Name, s.Inputs[n].Name)
+		}
+		return nil
+	})
+}
+
+// readKeys reads every input for its keys, calling fn with the input's number, the db and
+// the key of each.
+func (s *Source) readKeys(ctx context.Context, fn func(n int64, db int, key []byte) error) error {
+	for i, in := range s.Inputs {
+		if err := in.Source.WriteTo(ctx, &lister{keys: fn, n: int64(i)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Describe adds to m what the records merged are: the inputs by name, the rule for keys
+// that came again and the records it left out, once WriteTo returns.
+func (s *Source) Describe(m *manifest.Manifest) {
+	names := make([]string, len(s.Inputs))
+	for i, in := range s.Inputs {
+		names[i] = in.Name
+	}
+	m.Import = &manifest.Import{Inputs: names, Format: string(input.RDB), Duplicates: s.Duplicates, OnDup: string(s.OnDuplicate)}
 }
 
 // inputName names the input numbered n.
@@ -128,21 +211,31 @@ func (d *dbTracker) BeginDB(db int, c record.Counts) error {
 	return d.Gate.BeginDB(db, record.Counts{}) // an input's counts are not the merge's
 }
 
-// lister puts each key in keys, and each library in libs, with the number n (the last
-// input that holds it).
+// lister hands each key of input n to keys, and notes each library in libs (the last
+// input that holds it), each when set.
 type lister struct {
 	record.Discard
-	keys *record.KeySet
+	keys func(n int64, db int, key []byte) error
 	libs *record.LibraryRule
 	n    int64
 	db   int
 }
 
 // WriteFunction notes the library.
-func (l *lister) WriteFunction(code []byte) error { l.libs.Note(code, l.n); return nil }
+func (l *lister) WriteFunction(code []byte) error {
+	if l.libs != nil {
+		l.libs.Note(code, l.n)
+	}
+	return nil
+}
 
 // BeginDB notes db.
 func (l *lister) BeginDB(db int, _ record.Counts) error { l.db = db; return nil }
 
-// Begin keeps the key.
-func (l *lister) Begin(h *record.Header) error { l.keys.Put(l.db, h.Key, l.n); return nil }
+// Begin hands the key on.
+func (l *lister) Begin(h *record.Header) error {
+	if l.keys == nil {
+		return nil
+	}
+	return l.keys(l.n, l.db, h.Key)
+}

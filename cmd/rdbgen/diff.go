@@ -18,6 +18,11 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Usage:     "compare two dumps logically (any versions, encodings, key orders); exit 0 same, 1 different, 2 trouble",
 		UsageText: "rdbgen diff a.rdb b.rdb [--json|--quiet] [--keys-only] [--ignore-ttl] [--limit N]",
+		Description: "Memory stays bounded whatever the dumps hold: the first reading keeps 64 KiB of sums a\n" +
+			"dump; when they differ, the fingerprints of the keys to compare go to a temporary file\n" +
+			"in $TMPDIR (37 bytes a key a dump, removed when diff ends, on error and Ctrl-C too) past\n" +
+			"2.8 MiB a dump, and up to 2 MiB of names a dump are kept (past them, a third reading\n" +
+			"finds the names shown).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing: only the exit status (and the error of trouble)"},
@@ -57,7 +62,7 @@ func diffAction(c *cli.Context) error {
 	}
 	res, err := diff.Compare(c.Context, files[0], files[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {
-		return err
+		return cliflags.Interrupted(err)
 	}
 	for _, f := range files {
 		if len(f.dropped) > 0 && !c.Bool("quiet") {

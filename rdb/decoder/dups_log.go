@@ -175,6 +175,23 @@ func (l *hashLog) close() {
 // hashSet keeps them: two hashes that differ in their lowest bit only count as one, which
 // the caller's exact comparison sorts out). It stops with ctx's error.
 func (l *hashLog) repeated(ctx context.Context) (map[uint64]struct{}, error) {
+	found, err := l.repeatedList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rep map[uint64]struct{}
+	for _, h := range found {
+		if rep == nil {
+			rep = map[uint64]struct{}{}
+		}
+		rep[h|1] = struct{}{}
+	}
+	return rep, nil
+}
+
+// repeatedList returns the hashes that were added more than once, as repeated does, in a
+// list: a hash added n times comes n-1 times.
+func (l *hashLog) repeatedList(ctx context.Context) ([]uint64, error) {
 	l.end()
 	if l.err != nil {
 		return nil, l.err
@@ -189,14 +206,7 @@ func (l *hashLog) repeated(ctx context.Context) (map[uint64]struct{}, error) {
 	if err := cmp.Or(errs[0], errs[1]); err != nil {
 		return nil, err
 	}
-	var rep map[uint64]struct{}
-	for _, h := range slices.Concat(found[0], found[1]) {
-		if rep == nil {
-			rep = map[uint64]struct{}{}
-		}
-		rep[h|1] = struct{}{}
-	}
-	return rep, nil
+	return slices.Concat(found[0], found[1]), nil
 }
 
 // check returns the hashes that repeat in partitions from, from+step, and so on.
