@@ -128,7 +128,11 @@ func TestConformanceCluster(t *testing.T) {
 		refusing = append(refusing, append(append([]string{"load"}, m...), "--addr", target.Addr, url))
 	}
 	for _, args := range refusing {
-		t.Run(strings.Join(args[:1], " ")+" redis:// refused", func(t *testing.T) {
+		name := args[0]
+		if name == "load" {
+			name += " " + args[2]
+		}
+		t.Run(name+" redis:// refused", func(t *testing.T) {
 			_, _, err := run(t, t.Context(), args...)
 			if err == nil || !strings.Contains(err.Error(), "write it to a file first") || !strings.Contains(err.Error(), "--cluster") {
 				t.Errorf("rdbgen %s: %v, want \"write it to a file first\" and --cluster", strings.Join(args, " "), err)
