@@ -156,7 +156,7 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	err := s.sync(ctx, sink)
 	if errors.Is(err, ErrRefused) {
-		s.notice("%v; reading with SCAN and DUMP instead: not a point-in-time snapshot", err)
+		s.notice("%s: %v; reading with SCAN and DUMP instead: not a point-in-time snapshot", s.addr, err)
 		return s.scan(ctx, sink)
 	}
 	return err
