@@ -98,7 +98,7 @@ func OpenCluster(ctx context.Context, url string, opts Options) (*ClusterSource,
 		if opts.Notice != nil {
 			po.Notice = func(msg string) { cs.mu.Lock(); defer cs.mu.Unlock(); opts.Notice(msg) }
 		}
-		cs.primaries = append(cs.primaries, &Source{addr: pa, opts: po})
+		cs.primaries = append(cs.primaries, &Source{addr: pa, opts: po, primary: true})
 	}
 	return cs, nil
 }

@@ -3,6 +3,7 @@ package live_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,10 +57,11 @@ func TestClusterSource(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%d", tt.via, tt.parallel), func(t *testing.T) {
 			var last record.Progress
 			back := false
+			var notices []string
 			cs, err := live.OpenCluster(ctx, url, live.Options{Via: tt.via, Progress: func(p record.Progress) {
 				back = back || p.Keys < last.Keys || p.Bytes < last.Bytes
 				last = p
-			}})
+			}, Notice: func(msg string) { notices = append(notices, msg) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +87,34 @@ func TestClusterSource(t *testing.T) {
 			if cs.Stats().Keys != total {
 				t.Errorf("stats: %d keys, want %d", cs.Stats().Keys, total)
 			}
+			for _, msg := range notices {
+				if strings.Contains(msg, "node of a Redis Cluster") {
+					t.Errorf("every primary read, yet: %s", msg)
+				}
+			}
 		})
+	}
+
+	// One node read alone (a sync, a scan, a snapshot) holds a third of the keys: say so.
+	for _, via := range []live.Via{live.Sync, live.Scan, ""} {
+		var notices []string
+		src, err := live.Open(url, live.Options{Via: via, Notice: func(msg string) { notices = append(notices, msg) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if via == "" {
+			sn, err := src.Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sn.Close()
+		} else if err := src.WriteTo(ctx, record.Discard{}); err != nil {
+			t.Fatal(err)
+		}
+		want := url + " is a node of a Redis Cluster: reading its own keys alone (--cluster reads every primary)"
+		if !slices.Contains(notices, want) {
+			t.Errorf("via %q: notices %q, want %q", via, notices, want)
+		}
 	}
 
 	cs, err := live.OpenCluster(ctx, url, live.Options{})

@@ -30,6 +30,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rdbgen/rdbgen/rdb/decoder"
@@ -64,7 +65,8 @@ type Options struct {
 	Progress func(record.Progress)
 	// Notice, if set, receives one-line messages for a person: the fallback
 	// from Sync to Scan, that a Scan is not a point-in-time snapshot, and that it
-	// counted as an access to every key (a server without CLIENT NO-TOUCH).
+	// counted as an access to every key (a server without CLIENT NO-TOUCH), and that
+	// the server is a node of a Redis Cluster read alone (not through OpenCluster).
 	Notice func(string)
 	// Password is the password for AUTH when the URL has none ($REDISCLI_AUTH, a
 	// password file); a URL with a password as well is an error wrapping ErrBadOption.
@@ -85,6 +87,7 @@ type Source struct {
 	opts    Options
 	stats   decoder.Stats
 	touched bool // the last Scan counted as an access to every key
+	primary bool // one primary of a ClusterSource, which reads the others too
 }
 
 // Open checks url and opts and returns a Source for the server; it does not
@@ -143,6 +146,7 @@ func (s *Source) Stats() decoder.Stats { return s.stats }
 // when the server refuses replication.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	s.stats, s.touched = decoder.Stats{}, false
+	s.clusterNotice(ctx)
 	if s.addr.DB >= 0 {
 		sink = newOneDB(sink, s.addr.DB)
 	}
@@ -152,10 +156,28 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	}
 	err := s.sync(ctx, sink)
 	if errors.Is(err, ErrRefused) {
-		s.notice("%v; reading with SCAN and DUMP instead: not a point-in-time snapshot", err)
+		s.notice("%s: %v; reading with SCAN and DUMP instead: not a point-in-time snapshot", s.addr, err)
 		return s.scan(ctx, sink)
 	}
 	return err
+}
+
+// clusterNotice says, through Notice, that the server is a node of a Redis Cluster read
+// alone: its own keys, not the cluster's (OpenCluster reads every primary). A server that
+// does not answer INFO cluster (a user not allowed INFO) gets no notice.
+func (s *Source) clusterNotice(ctx context.Context) {
+	if s.primary || s.opts.Notice == nil {
+		return
+	}
+	c, err := s.client(0)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	info, err := c.Info(ctx, "cluster").Result()
+	if err == nil && strings.Contains(info, "cluster_enabled:1") {
+		s.notice("%s is a node of a Redis Cluster: reading its own keys alone (--cluster reads every primary)", s.addr)
+	}
 }
 
 func (s *Source) notice(format string, args ...any) {

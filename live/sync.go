@@ -42,6 +42,7 @@ type Snapshot struct {
 // bytes read so far, every MiB. The URL's database does not apply: the snapshot holds
 // every database.
 func (s *Source) Snapshot(ctx context.Context) (*Snapshot, error) {
+	s.clusterNotice(ctx)
 	rc, err := s.replicaConn(ctx)
 	if err != nil {
 		return nil, err

@@ -86,6 +86,10 @@ func TestScanOldServers(t *testing.T) {
 				if !s.Touched() || !n.has("no CLIENT NO-TOUCH") {
 					t.Errorf("Touched %v, notices %q: want the scan's touch said", s.Touched(), n.msgs)
 				}
+				// The fallback names the server (one of a cluster's primaries, say).
+				if fallback && !n.has("redis://"+src.Addr+": live: the server refuses replication") {
+					t.Errorf("notices %q: want the fallback said of redis://%s", n.msgs, src.Addr)
+				}
 			})
 		}
 	}

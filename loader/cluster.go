@@ -133,6 +133,7 @@ type router struct {
 	mapDB  func(int) (int, error) // Options.MapDB
 	nodes  []*resp.Commands
 	cur    *resp.Commands // the node of the open record
+	curAt  int            // its shard
 }
 
 // BeginDB opens db 0 on every node; a cluster has no other.
@@ -161,8 +162,18 @@ func (r *router) BeginDB(db int, _ record.Counts) error {
 
 // Begin opens a key on its primary, which it makes current.
 func (r *router) Begin(h *record.Header) error {
-	r.cur = r.nodes[r.layout.ShardOf(h.Key)]
-	return r.cur.Begin(h)
+	r.curAt = r.layout.ShardOf(h.Key)
+	r.cur = r.nodes[r.curAt]
+	return r.where(r.cur.Begin(h))
+}
+
+// where names the primary of the open record in err when err is the primary's own limit
+// (resp.ErrTooLarge: its proto-max-bulk-len), which is to be raised there.
+func (r *router) where(err error) error {
+	if errors.Is(err, resp.ErrTooLarge) {
+		return fmt.Errorf("primary %s: %w", r.layout.Shard(r.curAt).Addr, err)
+	}
+	return err
 }
 
 // errNoRecord is the error of a member added with no record open.
@@ -182,7 +193,7 @@ func (r *router) Add(m *record.Member) error {
 	if err != nil {
 		return err
 	}
-	return c.Add(m)
+	return r.where(c.Add(m))
 }
 
 // End closes the open record.
@@ -191,6 +202,7 @@ func (r *router) End(t *record.StreamTail) error {
 	if err != nil {
 		return err
 	}
+	err = r.where(c.End(t))
 	r.cur = nil
-	return c.End(t)
+	return err
 }

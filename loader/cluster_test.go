@@ -110,6 +110,10 @@ func TestClusterMovedMidLoad(t *testing.T) {
 			if !errors.As(err, &le) || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want an error containing %q", err, want)
 			}
+			// The load went into the cluster, not into the seed alone.
+			if into := "load into the cluster of " + c.Nodes[0].Addr + " stopped"; !strings.HasPrefix(err.Error(), into) {
+				t.Errorf("got %v, want it to begin %q", err, into)
+			}
 		})
 	}
 }

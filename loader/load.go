@@ -69,6 +69,7 @@ type Result struct {
 // set too: a command sent but not answered may or may not have been applied.
 type Error struct {
 	Addr      string
+	Cluster   bool   // Addr is the seed of a cluster (Options.Cluster)
 	Confirmed uint64 // keys the server confirmed
 	Total     uint64 // keys of the source, 0 when it does not know
 	Err       error  // what stopped the load
@@ -77,9 +78,17 @@ type Error struct {
 // Error tells where the load went, how far it got, and what stopped it.
 func (e *Error) Error() string {
 	if e.Total == 0 {
-		return fmt.Sprintf("load into %s stopped with %d keys confirmed: %v", e.Addr, e.Confirmed, e.Err)
+		return fmt.Sprintf("load into %s stopped with %d keys confirmed: %v", e.where(), e.Confirmed, e.Err)
 	}
-	return fmt.Sprintf("load into %s stopped with %d of %d keys confirmed: %v", e.Addr, e.Confirmed, e.Total, e.Err)
+	return fmt.Sprintf("load into %s stopped with %d of %d keys confirmed: %v", e.where(), e.Confirmed, e.Total, e.Err)
+}
+
+// where names the server the load went into: Addr, or the cluster Addr is a node of.
+func (e *Error) where() string {
+	if e.Cluster {
+		return "the cluster of " + e.Addr
+	}
+	return e.Addr
 }
 
 // Unwrap returns what stopped the load, for errors.Is and errors.As.
@@ -128,7 +137,7 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr // "context canceled" says it all; a dead connection is its consequence
 		}
-		return res, &Error{Addr: o.Addr, Confirmed: res.Keys, Total: l.total, Err: err}
+		return res, &Error{Addr: o.Addr, Cluster: o.Cluster, Confirmed: res.Keys, Total: l.total, Err: err}
 	}
 	return res, nil
 }

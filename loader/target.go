@@ -167,7 +167,7 @@ func Interrupted(err error) error {
 		return err
 	}
 	if le.Total > 0 {
-		return fmt.Errorf("interrupted: %d of %d keys confirmed by %s", le.Confirmed, le.Total, le.Addr)
+		return fmt.Errorf("interrupted: %d of %d keys confirmed by %s", le.Confirmed, le.Total, le.where())
 	}
-	return fmt.Errorf("interrupted: %d keys confirmed by %s", le.Confirmed, le.Addr)
+	return fmt.Errorf("interrupted: %d keys confirmed by %s", le.Confirmed, le.where())
 }

@@ -2,18 +2,23 @@ package verify
 
 import (
 	"context"
+	"errors"
 
+	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
 )
 
 // Dump verifies the RDB file at path as File does; a gzipped one, which the other commands
 // read, is decompressed into a temporary file first (the server loads that) and reported
-// under its own name.
+// under its own name; a damaged gzipped file is an error saying so.
 func Dump(ctx context.Context, path string, opts Options) (*Report, error) {
 	if path == "-" {
 		return File(ctx, path, opts)
 	}
 	in, err := input.Open(ctx, path, input.Options{Format: input.RDB})
+	if errors.Is(err, importer.ErrGzip) {
+		return nil, err // a damaged gzip file: File would call it no RDB file
+	}
 	if err != nil {
 		return File(ctx, path, opts) // it says what is wrong with the file
 	}

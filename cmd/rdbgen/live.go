@@ -136,7 +136,7 @@ func refuseLive(command string, args []string) error {
 		if a, err := live.ParseURL(arg); err == nil {
 			name = a.String()
 		}
-		return fmt.Errorf("%s reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb)", command, name, name)
+		return fmt.Errorf("%s reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb; of a Redis Cluster node, add --cluster to read every primary)", command, name, name)
 	}
 	return nil
 }

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
 // TestLoadValueOverProtoMaxBulkLen loads a 3 MB string into a server that takes arguments
 // of 1 MB at most, by every method: each stops with one line naming the key and the bound,
-// before sending it, instead of the server closing the connection.
+// before sending it, instead of the server closing the connection; into a cluster, naming
+// the key's primary, whose limit it is (not the seed --addr names).
 func TestLoadValueOverProtoMaxBulkLen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -34,5 +36,21 @@ func TestLoadValueOverProtoMaxBulkLen(t *testing.T) {
 	}
 	if n := srv.Client().DBSize(ctx).Val(); n != 0 {
 		t.Errorf("the server holds %d keys", n)
+	}
+
+	// In a cluster the limit is the key's primary's, which the error names: the seed's
+	// CONFIG SET would not help.
+	c, layout := servertest.StartCluster(t)
+	at := layout.Owner(cluster.Slot([]byte("big")))
+	owner, seed := c.Nodes[at], c.Nodes[(at+1)%len(c.Nodes)]
+	if err := owner.Client().ConfigSet(ctx, "proto-max-bulk-len", "1mb").Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{"sequential", "pipeline", "mass", "restore"} {
+		_, _, err := run(t, ctx, "load", "--cluster", "--addr", seed.Addr, "--method", method, dump)
+		want := "primary " + owner.Addr + `: write key "big": argument over the server's proto-max-bulk-len`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--cluster %s: %v; want %s", method, err, want)
+		}
 	}
 }

@@ -77,4 +77,12 @@ func TestMessagesSayWhatIsTrue(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(stdout), &rep) != nil || !rep.Pass || rep.File.Path != gzPath || rep.File.Keys != 50 {
 		t.Errorf("verify a gzipped dump: %v, %s%s", err, stdout, stderr)
 	}
+	// A truncated one is said to be so, as the other commands say, not "not an RDB file".
+	cut := filepath.Join(dir, "cut.rdb.gz")
+	full := gz(t, string(b))
+	os.WriteFile(cut, full[:len(full)/2], 0o644)
+	_, _, err = run(t, ctx, "verify", cut, "--backend", "offline")
+	if err == nil || !strings.Contains(err.Error(), "gzip: the compressed input ends early") || strings.Contains(err.Error(), "not an RDB file") {
+		t.Errorf("verify a truncated gzipped dump: %v", err)
+	}
 }
