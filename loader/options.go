@@ -49,11 +49,11 @@ func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass, 
 
 // Defaults of [Options].
 const (
-	DefaultAddr            = "127.0.0.1:6379"
-	DefaultMethod          = Auto
-	DefaultBatch           = 1000
+	DefaultAddr   = "127.0.0.1:6379"
+	DefaultMethod = Auto
+	DefaultBatch  = 1000
 	// DefaultAutoBatch is Auto's keys per MSET.
-	DefaultAutoBatch = 200
+	DefaultAutoBatch       = 1000
 	DefaultParallelWorkers = 50
 	DefaultDialTimeout     = 5 * time.Second
 	DefaultTimeout         = 30 * time.Second
