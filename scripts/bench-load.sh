@@ -85,8 +85,10 @@ median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for what in redis-cli-pipe auto-strings restore-hashes auto-hashes; do
 	wall=$(grep "^$what " "$dir/times" | awk '{print $2}' | median)
 	scpu=$(grep "^$what " "$dir/times" | awk '{print $3}' | median)
-	eval "wall_$(echo "$what" | tr - _)=$wall"
+	v=$(echo "$what" | tr - _)
+	eval "wall_$v=$wall cpu_$v=$scpu"
 	echo "$what median: $wall s wall, $scpu s server CPU"
 done
-echo "strings: auto is $(echo "$wall_redis_cli_pipe / $wall_auto_strings" | bc -l | cut -c1-5)x faster than redis-cli --pipe (target 1.25x)"
-echo "hashes: auto is $(echo "$wall_restore_hashes / $wall_auto_hashes" | bc -l | cut -c1-5)x as fast as restore (target 1x)"
+ratio() { echo "$1 / $2" | bc -l | cut -c1-5; }
+echo "strings: auto is $(ratio "$wall_redis_cli_pipe" "$wall_auto_strings")x faster than redis-cli --pipe in wall time (target 1.25x), $(ratio "$cpu_redis_cli_pipe" "$cpu_auto_strings")x in server CPU"
+echo "hashes: auto is $(ratio "$wall_restore_hashes" "$wall_auto_hashes")x as fast as restore in wall time (target 1x), $(ratio "$cpu_restore_hashes" "$cpu_auto_hashes")x in server CPU"
