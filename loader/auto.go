@@ -183,7 +183,8 @@ func (m *massConduit) sendMSet(b *gathered) error {
 // probeAuto asks the server at addr, with a temporary key of slot, whether it takes MSET
 // and RESTORE of a payload of its version, and records the answer for addr's conduits and
 // commands. A server that refuses either gets SET or the type's commands instead, noted in
-// Result.Auto.Refused.
+// Result.Auto.Refused; one that refuses the user the probe's key alone (an ACL key pattern)
+// is taken to allow both, and the user's keys tell.
 func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Version) error {
 	c := redis.NewClient(l.redisOptions(addr))
 	defer c.Close()
@@ -193,7 +194,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	key := []byte("{" + cluster.SlotTag(slot) + "}" + resp.TempPrefix + "probe")
 	caps := autoCaps{mset: true, restore: v.AtLeast(5, 0)}
 	var refused []string
-	if err := c.MSet(ctx, key, "v").Err(); err != nil {
+	if err := c.MSet(ctx, key, "v").Err(); err != nil && !keyRefused(err) {
 		if isConnError(err) {
 			return fmt.Errorf("connect: %w", err)
 		}
@@ -203,7 +204,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	if caps.restore {
 		if args, err := probeRestore(key, v); err != nil {
 			return err
-		} else if err := c.Do(ctx, args...).Err(); err != nil {
+		} else if err := c.Do(ctx, args...).Err(); err != nil && !keyRefused(err) {
 			if isConnError(err) {
 				return fmt.Errorf("connect: %w", err)
 			}
@@ -211,7 +212,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 			refused = append(refused, fmt.Sprintf("%s refused RESTORE (%v): keys went as their commands", addr, err))
 		}
 	}
-	if err := c.Del(ctx, string(key)).Err(); err != nil {
+	if err := c.Del(ctx, string(key)).Err(); err != nil && !keyRefused(err) {
 		return fmt.Errorf("remove the probe key %q from %s (%w): delete it by hand", key, addr, err)
 	}
 	l.mu.Lock()
@@ -222,6 +223,12 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	l.caps[addr] = caps
 	l.auto.Refused = append(l.auto.Refused, refused...)
 	return nil
+}
+
+// keyRefused tells whether err refuses the user the probe's key, not the command: the
+// user's own keys may be allowed, and tell.
+func keyRefused(err error) bool {
+	return strings.HasPrefix(err.Error(), "NOPERM") && strings.Contains(err.Error(), "keys")
 }
 
 // isConnError tells a failure to reach the server from an error reply.
@@ -273,10 +280,10 @@ func (l *load) addAuto(g *gatherer) {
 // autoHint is what a refused MSET or RESTORE of the Auto method adds to its error.
 const autoHint = "; --method auto sends MSET for strings and RESTORE for other keys: allow them to the user (ACL SETUSER … +mset +restore) or load with --method mass, which sends SET and each type's commands"
 
-// withAutoHint adds autoHint to err, a reply of the Auto method, when it is a refused
-// permission.
+// withAutoHint adds autoHint to err, a reply of the Auto method, when it refuses the user a
+// command (not a key).
 func withAutoHint(err error) error {
-	if strings.HasPrefix(err.Error(), "NOPERM") {
+	if strings.HasPrefix(err.Error(), "NOPERM") && !keyRefused(err) {
 		return fmt.Errorf("%w%s", err, autoHint)
 	}
 	return err

@@ -10,10 +10,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
+	"github.com/rdbgen/rdbgen/record"
 )
 
 // mixedLibrary is the function library of mixedDump.
@@ -203,5 +205,28 @@ func TestAutoFallsBack(t *testing.T) {
 				t.Fatalf("%d temporary keys left", n)
 			}
 		})
+	}
+}
+
+// TestAutoUserOfSomeKeys loads by auto as a user allowed only keys starting with "key": the
+// probe's own key is refused, which tells nothing of the user's keys, so the strings still
+// go as MSET and the hashes as RESTORE.
+func TestAutoUserOfSomeKeys(t *testing.T) {
+	srv := servertest.StartEmpty(t)
+	if err := srv.Client().Do(t.Context(), "ACL", "SETUSER", "app", "on", ">pw", "~key*", "+@all").Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*dataset.Config{{Count: 5000, KeyPrefix: "key"}, {Count: 500, Type: record.Hash, KeyPrefix: "key", Members: dataset.Range{Min: 5, Max: 5}}} {
+		res, err := loader.Load(t.Context(), d, loader.Options{Addr: srv.Addr, Username: "app", Password: "pw"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := loader.AutoCounts{MSet: 5000, MSetCommands: 5}
+		if d.Type == record.Hash {
+			want = loader.AutoCounts{Restore: 500}
+		}
+		if !reflect.DeepEqual(res.Auto, want) {
+			t.Fatalf("%s: auto counts %+v, want %+v", d.Type, res.Auto, want)
+		}
 	}
 }

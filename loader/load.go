@@ -247,7 +247,8 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	}
 	start := time.Now()
 	err = l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(sink, version), version, []string{l.o.Addr}))
-	return time.Since(start), l.end(c.finish(), err)
+	failed := c.finish() // the last replies are in the time
+	return time.Since(start), l.end(failed, err)
 }
 
 // mappedCommands are commands whose databases Options.MapDB moves.

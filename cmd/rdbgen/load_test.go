@@ -29,8 +29,8 @@ func TestLoadCommand(t *testing.T) {
 		{"parallel", []string{"--method", "parallel", "--workers", "4", "--count", "1000", "--ttl", "1h", "--ttl-jitter", "1m", "--db", "4"}, "(1000 with TTL) into %s db 4 by parallel (4 workers)"},
 		{"pipeline", []string{"--method", "pipeline", "--count", "3000", "--batch", "100", "--value", "random", "--value-size", "50", "--seed", "9"}, "by pipeline (1 worker, batch 100)"},
 		{"auto", []string{"--count", "3000", "--batch", "100"}, "by auto (1 worker, MSET of 100 keys): "},
-		{"auto with TTL", []string{"--count", "3000", "--ttl", "1h"}, "\nsent 0 strings in 0 MSET commands, 3000 as SET (with a TTL), 0 keys as RESTORE, 0 as commands\n"},
-		{"auto hashes", []string{"--count", "300", "--type", "hash", "--db", "2"}, "\nsent 0 strings in 0 MSET commands, 0 as SET (with a TTL), 300 keys as RESTORE, 0 as commands\n"},
+		{"auto with TTL", []string{"--count", "3000", "--ttl", "1h"}, "\nsent 0 strings in 0 MSET commands, 3000 as SET, 0 keys as RESTORE, 0 as commands\n"},
+		{"auto hashes", []string{"--count", "300", "--type", "hash", "--db", "2"}, "\nsent 0 strings in 0 MSET commands, 0 as SET, 300 keys as RESTORE, 0 as commands\n"},
 		{"mass", []string{"--method", "mass", "--count", "3000", "--key-prefix", "m:", "--key-start", "0", "--ttl", "10m"}, "loaded 3000 keys (3000 with TTL) into %s db 0 by mass (1 worker)"},
 	}
 	for _, tt := range tests {

@@ -94,7 +94,7 @@ func autoNote(a *loader.AutoCounts) string {
 	if a == nil {
 		return ""
 	}
-	s := fmt.Sprintf("sent %d strings in %d MSET commands, %d as SET (with a TTL), %d keys as RESTORE, %d as commands\n",
+	s := fmt.Sprintf("sent %d strings in %d MSET commands, %d as SET, %d keys as RESTORE, %d as commands\n",
 		a.MSet, a.MSetCommands, a.Set, a.Restore, a.Commands)
 	for _, r := range a.Refused {
 		s += r + "\n"

@@ -80,7 +80,7 @@ func TestLoadText(t *testing.T) {
 	auto := Load{Addr: "h:1", Method: "auto", Workers: 1, Batch: 1000, Keys: 9, Expires: 2, Seconds: 1, KeysPerSecond: 9,
 		Auto: &loader.AutoCounts{MSet: 5, MSetCommands: 1, Set: 1, Restore: 2, Commands: 1, Refused: []string{"h:1 refused MSET (NOPERM): strings went as SET"}}}
 	want = "loaded 9 keys (2 with TTL) into h:1 db 0 by auto (1 worker, MSET of 1000 keys): 1.00s, 9 keys/s\n" +
-		"sent 5 strings in 1 MSET commands, 1 as SET (with a TTL), 2 keys as RESTORE, 1 as commands\n" +
+		"sent 5 strings in 1 MSET commands, 1 as SET, 2 keys as RESTORE, 1 as commands\n" +
 		"h:1 refused MSET (NOPERM): strings went as SET\n"
 	if got := auto.Text("h:1 db 0"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
