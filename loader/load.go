@@ -1,6 +1,8 @@
 // Package loader puts records into a live Redis through a client, the ways people
 // usually do it: one command per round trip, many connections, pipelines, or a raw RESP
-// stream like redis-cli --pipe. rdbgen's bench compares these with the snapshot path.
+// stream like redis-cli --pipe, one RESTORE per key; and, by default, each key the way the
+// server takes it fastest (Auto: MSET, SET, RESTORE). rdbgen's bench compares these with the
+// snapshot path.
 //
 // Any record.Source loads: the generated dataset, a spec file, an import. Its records
 // become the commands of package resp (SET, HSET, RPUSH, SADD, ZADD, XADD…, each
