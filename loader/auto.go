@@ -183,8 +183,8 @@ func (m *massConduit) sendMSet(b *gathered) error {
 // probeAuto asks the server at addr, with a temporary key of slot, whether it takes MSET
 // and RESTORE of a payload of its version, and records the answer for addr's conduits and
 // commands. A server that refuses either gets SET or the type's commands instead, noted in
-// Result.Auto.Refused; one that refuses the user the probe's key alone (an ACL key pattern)
-// is taken to allow both, and the user's keys tell.
+// Result.Auto.Refused; one that refuses the user the probe's key alone (an ACL key pattern),
+// or whose probe slot is moving, is taken to allow both, and the load's keys tell.
 func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Version) error {
 	c := redis.NewClient(l.redisOptions(addr))
 	defer c.Close()
@@ -194,7 +194,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	key := []byte("{" + cluster.SlotTag(slot) + "}" + resp.TempPrefix + "probe")
 	caps := autoCaps{mset: true, restore: v.AtLeast(5, 0)}
 	var refused []string
-	if err := c.MSet(ctx, key, "v").Err(); err != nil && !keyRefused(err) {
+	if err := c.MSet(ctx, key, "v").Err(); err != nil && !tellsNothing(err) {
 		if isConnError(err) {
 			return fmt.Errorf("connect: %w", err)
 		}
@@ -204,7 +204,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	if caps.restore {
 		if args, err := probeRestore(key, v); err != nil {
 			return err
-		} else if err := c.Do(ctx, args...).Err(); err != nil && !keyRefused(err) {
+		} else if err := c.Do(ctx, args...).Err(); err != nil && !tellsNothing(err) {
 			if isConnError(err) {
 				return fmt.Errorf("connect: %w", err)
 			}
@@ -212,7 +212,7 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 			refused = append(refused, fmt.Sprintf("%s refused RESTORE (%v): keys went as their commands", addr, err))
 		}
 	}
-	if err := c.Del(ctx, string(key)).Err(); err != nil && !keyRefused(err) {
+	if err := c.Del(ctx, string(key)).Err(); err != nil && !tellsNothing(err) {
 		return fmt.Errorf("remove the probe key %q from %s (%w): delete it by hand", key, addr, err)
 	}
 	l.mu.Lock()
@@ -223,6 +223,14 @@ func (l *load) probeAuto(ctx context.Context, addr string, slot int, v resp.Vers
 	l.caps[addr] = caps
 	l.auto.Refused = append(l.auto.Refused, refused...)
 	return nil
+}
+
+// tellsNothing tells whether err, a reply to the probe, says nothing of the command: the
+// probe's key is refused the user, or its slot is moving (MOVED, ASK: the load's own keys of
+// the slot will say so). The command did not run.
+func tellsNothing(err error) bool {
+	msg := err.Error()
+	return keyRefused(err) || strings.HasPrefix(msg, "MOVED ") || strings.HasPrefix(msg, "ASK ")
 }
 
 // keyRefused tells whether err refuses the user the probe's key, not the command: the
