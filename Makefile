@@ -71,6 +71,8 @@ redis-image:
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
 # load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
+# load (default method) of 1M strings beside redis-cli --pipe, and of 200k hashes beside
+# --method restore, each into a fresh Redis (scripts/bench-load.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
 # 10M keys to s3:// on a local MinIO beside the local file and local+upload (scripts/bench-objstore.sh).
 # WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
@@ -86,6 +88,7 @@ bench:
 	$(GO) test -run '^$$' -bench RestoreVsMass -benchtime 5x -timeout 30m ./loader
 	GO=$(GO) scripts/bench-diff.sh
 	GO=$(GO) scripts/bench-merge-diff.sh
+	GO=$(GO) scripts/bench-load.sh
 	GO=$(GO) scripts/bench-live.sh
 	GO=$(GO) scripts/bench-objstore.sh
 

@@ -128,7 +128,8 @@ func TestLoadLeavesNoHalfKey(t *testing.T) {
 }
 
 // TestLoadLeavesNoHalfKeyInCluster fails a load into a cluster in the middle of a stream
-// (XSETID denied on every node; the stream's key for the restore method), by each method: no node holds a part of the stream or a
+// (XSETID denied on every node; the stream's key for the restore method; XSETID and RESTORE
+// for auto, which then sends commands), by each method: no node holds a part of the stream or a
 // temporary key, and the nodes hold exactly the keys confirmed.
 func TestLoadLeavesNoHalfKeyInCluster(t *testing.T) {
 	c, _ := servertest.StartCluster(t)
@@ -142,6 +143,8 @@ func TestLoadLeavesNoHalfKeyInCluster(t *testing.T) {
 					if err := n.Client().Do(t.Context(), "ACL", "SETUSER", "loader", "reset", "on", ">pw", "~s*", "&*", "+@all").Err(); err != nil {
 						t.Fatal(err)
 					}
+				} else if m == loader.Auto { // which finds RESTORE refused, and sends the stream's commands
+					aclUser(t, n.Instance, "xsetid", "restore")
 				} else {
 					aclUser(t, n.Instance, "xsetid")
 				}

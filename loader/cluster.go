@@ -46,6 +46,11 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			r.nodes = append(r.nodes, nil) // another process's primary
 			continue
 		}
+		if l.o.Method == Auto {
+			if err := l.probeAuto(ctx, s.Addr, s.Ranges[0].First, version); err != nil {
+				return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
+			}
+		}
 		c, err := l.open(ctx, s.Addr, counts[i])
 		if err != nil {
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)

@@ -99,7 +99,7 @@ func (s *movingSource) WriteTo(ctx context.Context, sink record.Sink) error {
 // fail with an error that names the key and the node that answered MOVED.
 func TestClusterMovedMidLoad(t *testing.T) {
 	c, layout := servertest.StartCluster(t)
-	for _, m := range []loader.Method{loader.Mass, loader.Pipeline} {
+	for _, m := range []loader.Method{loader.Mass, loader.Pipeline, loader.Auto} {
 		t.Run(string(m), func(t *testing.T) {
 			key := []byte("moved:" + string(m))
 			from := layout.Owner(cluster.Slot(key))

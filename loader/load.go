@@ -1,6 +1,8 @@
 // Package loader puts records into a live Redis through a client, the ways people
 // usually do it: one command per round trip, many connections, pipelines, or a raw RESP
-// stream like redis-cli --pipe. rdbgen's bench compares these with the snapshot path.
+// stream like redis-cli --pipe, one RESTORE per key; and, by default, each key the way the
+// server takes it fastest (Auto: MSET, SET, RESTORE). rdbgen's bench compares these with the
+// snapshot path.
 //
 // Any record.Source loads: the generated dataset, a spec file, an import. Its records
 // become the commands of package resp (SET, HSET, RPUSH, SADD, ZADD, XADD…, each
@@ -61,6 +63,8 @@ type Result struct {
 	ModuleAuxDropped uint64
 	// Unsupported counts the keys left out under Options.SkipUnsupported.
 	Unsupported uint64
+	// Auto counts how the Auto method sent the records; zero for the other methods.
+	Auto AutoCounts
 }
 
 // Error is the error of a load that stopped before the server confirmed
@@ -129,6 +133,9 @@ func Load(ctx context.Context, src record.Source, opts Options) (Result, error) 
 		Counts: record.Counts{Keys: l.confirmed.Load(), Expires: l.expires.Load()}, Expired: l.expired.Load(), DBs: l.dbCounts(),
 		Streams: l.streams, Restore: l.restore}
 	res.Unsupported = l.unsupported
+	l.mu.Lock()
+	res.Auto = l.auto
+	l.mu.Unlock()
 	if err == nil && sized && res.Keys+res.Expired+res.Unsupported != l.total {
 		err = fmt.Errorf("the server confirmed %d keys (and %d expired, %d left out), want %d", res.Keys, res.Expired, res.Unsupported, l.total)
 	}
@@ -165,6 +172,10 @@ type load struct {
 	low  [16]dbCounts
 	mu   sync.Mutex
 	high map[int]*dbCounts
+	// caps holds what each server takes, for the Auto method, and auto counts its choices;
+	// both under mu.
+	caps map[string]autoCaps
+	auto AutoCounts
 }
 
 // dbCounts counts the keys confirmed in one database.
@@ -226,6 +237,11 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	if l.o.Method == Auto {
+		if err := l.probeAuto(ctx, l.o.Addr, 0, version); err != nil {
+			return 0, err
+		}
+	}
 	c, err := l.open(ctx, l.o.Addr, &nodeCounts{})
 	if err != nil {
 		return 0, err
@@ -242,7 +258,8 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	}
 	start := time.Now()
 	err = l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(sink, version), version, []string{l.o.Addr}))
-	return time.Since(start), l.end(c.finish(), err)
+	failed := c.finish() // the last replies are in the time
+	return time.Since(start), l.end(failed, err)
 }
 
 // mappedCommands are commands whose databases Options.MapDB moves.
@@ -282,7 +299,7 @@ func (l *load) open(ctx context.Context, addr string, n *nodeCounts) (conduit, e
 	switch l.o.Method {
 	case Mass:
 		return l.openMass(ctx, addr, n)
-	case Restore:
+	case Restore, Auto:
 		return l.openRestore(ctx, addr, n)
 	}
 	return l.openPool(ctx, addr, n)
@@ -310,6 +327,13 @@ func (l *load) confirm(n *nodeCounts, db int, expires bool, expireAt int64) {
 		d.expires.Add(1)
 		l.expires.Add(1)
 	}
+}
+
+// confirmStrings counts n records without an expiry that one command confirmed.
+func (l *load) confirmStrings(n *nodeCounts, db int, keys uint64) {
+	n.keys.Add(keys)
+	l.db(db).keys.Add(keys)
+	l.confirmed.Add(keys)
 }
 
 // reportEvery is the time between progress reports.

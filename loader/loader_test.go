@@ -109,7 +109,7 @@ func TestLoadRefusesBadOptions(t *testing.T) {
 		opts loader.Options
 		want string
 	}{
-		{"unknown method", plain, loader.Options{Method: "telepathy"}, `method "telepathy" (known: sequential, parallel, pipeline, mass, restore)`},
+		{"unknown method", plain, loader.Options{Method: "telepathy"}, `method "telepathy" (known: sequential, parallel, pipeline, mass, restore, auto)`},
 		{"replace without restore", plain, loader.Options{Method: loader.Mass, Replace: true}, "replace goes with restore"},
 		{"restore with a batch", plain, loader.Options{Method: loader.Restore, Batch: 10}, "restore sends no batches"},
 		{"sequential with workers", plain, loader.Options{Method: loader.Sequential, Workers: 4}, "sequential uses one connection, not 4 workers"},

@@ -47,6 +47,7 @@ type chunk struct {
 	exps  []int64    // each command's Command.ExpireAtMS
 	temps []*tempKey // the temporary key each RENAME moves, nil for other commands
 	dbs   []int32    // the database of each command
+	ns    []uint32   // the keys each command confirms: 1, or an MSET's keys
 }
 
 // The flags of a command in a chunk.
@@ -55,6 +56,7 @@ const (
 	flagExpires
 	flagNoKey
 	flagRename // a record's RENAME of its temporary key
+	flagMSet   // a MSET of the Auto method, of strings without an expiry
 )
 
 // massConduit is one raw RESP connection: the writer's and the reader's shared state.
@@ -75,6 +77,8 @@ type massConduit struct {
 	pool   sync.Pool
 	done   chan struct{} // closed when the reader returns
 	stopAf func() bool   // stops the context's AfterFunc
+
+	auto *gatherer // the Auto method's MSETs; nil for the other methods
 
 	stop     atomic.Bool // set on the first error reply or failure: no more commands
 	replyErr error       // the first error reply; the reader's until done
@@ -111,6 +115,9 @@ func (l *load) openMass(ctx context.Context, addr string, n *nodeCounts) (*massC
 	_, _ = rand.Read(b[:])
 	m.marker = []byte(hex.EncodeToString(b[:]))
 	m.cur = m.newChunk()
+	if l.o.Method == Auto {
+		m.auto = l.newGatherer(l.autoCaps(addr))
+	}
 	m.stopAf = context.AfterFunc(ctx, func() { m.interrupt(ctx.Err()) })
 	go func() {
 		defer close(m.done)
@@ -205,7 +212,7 @@ func (m *massConduit) newChunk() *chunk {
 	if c, ok := m.pool.Get().(*chunk); ok {
 		c.flags, c.ends, c.keys, c.exps = c.flags[:0], c.ends[:0], c.keys[:0], c.exps[:0]
 		clear(c.temps)
-		c.temps, c.dbs = c.temps[:0], c.dbs[:0]
+		c.temps, c.dbs, c.ns = c.temps[:0], c.dbs[:0], c.ns[:0]
 		return c
 	}
 	return &chunk{flags: make([]uint8, 0, chunkSize), ends: make([]int, 0, chunkSize), exps: make([]int64, 0, chunkSize)}
@@ -225,6 +232,11 @@ type heldRename struct {
 func (m *massConduit) emit(cmd *resp.Command) error {
 	if m.stop.Load() {
 		return errStopped
+	}
+	if m.auto != nil {
+		if took, err := m.autoEmit(cmd); took || err != nil {
+			return err
+		}
 	}
 	var f uint8
 	if cmd.Last {
@@ -255,14 +267,14 @@ func (m *massConduit) emit(cmd *resp.Command) error {
 			return m.release()
 		}
 	}
-	if err := m.write(cmd.Args, f, cmd.Key, cmd.DB, cmd.ExpireAtMS, nil); err != nil {
+	if err := m.write(cmd.Args, f, cmd.Key, cmd.DB, cmd.ExpireAtMS, nil, 1); err != nil {
 		return err
 	}
 	return m.release()
 }
 
-// write writes one command and tells the reader about it.
-func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int64, temp *tempKey) error {
+// write writes one command, which confirms n keys, and tells the reader about it.
+func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int64, temp *tempKey, n uint32) error {
 	if m.sent%deadlineEvery == 0 {
 		m.extend(m.conn.SetWriteDeadline, m.l.o.Timeout)
 	}
@@ -279,6 +291,7 @@ func (m *massConduit) write(args [][]byte, f uint8, key []byte, db int, exp int6
 	c.exps = append(c.exps, exp)
 	c.temps = append(c.temps, temp)
 	c.dbs = append(c.dbs, int32(db))
+	c.ns = append(c.ns, n)
 	if len(c.flags) == chunkSize {
 		return m.sendChunk()
 	}
@@ -302,7 +315,7 @@ func (m *massConduit) release() error {
 			m.args = append(m.args[:0], rename, h.temp.name, h.temp.key)
 			args = m.args
 		}
-		if err := m.write(args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp); err != nil {
+		if err := m.write(args, h.f, h.temp.key, h.temp.db, h.exp, &h.temp, 1); err != nil {
 			m.held = m.held[i:]
 			return err
 		}
@@ -370,6 +383,12 @@ func (m *massConduit) finish() error {
 // finishStream sends the RENAMEs held, the last chunk and the marker, and waits for the
 // reader.
 func (m *massConduit) finishStream() error {
+	if m.auto != nil {
+		defer m.l.addAuto(m.auto)
+		if !m.stop.Load() {
+			_ = m.sendGathered(-1)
+		}
+	}
 	if !m.stop.Load() {
 		_ = m.drain()
 	}
@@ -429,9 +448,15 @@ func (m *massConduit) read() error {
 					if f&flagNoKey == 0 {
 						key = c.keys[c.start(k):c.ends[k]]
 					}
-					m.replyErr = keyError(key, m.addr, resp.ReplyError(text))
+					err := error(resp.ReplyError(text))
+					if m.auto != nil {
+						err = withAutoHint(err)
+					}
+					m.replyErr = keyError(key, m.addr, err)
 					m.stop.Store(true)
 				}
+			case f&flagMSet != 0:
+				m.l.confirmStrings(m.n, int(c.dbs[k]), uint64(c.ns[k]))
 			case f&flagLast != 0:
 				// Counted after an error too: the commands sent before the writer stopped are
 				// applied, and the server holds exactly the keys confirmed.

@@ -34,16 +34,26 @@ const (
 	// proto-max-bulk-len goes as Mass's commands. Without Options.Replace, a key the server
 	// holds already stops the load.
 	Restore Method = "restore"
+	// Auto sends each record the way the server takes it fastest, on the raw connections of
+	// Restore (auto.go): strings without an expiry as MSET of Batch keys (of one slot, into
+	// a cluster), strings with one as SET … PXAT, every other record as RESTORE … REPLACE,
+	// and as commands where RESTORE cannot go: a payload over the server's
+	// proto-max-bulk-len, or a server that refuses RESTORE (or MSET) when probed.
+	// Result.Auto counts the choices. Like the methods other than Restore, it replaces the
+	// keys the server holds.
+	Auto Method = "auto"
 )
 
 // Methods returns the methods, slowest first.
-func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass, Restore} }
+func Methods() []Method { return []Method{Sequential, Parallel, Pipeline, Mass, Restore, Auto} }
 
 // Defaults of [Options].
 const (
-	DefaultAddr            = "127.0.0.1:6379"
-	DefaultMethod          = Pipeline
-	DefaultBatch           = 1000
+	DefaultAddr   = "127.0.0.1:6379"
+	DefaultMethod = Auto
+	DefaultBatch  = 1000
+	// DefaultAutoBatch is Auto's keys per MSET.
+	DefaultAutoBatch       = 1000
 	DefaultParallelWorkers = 50
 	DefaultDialTimeout     = 5 * time.Second
 	DefaultTimeout         = 30 * time.Second
@@ -57,7 +67,7 @@ const (
 var ErrInvalidOption = errors.New("invalid loader option")
 
 // Options configures [Load]. The zero value loads into 127.0.0.1:6379 with
-// the pipeline method.
+// the auto method.
 type Options struct {
 	// Addr is the server's "host:port". Default: "127.0.0.1:6379".
 	Addr string
@@ -80,14 +90,14 @@ type Options struct {
 	// TLSConfig, when not nil, makes every connection TLS. Default: nil.
 	TLSConfig *tls.Config
 
-	// Method chooses how the commands are sent. Default: Pipeline.
+	// Method chooses how the commands are sent. Default: Auto.
 	Method Method
 	// Workers is the number of connections, each driven by its own
 	// goroutine. Default: 50 for Parallel, 1 otherwise. Sequential and Mass
 	// use exactly one.
 	Workers int
-	// Batch is the number of commands per round trip of Pipeline. Default: 1000.
-	// Other methods take no batch.
+	// Batch is the number of commands per round trip of Pipeline (default 1000), or the
+	// keys per MSET of Auto (default DefaultAutoBatch). Other methods take no batch.
 	Batch int
 	// Expiry chooses PXAT or PX for records with an expiry.
 	// Default: resp.ExpiryAbsolute.
@@ -193,15 +203,22 @@ func (o Options) withDefaults() (Options, error) {
 		if o.Workers == 0 {
 			o.Workers = 1
 		}
+	case Auto:
+		if o.Workers == 0 {
+			o.Workers = 1
+		}
+		if o.Batch == 0 {
+			o.Batch = DefaultAutoBatch
+		}
 	default:
-		return bad("method %q (known: sequential, parallel, pipeline, mass, restore)", o.Method)
+		return bad("method %q (known: sequential, parallel, pipeline, mass, restore, auto)", o.Method)
 	}
 	if o.Replace && o.Method != Restore {
 		return bad("replace goes with restore; %s replaces keys always", o.Method)
 	}
-	if o.Method != Pipeline {
+	if o.Method != Pipeline && o.Method != Auto {
 		if o.Batch > 1 {
-			return bad("%s sends no batches (batch %d goes with pipeline)", o.Method, o.Batch)
+			return bad("%s sends no batches (batch %d goes with pipeline or auto)", o.Method, o.Batch)
 		}
 		o.Batch = 1
 	}

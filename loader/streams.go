@@ -15,8 +15,12 @@ import (
 
 // commandOptions returns the options of the commands for the server at addr, of version v.
 func (l *load) commandOptions(ctx context.Context, addr string, v resp.Version) resp.Options {
-	return resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: l.maxPayload(ctx, addr),
+	o := resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: l.maxPayload(ctx, addr),
 		DropLostPending: l.o.DropLostPending, DropFieldTTL: l.o.DropFieldTTL, Atomic: true, Restore: l.o.Method == Restore, Replace: l.o.Replace}
+	if l.o.Method == Auto {
+		o.Restore, o.Replace, o.SetStrings = l.autoCaps(addr).restore, true, true
+	}
+	return o
 }
 
 // maxPayload returns the server's proto-max-bulk-len, or Redis's default when the server

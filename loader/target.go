@@ -22,7 +22,7 @@ type Target struct {
 	PasswordSet bool   // a password was given apart from the URL: the URL may hold none
 
 	Method  Method // --method
-	Batch   int    // --batch, 0 for the default; only Pipeline takes one
+	Batch   int    // --batch, 0 for the default; only Pipeline and Auto take one
 	Replace bool   // --replace; only Restore takes it
 	Cluster bool   // --cluster: every database is 0
 
@@ -56,13 +56,13 @@ func (t Target) Options() (Options, DBs, error) {
 }
 
 // Check refuses options that do not go together, in the words of rdbgen load's flags:
-// Replace without Restore, a Batch without Pipeline.
+// Replace without Restore, a Batch without Pipeline or Auto.
 func (o Options) Check() error {
 	if o.Replace && o.Method != Restore {
 		return fmt.Errorf("--replace goes with --method restore (%s replaces keys always)", o.Method)
 	}
-	if o.Batch != 0 && o.Method != Pipeline {
-		return fmt.Errorf("--batch goes with --method pipeline, not %s", o.Method)
+	if o.Batch != 0 && o.Method != Pipeline && o.Method != Auto {
+		return fmt.Errorf("--batch goes with --method pipeline or auto, not %s", o.Method)
 	}
 	return nil
 }

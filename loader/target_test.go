@@ -44,8 +44,8 @@ func TestTargetOptions(t *testing.T) {
 		{"two passwords", with(file, func(t *Target) { t.URL, t.Password, t.PasswordSet = "redis://:a@h:1", "b", true }), DBs{}, "", "--password (or $REDISCLI_AUTH, or --password-file) and the password of --url: give one"},
 		{"unix socket", with(file, func(t *Target) { t.URL = "unix:///tmp/r.sock" }), DBs{}, "", "--url /tmp/r.sock: unix sockets are not supported"},
 		{"bad url", with(file, func(t *Target) { t.URL = "http://h:1" }), DBs{}, "", "--url: "},
-		{"batch without pipeline", with(file, func(t *Target) { t.Method, t.Batch = Sequential, 10 }), DBs{}, "", "--batch goes with --method pipeline, not sequential"},
-		{"batch 1 with mass", with(file, func(t *Target) { t.Method, t.Batch = Mass, 1 }), DBs{}, "", "--batch goes with --method pipeline, not mass"},
+		{"batch without pipeline", with(file, func(t *Target) { t.Method, t.Batch = Sequential, 10 }), DBs{}, "", "--batch goes with --method pipeline or auto, not sequential"},
+		{"batch 1 with mass", with(file, func(t *Target) { t.Method, t.Batch = Mass, 1 }), DBs{}, "", "--batch goes with --method pipeline or auto, not mass"},
 		{"replace without restore", with(file, func(t *Target) { t.Method, t.Replace = Mass, true }), DBs{}, "", "--replace goes with --method restore (mass replaces keys always)"},
 		{"replace with restore", with(file, func(t *Target) { t.Method, t.Replace = Restore, true }), DBs{}, DefaultAddr, ""},
 	}

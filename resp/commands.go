@@ -111,6 +111,10 @@ type Options struct {
 	// Replace adds REPLACE to the RESTORE of Options.Restore, which then replaces a key the
 	// server holds. Default: false, the server refuses such a key (BUSYKEY).
 	Replace bool
+	// SetStrings sends, with Options.Restore, each string as SET (with its expiry) rather
+	// than as RESTORE: a server takes a small string faster so. SET replaces the key the
+	// server holds, so it goes with Replace. Default: false.
+	SetStrings bool
 	// DropModuleAux leaves module AUX data out, counted in ModuleCounts, where it would be an
 	// error: no command carries it. Default: false.
 	DropModuleAux bool

@@ -81,6 +81,9 @@ func (c *Commands) beginRestore(h *record.Header) error {
 	if h.Type == record.Module {
 		return c.writeModule(h)
 	}
+	if h.Type.IsString() && c.o.SetStrings {
+		return c.writeString(h.Key, h.Value, h.ExpireAtMS)
+	}
 	if h.Type == record.Hash && h.MinFieldExpireAtMS != 0 && !c.o.Server.AtLeast(7, 4) && !c.o.DropFieldTTL {
 		return c.fail(c.noFieldTTL(h.Key)) // as the commands say it, before a payload is built
 	}

@@ -83,7 +83,7 @@ func TestCompletionFish(t *testing.T) {
 	}{
 		{"rdbgen conv", []string{"convert"}},
 		{"rdbgen convert dump.rdb --tar", []string{"--target"}},
-		{"rdbgen load --method ", []string{"mass", "parallel", "pipeline", "restore", "sequential"}},
+		{"rdbgen load --method ", []string{"auto", "mass", "parallel", "pipeline", "restore", "sequential"}},
 		{"rdbgen inspect du", []string{"dump.rdb"}},
 	}
 	for _, tt := range tests {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -21,7 +20,7 @@ func loadCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "load",
 		Usage: "put records into a running Redis or Redis Cluster through a client: the dataset, a spec file, a JSON/CSV file or a dump",
-		UsageText: "rdbgen load --addr 127.0.0.1:6379 --count N [--type hash] [--method pipeline --batch 1000] [options]\n" +
+		UsageText: "rdbgen load --addr 127.0.0.1:6379 --count N [--type hash] [--method auto --batch 200] [options]\n" +
 			"rdbgen load --addr 127.0.0.1:6379 --spec dataset.yaml --manifest m.json\n" +
 			"rdbgen load --addr 127.0.0.1:6379 data.jsonl (or - for stdin)\n" +
 			"rdbgen load --url redis://:secret@127.0.0.1:6379/2 --count N --method parallel --workers 50\n" +
@@ -40,10 +39,10 @@ func loadCommand() *cli.Command {
 				shardIndexFlag(),
 				shardCountFlag(),
 				baseTimeFlag(),
-				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "sequential, parallel, pipeline, mass or restore (one RESTORE per key, its value serialized for the server)"},
+				&cli.StringFlag{Name: "method", Value: string(loader.DefaultMethod), Usage: "auto (strings without TTL as MSET, with TTL as SET, other keys as RESTORE, commands where the server refuses those), sequential, parallel, pipeline, mass or restore (one RESTORE per key, its value serialized for the server)"},
 				&cli.BoolFlag{Name: "replace", Usage: "with --method restore: replace keys the server holds (RESTORE … REPLACE) instead of stopping at the first"},
 				&cli.IntFlag{Name: "workers", Usage: "connections, each with its own goroutine", DefaultText: fmt.Sprintf("%d for parallel, else 1", loader.DefaultParallelWorkers)},
-				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline", DefaultText: strconv.Itoa(loader.DefaultBatch)},
+				&cli.IntFlag{Name: "batch", Usage: "commands per round trip with pipeline, keys per MSET with auto", DefaultText: fmt.Sprintf("%d for pipeline, %d for auto", loader.DefaultBatch, loader.DefaultAutoBatch)},
 				&cli.StringFlag{Name: "expiry", Value: string(resp.ExpiryAbsolute), Usage: "send expiries as pxat (exact) or px (time left)"},
 				&cli.StringFlag{Name: "manifest", Usage: "write a manifest of the loaded records here, for rdbgen verify --addr"},
 				&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing --manifest file"},

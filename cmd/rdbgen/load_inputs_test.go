@@ -94,7 +94,7 @@ func TestLoadStdin(t *testing.T) {
 	}
 	inst := servertest.StartEmpty(t)
 	stdout, _, err := runStdin(t, data, "load", "--addr", inst.Addr, "-")
-	if err != nil || !strings.HasPrefix(stdout, "loaded 1000 keys (200 with TTL) into "+inst.Addr+" by pipeline") {
+	if err != nil || !strings.HasPrefix(stdout, "loaded 1000 keys (200 with TTL) into "+inst.Addr+" by auto") {
 		t.Fatalf("%v: %q", err, stdout)
 	}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
-// TestLoadInterruptedLeavesNoTemporaryKey sends SIGINT to load by restore (one connection
-// and four) and by mass, several times each, once the server holds some of the keys: the
+// TestLoadInterruptedLeavesNoTemporaryKey sends SIGINT to load by restore and auto (one
+// connection and four), by mass and by pipeline, several times each, once the server holds some of the keys: the
 // exit status is 130, no temporary key remains, and the keys the message counts as
 // confirmed are the keys the server holds. Hashes of 1.1 MB each, over the server's
 // proto-max-bulk-len of 1 MB, go as commands under temporary names; 100,000 small hashes
@@ -37,7 +37,7 @@ func TestLoadInterruptedLeavesNoTemporaryKey(t *testing.T) {
 	c := srv.Client()
 	confirmed := regexp.MustCompile(`interrupted: (\d+) keys confirmed`)
 	for _, file := range []string{big, small} {
-		for _, method := range [][]string{{"restore"}, {"restore", "--workers", "4"}, {"mass"}, {"pipeline", "--workers", "4"}} {
+		for _, method := range [][]string{{"restore"}, {"restore", "--workers", "4"}, {"mass"}, {"pipeline", "--workers", "4"}, {"auto"}, {"auto", "--workers", "4"}} {
 			for try := range 3 {
 				if err := c.FlushAll(ctx).Err(); err != nil {
 					t.Fatal(err)

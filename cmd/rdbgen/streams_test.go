@@ -36,7 +36,8 @@ func TestLostPendingSummary(t *testing.T) {
 	inst := servertest.StartEmpty(t)
 	ctx := context.Background()
 
-	stdout, _, err := run(t, ctx, "load", "--addr", inst.Addr, dump)
+	// By pipeline: auto (the default) sends every stream as RESTORE, none for want of commands.
+	stdout, _, err := run(t, ctx, "load", "--addr", inst.Addr, "--method", "pipeline", dump)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestLostPendingSummary(t *testing.T) {
 		}
 	}
 
-	stdout, _, err = run(t, ctx, "load", "--addr", inst.Addr, "--json", "--drop-lost-pending", dump)
+	stdout, _, err = run(t, ctx, "load", "--addr", inst.Addr, "--method", "pipeline", "--json", "--drop-lost-pending", dump)
 	if err != nil {
 		t.Fatal(err)
 	}

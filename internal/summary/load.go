@@ -29,6 +29,8 @@ type Load struct {
 	Manifest      string                   `json:"manifest,omitempty"`
 	Streams       resp.StreamCounts        `json:"streams,omitzero"`
 	Restore       resp.RestoreCounts       `json:"restore,omitzero"`
+	// Auto counts how --method auto sent the keys.
+	Auto *loader.AutoCounts `json:"auto,omitempty"`
 	// Unsupported counts the keys --skip-unsupported left out.
 	Unsupported uint64 `json:"unsupported,omitempty"`
 }
@@ -40,8 +42,11 @@ func workersAndBatch(m string, workers, batch int) string {
 	if workers != 1 {
 		s += "s"
 	}
-	if m == string(loader.Pipeline) {
+	switch m {
+	case string(loader.Pipeline):
 		s += fmt.Sprintf(", batch %d", batch)
+	case string(loader.Auto):
+		s += fmt.Sprintf(", MSET of %d keys", batch)
 	}
 	return s
 }
@@ -57,6 +62,9 @@ func FromLoad(res *loader.Result, addr, manifestPath string) Load {
 		Manifest: manifestPath, Streams: res.Streams, Restore: res.Restore,
 	}
 	sum.Functions, sum.ModuleAuxDropped, sum.Unsupported = res.Functions, res.ModuleAuxDropped, res.Unsupported
+	if res.Method == loader.Auto {
+		sum.Auto = &res.Auto
+	}
 	for a, n := range res.Nodes {
 		if sum.Nodes == nil {
 			sum.Nodes = map[string]record.Counts{}
@@ -78,5 +86,18 @@ func (sum Load) Text(where string) string {
 	}
 	return fmt.Sprintf("loaded %d keys (%d with TTL)%s into %s by %s (%s): %.2fs, %.0f keys/s%s\n",
 		sum.Keys, sum.Expires, expired, where, sum.Method, workersAndBatch(sum.Method, sum.Workers, sum.Batch), sum.Seconds, sum.KeysPerSecond, unsupported+sum.Suffix("and")+NewerNotes(sum.NewerDropped)) +
-		StreamsNote(sum.Streams)
+		StreamsNote(sum.Streams) + autoNote(sum.Auto)
+}
+
+// autoNote tells how --method auto sent the keys, and what the servers refused, if anything.
+func autoNote(a *loader.AutoCounts) string {
+	if a == nil {
+		return ""
+	}
+	s := fmt.Sprintf("sent %d strings in %d MSET commands, %d as SET, %d keys as RESTORE, %d as commands\n",
+		a.MSet, a.MSetCommands, a.Set, a.Restore, a.Commands)
+	for _, r := range a.Refused {
+		s += r + "\n"
+	}
+	return s
 }

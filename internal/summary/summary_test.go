@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/resp"
 )
 
@@ -74,6 +75,14 @@ func TestLoadText(t *testing.T) {
 	sum := Load{Addr: "h:1", Method: "pipeline", Workers: 1, Batch: 1000, Keys: 4, Expires: 1, Expired: 2, Seconds: 1, KeysPerSecond: 4}
 	want := "loaded 4 keys (1 with TTL) and 2 whose expiry had passed (the server keeps none of them) into h:1 db 0 by pipeline (1 worker, batch 1000): 1.00s, 4 keys/s\n"
 	if got := sum.Text("h:1 db 0"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	auto := Load{Addr: "h:1", Method: "auto", Workers: 1, Batch: 1000, Keys: 9, Expires: 2, Seconds: 1, KeysPerSecond: 9,
+		Auto: &loader.AutoCounts{MSet: 5, MSetCommands: 1, Set: 1, Restore: 2, Commands: 1, Refused: []string{"h:1 refused MSET (NOPERM): strings went as SET"}}}
+	want = "loaded 9 keys (2 with TTL) into h:1 db 0 by auto (1 worker, MSET of 1000 keys): 1.00s, 9 keys/s\n" +
+		"sent 5 strings in 1 MSET commands, 1 as SET, 2 keys as RESTORE, 1 as commands\n" +
+		"h:1 refused MSET (NOPERM): strings went as SET\n"
+	if got := auto.Text("h:1 db 0"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
