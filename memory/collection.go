@@ -34,7 +34,7 @@ func (e *Estimator) begin(h *record.Header) {
 	c := &e.coll
 	*c = collection{open: true, typ: h.Type, key: append(c.key[:0], h.Key...), expireAt: h.ExpireAtMS,
 		declared: h.Len, allInts: true, a: e.alloc, noValue: e.model.noValueSets && h.Type == record.Set, list: quicklist{fill: e.limits.ListMaxListpackSize, a: e.alloc},
-		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0], a: e.alloc}}
+		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0], a: e.alloc, m: &e.model}}
 }
 
 // Add counts a member of the open collection or an entry of the open stream.
