@@ -1,5 +1,9 @@
 // Package memory estimates the used_memory a dataset takes on a Redis server once loaded:
-// what INFO memory reports after loading it, minus what the same server reports empty.
+// what INFO memory reports for a server started on the file (loaded at start-up) once it
+// has settled (its cron has finished rehashing the dicts that grew while loading), minus
+// what the same server reports started the same way on a file of no keys. A server that
+// loads the data otherwise (RESTORE, commands, replication) may hold more: the dicts'
+// buckets grow differently, and it keeps client and replication buffers.
 //
 // An Estimator is a record.Sink: a Source writes its records into it (alone, or beside an
 // rdbsink.Writer), and Result sums what the server would allocate for them. The model is
@@ -22,15 +26,18 @@
 //   - lists: a quicklist of listpack nodes filled as quicklistPushTail fills them (Redis
 //     7.2+: a single small node is a plain listpack);
 //   - streams: listpack nodes of up to 100 entries or 4 KiB in a radix tree, consumer
-//     groups and their pending entries; approximate.
+//     groups, their consumers and pending entries in radix trees, each tree built node by
+//     node as rax.c builds it.
 //
 // Other releases, measured on servers built from source (testdata/measured.json): before
-// 7.0 a dict is larger and small hashes and sorted sets are ziplists; Redis 7.2 and Valkey
-// add listpack sets and lists and keep set members in the dict's buckets without a
-// dictEntry; Redis 7.4 adds hash field TTLs and makes its dicts at the first key, after
-// RESIZEDB, so they grow as keys arrive. Options.Allocator counts glibc's malloc instead of
-// jemalloc. Valkey 8.1 embeds keys in their robj and replaces the main dict by open
-// addressing, which saves 16 to 40 bytes a key that this model still counts.
+// 7.0 a dict is larger, small hashes and sorted sets are ziplists and the stream structs
+// are smaller; Redis 7.2 and Valkey add listpack sets and lists and keep set members in
+// the dict's buckets without a dictEntry; Redis 7.4 adds hash field TTLs; Redis 7.4 and
+// Valkey 8.0 make their database dicts at the first key, after RESIZEDB, so they grow as
+// keys arrive; Valkey 8.0 copies each key's name into its main-dict entry.
+// Options.Allocator counts glibc's malloc instead of jemalloc. Valkey 8.1+ is modelled as
+// 8.0: it embeds keys in their robj and replaces the main dict by open addressing, which
+// saves some bytes a key that this model still counts.
 package memory
 
 import (

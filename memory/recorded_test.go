@@ -1,12 +1,14 @@
 package memory_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +22,10 @@ import (
 	"github.com/rdbgen/rdbgen/server"
 )
 
-var recordServers = flag.Bool("record", false, "measure the recipes on the servers under "+redistest.VersionsDir+" and rewrite testdata/measured.json")
+var (
+	recordServers = flag.Bool("record", false, "measure the recipes on the servers under "+redistest.VersionsDir+" and rewrite their figures in testdata/measured.json")
+	recordOnly    = flag.String("record-servers", "", "with -record, measure only these servers (comma-separated, e.g. redis-7.4.1)")
+)
 
 // recordedTolerance is how far an estimate may be from a recorded or live measurement.
 const recordedTolerance = 0.05
@@ -50,19 +55,25 @@ var versionServers = []struct{ server, target string }{
 }
 
 // TestRecordMeasurements, run with -record outside CI, measures every recipe on every
-// server built under redistest.VersionsDir and rewrites testdata/measured.json, which
-// TestEstimateRecorded checks the estimate against (scripts/measure-memory.sh).
+// server built under redistest.VersionsDir (or those -record-servers names) and rewrites
+// their figures in testdata/measured.json, which TestEstimateRecorded checks the estimate
+// against (scripts/measure-memory.sh); the figures of other servers stay.
 func TestRecordMeasurements(t *testing.T) {
 	if !*recordServers {
 		return // a recording tool, not a check: TestEstimateRecorded is the check
 	}
 	var all []measurement
+	measured := map[string]bool{}
 	for _, vs := range versionServers {
 		bin := filepath.Join(redistest.VersionsDir, vs.server, "redis-server")
+		if *recordOnly != "" && !slices.Contains(strings.Split(*recordOnly, ","), vs.server) {
+			continue
+		}
 		if _, err := os.Stat(bin); err != nil {
 			t.Logf("%s not built: not recorded", vs.server)
 			continue
 		}
+		measured[vs.server] = true
 		for _, rc := range recipes() {
 			tg, err := encoder.LookupTarget(vs.target)
 			if err != nil {
@@ -78,6 +89,12 @@ func TestRecordMeasurements(t *testing.T) {
 			all = append(all, m)
 		}
 	}
+	for _, m := range readMeasured(t) {
+		if !measured[m.Server] {
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b measurement) int { return cmp.Compare(a.Server, b.Server) })
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -164,14 +181,7 @@ func settled(t *testing.T, c *redis.Client) int64 {
 // each version held (testdata/measured.json, recorded with -record from the servers built
 // by hand, which CI has not): within recordedTolerance.
 func TestEstimateRecorded(t *testing.T) {
-	b, err := os.ReadFile(measuredPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all []measurement
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
+	all := readMeasured(t)
 	byName := map[string]recipe{}
 	for _, rc := range recipes() {
 		byName[rc.name] = rc
@@ -205,6 +215,20 @@ func TestEstimateRecorded(t *testing.T) {
 			checkRecorded(t, est, m)
 		})
 	}
+}
+
+// readMeasured returns the recorded measurements.
+func readMeasured(t *testing.T) []measurement {
+	t.Helper()
+	b, err := os.ReadFile(measuredPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []measurement
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
 
 // checkRecorded fails t when est is more than recordedTolerance off m, a settled server
