@@ -108,7 +108,8 @@ func TestRecordMeasurements(t *testing.T) {
 
 // measureOn loads path into the redis-server at bin and returns what it holds above the
 // same server empty, its version and allocator: both servers are started on a file (the
-// empty one on a file of no keys), and read once settled (settled), as the estimate claims.
+// empty one on a file of no keys), and read once settled (settled), less what clients take
+// (dataMemory), as the estimate claims.
 func measureOn(t *testing.T, bin, path string) measurement {
 	t.Helper()
 	start := func(path string) *server.Instance {
@@ -179,13 +180,13 @@ func debugArgs(t *testing.T, bin string) []string {
 // moved every bucket), and the same in three readings 100 ms apart.
 func settled(t *testing.T, c *redis.Client) int64 {
 	t.Helper()
-	last, same := servertest.UsedMemory(t, c), 0
+	last, same := dataMemory(t, c), 0
 	for deadline := time.Now().Add(30 * time.Second); same < 2 || rehashing(t, c); {
 		if time.Now().After(deadline) {
 			t.Fatalf("used_memory still changes or a dict still rehashes after 30 s (last %d)", last)
 		}
 		time.Sleep(100 * time.Millisecond)
-		n := servertest.UsedMemory(t, c)
+		n := dataMemory(t, c)
 		if n == last {
 			same++
 		} else {
@@ -193,6 +194,32 @@ func settled(t *testing.T, c *redis.Client) int64 {
 		}
 	}
 	return last
+}
+
+// dataMemory returns used_memory less what the clients take (MEMORY STATS total.allocated
+// less clients.normal): the measuring client's buffers, which the server grows and shrinks
+// by the size of its replies, are no part of the data.
+func dataMemory(t *testing.T, c *redis.Client) int64 {
+	t.Helper()
+	v, err := c.Do(context.Background(), "MEMORY", "STATS").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := map[any]any{} // a map in RESP3, pairs in RESP2 (5.0)
+	switch v := v.(type) {
+	case map[any]any:
+		stats = v
+	case []any:
+		for i := 0; i+1 < len(v); i += 2 {
+			stats[v[i]] = v[i+1]
+		}
+	}
+	total, ok1 := stats["total.allocated"].(int64)
+	clients, ok2 := stats["clients.normal"].(int64)
+	if !ok1 || !ok2 {
+		t.Fatalf("MEMORY STATS has no total.allocated or clients.normal: %v", v)
+	}
+	return total - clients
 }
 
 // rehashing reports whether a dict of a database that INFO keyspace lists has two tables.
