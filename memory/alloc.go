@@ -12,24 +12,27 @@ import (
 // malloc=jemalloc-5.3.0) the size class of the request, with glibc's malloc (MALLOC=libc)
 // its chunk less the header; every size below goes through an allocator.
 const (
-	robjSize         = 16 // redisObject: type, encoding, lru (4 bytes), refcount, ptr
-	dictEntrySize    = 24 // key, value union, next (7.0; Redis 8 / Valkey 8 drop entries of sets, Valkey 8.1 all)
-	dictSize         = 56 // dict: type, two tables, two used counts, rehashidx, pauserehash, size exponents
-	dictSizeBefore70 = 96 // dict before 7.0: type, privdata, two dictht of 32 bytes, rehashidx, pauserehash
-	ziplistOverhead  = 11 // a ziplist's zlbytes, zltail, zllen and end byte
-	dictMinBuckets   = 4  // DICT_HT_INITIAL_SIZE
-	quicklistSize    = 40 // quicklist: head, tail, count, len, fill/compress/bookmark bit fields
-	qlNodeSize       = 40 // quicklistNode: prev, next, entry, sz, bit fields
-	zsetSize         = 16 // zset: dict, zsl
-	zskiplistSize    = 32 // zskiplist: header, tail, length, level
-	zslNodeSize      = 24 // zskiplistNode without its levels: ele, score, backward
-	zslLevelSize     = 16 // one level of a node: forward, span
-	zslMaxLevel      = 32 // ZSKIPLIST_MAXLEVEL: the header node has them all
-	zslP             = 0.25
-	intsetHeaderSize = 8  // encoding, length
-	embstrOverhead   = 20 // robj, sdshdr8 and the terminating NUL in one allocation
-	embstrLimit      = 44 // OBJ_ENCODING_EMBSTR_SIZE_LIMIT
-	sharedIntegers   = 10000
+	robjSize      = 16 // redisObject: type, encoding, lru (4 bytes), refcount, ptr
+	dictEntrySize = 24 // key, value union, next (7.0; Redis 8 / Valkey 8 drop entries of sets, Valkey 8.1 all)
+	// embeddedEntrySize is Valkey 8.0's main-dict entry before the key's sds it holds:
+	// value union, next, the sds header's size.
+	embeddedEntrySize = 17
+	dictSize          = 56 // dict: type, two tables, two used counts, rehashidx, pauserehash, size exponents
+	dictSizeBefore70  = 96 // dict before 7.0: type, privdata, two dictht of 32 bytes, rehashidx, pauserehash
+	ziplistOverhead   = 11 // a ziplist's zlbytes, zltail, zllen and end byte
+	dictMinBuckets    = 4  // DICT_HT_INITIAL_SIZE
+	quicklistSize     = 40 // quicklist: head, tail, count, len, fill/compress/bookmark bit fields
+	qlNodeSize        = 40 // quicklistNode: prev, next, entry, sz, bit fields
+	zsetSize          = 16 // zset: dict, zsl
+	zskiplistSize     = 32 // zskiplist: header, tail, length, level
+	zslNodeSize       = 24 // zskiplistNode without its levels: ele, score, backward
+	zslLevelSize      = 16 // one level of a node: forward, span
+	zslMaxLevel       = 32 // ZSKIPLIST_MAXLEVEL: the header node has them all
+	zslP              = 0.25
+	intsetHeaderSize  = 8  // encoding, length
+	embstrOverhead    = 20 // robj, sdshdr8 and the terminating NUL in one allocation
+	embstrLimit       = 44 // OBJ_ENCODING_EMBSTR_SIZE_LIMIT
+	sharedIntegers    = 10000
 	// dictEntryNoValueSize is a set member's entry in Redis 7.2+ when its bucket is taken.
 	dictEntryNoValueSize = 16
 	// listpackExSize is a small hash with field TTLs (7.4): expiry metadata, key, listpack.

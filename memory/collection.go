@@ -27,6 +27,11 @@ type collection struct {
 	stream   streamUsage
 	a        *allocator
 	noValue  bool // a set whose members need no dictEntry (model.noValueSets)
+	// ziplist: small hashes and sorted sets are ziplists (before 7.0); prev is the last
+	// entry's bytes, which the next entry's header holds.
+	ziplist bool
+	prev    int
+	score   []byte
 }
 
 // begin opens a collection or stream: the key h opens.
@@ -34,7 +39,8 @@ func (e *Estimator) begin(h *record.Header) {
 	c := &e.coll
 	*c = collection{open: true, typ: h.Type, key: append(c.key[:0], h.Key...), expireAt: h.ExpireAtMS,
 		declared: h.Len, allInts: true, a: e.alloc, noValue: e.model.noValueSets && h.Type == record.Set, list: quicklist{fill: e.limits.ListMaxListpackSize, a: e.alloc},
-		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0], a: e.alloc}}
+		ziplist: e.model.packOverhead == ziplistOverhead, score: c.score[:0],
+		fieldTTL: e.model.fieldTTL && h.HasFieldTTLs(), stream: streamUsage{fields: c.stream.fields[:0], a: e.alloc, m: &e.model}}
 }
 
 // Add counts a member of the open collection or an entry of the open stream.
@@ -54,7 +60,13 @@ func (e *Estimator) Add(m *record.Member) error {
 		c.addMember(m.Name)
 	case record.ZSet:
 		c.maxLen = max(c.maxLen, len(m.Name))
-		c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackScoreSize(m.Score))
+		if c.ziplist {
+			c.score = zipScore(c.score[:0], m.Score)
+			c.zip(m.Name)
+			c.zip(c.score)
+		} else {
+			c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackScoreSize(m.Score))
+		}
 		c.table += c.a.dictEntry + c.a.sds(len(m.Name))
 		c.zslNodes++
 	case record.List:
@@ -71,12 +83,23 @@ func (e *Estimator) Add(m *record.Member) error {
 // (fieldTTLBytes more each).
 func (c *collection) addField(m *record.Member) {
 	c.maxLen = max(c.maxLen, len(m.Name), len(m.Value))
-	c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackEntrySize(m.Value))
+	if c.ziplist {
+		c.zip(m.Name)
+		c.zip(m.Value)
+	} else {
+		c.lp += int64(encoder.ListpackEntrySize(m.Name) + encoder.ListpackEntrySize(m.Value))
+	}
 	c.table += c.a.dictEntry + c.a.sds(len(m.Name)) + c.a.sds(len(m.Value))
 	if c.fieldTTL {
 		c.lp += int64(encoder.ListpackIntSize(m.ExpireAtMS))
 		c.table += fieldTTLBytes
 	}
+}
+
+// zip counts an entry of a ziplist.
+func (c *collection) zip(s []byte) {
+	c.prev = zipEntrySize(c.prev, s)
+	c.lp += int64(c.prev)
 }
 
 // addMember counts a member of a set.

@@ -1,5 +1,9 @@
 // Package memory estimates the used_memory a dataset takes on a Redis server once loaded:
-// what INFO memory reports after loading it, minus what the same server reports empty.
+// what INFO memory reports for a server started on the file (loaded at start-up) once it
+// has settled (its cron has finished rehashing the dicts that grew while loading), minus
+// what the same server reports started the same way on a file of no keys. A server that
+// loads the data otherwise (RESTORE, commands, replication) may hold more: the dicts'
+// buckets grow differently, and it keeps client and replication buffers.
 //
 // An Estimator is a record.Sink: a Source writes its records into it (alone, or beside an
 // rdbsink.Writer), and Result sums what the server would allocate for them. The model is
@@ -22,21 +26,23 @@
 //   - lists: a quicklist of listpack nodes filled as quicklistPushTail fills them (Redis
 //     7.2+: a single small node is a plain listpack);
 //   - streams: listpack nodes of up to 100 entries or 4 KiB in a radix tree, consumer
-//     groups and their pending entries; approximate.
+//     groups, their consumers and pending entries in radix trees, each tree built node by
+//     node as rax.c builds it.
 //
 // Other releases, measured on servers built from source (testdata/measured.json): before
-// 7.0 a dict is larger and small hashes and sorted sets are ziplists; Redis 7.2 and Valkey
-// add listpack sets and lists and keep set members in the dict's buckets without a
-// dictEntry; Redis 7.4 adds hash field TTLs and makes its dicts at the first key, after
-// RESIZEDB, so they grow as keys arrive. Options.Allocator counts glibc's malloc instead of
-// jemalloc. Valkey 8.1 embeds keys in their robj and replaces the main dict by open
-// addressing, which saves 16 to 40 bytes a key that this model still counts.
+// 7.0 a dict is larger, small hashes and sorted sets are ziplists and the stream structs
+// are smaller; Redis 7.2 and Valkey add listpack sets and lists and keep set members in
+// the dict's buckets without a dictEntry; Redis 7.4 adds hash field TTLs; Redis 7.4 and
+// Valkey 8.0 make their database dicts at the first key, after RESIZEDB, so they grow as
+// keys arrive; Valkey 8.0 copies each key's name into its main-dict entry.
+// Options.Allocator counts glibc's malloc instead of jemalloc. Valkey 8.1+ is modelled as
+// 8.0: it embeds keys in their robj and replaces the main dict by open addressing, which
+// saves some bytes a key that this model still counts.
 package memory
 
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -74,9 +80,17 @@ type model struct {
 	// noValueSets: Redis 7.2+ and Valkey keep a set's members in its dict's buckets, with
 	// no dictEntry, but for a member whose bucket is taken (16 bytes: key, next).
 	noValueSets bool
-	// dictsOnDemand: Redis 7.4+ makes a database's dicts at its first key, after RESIZEDB,
-	// which then sizes nothing: the dicts double as keys arrive (Result.Rehashing).
+	// dictsOnDemand: Redis 7.4+ and Valkey 8.0+ make a database's dicts at its first key,
+	// after RESIZEDB, which then sizes nothing: the dicts double as keys arrive
+	// (Result.Rehashing).
 	dictsOnDemand bool
+	// embeddedKeys: Valkey 8.0+ copies a key's name into its main-dict entry (a
+	// dictEntryEmbedded: value, next, header offset, then the sds) instead of an entry and
+	// an sds of its own.
+	embeddedKeys bool
+	// The stream structures, which grew in 7.0 (first and deleted ids, entries added and
+	// read) and 7.2 (a consumer's active time).
+	streamSize, streamCGSize, streamConsumerSize int64
 	// Before Redis 7.0: a dict is its two hash tables and more (dictSizeBefore70), and small
 	// hashes and sorted sets are ziplists, whose header is longer (ziplistOverhead).
 	dict, packOverhead int64
@@ -97,8 +111,31 @@ func newModel(name string) (model, error) {
 	if !t.Can(encoder.ListpackEncodings) {
 		m.dict, m.packOverhead = dictSizeBefore70, ziplistOverhead
 	}
-	m.dictsOnDemand = strings.HasPrefix(t.Name, "redis-") && t.Can(encoder.HashFieldTTL)
+	valkey, release := serverRelease(t)
+	redis := func(major, minor int) bool { return !valkey && atLeast(release, major, minor) }
+	m.dictsOnDemand = redis(7, 4) || valkey && atLeast(release, 8, 0)
+	m.embeddedKeys = valkey && atLeast(release, 8, 0)
+	m.streamSize, m.streamCGSize, m.streamConsumerSize = streamSize, streamCGSize, streamConsumerSize
+	if !atLeast(t.ServerVer, 7, 0) {
+		m.streamSize, m.streamCGSize = streamSizeBefore70, streamCGSizeBefore70
+	}
+	if !atLeast(t.ServerVer, 7, 2) {
+		m.streamConsumerSize = streamConsumerSizeBefore72
+	}
 	return m, nil
+}
+
+// serverRelease returns whether t's server is Valkey, and the release its files name
+// ("8.0.0"): Valkey's own, or Redis's (a managed service's too).
+func serverRelease(t encoder.Target) (valkey bool, release string) {
+	return t.VersionAux == "valkey-ver", t.AuxVer
+}
+
+// atLeast reports whether release ("7.2.4") is major.minor or later.
+func atLeast(release string, major, minor int) bool {
+	var x, y int
+	fmt.Sscanf(release, "%d.%d", &x, &y)
+	return x > major || x == major && y >= minor
 }
 
 // An Estimator is a record.Sink that adds up the memory its records take on a server.
@@ -126,6 +163,8 @@ type Estimator struct {
 	coll    collection
 	scratch []byte
 	last    int64 // the bytes of the last key counted (see KeyBytes)
+	// keyEntries are keyEntry of the short names most keys have.
+	keyEntries [128]int64
 }
 
 // The Estimator is a Sink.
@@ -149,7 +188,7 @@ func New(opts Options) (*Estimator, error) {
 			return nil, fmt.Errorf("memory estimate: %w", err)
 		}
 	}
-	return &Estimator{
+	e := &Estimator{
 		model:  m,
 		alloc:  a,
 		limits: limits,
@@ -157,7 +196,11 @@ func New(opts Options) (*Estimator, error) {
 		dbs:    make(map[int]*dbUsage),
 		types:  make(map[record.Type]*Usage),
 		encs:   make(map[encKey]*Usage),
-	}, nil
+	}
+	for n := range e.keyEntries {
+		e.keyEntries[n] = keyEntryAlloc(a, m.embeddedKeys, n)
+	}
+	return e, nil
 }
 
 type discard struct{}
@@ -199,7 +242,7 @@ func (e *Estimator) addKey(key []byte, expireAtMS int64, typ record.Type, enc st
 	if e.db == nil {
 		return e.fail(fmt.Errorf("write key %q: %w", key, encoder.ErrNoDB))
 	}
-	b := e.charge(e.alloc.sds(len(key))+value, expireAtMS)
+	b := e.charge(e.keyEntry(len(key))+value, expireAtMS)
 	k := encKey{typ, enc}
 	if e.lastEnc == nil || k != e.lastKey {
 		e.lastType, e.lastEnc = e.usage(k)
@@ -214,7 +257,7 @@ func (e *Estimator) addString(h *record.Header, enc stringEnc, value int64) erro
 	if e.db == nil {
 		return e.addKey(h.Key, h.ExpireAtMS, record.String, stringEncs[enc], value)
 	}
-	b := e.charge(e.alloc.sds(len(h.Key))+value, h.ExpireAtMS)
+	b := e.charge(e.keyEntry(len(h.Key))+value, h.ExpireAtMS)
 	v := e.strEncs[enc]
 	if v == nil {
 		e.strType, v = e.usage(encKey{record.String, stringEncs[enc]})
@@ -224,10 +267,27 @@ func (e *Estimator) addString(h *record.Header, enc stringEnc, value int64) erro
 	return nil
 }
 
-// charge adds a key of the open database, whose name and value take own bytes, to the
-// database, and returns its bytes (KeyBytes).
+// keyEntry returns what a key of n bytes takes in the main dict: its entry and its name.
+func (e *Estimator) keyEntry(n int) int64 {
+	if uint(n) < uint(len(e.keyEntries)) {
+		return e.keyEntries[n]
+	}
+	return keyEntryAlloc(e.alloc, e.model.embeddedKeys, n)
+}
+
+// keyEntryAlloc is keyEntry worked out: a dictEntry and an sds, or, with embedded keys, one
+// dictEntryEmbedded holding the sds.
+func keyEntryAlloc(a *allocator, embedded bool, n int) int64 {
+	if embedded {
+		return a.size(embeddedEntrySize + sdsHeader(n) + int64(n) + 1)
+	}
+	return a.dictEntry + a.sds(n)
+}
+
+// charge adds a key of the open database, whose name, entry and value take own bytes, to
+// the database, and returns its bytes (KeyBytes).
 func (e *Estimator) charge(own, expireAtMS int64) int64 {
-	b := e.alloc.dictEntry + own
+	b := own
 	d := e.db
 	d.Keys++
 	if expireAtMS > 0 {

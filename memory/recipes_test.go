@@ -43,6 +43,24 @@ func recipes() []recipe {
 		{name: "stream-500-entries-400-pending-200", src: func() record.Source { return streamsPending(200, 500, 400) }},
 		{name: "hash-5-field-ttls-10k", fieldTTL: true, src: func() record.Source { return hashesFieldTTL(10_000, 5) }},
 		{name: "hash-600-field-ttls-50", fieldTTL: true, src: func() record.Source { return hashesFieldTTL(50, 600) }},
+		// Added with issue 34 (item 16): counts around the hostile tester's, both
+		// encodings of each type.
+		{name: "strings-1k", src: of(str(1000))},
+		{name: "strings-30k", src: of(str(30_000))},
+		{name: "strings-300k", src: of(str(300_000))},
+		{name: "strings-int-50k", src: func() record.Source { return ints(50_000) }},
+		{name: "strings-random-60B-20k", src: of(random(str(20_000), 60))},
+		{name: "zset-20-1k", src: of(coll(1000, record.ZSet, 20))},
+		{name: "zset-20-20k", src: of(coll(20_000, record.ZSet, 20))},
+		{name: "zset-random-20-20k", src: of(random(coll(20_000, record.ZSet, 20), 20))},
+		{name: "zset-200-2k", src: of(coll(2000, record.ZSet, 200))},
+		{name: "stream-20-entries-100", src: of(coll(100, record.Stream, 20))},
+		{name: "stream-20-entries-5k", src: of(coll(5000, record.Stream, 20))},
+		{name: "stream-20-entries-group-5k", src: func() record.Source { return streamsPending(5000, 20, 0) }},
+		{name: "stream-20-entries-10-pending-5k", src: func() record.Source { return streamsPending(5000, 20, 10) }},
+		{name: "stream-5000-entries-20", src: of(coll(20, record.Stream, 5000))},
+		{name: "hash-20-field-ttls-5k", fieldTTL: true, src: func() record.Source { return hashesFieldTTL(5000, 20) }},
+		{name: "hash-200-field-ttls-500", fieldTTL: true, src: func() record.Source { return hashesFieldTTL(500, 200) }},
 		{name: "mixed", src: func() record.Source {
 			recs := mixedfill.Records()
 			slices.SortStableFunc(recs, func(a, b record.Record) int { return a.DB - b.DB })
@@ -69,8 +87,18 @@ func random(d dataset.Config, size int) dataset.Config {
 	return d
 }
 
+// ints returns n strings whose values are integers from 10000 on, which are not shared.
+func ints(n int) record.Records {
+	recs := make(record.Records, n)
+	for i := range recs {
+		recs[i] = record.Record{Key: fmt.Appendf(nil, "int:%d", i), Type: record.String, Value: fmt.Appendf(nil, "%d", 10_000+i*7)}
+	}
+	return recs
+}
+
 // streamsPending returns n streams of entries entries each, with one consumer group whose
-// first pending entries are pending, shared by two consumers.
+// first pending entries (none: the group has read them all and acknowledged them) are
+// pending, shared by two consumers.
 func streamsPending(n, entries, pending int) record.Records {
 	recs := make(record.Records, n)
 	at := uint64(time.Now().UnixMilli())
@@ -79,7 +107,11 @@ func streamsPending(n, entries, pending int) record.Records {
 		for j := range entries {
 			r.Members = append(r.Members, record.Member{ID: record.StreamID{Ms: at + uint64(j)}, Fields: [][]byte{[]byte("field"), fmt.Appendf(nil, "value-%d", j)}})
 		}
-		g := record.StreamGroup{Name: []byte("group"), LastID: r.Members[pending-1].ID, EntriesRead: int64(pending),
+		read := entries
+		if pending > 0 {
+			read = pending
+		}
+		g := record.StreamGroup{Name: []byte("group"), LastID: r.Members[read-1].ID, EntriesRead: int64(read),
 			Consumers: []record.StreamConsumer{{Name: []byte("alice"), SeenTimeMS: int64(at), ActiveTimeMS: int64(at)}, {Name: []byte("bob"), SeenTimeMS: int64(at), ActiveTimeMS: int64(at)}}}
 		for j := range pending {
 			id := r.Members[j].ID

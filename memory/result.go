@@ -24,7 +24,7 @@ type DBUsage struct {
 	Tables  int64  `json:"tables"` // the bucket arrays of the main and expires dicts
 	// Rehashing is the old bucket array the main and expires dicts may still hold right
 	// after loading a file without RESIZEDB, whose dicts grew by doubling, until the
-	// server's cron finishes rehashing them (within a second); not in Bytes.
+	// server's cron finishes rehashing them; not in Bytes.
 	Rehashing int64 `json:"rehashing,omitempty"`
 }
 

@@ -1,32 +1,32 @@
 package memory
 
 import (
+	"encoding/binary"
+
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// Streams, approximately: the entries in listpack nodes filled as streamAppendItem fills
-// them under the defaults stream-node-max-entries 100 and stream-node-max-bytes 4096 (a
-// master entry of the first entry's field names, then each entry's flags, id deltas, values
-// alone when its fields are the master's, and its entry count), each node in a radix tree
-// keyed by its first id; consumer groups with their pending entries and consumers, each in
-// radix trees too. The radix tree nodes are estimated, not modelled.
+// Streams: the entries in listpack nodes filled as streamAppendItem fills them under the
+// defaults stream-node-max-entries 100 and stream-node-max-bytes 4096 (a master entry of
+// the first entry's field names, then each entry's flags, id deltas, values alone when its
+// fields are the master's, and its entry count), each node in a radix tree keyed by its
+// first id; consumer groups in a radix tree by name, each with its pending entries in a
+// radix tree by id and its consumers in one by name, each consumer with its own pending
+// ids in another. The trees are built as rax.c builds them (raxTree).
 const (
-	streamSize    = 80 // stream: rax, length, last, first and max deleted ids, entries added, cgroups
-	raxSize       = 24 // rax: head, numele, numnodes
-	raxHeadSize   = 4  // an empty raxNode header
-	raxPerKey     = 48 // radix tree nodes per listpack node's 16-byte key, an estimate
-	raxPerPending = 38 // radix tree nodes per pending id, in a group's or a consumer's pel, measured
-	// raxPerPendingMs is what a pending id adds in each pel when its millisecond part is
-	// not the previous id's (the common case of one entry per ms): a node for its sequence
-	// bytes; measured on 5.0 to 7.4 and Valkey 8.0.
-	raxPerPendingMs   = 20
-	raxPerName        = 32  // radix tree nodes per group or consumer name beyond its bytes, an estimate
-	streamCGSize      = 40  // streamCG: last id, entries read, pel, consumers
-	streamNACKSize    = 24  // streamNACK: delivery time and count, consumer
-	streamConsumerSz  = 24  // streamConsumer (7.0): seen time, name, pel
-	streamNodeEntries = 100 // stream-node-max-entries
-	streamNodeBytes   = 4096
+	streamSize = 80 // stream: rax, length, last, first and max deleted ids, entries added, cgroups
+	// streamSizeBefore70 is the stream before 7.0: rax, length, last id, cgroups.
+	streamSizeBefore70   = 40
+	raxSize              = 24 // rax: head, numele, numnodes
+	streamCGSize         = 40 // streamCG: last id, entries read, pel, consumers
+	streamCGSizeBefore70 = 32 // streamCG before 7.0: last id, pel, consumers
+	streamNACKSize       = 24 // streamNACK: delivery time and count, consumer
+	// streamConsumerSize is the streamConsumer of 7.2+: seen and active times, name, pel.
+	streamConsumerSize         = 32
+	streamConsumerSizeBefore72 = 24  // before 7.2: seen time, name, pel
+	streamNodeEntries          = 100 // stream-node-max-entries
+	streamNodeBytes            = 4096
 )
 
 // streamUsage counts the nodes and groups of a stream as they arrive.
@@ -39,7 +39,10 @@ type streamUsage struct {
 	fields  [][]byte // the open node's master field names
 	entries uint64
 	groups  int
+	nodeIDs raxTree // the listpack nodes by first id
+	cgroups raxTree // the groups by name
 	a       *allocator
+	m       *model // the release's struct sizes
 }
 
 // add counts an entry whose fields alternate name and value.
@@ -55,6 +58,7 @@ func (s *streamUsage) add(id record.StreamID, fields [][]byte) {
 	if s.cur == 0 {
 		s.nodes++
 		s.master, s.count = id, 0
+		s.nodeIDs.insert(streamKey(id))
 		s.fields = s.fields[:0]
 		s.cur = encoder.ListpackOverhead + 3*encoder.ListpackIntSize(1) // count, deleted, field count
 		for i := 0; i+1 < len(fields); i += 2 {
@@ -89,33 +93,43 @@ func (s *streamUsage) add(id record.StreamID, fields [][]byte) {
 // finish closes the open node.
 func (s *streamUsage) finish() {
 	if s.cur > 0 {
-		s.bytes += s.a.size(int64(s.cur)) + raxPerKey
+		s.bytes += s.a.size(int64(s.cur))
 		s.cur = 0
 	}
 }
 
-// group counts a consumer group.
+// streamKey returns id as rax keys it: milliseconds then sequence, big-endian.
+func streamKey(id record.StreamID) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(make([]byte, 0, 16), id.Ms), id.Seq)
+}
+
+// group counts a consumer group: its streamCG and name, its pending entries, its
+// consumers with their names and pending ids.
 func (s *streamUsage) group(g *record.StreamGroup) {
-	if s.groups == 0 {
-		s.bytes += s.a.size(raxSize) + s.a.size(raxHeadSize) // the cgroups tree
-	}
 	s.groups++
-	s.bytes += s.a.size(streamCGSize) + int64(len(g.Name)) + raxPerName +
-		2*(s.a.size(raxSize)+s.a.size(raxHeadSize)) // pel and consumers trees
-	s.bytes += int64(len(g.Pending)) * (s.a.size(streamNACKSize) + 2*raxPerPending) // group and consumer pels
-	for i, p := range g.Pending {
-		if i == 0 || p.ID.Ms != g.Pending[i-1].ID.Ms {
-			s.bytes += 2 * raxPerPendingMs
-		}
+	s.cgroups.insert(g.Name)
+	var pel, consumers raxTree
+	for _, p := range g.Pending {
+		pel.insert(streamKey(p.ID))
 	}
+	s.bytes += s.a.size(s.m.streamCGSize) + pel.bytes(s.a) + int64(len(g.Pending))*s.a.size(streamNACKSize)
 	for _, c := range g.Consumers {
-		s.bytes += s.a.size(streamConsumerSz) + s.a.sds(len(c.Name)) + int64(len(c.Name)) + raxPerName +
-			s.a.size(raxSize) + s.a.size(raxHeadSize)
+		consumers.insert(c.Name)
+		var own raxTree
+		for _, id := range c.Pending {
+			own.insert(streamKey(id))
+		}
+		s.bytes += s.a.size(s.m.streamConsumerSize) + s.a.sds(len(c.Name)) + own.bytes(s.a)
 	}
+	s.bytes += consumers.bytes(s.a)
 }
 
 // total returns the stream's bytes, robj excluded.
 func (s *streamUsage) total() int64 {
 	s.finish()
-	return s.a.size(streamSize) + s.a.size(raxSize) + s.a.size(raxHeadSize) + s.bytes
+	b := s.a.size(s.m.streamSize) + s.nodeIDs.bytes(s.a) + s.bytes
+	if s.groups > 0 {
+		b += s.cgroups.bytes(s.a)
+	}
+	return b
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,7 +26,7 @@ func inspectCommand() *cli.Command {
 		UsageText: "rdbgen inspect dump.rdb [--json] [--target T] [--top N]\nrdbgen inspect dump.rdb --html report.html\nrdbgen inspect - < dump.rdb.gz\nrdbgen inspect redis://host:6379",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "server of the memory estimate, e.g. redis-7.0 (default the release the file names, else the Redis of its RDB version, else " + inspect.FallbackTarget + ")"},
-			&cli.StringFlag{Name: "allocator", Value: "jemalloc", Usage: "the server's allocator for the memory estimate, as INFO memory's mem_allocator says: jemalloc (Redis and Valkey builds) or libc (built with MALLOC=libc)"},
+			&cli.StringFlag{Name: "allocator", Value: "jemalloc", Usage: "the server's allocator for the memory estimate, as INFO memory's mem_allocator says: jemalloc (Redis and Valkey builds) or libc (built with MALLOC=libc); default jemalloc, or what a live server reports"},
 			&cli.IntFlag{Name: "top", Value: inspect.DefaultTop, Usage: "number of largest keys listed, by size and by members (0: none)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (the shape docs/commands/inspect.md documents)"},
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE` (- for stdout) instead of printing it; implies --prefixes"},
@@ -121,8 +122,9 @@ func writeHTMLReport(c *cli.Context, out *atomicfile.File, rep *inspect.Report, 
 
 // inspectInput inspects the file at path as it is, or gzip-compressed, or stdin ("-"), as
 // convert reads its input: stdin and gzip through a temporary file, so that the reader may
-// read a long list twice instead of holding it; or a live server's snapshot. It sets
-// opts.Name to the input's name.
+// read a long list twice instead of holding it; or a live server's snapshot, estimated for
+// the allocator the server reports unless --allocator is given. It sets opts.Name to the
+// input's name.
 func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.Report, error) {
 	in, err := openInput(c, path, input.Options{Format: input.RDB})
 	if err != nil {
@@ -132,6 +134,16 @@ func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.
 	opts.Name, opts.Decoder.MaxHeldBytes = in.Name, maxHeldBytes
 	if in.Kind != input.Live {
 		return inspect.File(c.Context, in.Path, *opts)
+	}
+	if in.Server != nil && !c.IsSet("allocator") {
+		a, err := in.Server.MemAllocator(c.Context)
+		if err != nil {
+			return nil, fmt.Errorf("%w (give --allocator jemalloc or libc)", err)
+		}
+		if !strings.HasPrefix(a, "jemalloc") && a != "libc" {
+			return nil, fmt.Errorf("%s reports mem_allocator %s, which the memory estimate does not model: give --allocator jemalloc or libc", in.Name, a)
+		}
+		opts.Allocator = a
 	}
 	f, err := in.Snapshot(c.Context)
 	if err != nil {
