@@ -222,7 +222,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	defer c.close()
-	cmds, err := resp.NewCommands(c.emit, l.commandOptions(ctx, l.o.Addr, version))
+	cmds, watch, err := l.commands(ctx, c.emit, l.o.Addr, version)
 	if err != nil {
 		return 0, err
 	}
@@ -233,7 +233,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	}
 	start := time.Now()
 	err = l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(sink, version), version, []string{l.o.Addr}))
-	return time.Since(start), l.end(c.finish(), err)
+	return time.Since(start), explainBulk(l.end(c.finish(), err), watch)
 }
 
 // mappedCommands are commands whose databases Options.MapDB moves.
