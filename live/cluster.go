@@ -131,6 +131,27 @@ func (cs *ClusterSource) Touched() bool {
 	return slices.ContainsFunc(cs.primaries, (*Source).Touched)
 }
 
+// KeyPatterns returns the key patterns of the user that limited the last WriteTo's scans,
+// as Source.KeyPatterns does (the first primary's that has them: one user reads them all).
+func (cs *ClusterSource) KeyPatterns() []string {
+	for _, p := range cs.primaries {
+		if p.patterns != nil {
+			return p.patterns
+		}
+	}
+	return nil
+}
+
+// Outside returns the keys the last WriteTo's scans listed and left out as the user's key
+// patterns do not cover them, over the primaries.
+func (cs *ClusterSource) Outside() uint64 {
+	var n uint64
+	for _, p := range cs.primaries {
+		n += p.outside
+	}
+	return n
+}
+
 // MovingSlots returns the number of slots that moved between primaries, or were migrating,
 // during the last WriteTo, which AllowMovingSlots let it read on through.
 func (cs *ClusterSource) MovingSlots() int { return len(cs.moving) }

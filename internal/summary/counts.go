@@ -28,6 +28,24 @@ type ImportCounts struct {
 	FunctionCounts
 	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
 	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
+	// KeyPatterns are the key patterns of an ACL user that limited a live server's scan to
+	// the keys the user may read (live.Source.KeyPatterns), and OutsideKeyPatterns counts
+	// the keys the scan listed and left out as outside them.
+	KeyPatterns        []string `json:"key_patterns,omitempty"`
+	OutsideKeyPatterns uint64   `json:"outside_key_patterns,omitempty"`
+}
+
+// KeyPatternsNote tells, for the one-line summary, that a scan read only the keys of the
+// user's key patterns; "" when it was not limited.
+func (ic ImportCounts) KeyPatternsNote() string {
+	if ic.KeyPatterns == nil {
+		return ""
+	}
+	note := fmt.Sprintf("; read only the keys matching %s, the user's key patterns (ACL GETUSER)", strings.Join(ic.KeyPatterns, " "))
+	if ic.OutsideKeyPatterns > 0 {
+		note += fmt.Sprintf(": %d other keys were left out", ic.OutsideKeyPatterns)
+	}
+	return note
 }
 
 // ImportStats returns the summary's counts of an import.
