@@ -17,8 +17,9 @@ var ErrDuplicateKey = errors.New("merge: key in two inputs")
 
 // Function libraries are records like keys: a name that two inputs hold with other code is
 // handled by the rule of OnDuplicate (record.LibraryRule; the error wraps
-// record.ErrDuplicateLibrary), and a library or module AUX data that several inputs hold
-// the same (every shard of a cluster holds them) is written once.
+// record.ErrDuplicateLibrary), and so is module AUX data of one module and place
+// (record.ModuleAuxRule, record.ErrDuplicateModuleAux); a library or module AUX data that
+// several inputs hold the same (every shard of a cluster holds them) is written once.
 
 // An Input is one source of a merge and its name, for errors.
 type Input struct {
@@ -35,19 +36,20 @@ type Source struct {
 	OnDuplicate record.OnDuplicate
 	// Duplicates counts the records of keys left out under DupFirst and DupLast, and
 	// LibrariesDropped the function libraries left out there for another of the same name
-	// with other code, once WriteTo returns.
-	Duplicates, LibrariesDropped uint64
+	// with other code, and ModuleAuxDropped the module AUX data left out there for other
+	// bytes of the same module (record.ModuleAuxRule), once WriteTo returns.
+	Duplicates, LibrariesDropped, ModuleAuxDropped uint64
 }
 
 // WriteTo writes the records of every input into sink.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	keys := record.NewKeySet()
 	libs := record.NewLibraryRule(s.OnDuplicate)
-	aux := map[auxKey]bool{}
-	s.Duplicates, s.LibrariesDropped = 0, 0
+	aux := record.NewModuleAuxRule(s.OnDuplicate)
+	s.Duplicates, s.LibrariesDropped, s.ModuleAuxDropped = 0, 0, 0
 	if s.OnDuplicate == record.DupLast {
 		for i, in := range s.Inputs {
-			g := &lister{keys: keys, libs: libs, n: int64(i)}
+			g := &lister{keys: keys, libs: libs, aux: aux, n: int64(i)}
 			if err := in.Source.WriteTo(ctx, g); err != nil {
 				return err
 			}
@@ -79,18 +81,12 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 		s.Duplicates += gate.Dropped
 	}
-	s.LibrariesDropped = libs.Dropped
+	s.LibrariesDropped, s.ModuleAuxDropped = libs.Dropped, aux.Dropped
 	return nil
 }
 
 // inputName names the input numbered n.
 func (s *Source) inputName(n int64) string { return s.Inputs[n].Name }
-
-// auxKey is module AUX data as written once: its module, place and bytes.
-type auxKey struct {
-	id, when uint64
-	value    string
-}
 
 // dbTracker is a Gate that notes the open database for its Keep, and passes on the
 // function libraries and module AUX data of input n that the merge writes.
@@ -98,7 +94,7 @@ type dbTracker struct {
 	*record.Gate
 	db   *int
 	libs *record.LibraryRule
-	aux  map[auxKey]bool // the module AUX data written
+	aux  *record.ModuleAuxRule
 	n    int64
 	name func(n int64) string
 }
@@ -112,13 +108,12 @@ func (d *dbTracker) WriteFunction(code []byte) error {
 	return d.Gate.WriteFunction(code)
 }
 
-// WriteModuleAux passes module AUX data on unless an input before held the same.
+// WriteModuleAux passes module AUX data on as the rule of the merge says.
 func (d *dbTracker) WriteModuleAux(a *record.ModuleAux) error {
-	k := auxKey{id: a.ModuleID, when: a.When, value: string(a.Value)}
-	if d.aux[k] {
-		return nil
+	keep, err := d.aux.Keep(a, d.n, d.name)
+	if !keep || err != nil {
+		return err
 	}
-	d.aux[k] = true
 	return d.Gate.WriteModuleAux(a)
 }
 
@@ -134,12 +129,16 @@ type lister struct {
 	record.Discard
 	keys *record.KeySet
 	libs *record.LibraryRule
+	aux  *record.ModuleAuxRule
 	n    int64
 	db   int
 }
 
 // WriteFunction notes the library.
 func (l *lister) WriteFunction(code []byte) error { l.libs.Note(code, l.n); return nil }
+
+// WriteModuleAux notes the module AUX data.
+func (l *lister) WriteModuleAux(a *record.ModuleAux) error { l.aux.Note(a, l.n); return nil }
 
 // BeginDB notes db.
 func (l *lister) BeginDB(db int, _ record.Counts) error { l.db = db; return nil }

@@ -82,6 +82,9 @@ type FunctionCounts struct {
 	// for another of the same name with other code.
 	FunctionsDuplicate uint64 `json:"functions_duplicate,omitempty"`
 	ModuleAuxDropped   uint64 `json:"module_aux_dropped,omitempty"`
+	// ModuleAuxDuplicate counts the module AUX records left out under --on-duplicate first
+	// or last for another of the same module with other bytes.
+	ModuleAuxDuplicate uint64 `json:"module_aux_duplicate,omitempty"`
 }
 
 // Notes tells the counts for the one-line summary; verb introduces the libraries carried.
@@ -95,6 +98,9 @@ func (f FunctionCounts) Notes(verb string) []string {
 	}
 	if f.FunctionsDuplicate > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d function %s that came again with other code (--on-duplicate)", f.FunctionsDuplicate, human.Plural(f.FunctionsDuplicate, "library", "libraries")))
+	}
+	if f.ModuleAuxDuplicate > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d module AUX %s that came again with other bytes (--on-duplicate)", f.ModuleAuxDuplicate, human.Plural(f.ModuleAuxDuplicate, "record", "records")))
 	}
 	if f.ModuleAuxDropped > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, human.Plural(f.ModuleAuxDropped, "record", "records")))
