@@ -15,15 +15,7 @@ import (
 // before sending it, instead of the server closing the connection.
 func TestLoadValueOverProtoMaxBulkLen(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "big.jsonl")
-	if err := os.WriteFile(in, []byte(`{"key":"big","type":"string","value":"`+strings.Repeat("x", 3<<20)+"\"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dump := filepath.Join(dir, "big.rdb")
-	if _, stderr, err := run(t, ctx, "import", in, "-o", dump, "-q"); err != nil {
-		t.Fatalf("%v: %s", err, stderr)
-	}
+	dump := bigStringDump(t)
 	srv := servertest.StartEmpty(t, "--proto-max-bulk-len", "1mb")
 	for _, method := range []string{"sequential", "pipeline", "mass", "restore"} {
 		_, _, err := run(t, ctx, "load", "--addr", srv.Addr, "--method", method, dump)
@@ -43,15 +35,7 @@ func TestLoadValueOverProtoMaxBulkLen(t *testing.T) {
 // the server's "connection reset by peer".
 func TestLoadValueOverUnknownProtoMaxBulkLen(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "big.jsonl")
-	if err := os.WriteFile(in, []byte(`{"key":"big","type":"string","value":"`+strings.Repeat("x", 3<<20)+"\"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dump := filepath.Join(dir, "big.rdb")
-	if _, stderr, err := run(t, ctx, "import", in, "-o", dump, "-q"); err != nil {
-		t.Fatalf("%v: %s", err, stderr)
-	}
+	dump := bigStringDump(t)
 	srv := servertest.StartEmpty(t, "--proto-max-bulk-len", "1mb")
 	if err := srv.Client().Do(ctx, "ACL", "SETUSER", "loader", "on", ">pw", "~*", "+@all", "-config").Err(); err != nil {
 		t.Fatal(err)
@@ -67,4 +51,18 @@ func TestLoadValueOverUnknownProtoMaxBulkLen(t *testing.T) {
 	if n := srv.Client().DBSize(ctx).Val(); n != 0 {
 		t.Errorf("the server holds %d keys", n)
 	}
+}
+
+// bigStringDump writes a dump of one 3 MB string, "big", and returns its path.
+func bigStringDump(t *testing.T) string {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "big.jsonl")
+	if err := os.WriteFile(in, []byte(`{"key":"big","type":"string","value":"`+strings.Repeat("x", 3<<20)+"\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "big.rdb")
+	if _, stderr, err := run(t, context.Background(), "import", in, "-o", dump, "-q"); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	return dump
 }
