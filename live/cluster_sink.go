@@ -28,6 +28,7 @@ type joined struct {
 	on        record.OnDuplicate
 	keys      *record.KeySet       // db and key → the primary whose copy is kept (DupFirst, DupLast: see keyLister), or that gave it
 	owner     func(key []byte) int // the primary that owns the key's slot
+	fresh     *record.KeySet       // DupFirst, DupLast: keys not listed, → the primary first read
 	dropped   uint64               // the copies left out under DupFirst and DupLast
 }
 
@@ -57,8 +58,17 @@ func (j *joined) lacking() error {
 // resharding, a key that moved between their snapshots).
 func (j *joined) keep(db, i int, h *record.Header) (bool, error) {
 	if j.on == record.DupFirst || j.on == record.DupLast {
-		kept, listed := j.keys.Get(db, h.Key) // a key written since its primary was listed is kept
-		if listed && kept != int64(i) && (kept != ownerCopy || j.owner(h.Key) != i) {
+		kept, listed := j.keys.Get(db, h.Key)
+		if !listed { // written since its primary was listed: the first copy read is kept
+			if j.fresh == nil {
+				j.fresh = record.NewKeySet()
+			}
+			var dup bool
+			if kept, dup = j.fresh.Add(db, h.Key, int64(i)); !dup {
+				return true, nil
+			}
+		}
+		if kept != int64(i) && (kept != ownerCopy || j.owner(h.Key) != i) {
 			j.dropped++
 			return false, nil
 		}
