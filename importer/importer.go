@@ -85,6 +85,9 @@ type Stats struct {
 	// LibrariesDropped counts the function libraries dropped under record.DupFirst and
 	// DupLast for another of the same name with other code.
 	LibrariesDropped uint64
+	// ModuleAuxDropped counts the module AUX data dropped under record.DupFirst and DupLast
+	// for other bytes of the same module and place.
+	ModuleAuxDropped uint64
 	// FirstSkipped is the first malformed record skipped, for the report.
 	FirstSkipped error
 	// DBs holds the keys written to each database, and those of them with an expiry.
@@ -104,6 +107,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 		c.now = time.Now()
 	}
 	c.libs = record.NewLibraryRule(opts.OnDuplicate)
+	c.aux = record.NewModuleAuxRule(opts.OnDuplicate)
 	switch opts.OnDuplicate {
 	case "", record.DupError, record.DupFirst:
 		c.seen = record.NewKeySet()
@@ -121,7 +125,7 @@ func Copy(ctx context.Context, sink record.Sink, open func() (Reader, error), op
 	}
 	c.writing = true
 	err = c.each(r, c.write)
-	c.stats.LibrariesDropped = c.libs.Dropped
+	c.stats.LibrariesDropped, c.stats.ModuleAuxDropped = c.libs.Dropped, c.aux.Dropped
 	return c.stats, err
 }
 
@@ -133,6 +137,7 @@ type copier struct {
 	stats    Stats
 	seen     *record.KeySet        // key → line of its record
 	libs     *record.LibraryRule   // the function libraries: records like keys
+	aux      *record.ModuleAuxRule // module AUX data: records like keys
 	last     *record.KeySet        // record.DupLast: key → number of its last record
 	counts   map[int]record.Counts // record.DupLast: what each db will hold
 	db       int                   // the open db
@@ -241,12 +246,22 @@ func (c *copier) function(code []byte, line int64) error {
 	return nil
 }
 
-// moduleAux writes module AUX data, in the pass that writes.
+// moduleAux writes module AUX data, in the pass that writes, as the duplicate rule says
+// (see record.ModuleAuxRule); DupLast's first pass notes it.
 func (c *copier) moduleAux(rec *record.Record, line int64) error {
+	a := &record.ModuleAux{ModuleID: rec.ModuleID, When: uint64(rec.DB), Value: rec.Value}
 	if !c.writing {
+		c.aux.Note(a, line)
 		return nil
 	}
-	if err := c.sink.WriteModuleAux(&record.ModuleAux{ModuleID: rec.ModuleID, When: uint64(rec.DB), Value: rec.Value}); err != nil {
+	keep, err := c.aux.Keep(a, line, func(at int64) string { return fmt.Sprintf("line %d", at) })
+	if err != nil {
+		return &LineError{Line: line, Err: err, Fatal: true}
+	}
+	if !keep {
+		return nil
+	}
+	if err := c.sink.WriteModuleAux(a); err != nil {
 		return fmt.Errorf("line %d: %w", line, err)
 	}
 	c.stats.ModuleAux++

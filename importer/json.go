@@ -23,8 +23,9 @@ import (
 //	{"db":0,"key":"z","type":"zset","entries":[{"member":"a","score":1.5}]}
 //	{"db":0,"key":"x","type":"stream","entries":[{"msgs":[{"id":"1-1","fields":{"f":"v"}}]}]}
 //
-// size and encoding are ignored; db defaults to 0; a missing type is inferred from the field
-// that holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
+// size is ignored, and so is encoding but for a sorted set's skiplist (see
+// skiplistEncodings); db defaults to 0; a missing type is inferred from the field that
+// holds the value. Strings keep any bytes that are not valid UTF-8 as they are, since
 // the tool writes binary values raw. Scores may also be the strings "inf", "+inf", "-inf".
 // What rdbgen's export adds to these objects is read too (see json_export.go). The input is
 // one JSON array of such objects (what the tool writes) or a stream of them (JSON Lines);
@@ -155,7 +156,7 @@ func (j *JSONReader) readError() error {
 // several times the size of a large record.
 type jsonRecord struct {
 	DB, Key, Type, Expiration, Value, Values, Members, Hash, Entries []byte
-	FieldExpirations                                                 []byte
+	FieldExpirations, Encoding                                       []byte
 }
 
 // read fills o from the object raw, refusing a field given twice, of which encoding/json
@@ -193,6 +194,8 @@ func (o *jsonRecord) read(raw []byte) error {
 			o.Entries = value
 		case "fieldExpirations":
 			o.FieldExpirations = value
+		case "encoding":
+			o.Encoding = value
 		}
 		return nil
 	})
@@ -315,9 +318,16 @@ func parseJSONRecord(raw []byte, rec *record.Record, j *JSONReader) error {
 		}
 	case record.ZSet:
 		rec.Members, err = appendEntries(rec.Members, value)
+		rec.DoubleScores = skiplistEncodings[string(o.Encoding)]
 	}
 	return err
 }
+
+// skiplistEncodings are the "encoding" values (JSON strings as written) of a sorted set
+// whose scores its dump held as doubles, a skiplist (RDB types 3 and 5, as export and
+// hdt3213's converter name them): a server that packs such a set into a listpack as it
+// loads it holds a -0 score as 0 (record.Header.DoubleScores), and so does the import.
+var skiplistEncodings = map[string]bool{`"zset"`: true, `"zset2"`: true, `"skiplist"`: true}
 
 // appendEntries appends the members of the "entries" of a sorted set.
 func appendEntries(dst []record.Member, entries []byte) ([]record.Member, error) {

@@ -224,3 +224,22 @@ func FuzzCSVReader(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONSkiplistScores: a sorted set whose "encoding" names a skiplist (export's "zset" and
+// "zset2", hdt3213's "skiplist") is read with DoubleScores, so that a -0 score is written as
+// a server packing the set into a listpack holds it (0); other encodings, or none, are not.
+func TestJSONSkiplistScores(t *testing.T) {
+	for _, tt := range []struct {
+		encoding string
+		want     bool
+	}{{`"zset2"`, true}, {`"zset"`, true}, {`"skiplist"`, true}, {`"listpack"`, false}, {`"ziplist"`, false}, {"", false}} {
+		enc := ""
+		if tt.encoding != "" {
+			enc = `,"encoding":` + tt.encoding
+		}
+		rec, err := NewJSONReader(strings.NewReader(`{"key":"z","type":"zset","entries":[{"member":"m","score":-0}]` + enc + `}`)).Read()
+		if err != nil || rec.DoubleScores != tt.want || rec.Header().DoubleScores != tt.want {
+			t.Errorf("encoding %s: DoubleScores %v, %v; want %v", tt.encoding, rec.DoubleScores, err, tt.want)
+		}
+	}
+}

@@ -86,6 +86,19 @@ func (in *Input) Touched() bool {
 	return false
 }
 
+// KeyPatterns returns the key patterns of the user (ACL GETUSER) that limited the last
+// reading of a live input, a scan, to the keys the user may read, and the keys the scan
+// listed and left out as outside them; nil and 0 when it read every key it listed.
+func (in *Input) KeyPatterns() ([]string, uint64) {
+	switch {
+	case in.Cluster != nil:
+		return in.Cluster.KeyPatterns(), in.Cluster.Outside()
+	case in.Server != nil:
+		return in.Server.KeyPatterns(), in.Server.Outside()
+	}
+	return nil, 0
+}
+
 // Snapshot returns the snapshot of the live server in, as a replica receives it, for a
 // reader of a whole RDB file (inspect): one server's, of every database, read with
 // live.Sync, as a scan gives none.

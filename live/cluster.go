@@ -36,10 +36,13 @@ type ClusterSource struct {
 	Parallel int
 	// OnDuplicate decides a key that two primaries hold, as readers of dumps decide a key
 	// that comes twice: record.DupError (also ""), an error wrapping record.ErrDuplicateKey
-	// naming the key and both primaries; DupFirst, the copy of the first primary in the order
-	// of Primaries that holds it; DupLast, of the last (every primary is read twice, first
-	// for its keys). Under DupFirst and DupLast the primaries are read one at a time, in
-	// order. The keys are remembered as record.KeySet does (32 to 64 bytes a key).
+	// naming the key and both primaries. Under DupFirst and DupLast the copy of the primary
+	// that owns the key's slot (the Layout's, as CLUSTER NODES gave it), the copy clients
+	// read, is kept and the others are stale copies (an interrupted resharding), left out;
+	// only for a key that the slot's owner does not hold (a migration's copies on other
+	// primaries) do they choose by the order of Primaries: DupFirst the first primary's
+	// copy, DupLast the last's. Every primary is then read twice, first for its keys. The
+	// keys are remembered as record.KeySet does (32 to 64 bytes a key).
 	OnDuplicate record.OnDuplicate
 	// AllowMovingSlots reads on when slots move between primaries during the reading (a
 	// resharding), counting them (MovingSlots), instead of stopping with a *SlotsError:
@@ -131,6 +134,27 @@ func (cs *ClusterSource) Touched() bool {
 	return slices.ContainsFunc(cs.primaries, (*Source).Touched)
 }
 
+// KeyPatterns returns the key patterns of the user that limited the last WriteTo's scans,
+// as Source.KeyPatterns does (the first primary's that has them: one user reads them all).
+func (cs *ClusterSource) KeyPatterns() []string {
+	for _, p := range cs.primaries {
+		if p.patterns != nil {
+			return p.patterns
+		}
+	}
+	return nil
+}
+
+// Outside returns the keys the last WriteTo's scans listed and left out as the user's key
+// patterns do not cover them, over the primaries.
+func (cs *ClusterSource) Outside() uint64 {
+	var n uint64
+	for _, p := range cs.primaries {
+		n += p.outside
+	}
+	return n
+}
+
 // MovingSlots returns the number of slots that moved between primaries, or were migrating,
 // during the last WriteTo, which AllowMovingSlots let it read on through.
 func (cs *ClusterSource) MovingSlots() int { return len(cs.moving) }
@@ -153,15 +177,12 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		par = DefaultParallel
 	}
 	keys := record.NewKeySet()
-	inOrder := cs.OnDuplicate == record.DupFirst || cs.OnDuplicate == record.DupLast
-	if inOrder {
-		par = 1 // the first or last primary in order, not in time
-	}
 	par = min(par, n)
-	if cs.OnDuplicate == record.DupLast {
-		cs.notice("reading the %d primaries of the cluster of %s for their keys (--on-duplicate last reads them twice)", n, cs.seed)
+	if cs.OnDuplicate == record.DupFirst || cs.OnDuplicate == record.DupLast {
+		cs.notice("reading the %d primaries of the cluster of %s for their keys (--on-duplicate %s reads them twice: the copy of the primary that owns a key's slot is kept)", n, cs.seed, cs.OnDuplicate)
 		for i, p := range cs.primaries {
-			if err := p.WriteTo(ctx, &keyLister{keys: keys, i: int64(i)}); err != nil {
+			l := &keyLister{keys: keys, i: int64(i), owner: cs.layout.ShardOf, first: cs.OnDuplicate == record.DupFirst}
+			if err := p.WriteTo(ctx, l); err != nil {
 				if !strings.Contains(err.Error(), p.addr.Host) {
 					err = fmt.Errorf("primary %s: %w", p.addr, err)
 				}
@@ -170,7 +191,7 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 	}
 	cs.notice("reading the %d primaries of the cluster of %s, %d at a time: each is a snapshot of its own time", n, cs.seed, par)
-	j := newJoined(sink, cs.Primaries(), cs.OnDuplicate, keys)
+	j := newJoined(sink, cs.Primaries(), cs.OnDuplicate, keys, cs.layout.ShardOf)
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	progress := make([]record.Progress, n)
@@ -209,10 +230,6 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 				}
 				once.Do(func() { first = err; cancel() })
 			}
-		}
-		if inOrder {
-			read()
-			continue
 		}
 		wg.Go(read)
 	}

@@ -26,12 +26,14 @@ type joined struct {
 	libs      map[string]library // by name, every library written
 	held      []map[string]bool  // per primary, the libraries it holds
 	on        record.OnDuplicate
-	keys      *record.KeySet // db and key → the primary that gave it (DupLast: the last)
-	dropped   uint64         // the copies left out under DupFirst and DupLast
+	keys      *record.KeySet       // db and key → the primary whose copy is kept (DupFirst, DupLast: see keyLister), or that gave it
+	owner     func(key []byte) int // the primary that owns the key's slot
+	fresh     *record.KeySet       // DupFirst, DupLast: keys not listed, → the primary first read
+	dropped   uint64               // the copies left out under DupFirst and DupLast
 }
 
-func newJoined(next record.Sink, primaries []Address, on record.OnDuplicate, keys *record.KeySet) *joined {
-	j := &joined{next: next, open: -1, primaries: primaries, libs: map[string]library{}, on: on, keys: keys}
+func newJoined(next record.Sink, primaries []Address, on record.OnDuplicate, keys *record.KeySet, owner func(key []byte) int) *joined {
+	j := &joined{next: next, open: -1, primaries: primaries, libs: map[string]library{}, on: on, keys: keys, owner: owner}
 	for range primaries {
 		j.held = append(j.held, map[string]bool{})
 	}
@@ -55,21 +57,26 @@ func (j *joined) lacking() error {
 // key once, but two primaries may both hold one (a stale copy after an interrupted
 // resharding, a key that moved between their snapshots).
 func (j *joined) keep(db, i int, h *record.Header) (bool, error) {
-	if j.on == record.DupLast {
-		last, listed := j.keys.Get(db, h.Key) // a key written since its primary was listed is kept
-		if listed && last != int64(i) {
+	if j.on == record.DupFirst || j.on == record.DupLast {
+		kept, listed := j.keys.Get(db, h.Key)
+		if !listed { // written since its primary was listed: the first copy read is kept
+			if j.fresh == nil {
+				j.fresh = record.NewKeySet()
+			}
+			var dup bool
+			if kept, dup = j.fresh.Add(db, h.Key, int64(i)); !dup {
+				return true, nil
+			}
+		}
+		if kept != int64(i) && (kept != ownerCopy || j.owner(h.Key) != i) {
 			j.dropped++
 			return false, nil
 		}
 		return true, nil
 	}
 	first, dup := j.keys.Add(db, h.Key, int64(i))
-	switch {
-	case !dup:
+	if !dup {
 		return true, nil
-	case j.on == record.DupFirst:
-		j.dropped++
-		return false, nil
 	}
 	return false, fmt.Errorf("%w: key %q is on the primaries %s and %s (a stale copy after an interrupted resharding, or a key that moved between their snapshots): --on-duplicate first or last keeps one",
 		record.ErrDuplicateKey, h.Key, j.primaries[first], j.primaries[i])
@@ -180,17 +187,35 @@ func (p *primarySink) WriteModuleAux(a *record.ModuleAux) error {
 
 var _ record.Sink = (*primarySink)(nil)
 
-// keyLister puts each key of primary i in keys: read over every primary in order, the
-// last primary that holds a key is the one put.
+// ownerCopy is the number a keyLister keeps with a key that the primary owning its slot
+// holds: that copy is the one kept.
+const ownerCopy = -1
+
+// keyLister puts each key of primary i in keys, read over every primary in order: the
+// primary whose copy is kept. That is the copy of the primary that owns the key's slot
+// (ownerCopy); for a key its owner does not hold, the first primary's that holds it
+// (first), else the last's.
 type keyLister struct {
 	record.Discard
-	keys *record.KeySet
-	i    int64
-	db   int
+	keys  *record.KeySet
+	i     int64
+	owner func(key []byte) int // the primary that owns the key's slot
+	first bool
+	db    int
 }
 
 // BeginDB notes db.
 func (l *keyLister) BeginDB(db int, _ record.Counts) error { l.db = db; return nil }
 
 // Begin puts the key.
-func (l *keyLister) Begin(h *record.Header) error { l.keys.Put(l.db, h.Key, l.i); return nil }
+func (l *keyLister) Begin(h *record.Header) error {
+	if int64(l.owner(h.Key)) == l.i {
+		l.keys.Put(l.db, h.Key, ownerCopy)
+		return nil
+	}
+	if kept, listed := l.keys.Get(l.db, h.Key); listed && (kept == ownerCopy || l.first) {
+		return nil
+	}
+	l.keys.Put(l.db, h.Key, l.i)
+	return nil
+}

@@ -72,8 +72,9 @@ type Options struct {
 	// password file); a URL with a password as well is an error wrapping ErrBadOption.
 	Password string
 	// Match, if set, is the glob a Scan passes to SCAN MATCH: keys outside it are
-	// neither listed nor dumped (an ACL user limited to a key pattern). Sync reads
-	// every key regardless.
+	// neither listed nor dumped. Sync reads every key regardless. A Scan limits itself
+	// to the keys its user may read by itself (ACL GETUSER: Source.KeyPatterns); Match
+	// serves a user who may not run ACL GETUSER.
 	Match string
 	// DropFunctions makes a Scan leave the function libraries out without asking for
 	// them (a user without FUNCTION LIST); a Sync's stream holds them regardless.
@@ -88,6 +89,10 @@ type Source struct {
 	stats   decoder.Stats
 	touched bool // the last Scan counted as an access to every key
 	primary bool // one primary of a ClusterSource, which reads the others too
+	// patterns are the key patterns the user may read that limited the last Scan, nil
+	// for none; outside counts the keys listed outside them.
+	patterns []string
+	outside  uint64
 }
 
 // Open checks url and opts and returns a Source for the server; it does not
@@ -137,6 +142,14 @@ func (s *Source) Via() Via {
 // idle time was reset, or an access counted in its LFU counter.
 func (s *Source) Touched() bool { return s.touched }
 
+// KeyPatterns returns the key patterns of the user (ACL GETUSER) that limited the last
+// WriteTo, a Scan, to the keys it may read; nil when it read every key the scan listed.
+func (s *Source) KeyPatterns() []string { return s.patterns }
+
+// Outside returns the number of keys the last Scan listed and left out, as the user's key
+// patterns do not cover them.
+func (s *Source) Outside() uint64 { return s.outside }
+
 // Stats returns what the RDB reader saw in the last WriteTo, as far as it got: the
 // records and the module values and AUX data per module (a scan reads each key's payload
 // with a reader of its own: its Bytes are not counted).
@@ -145,7 +158,7 @@ func (s *Source) Stats() decoder.Stats { return s.stats }
 // WriteTo reads the server's records into sink: with Sync, falling back to Scan
 // when the server refuses replication.
 func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
-	s.stats, s.touched = decoder.Stats{}, false
+	s.stats, s.touched, s.patterns, s.outside = decoder.Stats{}, false, nil, 0
 	s.clusterNotice(ctx)
 	if s.addr.DB >= 0 {
 		sink = newOneDB(sink, s.addr.DB)

@@ -35,6 +35,17 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		return err
 	}
 	dbs, major := keyspace(info)
+	access, err := s.keyAccess(ctx, c)
+	if err != nil {
+		return err
+	}
+	s.patterns = access.patterns
+	switch {
+	case access.patterns != nil:
+		s.notice("the user may read only the keys matching %s at %s: the scan reads those alone", strings.Join(access.patterns, " "), s.addr)
+	case access.unknown != "":
+		s.notice("%s: the keys it may read are unknown, so the scan lists every key, and one it may not read stops it", access.unknown)
+	}
 	if s.addr.DB >= 0 {
 		dbs = slices.DeleteFunc(dbs, func(db int) bool { return db != s.addr.DB })
 	}
@@ -47,7 +58,7 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 	if err != nil {
 		return err
 	}
-	w := &scanner{s: s, pr: pr, sink: sink, absolute: major >= 7}
+	w := &scanner{s: s, pr: pr, sink: sink, absolute: major >= 7, access: access}
 	defer func() { s.stats = pr.Stats(); s.stats.Bytes = 0 }()
 	for _, db := range dbs {
 		if err := w.db(ctx, db); err != nil {
@@ -59,6 +70,10 @@ func (s *Source) scan(ctx context.Context, sink record.Sink) error {
 		s.touched = true
 		s.notice("%s: the scan reset every key's OBJECT IDLETIME (LRU) or counted an access to it (LFU)", w.touched)
 	}
+	if w.outside > 0 {
+		s.notice("%d keys of %s outside the user's key patterns were not read", w.outside, s.addr)
+	}
+	s.outside = w.outside
 	if w.gone > 0 {
 		s.notice("%d keys of %s were deleted between SCAN and DUMP, and are not read", w.gone, s.addr)
 	}
@@ -135,7 +150,9 @@ type scanner struct {
 	s        *Source
 	pr       *decoder.PayloadReader
 	sink     record.Sink
-	absolute bool   // PEXPIRETIME (7.0+), else PTTL
+	absolute bool // PEXPIRETIME (7.0+), else PTTL
+	access   keyAccess
+	outside  uint64 // keys SCAN listed that the user's key patterns do not cover
 	touched  string // why the scan's DUMPs count as accesses (no CLIENT NO-TOUCH), or ""
 	keys     uint64
 	gone     uint64 // keys deleted between SCAN and DUMP
@@ -158,14 +175,19 @@ func (w *scanner) db(ctx context.Context, db int) error {
 	// SCAN may return a key twice (when the server resizes its table midway).
 	seen := map[string]struct{}{}
 	var cursor uint64
+	match, check := w.access.scanMatch(w.s.opts.Match)
 	for {
-		keys, next, err := c.Scan(ctx, cursor, w.s.opts.Match, scanBatch).Result()
+		keys, next, err := c.Scan(ctx, cursor, match, scanBatch).Result()
 		if err != nil {
 			return fmt.Errorf("SCAN db %d at %s: %w", db, w.s.addr, err)
 		}
 		keys = slices.DeleteFunc(keys, func(k string) bool {
 			_, dup := seen[k]
 			seen[k] = struct{}{}
+			if !dup && check && !w.access.readable(k) {
+				w.outside++
+				return true
+			}
 			return dup
 		})
 		if len(keys) > 0 && !opened {
@@ -235,7 +257,11 @@ func (w *scanner) batch(ctx context.Context, c *redis.Client, db int, keys []str
 			continue
 		}
 		if err != nil && strings.HasPrefix(err.Error(), "NOPERM") {
-			return fmt.Errorf("DUMP %q in db %d at %s: %w (convert --match PATTERN scans only the keys the user may read)", k, db, w.s.addr, err)
+			why := ""
+			if w.access.unknown != "" {
+				why = fmt.Sprintf(" (%s, so its key patterns are unknown)", w.access.unknown)
+			}
+			return fmt.Errorf("DUMP %q in db %d at %s: %w%s: %w", k, db, w.s.addr, ErrKeyRefused, why, err)
 		}
 		if err != nil {
 			return fmt.Errorf("DUMP %q in db %d at %s: %w", k, db, w.s.addr, err)

@@ -150,40 +150,78 @@ func TestScanNoTouch(t *testing.T) {
 	}
 }
 
-// TestScanLimitedUser reads a server as an ACL user limited to keys app:* and without the
-// FUNCTION commands: a scan with Match and DropFunctions reads its keys; without Match the
-// first DUMP outside is an error naming the key and the way out, and without
-// DropFunctions, FUNCTION LIST is refused.
+// TestScanLimitedUser reads a server as ACL users limited to key patterns and without the
+// FUNCTION commands (issue 34, item 18): a scan learns the patterns the user may read
+// (ACL GETUSER: ~p, %R~p, selectors; not %W~p) and reads those keys alone, saying so;
+// a user who may not run ACL GETUSER reads with Match, and without it the first DUMP
+// outside is an error naming the key (ErrKeyRefused); without DropFunctions, FUNCTION LIST
+// is refused.
 func TestScanLimitedUser(t *testing.T) {
 	src := startServer(t, "")
 	c := src.Client()
 	ctx := t.Context()
 	for _, args := range [][]any{
 		{"ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@all", "-function", "-sync", "-psync"},
+		{"ACL", "SETUSER", "multi", "on", ">pw", "~app:*", "%R~ro:*", "%W~wo:*", "+@all", "-function", "-sync", "-psync", "(~sel:* +@all)"},
+		{"ACL", "SETUSER", "noacl", "on", ">pw", "~app:*", "+@all", "-function", "-sync", "-psync", "-acl"},
+		{"ACL", "SETUSER", "nokeys", "on", ">pw", "resetkeys", "+@all", "-function", "-sync", "-psync"},
 		{"SET", "app:1", "a"}, {"HSET", "app:2", "f", "v"}, {"SET", "other", "x"},
+		{"SET", "ro:1", "r"}, {"SET", "wo:1", "w"}, {"SET", "sel:1", "s"},
 		{"FUNCTION", "LOAD", redistest.FunctionLibraries[0]},
 	} {
 		if err := c.Do(ctx, args...).Err(); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
 	}
-	read := func(opts live.Options) (*record.Count, error) {
-		s, err := live.Open("redis://app:pw@"+src.Addr, opts)
+	for _, tt := range []struct {
+		user, match string
+		keys        uint64
+		patterns    string // KeyPatterns, joined
+		outside     uint64
+		notice      string
+	}{
+		{user: "app", keys: 2, patterns: "app:*", notice: "may read only the keys matching app:*"},
+		{user: "app", match: "app:1", keys: 1, patterns: "app:*"},
+		{user: "multi", keys: 4, patterns: "app:* ro:* sel:*", outside: 2, notice: "2 keys of"},
+		{user: "noacl", match: "app:*", keys: 2, notice: "may not run ACL WHOAMI"},
+		{user: "default", keys: 6},
+	} {
+		n := &notices{}
+		s, err := live.Open("redis://"+tt.user+":pw@"+src.Addr, live.Options{Via: live.Scan, Match: tt.match, DropFunctions: true, Notice: n.add})
+		if tt.user == "default" {
+			s, err = live.Open("redis://"+src.Addr, live.Options{Via: live.Scan, DropFunctions: true, Notice: n.add})
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		count := &record.Count{}
-		return count, s.WriteTo(ctx, count)
+		err = s.WriteTo(ctx, count)
+		if err != nil || count.Counts.Keys != tt.keys {
+			t.Errorf("%s, match %q: %d keys, %v; want %d", tt.user, tt.match, count.Counts.Keys, err, tt.keys)
+		}
+		if got := strings.Join(s.KeyPatterns(), " "); got != tt.patterns || s.Outside() != tt.outside {
+			t.Errorf("%s, match %q: key patterns %q, %d outside; want %q, %d", tt.user, tt.match, got, s.Outside(), tt.patterns, tt.outside)
+		}
+		if tt.notice != "" && !n.has(tt.notice) {
+			t.Errorf("%s, match %q: notices %q; want one saying %q", tt.user, tt.match, n.msgs, tt.notice)
+		}
 	}
-	count, err := read(live.Options{Via: live.Scan, Match: "app:*", DropFunctions: true})
-	if err != nil || count.Counts.Keys != 2 {
-		t.Errorf("with Match and DropFunctions: %d keys, %v; want 2", count.Counts.Keys, err)
+	read := func(user string, opts live.Options) error {
+		s, err := live.Open("redis://"+user+":pw@"+src.Addr, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.WriteTo(ctx, &record.Count{})
 	}
-	_, err = read(live.Options{Via: live.Scan, DropFunctions: true})
-	if err == nil || !strings.Contains(err.Error(), `DUMP "other"`) || !strings.Contains(err.Error(), "--match") {
-		t.Errorf("without Match: %v; want the DUMP of \"other\" refused, naming --match", err)
+	err := read("noacl", live.Options{Via: live.Scan, DropFunctions: true})
+	if !errors.Is(err, live.ErrKeyRefused) || !strings.Contains(err.Error(), `DUMP "`) || !strings.Contains(err.Error(), "may not run ACL WHOAMI") {
+		t.Errorf("ACL GETUSER refused, without Match: %v; want the DUMP of a key outside refused (ErrKeyRefused), saying why", err)
 	}
-	_, err = read(live.Options{Via: live.Scan, Match: "app:*"})
+	err = read("nokeys", live.Options{Via: live.Scan, DropFunctions: true})
+	if err == nil || !strings.Contains(err.Error(), "may read no key") {
+		t.Errorf("a user without keys: %v; want an error saying it may read no key", err)
+	}
+	err = read("app", live.Options{Via: live.Scan})
 	if err == nil || !strings.Contains(err.Error(), "FUNCTION LIST") || !strings.Contains(err.Error(), "--drop-functions") {
 		t.Errorf("without DropFunctions: %v; want FUNCTION LIST refused, naming --drop-functions", err)
 	}

@@ -29,6 +29,7 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 	r := &router{layout: layout, mapDB: l.o.MapDB}
 	counts := make([]*nodeCounts, layout.Len())
 	var conduits []conduit
+	var watches []*bulkWatch
 	defer func() {
 		for _, c := range conduits {
 			c.close()
@@ -56,10 +57,11 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 			return 0, nil, fmt.Errorf("node %s: %w", s.Addr, err)
 		}
 		conduits = append(conduits, c)
-		cmds, err := resp.NewCommands(c.emit, l.commandOptions(ctx, s.Addr, version))
+		cmds, watch, err := l.commands(ctx, c.emit, s.Addr, version)
 		if err != nil {
 			return 0, nil, err
 		}
+		watches = append(watches, watch)
 		defer l.addStreams(cmds)
 		r.nodes = append(r.nodes, cmds)
 	}
@@ -85,7 +87,7 @@ func (l *load) cluster(ctx context.Context) (time.Duration, map[string]record.Co
 		}
 		nodes[s.Addr] = record.Counts{Keys: counts[i].keys.Load(), Expires: counts[i].expires.Load()}
 	}
-	err = l.end(errors.Join(failed...), srcErr)
+	err = explainBulk(l.end(errors.Join(failed...), srcErr), watches...)
 	if err == nil && shard != nil && l.confirmed.Load()+l.unsupported != shard.filter.Kept {
 		err = fmt.Errorf("the server confirmed %d keys (and %d left out), want the shard's %d", l.confirmed.Load(), l.unsupported, shard.filter.Kept)
 	}

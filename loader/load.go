@@ -247,7 +247,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	defer c.close()
-	cmds, err := resp.NewCommands(c.emit, l.commandOptions(ctx, l.o.Addr, version))
+	cmds, watch, err := l.commands(ctx, c.emit, l.o.Addr, version)
 	if err != nil {
 		return 0, err
 	}
@@ -259,7 +259,7 @@ func (l *load) single(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
 	err = l.src.WriteTo(ctx, l.withFunctions(ctx, l.skipUnsupported(sink, version), version, []string{l.o.Addr}))
 	failed := c.finish() // the last replies are in the time
-	return time.Since(start), l.end(failed, err)
+	return time.Since(start), explainBulk(l.end(failed, err), watch)
 }
 
 // mappedCommands are commands whose databases Options.MapDB moves.

@@ -13,32 +13,40 @@ import (
 // version is the server's, from its version, and its size is bounded by the server's
 // proto-max-bulk-len.
 
-// commandOptions returns the options of the commands for the server at addr, of version v.
-func (l *load) commandOptions(ctx context.Context, addr string, v resp.Version) resp.Options {
-	o := resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: l.maxPayload(ctx, addr),
+// commands returns the commands for the server at addr, of version v, that emit hands to
+// the conduit; and the watch of their large arguments when the server does not say its
+// proto-max-bulk-len (see bulkWatch).
+func (l *load) commands(ctx context.Context, emit func(*resp.Command) error, addr string, v resp.Version) (*resp.Commands, *bulkWatch, error) {
+	limit, known := l.maxPayload(ctx, addr)
+	w := &bulkWatch{emit: emit}
+	if !known {
+		emit = w.watch
+	}
+	o := resp.Options{Server: v, Expiry: l.o.Expiry, MaxPayload: limit,
 		DropLostPending: l.o.DropLostPending, DropFieldTTL: l.o.DropFieldTTL, Atomic: true, Restore: l.o.Method == Restore, Replace: l.o.Replace}
 	if l.o.Method == Auto {
 		o.Restore, o.Replace, o.SetStrings = l.autoCaps(addr).restore, true, true
 	}
-	return o
+	cmds, err := resp.NewCommands(emit, o)
+	return cmds, w, err
 }
 
-// maxPayload returns the server's proto-max-bulk-len, or Redis's default when the server
-// does not say (CONFIG renamed or refused, as on managed servers).
-func (l *load) maxPayload(ctx context.Context, addr string) int64 {
+// maxPayload returns the server's proto-max-bulk-len, or Redis's default and false when the
+// server does not say (CONFIG renamed or refused, as on managed servers).
+func (l *load) maxPayload(ctx context.Context, addr string) (int64, bool) {
 	c := redis.NewClient(l.redisOptions(addr))
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(ctx, l.o.DialTimeout)
 	defer cancel()
 	kv, err := c.ConfigGet(ctx, "proto-max-bulk-len").Result()
 	if err != nil {
-		return resp.DefaultMaxPayload
+		return resp.DefaultMaxPayload, false
 	}
 	n, err := strconv.ParseInt(kv["proto-max-bulk-len"], 10, 64)
 	if err != nil || n <= 0 {
-		return resp.DefaultMaxPayload
+		return resp.DefaultMaxPayload, false
 	}
-	return n
+	return n, true
 }
 
 // addStreams adds the counts of the streams cmds sent, and of its records sent as commands

@@ -20,8 +20,9 @@ var ErrDuplicateKey = errors.New("merge: key in two inputs")
 
 // Function libraries are records like keys: a name that two inputs hold with other code is
 // handled by the rule of OnDuplicate (record.LibraryRule; the error wraps
-// record.ErrDuplicateLibrary), and a library or module AUX data that several inputs hold
-// the same (every shard of a cluster holds them) is written once.
+// record.ErrDuplicateLibrary), and so is module AUX data of one module and place
+// (record.ModuleAuxRule, record.ErrDuplicateModuleAux); a library or module AUX data that
+// several inputs hold the same (every shard of a cluster holds them) is written once.
 
 // An Input is one source of a merge and its name, for errors.
 type Input struct {
@@ -43,8 +44,9 @@ type Source struct {
 	OnDuplicate record.OnDuplicate
 	// Duplicates counts the records of keys left out under DupFirst and DupLast, and
 	// LibrariesDropped the function libraries left out there for another of the same name
-	// with other code, once WriteTo returns.
-	Duplicates, LibrariesDropped uint64
+	// with other code, and ModuleAuxDropped the module AUX data left out there for other
+	// bytes of the same module (record.ModuleAuxRule), once WriteTo returns.
+	Duplicates, LibrariesDropped, ModuleAuxDropped uint64
 }
 
 // WriteTo writes the records of every input into sink.
@@ -53,12 +55,12 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 	defer log.Close()
 	keys := record.NewKeySet() // the candidates' db and key → the input of their first (DupLast: last) record
 	libs := record.NewLibraryRule(s.OnDuplicate)
-	aux := map[auxKey]bool{}
-	s.Duplicates, s.LibrariesDropped = 0, 0
+	aux := record.NewModuleAuxRule(s.OnDuplicate)
+	s.Duplicates, s.LibrariesDropped, s.ModuleAuxDropped = 0, 0, 0
 	var cand *decoder.Candidates
 	if s.OnDuplicate != record.DupError {
 		var err error
-		if cand, err = s.candidates(ctx, log, libs); err != nil {
+		if cand, err = s.candidates(ctx, log, libs, aux); err != nil {
 			return err
 		}
 	}
@@ -102,7 +104,7 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 		}
 		s.Duplicates += gate.Dropped
 	}
-	s.LibrariesDropped = libs.Dropped
+	s.LibrariesDropped, s.ModuleAuxDropped = libs.Dropped, aux.Dropped
 	if s.OnDuplicate == record.DupError {
 		return s.checkRepeats(ctx, log)
 	}
@@ -110,13 +112,14 @@ func (s *Source) WriteTo(ctx context.Context, sink record.Sink) error {
 }
 
 // candidates reads the inputs for their keys into log (and, under DupLast, their libraries
-// into libs) and returns the keys whose hash came more than once.
-func (s *Source) candidates(ctx context.Context, log *decoder.KeyLog, libs *record.LibraryRule) (*decoder.Candidates, error) {
+// into libs and their module AUX data into aux) and returns the keys whose hash came more
+// than once.
+func (s *Source) candidates(ctx context.Context, log *decoder.KeyLog, libs *record.LibraryRule, aux *record.ModuleAuxRule) (*decoder.Candidates, error) {
 	if s.OnDuplicate != record.DupLast {
-		libs = nil
+		libs, aux = nil, nil
 	}
 	for i, in := range s.Inputs {
-		l := &lister{keys: func(_ int64, db int, key []byte) error { log.Add(db, key); return nil }, libs: libs, n: int64(i)}
+		l := &lister{keys: func(_ int64, db int, key []byte) error { log.Add(db, key); return nil }, libs: libs, aux: aux, n: int64(i)}
 		if err := in.Source.WriteTo(ctx, l); err != nil {
 			return nil, err
 		}
@@ -169,19 +172,13 @@ func (s *Source) Describe(m *manifest.Manifest) {
 // inputName names the input numbered n.
 func (s *Source) inputName(n int64) string { return s.Inputs[n].Name }
 
-// auxKey is module AUX data as written once: its module, place and bytes.
-type auxKey struct {
-	id, when uint64
-	value    string
-}
-
 // dbTracker is a Gate that notes the open database for its Keep, and passes on the
 // function libraries and module AUX data of input n that the merge writes.
 type dbTracker struct {
 	*record.Gate
 	db   *int
 	libs *record.LibraryRule
-	aux  map[auxKey]bool // the module AUX data written
+	aux  *record.ModuleAuxRule
 	n    int64
 	name func(n int64) string
 }
@@ -195,13 +192,12 @@ func (d *dbTracker) WriteFunction(code []byte) error {
 	return d.Gate.WriteFunction(code)
 }
 
-// WriteModuleAux passes module AUX data on unless an input before held the same.
+// WriteModuleAux passes module AUX data on as the rule of the merge says.
 func (d *dbTracker) WriteModuleAux(a *record.ModuleAux) error {
-	k := auxKey{id: a.ModuleID, when: a.When, value: string(a.Value)}
-	if d.aux[k] {
-		return nil
+	keep, err := d.aux.Keep(a, d.n, d.name)
+	if !keep || err != nil {
+		return err
 	}
-	d.aux[k] = true
 	return d.Gate.WriteModuleAux(a)
 }
 
@@ -211,12 +207,13 @@ func (d *dbTracker) BeginDB(db int, c record.Counts) error {
 	return d.Gate.BeginDB(db, record.Counts{}) // an input's counts are not the merge's
 }
 
-// lister hands each key of input n to keys, and notes each library in libs (the last
-// input that holds it), each when set.
+// lister hands each key of input n to keys, and notes each library in libs and each module
+// AUX data in aux (the last input that holds it), each when set.
 type lister struct {
 	record.Discard
 	keys func(n int64, db int, key []byte) error
 	libs *record.LibraryRule
+	aux  *record.ModuleAuxRule
 	n    int64
 	db   int
 }
@@ -225,6 +222,14 @@ type lister struct {
 func (l *lister) WriteFunction(code []byte) error {
 	if l.libs != nil {
 		l.libs.Note(code, l.n)
+	}
+	return nil
+}
+
+// WriteModuleAux notes the module AUX data.
+func (l *lister) WriteModuleAux(a *record.ModuleAux) error {
+	if l.aux != nil {
+		l.aux.Note(a, l.n)
 	}
 	return nil
 }

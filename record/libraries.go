@@ -48,35 +48,82 @@ func libraryKey(code []byte) string {
 
 // Note notes, in DupLast's first pass, the library code at place at; the last noted of a
 // name is the one Keep passes on.
-func (r *LibraryRule) Note(code []byte, at int64) {
-	r.last[libraryKey(code)] = placedCode{at: at, code: bytes.Clone(code)}
+func (r *LibraryRule) Note(code []byte, at int64) { r.note(libraryKey(code), code, at) }
+
+// note notes data of key at place at, for DupLast.
+func (r *LibraryRule) note(key string, data []byte, at int64) {
+	r.last[key] = placedCode{at: at, code: bytes.Clone(data)}
 }
 
 // Keep reports whether the library code at place at goes on; where names a place in the
 // error of DupError ("a.rdb", "line 12").
 func (r *LibraryRule) Keep(code []byte, at int64, where func(at int64) string) (bool, error) {
-	key := libraryKey(code)
+	keep, first, conflict := r.keep(libraryKey(code), code, at)
+	if conflict {
+		return false, fmt.Errorf("%w: %s comes twice with different code, in %s and in %s (--on-duplicate first or last keeps one)",
+			ErrDuplicateLibrary, LibraryLabel(code), where(first), where(at))
+	}
+	return keep, nil
+}
+
+// keep applies the rule to data of key at place at: whether it goes on, and under DupError
+// a conflict with the data kept from place first.
+func (r *LibraryRule) keep(key string, data []byte, at int64) (keep bool, first int64, conflict bool) {
 	kept, seen := r.kept[key]
-	if seen && bytes.Equal(kept.code, code) {
-		return false, nil // written once
+	if seen && bytes.Equal(kept.code, data) {
+		return false, 0, false // written once
 	}
 	if r.On == DupLast {
 		last, noted := r.last[key]
-		if noted && (last.at != at || !bytes.Equal(last.code, code)) {
-			if !bytes.Equal(last.code, code) {
+		if noted && (last.at != at || !bytes.Equal(last.code, data)) {
+			if !bytes.Equal(last.code, data) {
 				r.Dropped++
 			}
-			return false, nil
+			return false, 0, false
 		}
 	}
 	if seen {
 		if r.On == DupError {
-			return false, fmt.Errorf("%w: %s comes twice with different code, in %s and in %s (--on-duplicate first or last keeps one)",
-				ErrDuplicateLibrary, LibraryLabel(code), where(kept.at), where(at))
+			return false, kept.at, true
 		}
 		r.Dropped++
-		return false, nil
+		return false, 0, false
 	}
-	r.kept[key] = placedCode{at: at, code: bytes.Clone(code)}
-	return true, nil
+	r.kept[key] = placedCode{at: at, code: bytes.Clone(data)}
+	return true, 0, false
+}
+
+// ErrDuplicateModuleAux reports module AUX data of one module (and place, before or after
+// the keys) that comes again with other bytes.
+var ErrDuplicateModuleAux = errors.New("record: module AUX data differs")
+
+// A ModuleAuxRule applies an OnDuplicate rule to module AUX data across the places it comes
+// from, as a LibraryRule does to libraries: a module saves its AUX data once before the keys
+// and once after, and a file that holds it twice makes the module load both (what it does
+// with the second is its own). The same bytes again are passed on once, silently; other
+// bytes are, under DupError, an error naming the module and both places; DupFirst keeps
+// the first, DupLast the last (after a first pass that Notes all). Its Dropped counts the
+// AUX data left out for other bytes. The zero value is not usable: use NewModuleAuxRule.
+type ModuleAuxRule struct{ LibraryRule }
+
+// NewModuleAuxRule returns a ModuleAuxRule that applies on (DupError for "").
+func NewModuleAuxRule(on OnDuplicate) *ModuleAuxRule {
+	return &ModuleAuxRule{*NewLibraryRule(on)}
+}
+
+// auxKey is what module AUX data is told apart by: its module and place.
+func auxKey(a *ModuleAux) string { return fmt.Sprintf("%d/%d", a.ModuleID, a.When) }
+
+// Note notes, in DupLast's first pass, the AUX data a at place at.
+func (r *ModuleAuxRule) Note(a *ModuleAux, at int64) { r.note(auxKey(a), a.Value, at) }
+
+// Keep reports whether the AUX data a at place at goes on; where names a place in the
+// error of DupError.
+func (r *ModuleAuxRule) Keep(a *ModuleAux, at int64, where func(at int64) string) (bool, error) {
+	keep, first, conflict := r.keep(auxKey(a), a.Value, at)
+	if conflict {
+		return false, fmt.Errorf("%w: module %s's AUX data comes twice with different bytes, in %s and in %s (--on-duplicate first or last keeps one)",
+			ErrDuplicateModuleAux, ModuleName(a.ModuleID), where(first), where(at))
+	}
+	return keep, nil
 }

@@ -117,6 +117,9 @@ type Record struct {
 	ExpireAtMS int64    // absolute Unix ms, 0 for none
 	// Stream is a stream's metadata (zero fields derived) and its consumer groups.
 	Stream StreamTail
+	// DoubleScores marks a sorted set whose source held its scores as doubles (see
+	// Header.DoubleScores).
+	DoubleScores bool
 }
 
 // Errors of Check, for errors.Is.
@@ -163,6 +166,7 @@ func (r *Record) Header() Header {
 	case r.Type.IsCollection():
 		h.Len = uint64(len(r.Members))
 		h.MinFieldExpireAtMS = r.minFieldExpiry()
+		h.DoubleScores = r.DoubleScores && r.Type == ZSet
 	}
 	return h
 }

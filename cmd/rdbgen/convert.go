@@ -87,7 +87,7 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	}
 	report, err := j.write(c, dump.Source, dump.Describe)
 	if err != nil {
-		return err
+		return livePermHint(c, err)
 	}
 	notes := summary.ConvertNotes(*dump.Stats, in.Read, 0)
 	if in.Cluster != nil && in.Cluster.MovingSlots() > 0 {
@@ -96,5 +96,7 @@ func convertRDB(c *cli.Context, j *fileJob, in *input.Input, opts convert.Option
 	if in.Touched() {
 		notes += "; the scan reset every key's OBJECT IDLETIME (LRU) or LFU count on the source: it has no CLIENT NO-TOUCH (Redis 7.2+)"
 	}
-	return report(summary.ConvertCounts(*dump.Stats, in.Read, 0), notes)
+	counts := summary.ConvertCounts(*dump.Stats, in.Read, 0)
+	counts.KeyPatterns, counts.OutsideKeyPatterns = in.KeyPatterns()
+	return report(counts, notes+counts.KeyPatternsNote())
 }

@@ -84,7 +84,8 @@ func importAction(c *cli.Context) error {
 	if stats.Unsupported > 0 {
 		notes += fmt.Sprintf("; left out %d keys the target cannot hold (--skip-unsupported)", stats.Unsupported)
 	}
-	counts.FunctionCounts = summary.FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped, FunctionsDuplicate: in.Import.Stats.LibrariesDropped}
+	counts.FunctionCounts = summary.FunctionCounts{Functions: stats.Functions, FunctionsDropped: stats.FunctionsDropped, FunctionsDuplicate: in.Import.Stats.LibrariesDropped,
+		ModuleAuxDuplicate: in.Import.Stats.ModuleAuxDropped}
 	notes += counts.FunctionCounts.Suffix("with")
 	return report(counts, notes)
 }

@@ -38,7 +38,7 @@ func liveFlags() []cli.Flag {
 // liveCluster tells whether the input arg is to be read as a Redis Cluster: --cluster among
 // the live server's flags (load's --cluster names its target, not its input).
 func liveCluster(c *cli.Context, arg string) (bool, error) {
-	isLive := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "via") })
+	isLive := commandHasFlag(c, "via")
 	if !isLive || !c.Bool("cluster") {
 		if isLive && c.IsSet("allow-moving-slots") {
 			return false, errors.New("--allow-moving-slots goes with --cluster: slots move between a cluster's primaries")
@@ -139,4 +139,22 @@ func refuseLive(command string, args []string) error {
 		return fmt.Errorf("%s reads no live server (%s) yet: write it to a file first (rdbgen convert %s -o dump.rdb; of a Redis Cluster node, add --cluster to read every primary)", command, name, name)
 	}
 	return nil
+}
+
+// livePermHint adds to err, a scan's DUMP the server refused as the user may not read the
+// key (live.ErrKeyRefused), the way out that the command takes: convert's --match, or for
+// a command without it, the user's right to run ACL GETUSER.
+func livePermHint(c *cli.Context, err error) error {
+	if !errors.Is(err, live.ErrKeyRefused) {
+		return err
+	}
+	if commandHasFlag(c, "match") {
+		return fmt.Errorf("%w (--match PATTERN scans only the keys the user may read)", err)
+	}
+	return fmt.Errorf("%w (let the user run ACL GETUSER, +acl|getuser, and the scan reads only the keys its patterns allow; or write those keys to a file with convert first)", err)
+}
+
+// commandHasFlag tells whether the running command takes the flag name.
+func commandHasFlag(c *cli.Context, name string) bool {
+	return slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) })
 }

@@ -18,9 +18,10 @@ import (
 // primaries hold one key (a stale copy left by an interrupted resharding: written through
 // IMPORTING and ASKING, the slot made stable again) with convert --cluster (issue 34, item
 // 3): into one file or shard files, the default is an error naming the key and both
-// primaries, with nothing written; --on-duplicate first keeps the copy of the first primary
-// in slot order and last the last one's, and redis-server loads what is written with every
-// key once.
+// primaries, with nothing written; --on-duplicate first and last both keep the copy of the
+// primary that owns the key's slot (the stale copy is left out, whatever the primaries'
+// order), a key only a non-owner holds (a migration's copy) is kept, and redis-server loads
+// what is written with every key once.
 func TestLiveClusterDuplicateKey(t *testing.T) {
 	ctx := context.Background()
 	c, layout := servertest.StartCluster(t, "--repl-diskless-sync-delay", "0")
@@ -64,9 +65,20 @@ func TestLiveClusterDuplicateKey(t *testing.T) {
 			t.Errorf("-o %s: a refused read left it behind", out)
 		}
 	}
-	want := map[string]string{"first": "owner", "last": "stale"}
-	if other < owner {
-		want = map[string]string{"first": "stale", "last": "owner"}
+	want := map[string]string{"first": "owner", "last": "owner"}
+	// A key that only a primary other than its slot's owner holds: the only copy, kept.
+	const moved = "m"
+	mslot := cluster.Slot([]byte(moved))
+	mconn := c.Nodes[(layout.Owner(mslot)+2)%3].Client().Conn()
+	defer mconn.Close()
+	for _, cmd := range [][]any{
+		{"CLUSTER", "SETSLOT", mslot, "IMPORTING", c.Nodes[layout.Owner(mslot)].ID},
+		{"ASKING"}, {"SET", moved, "only"},
+		{"CLUSTER", "SETSLOT", mslot, "STABLE"},
+	} {
+		if err := mconn.Do(ctx, cmd...).Err(); err != nil {
+			t.Fatalf("%v: %v", cmd, err)
+		}
 	}
 	for _, on := range []string{"first", "last"} {
 		out := filepath.Join(dir, on+".rdb")
@@ -79,8 +91,8 @@ func TestLiveClusterDuplicateKey(t *testing.T) {
 		}
 		sc := servertest.Start(t, out).Client()
 		n, _ := sc.DBSize(ctx).Result()
-		if v, err := sc.Get(ctx, key).Result(); err != nil || v != want[on] || n != 31 {
-			t.Errorf("--on-duplicate %s: the server holds %d keys, %s=%q (%v); want 31, %q", on, n, key, v, err, want[on])
+		if v, err := sc.Get(ctx, key).Result(); err != nil || v != want[on] || n != 32 || sc.Get(ctx, moved).Val() != "only" {
+			t.Errorf("--on-duplicate %s: the server holds %d keys, %s=%q (%v), %s=%q; want 32, %q, \"only\"", on, n, key, v, err, moved, sc.Get(ctx, moved).Val(), want[on])
 		}
 		shards := filepath.Join(dir, on) + "/"
 		if _, stderr, err := run(t, ctx, "convert", url, "--cluster", "-o", shards, "--target", "redis-7.0", "--on-duplicate", on, "-q"); err != nil {
@@ -91,8 +103,8 @@ func TestLiveClusterDuplicateKey(t *testing.T) {
 		for _, f := range files {
 			total += servertest.Start(t, f).Client().DBSize(ctx).Val()
 		}
-		if total != 31 {
-			t.Errorf("--on-duplicate %s -o DIR/: the shard files %v hold %d keys, want 31", on, files, total)
+		if total != 32 {
+			t.Errorf("--on-duplicate %s -o DIR/: the shard files %v hold %d keys, want 32", on, files, total)
 		}
 	}
 }

@@ -89,5 +89,7 @@ func mergeAction(c *cli.Context) error {
 			read.NewerDropped[what] += n
 		}
 	}
-	return report(summary.ConvertCounts(*stats, read, src.LibrariesDropped), summary.ConvertNotes(*stats, read, src.LibrariesDropped))
+	counts := summary.ConvertCounts(*stats, read, src.LibrariesDropped)
+	counts.ModuleAuxDuplicate = src.ModuleAuxDropped
+	return report(counts, summary.ConvertNotes(*stats, read, src.LibrariesDropped)+summary.FunctionCounts{ModuleAuxDuplicate: src.ModuleAuxDropped}.Suffix(""))
 }

@@ -76,3 +76,75 @@ func TestMergeShardsModuleAux(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMergeDifferingModuleAux merges two dumps of rdbgen's test module whose AUX data after
+// the keys differs, and imports their exports concatenated (issue 34, item 2): as for
+// libraries (record.ModuleAuxRule), the default is an error naming the module and both
+// inputs, with nothing written; --on-duplicate first keeps the first input's AUX data and
+// last the last one's, counted, and a server with the module loads the result holding it.
+func TestMergeDifferingModuleAux(t *testing.T) {
+	ctx := context.Background()
+	so := moduletest.Build(t)
+	fill := func(prefix, after string) func(context.Context, *redis.Client) error {
+		return func(ctx context.Context, c *redis.Client) error {
+			for _, cmd := range [][]any{{"MT.AUX", "before", "index definitions"}, {"MT.AUX", "after", after},
+				{"MT.SET", prefix + ":m", "s", 1, "b", "x"}, {"SET", prefix + ":s", "v"}} {
+				if err := c.Do(ctx, cmd...).Err(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	a := redistest.WriteDumpWith(t, []string{"--loadmodule", so}, fill("a", "trailer A"))
+	b := redistest.WriteDumpWith(t, []string{"--loadmodule", so}, fill("b", "trailer B"))
+	dir := t.TempDir()
+	auxOf := func(path string) string {
+		inst := servertest.Start(t, path, "--loadmodule", so)
+		aux, err := inst.Client().Do(ctx, "MT.AUXGET").Result()
+		n := inst.Client().DBSize(ctx).Val()
+		return fmt.Sprintf("%d keys, aux %v %v", n, aux, err)
+	}
+	exports := filepath.Join(dir, "both.jsonl")
+	var both []byte
+	for _, d := range []string{a, b} {
+		out := d + ".jsonl"
+		if _, stderr, err := run(t, ctx, "export", d, "--format", "jsonl", "-o", out); err != nil {
+			t.Fatalf("export: %v\n%s", err, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both = append(both, data...)
+	}
+	if err := os.WriteFile(exports, both, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"merge", a, b}, {"import", exports}} {
+		out := filepath.Join(dir, args[0]+".rdb")
+		_, _, err := run(t, ctx, append(args, "-o", out, "--target", "redis-7.0", "-q")...)
+		if err == nil || !strings.Contains(err.Error(), `module rdbgen-mt's AUX data comes twice with different bytes`) || !strings.Contains(err.Error(), "--on-duplicate") ||
+			(args[0] == "merge" && (!strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b))) {
+			t.Errorf("%q: %v; want an error naming the module, both inputs and --on-duplicate", args, err)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: wrote %s", args, out)
+		}
+		for on, want := range map[string]string{"first": a, "last": b} {
+			out := filepath.Join(dir, args[0]+"-"+on+".rdb")
+			stdout, stderr, err := run(t, ctx, append(args, "-o", out, "--target", "redis-7.0", "--on-duplicate", on)...)
+			if err != nil {
+				t.Errorf("%q --on-duplicate %s: %v\n%s", args, on, err, stderr)
+				continue
+			}
+			if !strings.Contains(stdout, "dropped 1 module AUX record that came again with other bytes (--on-duplicate)") {
+				t.Errorf("%q --on-duplicate %s: the summary does not count the AUX data left out: %s", args, on, stdout)
+			}
+			got, wantAux := auxOf(out), auxOf(want)
+			if !strings.HasPrefix(got, "4 keys") || strings.TrimPrefix(got, "4 keys") != strings.TrimPrefix(wantAux, "2 keys") {
+				t.Errorf("%q --on-duplicate %s: the server holds %s; want 4 keys and the AUX data of %s: %s", args, on, got, want, wantAux)
+			}
+		}
+	}
+}

@@ -7,13 +7,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
 // TestNewerStreamEveryCommand runs every command that reads a dump on redis/librdb's
 // stream_v13_idmp.rdb (Redis 8.6, RDB 13: streams with idempotent-producer metadata, which
 // no older format holds): inspect and verify read it whole and count that metadata; export,
-// diff and merge either carry it or stop with an error naming a flag, and that flag is
-// one the command accepts, with which it goes on.
+// diff, merge, convert (RDB and RESP), import and load either carry it or stop with an
+// error naming a flag, and that flag is one the command accepts, with which it goes on.
 func TestNewerStreamEveryCommand(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(thirdPartyDir, "librdb", "stream_v13_idmp.rdb")
@@ -48,6 +50,9 @@ func TestNewerStreamEveryCommand(t *testing.T) {
 		{"diff", path, path},
 		{"merge", "--target", "redis-7.0", "-o", filepath.Join(dir, "merged.rdb"), path},
 		{"convert", "--target", "redis-7.0", "-o", filepath.Join(dir, "converted.rdb"), path},
+		{"convert", "--format", "resp", "-o", filepath.Join(dir, "converted.resp"), path},
+		{"import", "--target", "redis-7.0", "-o", filepath.Join(dir, "imported.rdb"), path},
+		{"load", "--addr", servertest.StartEmpty(t).Addr, "--method", "restore", path},
 	} {
 		_, _, err := run(t, ctx, args...)
 		if err == nil {

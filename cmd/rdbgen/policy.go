@@ -19,7 +19,8 @@ import (
 // category groups it in the help.
 func onDuplicateFlag(category string) cli.Flag {
 	return &cli.StringFlag{Name: "on-duplicate", Value: string(record.DupError), Category: category,
-		Usage: "a key (or function library) that comes again in its db: error, first (keep it) or last (keep the last; reads the input twice)"}
+		Usage: "a key (or function library) that comes again in its db: error, first (keep it) or last (keep the last; reads the input twice); " +
+			"a key on two primaries of a live --cluster: first and last both keep the copy of the primary that owns its slot, and choose by the primaries' order only where that one holds none (the primaries are read twice)"}
 }
 
 // onDuplicate reads --on-duplicate.

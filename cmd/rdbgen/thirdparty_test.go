@@ -26,12 +26,7 @@ const redis74 = "/opt/redis-versions/redis-7.4.1/redis-server"
 
 // knownDiffs are the paths ("FILE PATH") whose result a server holds otherwise than the
 // original, with why; each must still differ (a fix removes its line).
-var knownDiffs = map[string]string{
-	"librdb/plain_zset_v6.rdb export+import": negativeZero,
-}
-
-// negativeZero is why a path of issue 34 item 15 differs.
-const negativeZero = "a skiplist sorted set with -0 scores: the server loading it re-encodes it as a listpack holding 0, the result holds -0 (issue 34 item 15)"
+var knownDiffs = map[string]string{}
 
 // TestThirdPartyDumps gives every file of the corpus to redis-server 7.0.15 and to rdbgen,
 // the server's verdict as the oracle. A file of RDB 10 or older that the server loads is

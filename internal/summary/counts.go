@@ -28,6 +28,24 @@ type ImportCounts struct {
 	FunctionCounts
 	// NewerDropped counts what --drop-newer dropped (decoder.Stats.NewerDropped).
 	NewerDropped map[string]uint64 `json:"newer_dropped,omitempty"`
+	// KeyPatterns are the key patterns of an ACL user that limited a live server's scan to
+	// the keys the user may read (live.Source.KeyPatterns), and OutsideKeyPatterns counts
+	// the keys the scan listed and left out as outside them.
+	KeyPatterns        []string `json:"key_patterns,omitempty"`
+	OutsideKeyPatterns uint64   `json:"outside_key_patterns,omitempty"`
+}
+
+// KeyPatternsNote tells, for the one-line summary, that a scan read only the keys of the
+// user's key patterns; "" when it was not limited.
+func (ic ImportCounts) KeyPatternsNote() string {
+	if ic.KeyPatterns == nil {
+		return ""
+	}
+	note := fmt.Sprintf("; read only the keys matching %s, the user's key patterns (ACL GETUSER)", strings.Join(ic.KeyPatterns, " "))
+	if ic.OutsideKeyPatterns > 0 {
+		note += fmt.Sprintf(": %d other keys were left out", ic.OutsideKeyPatterns)
+	}
+	return note
 }
 
 // ImportStats returns the summary's counts of an import.
@@ -64,6 +82,9 @@ type FunctionCounts struct {
 	// for another of the same name with other code.
 	FunctionsDuplicate uint64 `json:"functions_duplicate,omitempty"`
 	ModuleAuxDropped   uint64 `json:"module_aux_dropped,omitempty"`
+	// ModuleAuxDuplicate counts the module AUX records left out under --on-duplicate first
+	// or last for another of the same module with other bytes.
+	ModuleAuxDuplicate uint64 `json:"module_aux_duplicate,omitempty"`
 }
 
 // Notes tells the counts for the one-line summary; verb introduces the libraries carried.
@@ -77,6 +98,9 @@ func (f FunctionCounts) Notes(verb string) []string {
 	}
 	if f.FunctionsDuplicate > 0 {
 		notes = append(notes, fmt.Sprintf("dropped %d function %s that came again with other code (--on-duplicate)", f.FunctionsDuplicate, human.Plural(f.FunctionsDuplicate, "library", "libraries")))
+	}
+	if f.ModuleAuxDuplicate > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %d module AUX %s that came again with other bytes (--on-duplicate)", f.ModuleAuxDuplicate, human.Plural(f.ModuleAuxDuplicate, "record", "records")))
 	}
 	if f.ModuleAuxDropped > 0 {
 		notes = append(notes, fmt.Sprintf("left out %d module AUX %s (--drop-module-aux)", f.ModuleAuxDropped, human.Plural(f.ModuleAuxDropped, "record", "records")))
