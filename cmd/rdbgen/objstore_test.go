@@ -23,7 +23,9 @@ import (
 // TestObjectStoreReaders uploads a dump that redis-server wrote to a real MinIO, then has
 // every command that reads a dump read it from its s3:// URL: each must give what it gives
 // for the local file (diff of the two exits 0; a file written from the object loads with
-// the local dump's DEBUG DIGEST; load fills a server with it).
+// the local dump's DEBUG DIGEST; load fills a server with it). Each reads the object where
+// it is, with no temporary copy: TMPDIR names a directory that does not exist while it
+// runs. verify alone downloads it, for the server it starts loads a file.
 func TestObjectStoreReaders(t *testing.T) {
 	minio := miniotest.Start(t)
 	minio.MakeBucket("dumps")
@@ -31,6 +33,9 @@ func TestObjectStoreReaders(t *testing.T) {
 	const url = "s3://dumps/staging/types.rdb"
 	if _, stderr, err := run(t, t.Context(), "convert", "-q", "--target", "redis-7.0", local, "-o", url); err != nil {
 		t.Fatalf("upload: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, t.Context(), "convert", "-q", "--target", "redis-7.0", local, "-o", url+".gz"); err != nil {
+		t.Fatalf("upload .gz: %v\n%s", err, stderr)
 	}
 	if !slices.Contains(minio.Keys("dumps"), "staging/types.rdb"+manifest.Suffix) {
 		t.Fatalf("no manifest beside the object: %v", minio.Keys("dumps"))
@@ -43,28 +48,31 @@ func TestObjectStoreReaders(t *testing.T) {
 			t.Fatalf("DEBUG DIGEST %s, want %s (the local dump's)", got, want)
 		}
 	}
+	noTemp := filepath.Join(t.TempDir(), "no-such-dir")
 	rows := []struct {
-		name  string
-		args  []string
-		check func(t *testing.T, out string)
+		name     string
+		args     []string
+		check    func(t *testing.T, out string)
+		download bool // the command keeps a copy in TMPDIR
 	}{
-		{"diff", []string{"diff", local, url}, nil},
-		{"convert", []string{"convert", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }},
-		{"import", []string{"import", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "import.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "import.rdb")) }},
-		{"merge", []string{"merge", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }},
+		{"diff", []string{"diff", local, url}, nil, false},
+		{"convert", []string{"convert", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }, false},
+		{"import", []string{"import", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "import.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "import.rdb")) }, false},
+		{"merge", []string{"merge", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }, false},
 		{"inspect", []string{"inspect", "--json", url}, func(t *testing.T, out string) {
 			if !strings.Contains(out, `"keys"`) {
 				t.Fatalf("inspect: %s", out)
 			}
-		}},
+		}, false},
 		{"export", []string{"export", url, "--format", "jsonl"}, func(t *testing.T, out string) {
 			stdout, _, err := run(t, t.Context(), "export", local, "--format", "jsonl")
 			if err != nil || stdout != out || out == "" {
 				t.Fatalf("export of the object differs from the local file's (%v)", err)
 			}
-		}},
-		{"verify", append([]string{"verify", "-q", url}, process(t)...), nil},
-		{"load", nil, nil}, // below: it needs a server
+		}, false},
+		{"verify", append([]string{"verify", "-q", url}, process(t)...), nil, true},
+		{"diff gz", []string{"diff", local, "s3://dumps/staging/types.rdb.gz"}, nil, false},
+		{"load", nil, nil, false}, // below: it needs a server
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
@@ -74,7 +82,12 @@ func TestObjectStoreReaders(t *testing.T) {
 				inst = servertest.StartEmpty(t, "--enable-debug-command", "yes").Addr
 				args = []string{"load", "-q", "--addr", inst, url}
 			}
+			tmp := os.Getenv("TMPDIR")
+			if !row.download {
+				os.Setenv("TMPDIR", noTemp) // a temporary file is an error
+			}
 			stdout, stderr, err := run(t, t.Context(), args...)
+			os.Setenv("TMPDIR", tmp)
 			if err != nil {
 				t.Fatalf("rdbgen %s: %v\n%s", strings.Join(args, " "), err, stderr)
 			}
