@@ -8,13 +8,14 @@ import (
 	"compress/gzip"
 	"io"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/internal/objstore"
 )
 
 // Named reports whether path, a file's path or an object's URL (its options after "?"
 // ignored), names a gzip-compressed file: it ends in .gz.
 func Named(path string) bool {
-	base, _, _ := strings.Cut(path, "?")
-	return strings.HasSuffix(base, ".gz")
+	return strings.HasSuffix(objstore.Redact(path), ".gz")
 }
 
 // A Writer compresses what is written to it into the writer below it.

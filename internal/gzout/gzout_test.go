@@ -18,6 +18,8 @@ func TestNamed(t *testing.T) {
 		{"s3://b/dump.rdb?x=.gz", false},
 		{"out.jsonl.gz", true},
 		{"gz", false},
+		{"s3://b/x?1.rdb.gz", true}, // a ? with no option after it is the key's
+		{"s3://b/x.gz?endpoint=http://h", true},
 	} {
 		if got := Named(tc.path); got != tc.want {
 			t.Errorf("Named(%q) = %v, want %v", tc.path, got, tc.want)
