@@ -70,9 +70,9 @@ func TestKeyWithQuestionMark(t *testing.T) {
 		t.Fatalf("an unknown option: %v", err)
 	}
 	for in, want := range map[string]string{
-		"s3://b/dump?1.rdb":             "s3://b/dump?1.rdb.manifest.json",
-		"s3://b/dump.rdb?region=x":      "s3://b/dump.rdb.manifest.json?region=x",
-		"s3://b/dump.rdb":               "s3://b/dump.rdb.manifest.json",
+		"s3://b/dump?1.rdb":        "s3://b/dump?1.rdb.manifest.json",
+		"s3://b/dump.rdb?region=x": "s3://b/dump.rdb.manifest.json?region=x",
+		"s3://b/dump.rdb":          "s3://b/dump.rdb.manifest.json",
 	} {
 		if got := WithSuffix(in, ".manifest.json"); got != want {
 			t.Errorf("WithSuffix(%q) = %q, want %q", in, got, want)
