@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/rdbgen/rdbgen/filter"
@@ -60,17 +59,14 @@ type DumpOptions struct {
 	Decoder decoder.Options   // the reader's (Progress counts the bytes read)
 }
 
-// Dump writes the records of the RDB file at path (name, in errors) that opts.Filter keeps
-// to dst, each with its RDB encoding, its bytes in the file and its estimated memory, and
-// returns the counts. The summary's Output, Format and Seconds are the caller's.
-func Dump(ctx context.Context, path, name string, dst io.Writer, opts DumpOptions) (Summary, error) {
+// Dump writes the records of the RDB file src reads from its start (name, in errors) that
+// opts.Filter keeps to dst, each with its RDB encoding, its bytes in the file and its
+// estimated memory, and returns the counts. A src that can be read at an offset (a file, an
+// objstore.Source) lets a long list be read twice instead of held (decoder.NewReader). The
+// summary's Output, Format and Seconds are the caller's.
+func Dump(ctx context.Context, src io.Reader, name string, dst io.Writer, opts DumpOptions) (Summary, error) {
 	s := Summary{Input: name}
-	fh, err := os.Open(path)
-	if err != nil {
-		return s, err
-	}
-	defer fh.Close()
-	rd, err := decoder.NewReader(fh, opts.Decoder)
+	rd, err := decoder.NewReader(src, opts.Decoder)
 	if err != nil {
 		return s, fmt.Errorf("read %s: %w", name, err)
 	}

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/gzout"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 )
 
@@ -36,9 +36,9 @@ func FormatFor(name, path string) (Format, error) {
 // at its path only once complete (Commit); gzip-compressed when the path ends in .gz.
 type File struct {
 	io.Writer
-	commit func() error // nil for stdout
-	abort  func()       // nil for stdout
-	gz     *gzip.Writer // nil when not compressed
+	commit func() error  // nil for stdout
+	abort  func()        // nil for stdout
+	gz     *gzout.Writer // nil when not compressed
 }
 
 // Create returns the File of path: stdout for "-"; an object's upload, which Commit
@@ -64,8 +64,8 @@ func Create(path string, overwrite bool, stdout io.Writer) (*File, error) {
 		}
 		f.Writer, f.commit, f.abort = af, af.Commit, func() { af.Abort() }
 	}
-	if strings.HasSuffix(objstore.Redact(path), ".gz") {
-		f.gz = gzip.NewWriter(f.Writer)
+	if gzout.Named(path) {
+		f.gz = gzout.New(f.Writer)
 		f.Writer = f.gz
 	}
 	return f, nil
@@ -74,7 +74,7 @@ func Create(path string, overwrite bool, stdout io.Writer) (*File, error) {
 // Commit ends the compressed stream and puts the file in place.
 func (f *File) Commit() error {
 	if f.gz != nil {
-		if err := f.gz.Close(); err != nil {
+		if err := f.gz.End(); err != nil {
 			f.Abort()
 			return fmt.Errorf("export: write: %w", err)
 		}

@@ -15,6 +15,8 @@ import (
 // An Input is an opened input: its reader, with gzip undone, and what closes it.
 type Input struct {
 	io.Reader
+	// Gzip tells that the input was gzip-compressed.
+	Gzip    bool
 	closers []io.Closer
 }
 
@@ -51,6 +53,7 @@ func Open(path string, stdin io.Reader) (*Input, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		zr.Multistream(false)
+		in.Gzip = true
 		in.closers = append(in.closers, zr)
 		in.Reader = bufio.NewReaderSize(&gzipReader{zr: zr, br: br}, 64<<10)
 	}

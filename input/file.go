@@ -31,7 +31,7 @@ func openFile(ctx context.Context, arg string, opts Options) (*Input, error) {
 		if err != nil {
 			return nil, err
 		}
-		in.Name, in.remote = obj.URL, true
+		in.Name, in.remote, in.object = obj.URL, true, obj
 		in.closers = append(in.closers, func() { body.Close() })
 		path, stdin = "-", body
 	}
@@ -92,14 +92,21 @@ func isGzip(path string) bool {
 	return n == 2 && b[0] == 0x1f && b[1] == 0x8b
 }
 
-// openDump makes the input the dump r reads: the file itself, or, for standard input or a
-// compressed file, a temporary copy of what r gives, so that the reader may read at an
-// offset (a long collection twice instead of holding it).
+// openDump makes the input the dump r reads: the file itself; an object read where it is,
+// again for each reading (OpenDump), unless opts.Local asks for a file; or, for standard
+// input, a compressed file or an object opts.Local asks for, a temporary copy of what r
+// gives, so that the reader may read at an offset (a long collection twice instead of
+// holding it).
 func (in *Input) openDump(ctx context.Context, r *importer.Input, opts Options) error {
-	if !in.streamed() && !isGzip(in.Arg) {
+	switch {
+	case in.remote && !opts.Local:
+		return in.openObjectDump(ctx, r.Gzip, opts)
+	case !in.streamed() && !isGzip(in.Arg):
 		in.Path = in.Arg
-	} else if err := in.spool(ctx, r, opts.TempDir, "rdbgen-input-*.rdb"); err != nil {
-		return err
+	default:
+		if err := in.spool(ctx, r, opts.TempDir, "rdbgen-input-*.rdb"); err != nil {
+			return err
+		}
 	}
 	if fi, err := os.Stat(in.Path); err == nil {
 		in.Size = fi.Size()
@@ -206,7 +213,7 @@ type dump struct {
 // WriteTo reads every record of the dump into sink; errors about the dump name it, the
 // sink's come back as they are.
 func (d *dump) WriteTo(ctx context.Context, sink record.Sink) error {
-	rd, err := decoder.File{Path: d.in.Path, Name: d.in.Name, Options: d.opts}.Read(ctx, sink)
+	rd, err := d.in.DumpFile(d.opts).Read(ctx, sink)
 	if rd != nil {
 		d.in.Read = rd.Stats()
 	}

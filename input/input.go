@@ -23,6 +23,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/importer"
+	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -66,6 +67,10 @@ type Options struct {
 	Format Kind
 	// Stdin is what "-" reads. Default os.Stdin.
 	Stdin io.Reader
+	// Local asks for a dump in object storage as a local file (Path): it is downloaded into
+	// TempDir, for a caller that gives the file to a server. Without it, an object is read
+	// where it is, with GETs (OpenDump), and Path is empty.
+	Local bool
 	// TempDir is where standard input, or a gzip-compressed dump, is kept while it is read:
 	// a dump so that the reader can read a long collection twice instead of holding it, JSON
 	// or CSV when OnDuplicate is last, which reads it twice. Default os.TempDir().
@@ -114,8 +119,12 @@ type Input struct {
 	// was kept in (Spooled); empty for a generated source and unspooled standard input.
 	Path    string
 	Spooled bool
-	remote  bool // an object in object storage, read by its URL
-	// Size is the size in bytes of Path, or 0.
+	remote  bool            // an object in object storage, read by its URL
+	object  objstore.Object // the object, when remote
+	gzip    bool            // the object is gzip-compressed
+	ctx     context.Context // what the object is read under
+	// Size is the size in bytes of the dump as it is read: of Path, or of an object that is
+	// not compressed; else 0.
 	Size int64
 	// Spec is a spec file's records; Dataset the built-in dataset's; Import the JSON or CSV
 	// reader, whose Stats count the last reading. Nil for other kinds.

@@ -1,13 +1,12 @@
 package output
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
+	"github.com/rdbgen/rdbgen/internal/gzout"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -23,13 +22,6 @@ type placer interface {
 	Abort()
 	// Stale returns the temporary files of killed runs removed on the way.
 	Stale() []string
-}
-
-// IsGzip reports whether path names a gzip-compressed file by its extension (.gz), which
-// File writes compressed.
-func IsGzip(path string) bool {
-	base, _, _ := strings.Cut(path, "?")
-	return strings.HasSuffix(base, ".gz")
 }
 
 // An objectFile is an RDB file being uploaded to object storage, with its manifest an object
@@ -114,22 +106,22 @@ func writeManifestAt(ctx context.Context, path string, m *manifest.Manifest) err
 	return obj.Put(ctx, data)
 }
 
-// A gzipFile compresses what is written on its way to the file.
+// A gzipFile compresses what is written on its way to the file (gzout).
 type gzipFile struct {
 	placer
-	zw *gzip.Writer
+	zw *gzout.Writer
 }
 
 // compressed returns p writing gzip.
 func compressed(p placer) *gzipFile {
-	return &gzipFile{placer: p, zw: gzip.NewWriter(p)}
+	return &gzipFile{placer: p, zw: gzout.New(p)}
 }
 
 func (g *gzipFile) Write(b []byte) (int, error) { return g.zw.Write(b) }
 
 // Commit ends the compressed stream, then puts the file in place.
 func (g *gzipFile) Commit(m *manifest.Manifest) error {
-	if err := g.zw.Close(); err != nil {
+	if err := g.zw.End(); err != nil {
 		return err
 	}
 	return g.placer.Commit(m)

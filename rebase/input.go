@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/rdbgen/rdbgen/input"
@@ -12,16 +11,17 @@ import (
 )
 
 // InputCreated returns the creation time of the dump in: its ctime AUX field, else (a file,
-// not a copy of stdin) the created_at of its own manifest beside it (see Created); for a
+// not a copy of stdin nor an object) the created_at of its own manifest beside it (see Created); for a
 // live server, now.
 func InputCreated(ctx context.Context, in *input.Input) (time.Time, error) {
 	if in.Kind == input.Live {
 		return time.Now(), nil // the server's data as it is now
 	}
-	if !in.Spooled {
+	if !in.Spooled && in.Path != "" {
 		return Created(ctx, in.Path)
 	}
-	f, err := os.Open(in.Path)
+	f, err := in.OpenDump() // a copy of stdin, or an object: its ctime only
+
 	if err != nil {
 		return time.Time{}, err
 	}

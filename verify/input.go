@@ -9,13 +9,13 @@ import (
 )
 
 // Dump verifies the RDB file at path as File does; a gzipped one, which the other commands
-// read, is decompressed into a temporary file first (the server loads that) and reported
-// under its own name; a damaged gzipped file is an error saying so.
+// read, or an object in object storage, is kept in a temporary file first (the server loads
+// a file) and reported under its own name; a damaged gzipped file is an error saying so.
 func Dump(ctx context.Context, path string, opts Options) (*Report, error) {
 	if path == "-" {
 		return File(ctx, path, opts)
 	}
-	in, err := input.Open(ctx, path, input.Options{Format: input.RDB})
+	in, err := input.Open(ctx, path, input.Options{Format: input.RDB, Local: true})
 	if errors.Is(err, importer.ErrGzip) {
 		return nil, err // a damaged gzip file: File would call it no RDB file
 	}

@@ -58,7 +58,7 @@ func diffAction(c *cli.Context) error {
 			return err
 		}
 		defer in.Close()
-		files[i] = &newerCounted{File: decoder.File{Path: in.Path, Name: in.Name, Options: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}}
+		files[i] = &newerCounted{File: in.DumpFile(decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")})}
 	}
 	res, err := diff.Compare(c.Context, files[0], files[1], diff.Options{KeysOnly: c.Bool("keys-only"), IgnoreTTL: c.Bool("ignore-ttl"), Limit: limit})
 	if err != nil {

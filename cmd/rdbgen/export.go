@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -72,10 +71,15 @@ func exportAction(c *cli.Context) error {
 	start := time.Now()
 	dopts := export.DumpOptions{Options: export.Options{Format: format}, Filter: f, Memory: est, Decoder: decoder.Options{MaxHeldBytes: maxHeldBytes, DropNewer: c.Bool("drop-newer")}}
 	done := func() {}
-	if fi, err := os.Stat(in.Path); err == nil {
-		dopts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, fi.Size(), c.Bool("quiet"))
+	if in.Size > 0 {
+		dopts.Decoder.Progress, done = bar.Bytes(c.App.ErrWriter, in.Size, c.Bool("quiet"))
 	}
-	s, err := export.Dump(c.Context, in.Path, in.Name, dst, dopts)
+	src, err := in.OpenDump()
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	s, err := export.Dump(c.Context, src, in.Name, dst, dopts)
 	done()
 	if err != nil {
 		return cliflags.InterruptedWriting(err, out)

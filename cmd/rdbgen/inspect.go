@@ -133,7 +133,12 @@ func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.
 	defer in.Close()
 	opts.Name, opts.Decoder.MaxHeldBytes = in.Name, maxHeldBytes
 	if in.Kind != input.Live {
-		return inspect.File(c.Context, in.Path, *opts)
+		f, err := in.OpenDump() // an object is read where it is: a second pass reads it again
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return inspect.Read(c.Context, f, *opts)
 	}
 	if in.Server != nil && !c.IsSet("allocator") {
 		a, err := in.Server.MemAllocator(c.Context)

@@ -23,7 +23,9 @@ import (
 // TestObjectStoreReaders uploads a dump that redis-server wrote to a real MinIO, then has
 // every command that reads a dump read it from its s3:// URL: each must give what it gives
 // for the local file (diff of the two exits 0; a file written from the object loads with
-// the local dump's DEBUG DIGEST; load fills a server with it).
+// the local dump's DEBUG DIGEST; load fills a server with it). Each reads the object where
+// it is, with no temporary copy: TMPDIR names a directory that does not exist while it
+// runs. verify alone downloads it, for the server it starts loads a file.
 func TestObjectStoreReaders(t *testing.T) {
 	minio := miniotest.Start(t)
 	minio.MakeBucket("dumps")
@@ -31,6 +33,9 @@ func TestObjectStoreReaders(t *testing.T) {
 	const url = "s3://dumps/staging/types.rdb"
 	if _, stderr, err := run(t, t.Context(), "convert", "-q", "--target", "redis-7.0", local, "-o", url); err != nil {
 		t.Fatalf("upload: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, t.Context(), "convert", "-q", "--target", "redis-7.0", local, "-o", url+".gz"); err != nil {
+		t.Fatalf("upload .gz: %v\n%s", err, stderr)
 	}
 	if !slices.Contains(minio.Keys("dumps"), "staging/types.rdb"+manifest.Suffix) {
 		t.Fatalf("no manifest beside the object: %v", minio.Keys("dumps"))
@@ -43,28 +48,31 @@ func TestObjectStoreReaders(t *testing.T) {
 			t.Fatalf("DEBUG DIGEST %s, want %s (the local dump's)", got, want)
 		}
 	}
+	noTemp := filepath.Join(t.TempDir(), "no-such-dir")
 	rows := []struct {
-		name  string
-		args  []string
-		check func(t *testing.T, out string)
+		name     string
+		args     []string
+		check    func(t *testing.T, out string)
+		download bool // the command keeps a copy in TMPDIR
 	}{
-		{"diff", []string{"diff", local, url}, nil},
-		{"convert", []string{"convert", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }},
-		{"import", []string{"import", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "import.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "import.rdb")) }},
-		{"merge", []string{"merge", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }},
+		{"diff", []string{"diff", local, url}, nil, false},
+		{"convert", []string{"convert", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "convert.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "convert.rdb")) }, false},
+		{"import", []string{"import", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "import.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "import.rdb")) }, false},
+		{"merge", []string{"merge", "-q", "--target", "redis-7.0", url, "-o", filepath.Join(dir, "merge.rdb")}, func(t *testing.T, _ string) { loaded(t, filepath.Join(dir, "merge.rdb")) }, false},
 		{"inspect", []string{"inspect", "--json", url}, func(t *testing.T, out string) {
 			if !strings.Contains(out, `"keys"`) {
 				t.Fatalf("inspect: %s", out)
 			}
-		}},
+		}, false},
 		{"export", []string{"export", url, "--format", "jsonl"}, func(t *testing.T, out string) {
 			stdout, _, err := run(t, t.Context(), "export", local, "--format", "jsonl")
 			if err != nil || stdout != out || out == "" {
 				t.Fatalf("export of the object differs from the local file's (%v)", err)
 			}
-		}},
-		{"verify", append([]string{"verify", "-q", url}, process(t)...), nil},
-		{"load", nil, nil}, // below: it needs a server
+		}, false},
+		{"verify", append([]string{"verify", "-q", url}, process(t)...), nil, true},
+		{"diff gz", []string{"diff", local, "s3://dumps/staging/types.rdb.gz"}, nil, false},
+		{"load", nil, nil, false}, // below: it needs a server
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
@@ -74,7 +82,12 @@ func TestObjectStoreReaders(t *testing.T) {
 				inst = servertest.StartEmpty(t, "--enable-debug-command", "yes").Addr
 				args = []string{"load", "-q", "--addr", inst, url}
 			}
+			tmp := os.Getenv("TMPDIR")
+			if !row.download {
+				os.Setenv("TMPDIR", noTemp) // a temporary file is an error
+			}
 			stdout, stderr, err := run(t, t.Context(), args...)
+			os.Setenv("TMPDIR", tmp)
 			if err != nil {
 				t.Fatalf("rdbgen %s: %v\n%s", strings.Join(args, " "), err, stderr)
 			}
@@ -88,6 +101,27 @@ func TestObjectStoreReaders(t *testing.T) {
 			}
 		})
 	}
+	// A key with a ?, written as users write it where no option follows, or as %3F.
+	t.Run("key with ?", func(t *testing.T) {
+		for _, arg := range []string{"s3://dumps/q?1.rdb", "s3://dumps/q%3Fa=1.rdb"} {
+			if _, stderr, err := run(t, t.Context(), "convert", "-q", "--target", "redis-7.0", local, "-o", arg); err != nil {
+				t.Fatalf("%s: %v\n%s", arg, err, stderr)
+			}
+			if _, stderr, err := run(t, t.Context(), "diff", local, arg); err != nil {
+				t.Fatalf("diff %s: %v\n%s", arg, err, stderr)
+			}
+		}
+		keys := minio.Keys("dumps")
+		for _, k := range []string{"q?1.rdb", "q?1.rdb" + manifest.Suffix, "q?a=1.rdb", "q?a=1.rdb" + manifest.Suffix} {
+			if !slices.Contains(keys, k) {
+				t.Fatalf("no object %q: %v", k, keys)
+			}
+		}
+		_, _, err := run(t, t.Context(), "convert", "-q", local, "-o", "s3://dumps/q?a=1.rdb")
+		if err == nil || !strings.Contains(err.Error(), "%3F") {
+			t.Fatalf("an option no bucket takes: %v", err)
+		}
+	})
 }
 
 // TestGenerateToObjectStore generates a dataset straight to s3:// and to a local file with
@@ -208,36 +242,10 @@ func TestObjectStoreFaults(t *testing.T) {
 		}
 		nothingLeft(t)
 	})
-	t.Run("SIGINT", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("builds the binary")
-		}
-		bin := filepath.Join(t.TempDir(), "rdbgen")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			t.Fatalf("build: %v\n%s", err, out)
-		}
-		cmd := exec.Command(bin, append(gen, "-o", "s3://faults/sigint.rdb")...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		for deadline := time.Now().Add(20 * time.Second); len(minio.Uploads("faults")) == 0; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatal("no multipart upload started within 20s")
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGINT)
-		cmd.Wait()
-		msg := strings.TrimSpace(stderr.String())
-		t.Logf("stderr: %s", msg)
-		if code := cmd.ProcessState.ExitCode(); code != 130 || strings.Contains(msg, "\n") || !strings.Contains(msg, "s3://faults/sigint.rdb") {
-			t.Fatalf("exit %d, stderr %q: want 130 and one line naming the URL", code, msg)
-		}
-		nothingLeft(t)
-	})
+	bin, built := filepath.Join(t.TempDir(), "rdbgen"), false               // built once, for the signals
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} { // Ctrl-C; a pod's stop
+		t.Run(sig.String(), func(t *testing.T) { signalled(t, bin, &built, sig, gen, minio, nothingLeft) })
+	}
 	t.Run("server killed", func(t *testing.T) {
 		time.AfterFunc(1500*time.Millisecond, minio.Kill)
 		_, _, err := run(t, t.Context(), append(gen, "-o", "s3://faults/killed.rdb")...)
@@ -247,6 +255,43 @@ func TestObjectStoreFaults(t *testing.T) {
 			t.Fatalf("objects left: %v", keys)
 		}
 	})
+}
+
+// signalled runs generate to s3:// as the binary bin (built unless *built), sends it sig once
+// its multipart upload has started, and checks it ends as an interrupted run: exit 130, one
+// line naming the URL, and nothing left in the bucket.
+func signalled(t *testing.T, bin string, built *bool, sig syscall.Signal, gen []string, minio *miniotest.Server, nothingLeft func(*testing.T)) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if !*built {
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		*built = true
+	}
+	url := "s3://faults/" + strings.ToLower(sig.String()) + ".rdb"
+	cmd := exec.Command(bin, append(gen, "-o", url)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(minio.Uploads("faults")) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no multipart upload started within 20s")
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(sig)
+	cmd.Wait()
+	msg := strings.TrimSpace(stderr.String())
+	t.Logf("stderr: %s", msg)
+	if code := cmd.ProcessState.ExitCode(); code != 130 || strings.Contains(msg, "\n") || !strings.Contains(msg, url) {
+		t.Fatalf("exit %d, stderr %q: want 130 and one line naming the URL", code, msg)
+	}
+	nothingLeft(t)
 }
 
 // TestShardsToObjectStore writes a cluster split under an s3:// prefix, one object per

@@ -79,10 +79,21 @@ type Object struct {
 // Parse splits rawURL into its bucket and key. A URL without a key, or with a key ending
 // in "/", is an error unless prefix is set: then it names a prefix (Object.Key "" or ending
 // in "/").
+//
+// A "?" starts the URL's options (name=value pairs), as in any URL, except where no option
+// follows it: "s3://b/dump?1.rdb" names the key "dump?1.rdb". A key with a "?" followed by
+// something with "=" is written %3F, which the error of an unknown option says.
 func Parse(rawURL string, prefix bool) (Object, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return Object{}, fmt.Errorf("%s is no object URL: %w", Redact(rawURL), err)
+	}
+	if _, opts, ok := splitOptions(rawURL); !ok && (u.RawQuery != "" || u.ForceQuery) {
+		key, err := url.PathUnescape(u.EscapedPath() + "?" + opts) // the ? is the key's
+		if err != nil {
+			return Object{}, fmt.Errorf("%s is no object URL: %w", rawURL, err)
+		}
+		u.Path, u.RawPath, u.RawQuery, u.ForceQuery = key, "", "", false
 	}
 	if u.Host == "" {
 		return Object{}, fmt.Errorf("%s names no bucket (%s://bucket/key)", Redact(rawURL), u.Scheme)
@@ -118,7 +129,7 @@ func (o Object) Child(name string) Object {
 // WithSuffix returns rawURL with suffix added to its key, before its options (the URL of
 // a manifest beside a dump).
 func WithSuffix(rawURL, suffix string) string {
-	base, opts, ok := strings.Cut(rawURL, "?")
+	base, opts, ok := splitOptions(rawURL)
 	if !ok {
 		return base + suffix
 	}
@@ -127,14 +138,28 @@ func WithSuffix(rawURL, suffix string) string {
 
 // Redact returns rawURL without its options, as messages name an object.
 func Redact(rawURL string) string {
-	base, _, _ := strings.Cut(rawURL, "?")
+	base, _, _ := splitOptions(rawURL)
 	return base
+}
+
+// splitOptions cuts rawURL at the "?" that starts its options, and tells whether it has
+// options: text after a "?" with an "=" in it (a "?" followed by none is the key's, see
+// Parse). Without options, base is rawURL whole, and opts what follows a "?", if any.
+func splitOptions(rawURL string) (base, opts string, ok bool) {
+	base, opts, found := strings.Cut(rawURL, "?")
+	if !found || !strings.Contains(opts, "=") {
+		return rawURL, opts, false
+	}
+	return base, opts, true
 }
 
 // open opens o's bucket.
 func (o Object) open(ctx context.Context) (*blob.Bucket, error) {
 	b, err := blob.OpenBucket(ctx, o.Bucket)
 	if err != nil {
+		if strings.Contains(err.Error(), "unknown query parameter") {
+			return nil, fmt.Errorf("%s: open the bucket: %w (what follows ? are the bucket's options; a key with a ? in it is written %%3F there)", o.URL, err)
+		}
 		return nil, fmt.Errorf("%s: open the bucket: %w", o.URL, err)
 	}
 	return b, nil

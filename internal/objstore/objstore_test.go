@@ -34,6 +34,10 @@ func TestParse(t *testing.T) {
 		{in: "s3://b", err: "names no object"},
 		{in: "s3:///k", err: "names no bucket"},
 		{in: "s3://b/p/", prefix: true, bucket: "s3://b", key: "p/"},
+		{in: "s3://b/dump?1.rdb", bucket: "s3://b", key: "dump?1.rdb"}, // no option follows the ?: the key's
+		{in: "s3://b/what?", bucket: "s3://b", key: "what?"},
+		{in: "s3://b/a%3Fb=c.rdb", bucket: "s3://b", key: "a?b=c.rdb"},
+		{in: "s3://b/a?region=eu-west-1", bucket: "s3://b?region=eu-west-1", key: "a"},
 	}
 	for _, tt := range tests {
 		o, err := Parse(tt.in, tt.prefix)
@@ -51,6 +55,28 @@ func TestParse(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:9000")
 	if o, _ := Parse("s3://b/k", false); o.Bucket != "s3://b?region=us-east-1&use_path_style=true" {
 		t.Errorf("with AWS_ENDPOINT_URL_S3: %q", o.Bucket)
+	}
+}
+
+// TestKeyWithQuestionMark: a ? followed by an option that is no option of the bucket is an
+// error that says how to write a ? of the key; a manifest goes beside a key with a ?.
+func TestKeyWithQuestionMark(t *testing.T) {
+	o, err := Parse("s3://b/a?b=c.rdb", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.open(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "%3F") || !strings.Contains(err.Error(), "s3://b/a") {
+		t.Fatalf("an unknown option: %v", err)
+	}
+	for in, want := range map[string]string{
+		"s3://b/dump?1.rdb":        "s3://b/dump?1.rdb.manifest.json",
+		"s3://b/dump.rdb?region=x": "s3://b/dump.rdb.manifest.json?region=x",
+		"s3://b/dump.rdb":          "s3://b/dump.rdb.manifest.json",
+	} {
+		if got := WithSuffix(in, ".manifest.json"); got != want {
+			t.Errorf("WithSuffix(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -4,18 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/rdbgen/rdbgen/record"
 )
 
-// File is a record.Source over an RDB file on disk: each WriteTo opens the file and reads
-// every record of it into the sink.
+// File is a record.Source over an RDB file on disk, or elsewhere (Open): each WriteTo opens
+// the file and reads every record of it into the sink.
 type File struct {
 	Path    string
 	Options Options
 	// Name, if set, names the file in errors instead of Path (a temporary copy of stdin).
 	Name string
+	// Open, if set, opens the file instead of os.Open(Path), from its start, every time it
+	// is read (an object in object storage); what it returns is read as NewReader reads r.
+	Open func() (io.ReadCloser, error)
 }
 
 // WriteTo reads the file at f.Path into sink. Errors about the file name it; the sink's
@@ -50,7 +54,13 @@ func (f File) Read(ctx context.Context, sink record.Sink) (*Reader, error) {
 
 // read reads the file with opts into sink, calling opened with the Reader before it reads.
 func (f File) read(ctx context.Context, opts Options, opened func(*Reader), sink record.Sink) error {
-	fh, err := os.Open(f.Path)
+	var fh io.ReadCloser
+	var err error
+	if f.Open != nil {
+		fh, err = f.Open()
+	} else {
+		fh, err = os.Open(f.Path)
+	}
 	if err != nil {
 		return err
 	}
