@@ -10,6 +10,10 @@
 #                     the CLI of two revisions side by side, interleaved (generate, inspect,
 #                     convert and read the 10M default dump; load 200k keys): medians, peak
 #                     RSS and ratios (scripts/bench-compare.sh; ROUNDS=5)
+#   make bench-html [BASE=rev]
+#                     inspect --html of the 10M default dump beside --json and --json
+#                     --prefixes, interleaved: medians and ratios (scripts/bench-html.sh);
+#                     BASE also runs that revision's binary beside this tree's
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
 #   make vet          gofmt and go vet
 #   make man          docs/rdbgen.1 from the commands' flags again (TestManPage fails when it is stale)
@@ -24,7 +28,7 @@ HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test test-deps redis-image bench bench-compare fuzz vet man cross
+.PHONY: all test test-deps redis-image bench bench-compare bench-html fuzz vet man cross
 
 all: vet test
 
@@ -71,6 +75,7 @@ redis-image:
 # export --format jsonl of the 10M dump and hdt3213's rdb -c json side by side.
 # load --method restore beside --method mass, 200k hashes of 20 fields (medians, ratio);
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
+# inspect --html of the 10M dump beside --json (scripts/bench-html.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
 # 10M keys to s3:// on a local MinIO beside the local file and local+upload (scripts/bench-objstore.sh).
 # WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
@@ -87,6 +92,11 @@ bench:
 	GO=$(GO) scripts/bench-diff.sh
 	GO=$(GO) scripts/bench-live.sh
 	GO=$(GO) scripts/bench-objstore.sh
+	GO=$(GO) scripts/bench-html.sh
+
+# inspect --html beside --json (issue 38's 1.2x), of this tree and, with BASE=rev, of rev.
+bench-html:
+	GO=$(GO) scripts/bench-html.sh $(if $(filter command line,$(origin BASE)),$(BASE))
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:
