@@ -210,7 +210,7 @@
     const hint = other && other.memory > totalMem / 2 ?
       note(`${pct(other.memory, totalMem)} of the memory is in prefixes not listed${listed.length > 0 && listed.every((p) => p.keys === 1) ? `, and each listed prefix is one key: names without ${JSON.stringify(sep)} are their own prefix` : ""}. rdbgen inspect --html with --separator, --depth and --top groups and lists them otherwise.`) : null;
     return section("prefixes", "Memory by key prefix", switcher, crumbs, box, detail, bound, hint,
-      note(`The ${listed.length} largest prefixes by estimated memory, ${S.depth} part${S.depth === 1 ? "" : "s"} deep (separator ${JSON.stringify(sep)}), grouped by their leading parts; the rest summed as other. The memory of a prefix is its keys' (names, values, expiries, dict entries); the dict tables belong to no prefix.`),
+      listed.length === 0 ? null : note(`The ${listed.length} largest prefixes by estimated memory, ${S.depth} part${S.depth === 1 ? "" : "s"} deep (separator ${JSON.stringify(sep)}), grouped by their leading parts; the rest summed as other. The memory of a prefix is its keys' (names, values, expiries, dict entries); the dict tables belong to no prefix.`),
       table("prefix-table", [["prefix"], ["keys", "num"], ["file bytes", "num"], ["estimated memory", "num"], ["share", "num"]], tableRows));
   }
 
