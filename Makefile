@@ -18,6 +18,8 @@
 #   make vet          gofmt and go vet
 #   make man          docs/rdbgen.1 from the commands' flags again (TestManPage fails when it is stale)
 #   make cross        go build and go vet for each release platform (.goreleaser.yaml), without cgo
+#   make release-check  goreleaser check of .goreleaser.yaml (goreleaser GORELEASER_VERSION,
+#                     built from the Go module proxy into MINIO_DIR once, by make test-deps)
 
 GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
@@ -28,7 +30,7 @@ HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test test-deps redis-image bench bench-compare bench-html fuzz vet man cross
+.PHONY: all test test-deps redis-image bench bench-compare bench-html fuzz vet man cross release-check
 
 all: vet test
 
@@ -47,6 +49,10 @@ test: test-deps
 # and MinIO (the object-storage tests) built from the Go module proxy into MINIO_DIR, outside
 # the repository. Elsewhere the tests that need a missing one skip (in CI they fail).
 MINIO_DIR ?= /opt/rdbgen-cache/bin
+# goreleaser for make release-check: the newest release whose go.mod this Go builds (v2.18
+# needs a newer Go); pinned, so CI checks .goreleaser.yaml with the same rules every run.
+GORELEASER_VERSION ?= v2.17.0
+GORELEASER ?= $(MINIO_DIR)/goreleaser
 TEST_PACKAGES = redis-server chromium fish zsh
 
 test-deps:
@@ -61,6 +67,10 @@ test-deps:
 	@if ! command -v minio >/dev/null 2>&1 && [ ! -x $(MINIO_DIR)/minio ]; then \
 		echo "make: building MinIO into $(MINIO_DIR) (once)" >&2; \
 		mkdir -p $(MINIO_DIR) && GOBIN=$(MINIO_DIR) $(GO) install github.com/minio/minio@latest </dev/null; \
+	fi
+	@if ! $(GORELEASER) --version 2>/dev/null | grep -q "$(GORELEASER_VERSION:v%=%)"; then \
+		echo "make: building goreleaser $(GORELEASER_VERSION) into $(MINIO_DIR) (once)" >&2; \
+		mkdir -p $(MINIO_DIR) && GOBIN=$(MINIO_DIR) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION) </dev/null; \
 	fi
 
 redis-image:
@@ -134,3 +144,7 @@ cross:
 		for d in $$skip; do pkgs=$$(echo "$$pkgs" | grep -v -x "github.com/rdbgen/rdbgen/$$d"); done; \
 		$(GO) vet $$pkgs; \
 	done
+
+# goreleaser check of .goreleaser.yaml: a release configuration error shows in CI, not at the tag.
+release-check: test-deps
+	$(GORELEASER) check
