@@ -10,10 +10,16 @@
 #                     the CLI of two revisions side by side, interleaved (generate, inspect,
 #                     convert and read the 10M default dump; load 200k keys): medians, peak
 #                     RSS and ratios (scripts/bench-compare.sh; ROUNDS=5)
+#   make bench-html [BASE=rev]
+#                     inspect --html of the 10M default dump beside --json and --json
+#                     --prefixes, interleaved: medians and ratios (scripts/bench-html.sh);
+#                     BASE also runs that revision's binary beside this tree's
 #   make fuzz         every Fuzz function, FUZZTIME (10s) each
 #   make vet          gofmt and go vet
 #   make man          docs/rdbgen.1 from the commands' flags again (TestManPage fails when it is stale)
 #   make cross        go build and go vet for each release platform (.goreleaser.yaml), without cgo
+#   make release-check  goreleaser check of .goreleaser.yaml (goreleaser GORELEASER_VERSION,
+#                     built from the Go module proxy into MINIO_DIR once, by make test-deps)
 
 GO ?= go
 REDIS_IMAGE ?= rdbgen-test/redis:7.0
@@ -24,7 +30,7 @@ HEAD ?= HEAD
 
 export REDIS_IMAGE
 
-.PHONY: all test test-deps redis-image bench bench-compare fuzz vet man cross
+.PHONY: all test test-deps redis-image bench bench-compare bench-html fuzz vet man cross release-check
 
 all: vet test
 
@@ -43,6 +49,10 @@ test: test-deps
 # and MinIO (the object-storage tests) built from the Go module proxy into MINIO_DIR, outside
 # the repository. Elsewhere the tests that need a missing one skip (in CI they fail).
 MINIO_DIR ?= /opt/rdbgen-cache/bin
+# goreleaser for make release-check: the newest release whose go.mod this Go builds (v2.18
+# needs a newer Go); pinned, so CI checks .goreleaser.yaml with the same rules every run.
+GORELEASER_VERSION ?= v2.17.0
+GORELEASER ?= $(MINIO_DIR)/goreleaser
 TEST_PACKAGES = redis-server chromium fish zsh
 
 test-deps:
@@ -57,6 +67,10 @@ test-deps:
 	@if ! command -v minio >/dev/null 2>&1 && [ ! -x $(MINIO_DIR)/minio ]; then \
 		echo "make: building MinIO into $(MINIO_DIR) (once)" >&2; \
 		mkdir -p $(MINIO_DIR) && GOBIN=$(MINIO_DIR) $(GO) install github.com/minio/minio@latest </dev/null; \
+	fi
+	@if ! $(GORELEASER) --version 2>/dev/null | grep -q "$(GORELEASER_VERSION:v%=%)"; then \
+		echo "make: building goreleaser $(GORELEASER_VERSION) into $(MINIO_DIR) (once)" >&2; \
+		mkdir -p $(MINIO_DIR) && GOBIN=$(MINIO_DIR) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION) </dev/null; \
 	fi
 
 redis-image:
@@ -73,6 +87,7 @@ redis-image:
 # rdbgen diff of two 10M-key dumps beside inspect of one (scripts/bench-diff.sh).
 # load (default method) of 1M strings beside redis-cli --pipe, and of 200k hashes beside
 # --method restore, each into a fresh Redis (scripts/bench-load.sh).
+# inspect --html of the 10M dump beside --json (scripts/bench-html.sh).
 # convert of a live 10M-key server (sync) beside redis-cli --rdb and BGSAVE (scripts/bench-live.sh).
 # 10M keys to s3:// on a local MinIO beside the local file and local+upload (scripts/bench-objstore.sh).
 # WHOLE names the whole-dataset benchmarks of package dataset (dataset/bench_whole_test.go),
@@ -91,6 +106,11 @@ bench:
 	GO=$(GO) scripts/bench-load.sh
 	GO=$(GO) scripts/bench-live.sh
 	GO=$(GO) scripts/bench-objstore.sh
+	GO=$(GO) scripts/bench-html.sh
+
+# inspect --html beside --json (issue 38's 1.2x), of this tree and, with BASE=rev, of rev.
+bench-html:
+	GO=$(GO) scripts/bench-html.sh $(if $(filter command line,$(origin BASE)),$(BASE))
 
 # The CLI at BASE against HEAD (a branch, tag or commit each), built in temporary worktrees.
 bench-compare:
@@ -128,3 +148,7 @@ cross:
 		for d in $$skip; do pkgs=$$(echo "$$pkgs" | grep -v -x "github.com/rdbgen/rdbgen/$$d"); done; \
 		$(GO) vet $$pkgs; \
 	done
+
+# goreleaser check of .goreleaser.yaml: a release configuration error shows in CI, not at the tag.
+release-check: test-deps
+	$(GORELEASER) check

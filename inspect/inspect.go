@@ -118,21 +118,29 @@ func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 		return s.report()
 	}
 	// More prefixes than the table holds: its entries are the candidates, counted again
-	// exactly when the file can be read again.
-	bound, exact := s.pre.bound(), seeker != nil
-	if exact {
+	// exactly when the file can be read again and that can tell the largest apart.
+	bound := s.pre.bound()
+	exact, again := s.pre.plan()
+	switch {
+	case exact:
+		return s.report()
+	case !again:
+		bound = s.pre.listNone()
+		exact = true // no row to count again
+	case seeker != nil:
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("inspect: read the file again for the prefixes: %w", err)
 		}
 		if s, err = pass(ctx, r, opts, s.pre.candidates()); err != nil {
 			return nil, err
 		}
+		exact = true
 	}
 	rep, err := s.report()
 	if err != nil {
 		return nil, err
 	}
-	if least, ok := leastListed(rep.Prefixes); ok && (!exact || least < bound) {
+	if least, ok := leastListed(rep.Prefixes); !ok || !exact || least < bound {
 		rep.PrefixBound = bound
 	}
 	return rep, nil
@@ -150,7 +158,7 @@ func leastListed(rows []Prefix) (int64, bool) {
 }
 
 // pass reads the file once into a sink; only, if set, restricts the prefixes counted.
-func pass(ctx context.Context, r io.Reader, opts Options, only map[string]bool) (*sink, error) {
+func pass(ctx context.Context, r io.Reader, opts Options, only []string) (*sink, error) {
 	// Inspect tells what a file holds, a valid one whole: the parts of Redis 8.6+ records no
 	// record holds are read past and counted (Report.Newer), not refused.
 	opts.Decoder.DropNewer = true

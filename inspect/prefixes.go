@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"hash/maphash"
+	"math"
 	"slices"
 )
 
@@ -21,7 +22,8 @@ type PrefixOptions struct {
 
 // maxPrefixes bounds the distinct prefixes counted apart: max(64*Top, 10000). Figures are
 // exact when a dump has no more. Past that the table keeps the prefixes of most memory
-// (see prefixes.add) and Read counts those again, exactly, in a second pass over the file.
+// (see prefixes.add) and Read counts those again, exactly, in a second pass over the file,
+// when that can tell the largest apart (see prefixes.plan).
 func maxPrefixes(top int) int { return max(64*top, 10000) }
 
 // A Prefix is the figures of one key prefix, or of "other".
@@ -48,37 +50,71 @@ type prefixes struct {
 	total Prefix
 	// heap orders the entries by memory once the table is full (nil before).
 	heap minMemory
-	// only, when set, restricts the count to these prefixes (a second pass): the others
-	// are summed in total alone.
-	only map[string]bool
+	// restricted: a second pass, which counts only the entries by holds from the start,
+	// the other prefixes in total alone.
+	restricted bool
 	// overflowed: the table was full when a new prefix came.
 	overflowed bool
-	// unlisted holds, once the table is full, the memory of the prefixes it does not hold,
-	// summed by a hash of the prefix (filtered Space-Saving, Homem and Carvalho): a prefix
-	// enters the table only when its cell's sum passes the least entry, so a dump of more
-	// distinct prefixes than the table holds costs an array add a key, not a change of the
-	// table. A prefix out of the table holds at most its cell's sum.
+	// none: no row is listed but "other" (see plan).
+	none bool
+	// unlisted holds the memory of the prefixes the table does not hold, summed by a hash of
+	// the prefix (filtered Space-Saving, Homem and Carvalho): a prefix enters the table only
+	// when its cell's sum passes enter, so a dump of many more distinct prefixes than the
+	// table holds costs a hash and an array add a key, not a change of the table. A prefix
+	// out of the table holds at most its cell's sum, and so at most maxCell.
 	unlisted []cell
-	seed     maphash.Seed
+	maxCell  int64
+	// enter is twice the least entry's memory once the table is full (see add).
+	enter int64
+	seed  maphash.Seed
 }
 
 // cell is the part of prefixes.unlisted of the prefixes of one hash.
 type cell struct {
 	// sum is the memory of the prefixes out of the table (see prefixes.unlisted).
 	sum int64
-	// held counts the prefixes of the table, and onlyHeld those of prefixes.only: a key
-	// whose cell holds none is not looked up in the map (most keys, when there are many
-	// more prefixes than entries).
-	held, onlyHeld uint32
+	// tags holds tagOf of the table's prefixes of this cell (0 for none), and spill counts
+	// those that found no free tag: a key whose tag is not there, when none spilled, is not
+	// looked up in the map (most keys, when there are many more prefixes than entries).
+	tags  [3]uint16
+	spill uint16
 }
 
-// unlistedCells is the size of prefixes.unlisted: 1 MiB.
-const unlistedCells = 1 << 16
+// has tells whether the table may hold a prefix of tag t in c.
+func (c *cell) has(t uint16) bool {
+	return c.spill != 0 || c.tags[0] == t || c.tags[1] == t || c.tags[2] == t
+}
+
+// hold notes a prefix of tag t that enters the table.
+func (c *cell) hold(t uint16) {
+	if i := slices.Index(c.tags[:], 0); i >= 0 {
+		c.tags[i] = t
+	} else if c.spill < math.MaxUint16 { // at the most, it stays there: a lookup every key
+		c.spill++
+	}
+}
+
+// release notes a prefix of tag t that leaves the table. When another prefix of the same
+// tag spilled, its tag is the one that goes: spill then stays nonzero.
+func (c *cell) release(t uint16) {
+	if i := slices.Index(c.tags[:], t); i >= 0 {
+		c.tags[i] = 0
+	} else if c.spill < math.MaxUint16 {
+		c.spill--
+	}
+}
+
+// tagOf is the part of a prefix's hash a cell keeps, never 0.
+func tagOf(h uint64) uint16 { return uint16(h>>48) | 1 }
+
+// unlistedCells is the size of prefixes.unlisted: 256 KiB.
+const unlistedCells = 1 << 14
 
 // counted is one prefix's figures in the table.
 type counted struct {
 	Prefix
-	idx int // in heap
+	idx  int    // in heap
+	hash uint64 // of Prefix.Prefix
 }
 
 func newPrefixes(o PrefixOptions) *prefixes {
@@ -92,15 +128,23 @@ func newPrefixes(o PrefixOptions) *prefixes {
 		o.Top = 20
 	}
 	return &prefixes{opts: o, sep: []byte(o.Separator), by: map[string]*counted{}, total: Prefix{Prefix: "other", Other: true},
-		unlisted: make([]cell, unlistedCells), seed: maphash.MakeSeed()}
+		unlisted: make([]cell, unlistedCells), enter: math.MaxInt64, seed: maphash.MakeSeed()}
 }
 
 // restrict makes p count only the prefixes of only (a second pass), the others in total alone.
-func (p *prefixes) restrict(only map[string]bool) {
-	p.only = only
-	for pre := range only {
-		p.unlisted[p.cell([]byte(pre))].onlyHeld++
+func (p *prefixes) restrict(only []string) {
+	p.restricted = true
+	for _, pre := range only {
+		p.hold(pre, maphash.String(p.seed, pre))
 	}
+}
+
+// hold puts a new entry for pre, of hash h, in the table.
+func (p *prefixes) hold(pre string, h uint64) *counted {
+	e := &counted{Prefix: Prefix{Prefix: pre}, idx: -1, hash: h}
+	p.by[pre] = e
+	p.unlisted[h&(unlistedCells-1)].hold(tagOf(h))
+	return e
 }
 
 // prefix returns key's prefix: its first Depth parts and the separator after them.
@@ -117,80 +161,135 @@ func (p *prefixes) prefix(key []byte) []byte {
 }
 
 // add counts a key. Once the table is full, a new prefix's memory is summed in its cell of
-// unlisted; when that sum passes the entry of least memory, m, the prefix takes m's place,
-// starting from the sum (filtered Space-Saving), and m's memory goes to m's cell. Every
-// entry's Memory is then at least its prefix's own, by at most MemoryError, and a prefix
-// not in the table holds at most the least Memory in it (see bound): a cell's sum never
-// passes the least entry, which only grows.
+// unlisted; when that sum passes twice the entry of least memory, m, the prefix takes m's
+// place, starting from the sum (filtered Space-Saving), and m's memory goes to m's cell.
+// Every entry's Memory is then at least its prefix's own, by at most MemoryError, and a
+// prefix not in the table holds at most maxCell. Entering at twice the least rather than
+// past it keeps a dump of many alike prefixes from changing the table at most keys.
 func (p *prefixes) add(key []byte, size, mem int64) {
 	p.total.Keys++
 	p.total.Bytes += size
 	p.total.Memory += mem
 	pre := p.prefix(key)
-	c := &p.unlisted[p.cell(pre)]
+	h := maphash.Bytes(p.seed, pre)
+	c := &p.unlisted[h&(unlistedCells-1)]
 	var e *counted
-	if c.held != 0 {
+	if c.has(tagOf(h)) {
 		e = p.by[string(pre)]
 	}
-	if e == nil && p.only != nil && (c.onlyHeld == 0 || !p.only[string(pre)]) {
-		return
-	}
-	switch {
-	case e != nil:
-	case len(p.by) < maxPrefixes(p.opts.Top) || p.only != nil:
-		e = &counted{Prefix: Prefix{Prefix: string(pre)}, idx: -1}
-		p.by[e.Prefix.Prefix] = e
-		c.held++
-	default:
-		p.overflowed = true
-		if p.heap == nil {
-			p.heap = newMinMemory(p.by)
-		}
-		least := p.heap.least()
-		if c.sum+mem <= least.Memory {
-			c.sum += mem
+	if e == nil {
+		switch {
+		case p.restricted:
 			return
+		case len(p.by) < maxPrefixes(p.opts.Top):
+			e = p.hold(string(pre), h)
+		case c.sum+mem <= p.enter:
+			c.sum += mem
+			p.maxCell = max(p.maxCell, c.sum)
+			p.full()
+			return
+		default:
+			p.full()
+			e = p.replace(pre, h, c.sum)
 		}
-		// The prefix enters in place of the least entry, whose sum goes to its own cell
-		// so that the cell still bounds it.
-		out := &p.unlisted[p.cell([]byte(least.Prefix.Prefix))]
-		out.sum = max(out.sum, least.Memory)
-		out.held--
-		delete(p.by, least.Prefix.Prefix)
-		c.held++
-		e = least
-		e.Prefix = Prefix{Prefix: string(pre), Memory: c.sum, MemoryError: c.sum}
-		p.by[e.Prefix.Prefix] = e
 	}
 	e.Keys++
 	e.Bytes += size
 	e.Memory += mem
 	if e.idx >= 0 {
 		p.heap.fix(e.idx)
+		p.enter = 2 * p.heap.least().Memory
 	}
 }
 
-// cell returns the index in unlisted of pre's sum.
-func (p *prefixes) cell(pre []byte) uint64 {
-	return maphash.Bytes(p.seed, pre) & (unlistedCells - 1)
+// full notes that the table is full and orders it, the first time a new prefix finds it so.
+func (p *prefixes) full() {
+	if p.heap == nil {
+		p.overflowed = true
+		p.heap = newMinMemory(p.by)
+		p.enter = 2 * p.heap.least().Memory
+	}
+}
+
+// replace puts pre, of hash h and whose cell holds sum, in place of the least entry, whose
+// memory goes to its own cell so that the cell still bounds it.
+func (p *prefixes) replace(pre []byte, h uint64, sum int64) *counted {
+	e := p.heap.least()
+	out := &p.unlisted[e.hash&(unlistedCells-1)]
+	out.sum = max(out.sum, e.Memory)
+	p.maxCell = max(p.maxCell, out.sum)
+	out.release(tagOf(e.hash))
+	delete(p.by, e.Prefix.Prefix)
+	e.Prefix = Prefix{Prefix: string(pre), Memory: sum, MemoryError: sum}
+	e.hash = h
+	p.by[e.Prefix.Prefix] = e
+	p.unlisted[h&(unlistedCells-1)].hold(tagOf(h))
+	return e
 }
 
 // bound returns the most estimated memory a prefix missing from the table may hold: 0
-// before the table was full, else the least Memory in it.
-func (p *prefixes) bound() int64 {
-	if p.heap == nil {
-		return 0
+// before the table was full.
+func (p *prefixes) bound() int64 { return p.maxCell }
+
+// plan tells, once the table was full, what a second pass over the file may give:
+//   - exact: the Top entries of most memory are exact (met before the table was full and
+//     never given up) and hold more than any other prefix may: no second pass is needed;
+//   - again: some entry holds more, counting only the keys met since it entered, than any
+//     prefix out of the table may: a second pass counts the entries exactly. Otherwise no
+//     entry is known to stand out of the dump's many prefixes, and a second pass could
+//     tell none apart either.
+func (p *prefixes) plan() (exact, again bool) {
+	rows := p.sorted()
+	top := rows[:min(p.opts.Top, len(rows))]
+	exact = true
+	for _, e := range top {
+		exact = exact && e.MemoryError == 0
 	}
-	return p.heap.least().Memory
+	if len(top) > 0 && len(rows) > len(top) {
+		exact = exact && top[len(top)-1].Memory >= rows[len(top)].Memory
+	}
+	if len(top) > 0 {
+		exact = exact && top[len(top)-1].Memory >= p.maxCell
+	}
+	for _, e := range rows {
+		again = again || e.Memory-e.MemoryError > p.maxCell
+	}
+	return exact, again
+}
+
+// listNone makes result list no prefix but "other", and returns the most estimated memory
+// any prefix may hold: no entry stands out (see plan).
+func (p *prefixes) listNone() int64 {
+	p.none = true
+	most := p.maxCell
+	for _, e := range p.by {
+		most = max(most, e.Memory)
+	}
+	return most
 }
 
 // candidates returns the prefixes the table holds, for an exact second count.
-func (p *prefixes) candidates() map[string]bool {
-	only := make(map[string]bool, len(p.by))
+func (p *prefixes) candidates() []string {
+	only := make([]string, 0, len(p.by))
 	for pre := range p.by {
-		only[pre] = true
+		only = append(only, pre)
 	}
 	return only
+}
+
+// sorted returns the entries by memory (then keys, then name), leaving out those a second
+// pass did not meet.
+func (p *prefixes) sorted() []Prefix {
+	all := make([]Prefix, 0, len(p.by))
+	for _, e := range p.by {
+		if e.Keys > 0 {
+			all = append(all, e.Prefix)
+		}
+	}
+	slices.SortFunc(all, func(a, b Prefix) int {
+		return cmp.Or(cmp.Compare(b.Memory, a.Memory), cmp.Compare(b.Keys, a.Keys), cmp.Compare(a.Prefix, b.Prefix))
+	})
+	return all
 }
 
 // result returns the Top prefixes by memory (then keys, then name), and "other" when any
@@ -199,14 +298,11 @@ func (p *prefixes) result() []Prefix {
 	if p.opts.Top < 0 {
 		return nil
 	}
-	all := make([]Prefix, 0, len(p.by))
-	for _, e := range p.by {
-		all = append(all, e.Prefix)
+	var out []Prefix
+	if !p.none {
+		all := p.sorted()
+		out = all[:min(p.opts.Top, len(all))]
 	}
-	slices.SortFunc(all, func(a, b Prefix) int {
-		return cmp.Or(cmp.Compare(b.Memory, a.Memory), cmp.Compare(b.Keys, a.Keys), cmp.Compare(a.Prefix, b.Prefix))
-	})
-	out := all[:min(p.opts.Top, len(all))]
 	other := p.total
 	for _, e := range out {
 		other.Keys -= e.Keys

@@ -49,7 +49,8 @@ type Report struct {
 	// PrefixBound, when nonzero, says that Prefixes may not be the largest prefixes: the
 	// dump has more prefixes than the count holds apart (see PrefixOptions) and a prefix
 	// not listed may hold up to PrefixBound bytes of estimated memory, more than the last
-	// row listed. Zero when the rows are the largest, exactly.
+	// row listed; when no prefix stands out of the many, none is listed but "other", and
+	// none holds more than PrefixBound. Zero when the rows are the largest, exactly.
 	PrefixBound int64 `json:"prefix_bound,omitempty"`
 }
 

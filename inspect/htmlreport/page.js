@@ -203,10 +203,14 @@
       num("keys", p.keys), num("bytes", p.bytes, bytes(p.bytes)), num("memory", p.memory, bytes(p.memory)),
       el("td", {class: "num"}, pct(p.memory, totalMem))));
     const other = rows.find((p) => p.other);
+    const listed = rows.filter((p) => !p.other);
+    const bound = !R.prefix_bound ? null : listed.length === 0 ?
+      note(`The dump has more distinct prefixes than rdbgen counts apart, and none stands out: none is listed, and each holds at most ${bytes(R.prefix_bound)} of estimated memory.`) :
+      note(`Approximate: the dump has more distinct prefixes than rdbgen counts apart, and a prefix not listed may hold up to ${bytes(R.prefix_bound)} of estimated memory.`);
     const hint = other && other.memory > totalMem / 2 ?
-      note(`${pct(other.memory, totalMem)} of the memory is in prefixes not listed${rows.every((p) => p.other || p.keys === 1) ? `, and each listed prefix is one key: names without ${JSON.stringify(sep)} are their own prefix` : ""}. rdbgen inspect --html with --separator, --depth and --top groups and lists them otherwise.`) : null;
-    return section("prefixes", "Memory by key prefix", switcher, crumbs, box, detail, hint,
-      note(`The ${rows.filter((p) => !p.other).length} largest prefixes by estimated memory, ${S.depth} part${S.depth === 1 ? "" : "s"} deep (separator ${JSON.stringify(sep)}), grouped by their leading parts; the rest summed as other. The memory of a prefix is its keys' (names, values, expiries, dict entries); the dict tables belong to no prefix.`),
+      note(`${pct(other.memory, totalMem)} of the memory is in prefixes not listed${listed.length > 0 && listed.every((p) => p.keys === 1) ? `, and each listed prefix is one key: names without ${JSON.stringify(sep)} are their own prefix` : ""}. rdbgen inspect --html with --separator, --depth and --top groups and lists them otherwise.`) : null;
+    return section("prefixes", "Memory by key prefix", switcher, crumbs, box, detail, bound, hint,
+      listed.length === 0 ? null : note(`The ${listed.length} largest prefixes by estimated memory, ${S.depth} part${S.depth === 1 ? "" : "s"} deep (separator ${JSON.stringify(sep)}), grouped by their leading parts; the rest summed as other. The memory of a prefix is its keys' (names, values, expiries, dict entries); the dict tables belong to no prefix.`),
       table("prefix-table", [["prefix"], ["keys", "num"], ["file bytes", "num"], ["estimated memory", "num"], ["share", "num"]], tableRows));
   }
 

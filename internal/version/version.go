@@ -149,6 +149,11 @@ func (in Info) String() string {
 		}
 		parts = append(parts, "revision "+rev)
 	}
+	if in.Revision == "" && (in.Module == "" || in.Module == "(devel)") {
+		// Go stamps no revision with -buildvcs=false, nor in a linked git worktree (whose
+		// .git is a file: golang/go#58218).
+		parts = append(parts, "revision unknown: built with -buildvcs=false or in a git worktree")
+	}
 	if in.Time != "" {
 		parts = append(parts, in.Time)
 	}

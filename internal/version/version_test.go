@@ -79,7 +79,9 @@ func TestString(t *testing.T) {
 		in   Info
 		want string
 	}{
-		{Info{Release: "0.1.0", Go: "go1.26.0", Platform: "linux/amd64"}, "0.1.0 (go1.26.0 linux/amd64)"},
+		{Info{Release: "0.1.0", Go: "go1.26.0", Platform: "linux/amd64"}, "0.1.0 (revision unknown: built with -buildvcs=false or in a git worktree; go1.26.0 linux/amd64)"},
+		{Info{Release: "0.1.0", Module: "(devel)", Go: "go1.26.0", Platform: "linux/amd64"}, "0.1.0 (revision unknown: built with -buildvcs=false or in a git worktree; go1.26.0 linux/amd64)"},
+		{Info{Release: "1.2.0", Module: "v1.2.0", Go: "go1.26.0", Platform: "linux/amd64"}, "1.2.0 (go1.26.0 linux/amd64)"},
 		{Info{Release: "0.1.0", Revision: "5a894fd1a2b3c4d5e6f7", Time: "2026-12-07T19:51:12Z", Modified: true, Go: "go1.26.0", Platform: "linux/arm64"},
 			"0.1.0 (revision 5a894fd1a2b3, 2026-12-07T19:51:12Z, modified; go1.26.0 linux/arm64)"},
 		{Info{Release: "1.2.0", Revision: "abc", Go: "go1.26.0", Platform: "darwin/arm64"}, "1.2.0 (revision abc; go1.26.0 darwin/arm64)"},
