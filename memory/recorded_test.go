@@ -14,6 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -62,11 +63,11 @@ func TestRecordMeasurements(t *testing.T) {
 			continue
 		}
 		for _, rc := range recipes() {
-			tg, err := encoder.LookupTarget(vs.target)
+			tg, err := rdb.LookupTarget(vs.target)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rc.fieldTTL && !tg.Can(encoder.HashFieldTTL) {
+			if rc.fieldTTL && !tg.Can(rdb.HashFieldTTL) {
 				continue
 			}
 			path := servertest.WriteSource(t, rc.src(), encoder.Options{Target: vs.target})
