@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -167,7 +168,7 @@ func TestCanFill(t *testing.T) {
 			t.Errorf("%s: CanFill %v, want %v", tt.name, got, tt.want)
 		}
 		_, err := NewWriter(dsts, layout, WriterOptions{FillCounts: true})
-		if tt.want != (err == nil) || (err != nil && !errors.Is(err, encoder.ErrInvalidOption)) {
+		if tt.want != (err == nil) || (err != nil && !errors.Is(err, rdb.ErrInvalidOption)) {
 			t.Errorf("%s: NewWriter with FillCounts: %v", tt.name, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -74,7 +75,7 @@ func TestWriterGivesEveryShardTheFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.WriteFunction(libs[0]); !errors.Is(err, encoder.ErrCannotHold) || err.Error() != `shard 0: function library "a": a function library needs RDB 10 (redis-7.0 or later), and redis-6.2 writes RDB 9` {
+	if err := old.WriteFunction(libs[0]); !errors.Is(err, rdb.ErrCannotHold) || err.Error() != `shard 0: function library "a": a function library needs RDB 10 (redis-7.0 or later), and redis-6.2 writes RDB 9` {
 		t.Fatalf("RDB 9: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -69,14 +70,14 @@ type Writer struct {
 // it does not close the destinations.
 func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, error) {
 	if layout == nil {
-		return nil, fmt.Errorf("%w: nil layout", encoder.ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil layout", rdb.ErrInvalidOption)
 	}
 	n := layout.Len()
 	if len(dsts) != n {
-		return nil, fmt.Errorf("%w: %d destinations for %d shards", encoder.ErrInvalidOption, len(dsts), n)
+		return nil, fmt.Errorf("%w: %d destinations for %d shards", rdb.ErrInvalidOption, len(dsts), n)
 	}
 	if opts.Counts != nil && len(opts.Counts) != n {
-		return nil, fmt.Errorf("%w: %d counts for %d shards", encoder.ErrInvalidOption, len(opts.Counts), n)
+		return nil, fmt.Errorf("%w: %d counts for %d shards", rdb.ErrInvalidOption, len(opts.Counts), n)
 	}
 	eo := opts.Encoder
 	if eo.BufferSize == 0 {
@@ -91,7 +92,7 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 	}
 	if opts.FillCounts && opts.Counts == nil {
 		if !CanFill(dsts) {
-			return nil, fmt.Errorf("%w: counts filled in need seekable files as destinations", encoder.ErrInvalidOption)
+			return nil, fmt.Errorf("%w: counts filled in need seekable files as destinations", rdb.ErrInvalidOption)
 		}
 		eo.HeaderLast = true
 		w.files = make([]*shardFile, n)
@@ -121,7 +122,7 @@ func NewWriter(dsts []io.Writer, layout *Layout, opts WriterOptions) (*Writer, e
 }
 
 // Target returns the target the shards are written for.
-func (w *Writer) Target() encoder.Target { return w.shards[0].Target() }
+func (w *Writer) Target() rdb.Target { return w.shards[0].Target() }
 
 // RDBVersion returns the version written in the shards' headers.
 func (w *Writer) RDBVersion() int { return w.shards[0].RDBVersion() }

@@ -11,6 +11,7 @@ import (
 	"github.com/hdt3213/rdb/parser"
 
 	"github.com/rdbgen/rdbgen/cluster"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -187,7 +188,7 @@ func TestWriterErrors(t *testing.T) {
 	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Counts: make([]record.Counts, 3)}); err == nil || !strings.Contains(err.Error(), "3 counts for 2 shards") {
 		t.Errorf("wrong counts: %v", err)
 	}
-	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Encoder: encoder.Options{Target: "redis-1"}}); !errors.Is(err, encoder.ErrUnknownTarget) {
+	if _, err := cluster.NewWriter(two, layout, cluster.WriterOptions{Encoder: encoder.Options{Target: "redis-1"}}); !errors.Is(err, rdb.ErrUnknownTarget) {
 		t.Errorf("bad target: %v", err)
 	}
 	// A count that turns out wrong fails Close, naming the shard.

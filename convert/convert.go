@@ -15,6 +15,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/filter"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/rebase"
@@ -25,7 +26,7 @@ import (
 type Options struct {
 	// Filter chooses the records to keep (see filter.Options); default keep all. Where the
 	// encoder drops field TTLs (encoder.Options.DropFieldTTL, in a file that cannot hold
-	// them: encoder.HashFieldTTL), the fields that have expired at Filter.Now are dropped
+	// them: rdb.HashFieldTTL), the fields that have expired at Filter.Now are dropped
 	// (filter.Options.DropExpiredFields): written without their TTL, they would never
 	// expire.
 	Filter filter.Options
@@ -44,7 +45,7 @@ type Options struct {
 	KeepCreated bool
 	// DropFunctions leaves out the source's function libraries, counting them in
 	// Stats.FunctionsDropped; default off: they are written, and a file that cannot
-	// hold them (encoder.Functions) is an error wrapping encoder.ErrCannotHold naming the
+	// hold them (rdb.Functions) is an error wrapping rdb.ErrCannotHold naming the
 	// library. The filter never drops them: they are not keys.
 	DropFunctions bool
 }
@@ -70,7 +71,7 @@ type Stats struct {
 
 // Through returns src as the records an RDB file for encOpts's target can hold: those
 // opts.Filter keeps and, with SkipUnsupported, those the target's RDB version holds (a key it
-// cannot hold is otherwise an error wrapping encoder.ErrCannotHold, naming the key and the way
+// cannot hold is otherwise an error wrapping rdb.ErrCannotHold, naming the key and the way
 // out). Write it with output.Write, output.WriteShards, output.File or output.Shards under the
 // same encoder options, with encoder.Options.CountsAreHints set when src is a dump (its
 // RESIZEDB counts are hints, and a db of it may come in two sections); stats are complete
@@ -85,11 +86,11 @@ func Through(src record.Source, encOpts encoder.Options, opts Options) (conv rec
 }
 
 // Count returns src through the target check of the oldest target that holds whatever a
-// dump may (encoder.FirstTarget of every feature), which no record fails: to count a dump's
+// dump may (rdb.FirstTarget of every feature), which no record fails: to count a dump's
 // records (stats, complete once the source is read) on its way elsewhere than a file, as
 // load sends it to a server.
 func Count(src record.Source, opts Options) (conv record.Source, stats *Stats, err error) {
-	t, _ := encoder.FirstTarget(encoder.Features()...)
+	t, _ := rdb.FirstTarget(rdb.Features()...)
 	return Through(src, encoder.Options{Target: t.Name}, opts)
 }
 
@@ -110,7 +111,7 @@ func Write(ctx context.Context, dst io.Writer, src record.Source, out output.Opt
 // converted is the Source that Through returns.
 type converted struct {
 	src   record.Source
-	caps  encoder.Capabilities // of the file written
+	caps  rdb.Capabilities // of the file written
 	opts  Options
 	stats *Stats
 }
@@ -123,9 +124,9 @@ func (c *converted) WriteTo(ctx context.Context, sink record.Sink) error {
 
 // convertInto writes src through opts's filter and the target check into sink, which writes
 // a file of capabilities caps.
-func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilities, src record.Source, opts Options) (Stats, error) {
+func convertInto(ctx context.Context, sink record.Sink, caps rdb.Capabilities, src record.Source, opts Options) (Stats, error) {
 	stats := Stats{}
-	if caps.DropFieldTTL && !caps.Can(encoder.HashFieldTTL) {
+	if caps.DropFieldTTL && !caps.Can(rdb.HashFieldTTL) {
 		opts.Filter.DropExpiredFields = true
 	}
 	kept := &record.Count{Next: sink}
@@ -160,7 +161,7 @@ func convertInto(ctx context.Context, sink record.Sink, caps encoder.Capabilitie
 // capability table), and refuses (or, under SkipUnsupported, drops) the others.
 type targetSink struct {
 	record.Gate
-	caps  encoder.Capabilities
+	caps  rdb.Capabilities
 	opts  Options
 	stats *Stats
 	db    int
@@ -204,7 +205,7 @@ func (t *targetSink) holds(h *record.Header) (bool, error) {
 		return err == nil, nil
 	}
 	way := "leave such keys out with --skip-unsupported"
-	if rdbsink.Needs(h) == encoder.HashFieldTTL {
+	if rdbsink.Needs(h) == rdb.HashFieldTTL {
 		way = "keep them without their field TTLs with --drop-field-ttl, or " + way
 	}
 	return false, fmt.Errorf("key %q (db %d): %w; %s", h.Key, t.db, err, wayOut(err, way))
@@ -214,19 +215,19 @@ func (t *targetSink) holds(h *record.Header) (bool, error) {
 // target holds it, a newer --rdb-version (for a hash with field TTLs bound for Valkey 9,
 // its own format); else way.
 func wayOut(err error, way string) string {
-	var cannot *encoder.CannotHoldError
-	if errors.As(err, &cannot) && cannot.Feature == encoder.HashFieldTTL &&
-		(encoder.Capabilities{Target: cannot.In.Target, RDBVersion: encoder.ValkeyVersion}).Can(encoder.ValkeyFormat) {
-		return fmt.Sprintf("write Valkey 9's own format (VALKEY080, type 22) with --rdb-version %d, or %s", encoder.ValkeyVersion, way)
+	var cannot *rdb.CannotHoldError
+	if errors.As(err, &cannot) && cannot.Feature == rdb.HashFieldTTL &&
+		(rdb.Capabilities{Target: cannot.In.Target, RDBVersion: rdb.ValkeyVersion}).Can(rdb.ValkeyFormat) {
+		return fmt.Sprintf("write Valkey 9's own format (VALKEY080, type 22) with --rdb-version %d, or %s", rdb.ValkeyVersion, way)
 	}
 	if errors.As(err, &cannot) && cannot.VersionTooOld() {
 		return fmt.Sprintf("choose --rdb-version %d or more, or leave --rdb-version out, or %s", cannot.Feature.Since(), way)
 	}
-	if errors.As(err, &cannot) && cannot.Feature == encoder.HashFieldTTL {
-		first, _ := encoder.FirstTarget(encoder.HashFieldTTL)
-		for _, t := range encoder.Targets() {
-			if (encoder.Capabilities{Target: t, RDBVersion: encoder.ValkeyVersion}).Can(encoder.ValkeyFormat) {
-				return fmt.Sprintf("choose a newer --target (%s, or %s with --rdb-version %d), or %s", first.Name, t.Name, encoder.ValkeyVersion, way)
+	if errors.As(err, &cannot) && cannot.Feature == rdb.HashFieldTTL {
+		first, _ := rdb.FirstTarget(rdb.HashFieldTTL)
+		for _, t := range rdb.Targets() {
+			if (rdb.Capabilities{Target: t, RDBVersion: rdb.ValkeyVersion}).Can(rdb.ValkeyFormat) {
+				return fmt.Sprintf("choose a newer --target (%s, or %s with --rdb-version %d), or %s", first.Name, t.Name, rdb.ValkeyVersion, way)
 			}
 		}
 	}
@@ -240,8 +241,8 @@ func (t *targetSink) WriteFunction(code []byte) error {
 		t.stats.FunctionsDropped++
 		return nil
 	}
-	if !t.caps.Can(encoder.Functions) {
-		err := t.caps.Refuse(encoder.Functions)
+	if !t.caps.Can(rdb.Functions) {
+		err := t.caps.Refuse(rdb.Functions)
 		return fmt.Errorf("%s: %w; %s", record.LibraryLabel(code), err, wayOut(err, "leave them out with --drop-functions"))
 	}
 	if err := t.Next.WriteFunction(code); err != nil {
@@ -254,8 +255,8 @@ func (t *targetSink) WriteFunction(code []byte) error {
 // WriteModuleAux passes a module's AUX data on; a file that cannot hold it is an error
 // naming the module and the ways out.
 func (t *targetSink) WriteModuleAux(a *record.ModuleAux) error {
-	if !t.caps.Can(encoder.ModuleAux) {
-		err := t.caps.Refuse(encoder.ModuleAux)
+	if !t.caps.Can(rdb.ModuleAux) {
+		err := t.caps.Refuse(rdb.ModuleAux)
 		return fmt.Errorf("%s: %w; %s", a.Label(), err, wayOut(err, "drop its database's module keys"))
 	}
 	if err := t.Next.WriteModuleAux(a); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -25,7 +26,7 @@ import (
 
 // TestConvertFunctions converts a real Redis 7.0 dump holding two function libraries: into
 // RDB 10 (with a filter that drops keys, which keeps them) the server on the file lists the
-// dump's libraries with their code; into RDB 9 it is an error wrapping encoder.ErrCannotHold
+// dump's libraries with their code; into RDB 9 it is an error wrapping rdb.ErrCannotHold
 // that names the library, unless DropFunctions, which counts them; into RESP they are
 // FUNCTION LOAD commands, counted.
 func TestConvertFunctions(t *testing.T) {
@@ -54,8 +55,8 @@ func TestConvertFunctions(t *testing.T) {
 			var out bytes.Buffer
 			_, stats, err := convert.Write(ctx, &out, src, output.Options{Encoder: encoder.Options{Target: tt.target}}, tt.opts)
 			if tt.wantErr != "" {
-				if !errors.Is(err, encoder.ErrCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
-					t.Fatalf("Convert: %v; want encoder.ErrCannotHold naming the library and saying %q", err, tt.wantErr)
+				if !errors.Is(err, rdb.ErrCannotHold) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), `function library "`) {
+					t.Fatalf("Convert: %v; want rdb.ErrCannotHold naming the library and saying %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -138,9 +139,9 @@ func TestConvertKeepsNegativeZeroScore(t *testing.T) {
 			t.Fatalf("%s: the original's ZSCORE z m = %v, %v", name, s, err)
 		}
 		for _, target := range []string{"redis-6.2", "redis-7.0"} {
-			skiplist := encoder.DefaultThresholds()
+			skiplist := rdb.DefaultThresholds()
 			skiplist.ZSetMaxListpackEntries = 0
-			for _, thresholds := range []*encoder.Thresholds{nil, &skiplist} {
+			for _, thresholds := range []*rdb.Thresholds{nil, &skiplist} {
 				out := filepath.Join(t.TempDir(), "out.rdb")
 				f, err := os.Create(out)
 				if err != nil {

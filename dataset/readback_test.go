@@ -12,6 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/readback"
 	"github.com/rdbgen/rdbgen/internal/version"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -49,7 +50,7 @@ func TestGenerateReadBackByIndependentParser(t *testing.T) {
 				}
 				readback.CheckTrailer(t, file, !opts.DisableChecksum)
 				p := readback.Parse(t, file)
-				target, _ := encoder.LookupTarget(opts.Target)
+				target, _ := rdb.LookupTarget(opts.Target)
 				if want := fmt.Sprintf("%04d", target.RDBVersion); p.Version != want {
 					t.Fatalf("version %s, want %s", p.Version, want)
 				}
@@ -103,7 +104,7 @@ func TestGenerateRejectsBadInput(t *testing.T) {
 		t.Fatalf("NUL prefix: %v", err)
 	}
 	_, err = output.Write(context.Background(), new(bytes.Buffer), &dataset.Config{Count: 1}, output.Options{Encoder: encoder.Options{Target: "redis-1.0"}})
-	if !errors.Is(err, encoder.ErrUnknownTarget) {
+	if !errors.Is(err, rdb.ErrUnknownTarget) {
 		t.Fatalf("unknown target: %v", err)
 	}
 }

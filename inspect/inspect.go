@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -35,14 +35,14 @@ var ErrBadOption = errors.New("inspect: invalid option")
 
 // Options configure an inspection. The zero value works.
 type Options struct {
-	// Target names the server release of the memory estimate (see encoder.Targets);
+	// Target names the server release of the memory estimate (see rdb.Targets);
 	// default: the release the file's redis-ver or valkey-ver AUX field names when it is a
 	// target, else the oldest Redis target that writes the file's RDB version, else
 	// FallbackTarget.
 	Target string
 	// Thresholds are the server's encoding settings for the estimate; nil means Redis's
-	// defaults (encoder.DefaultThresholds).
-	Thresholds *encoder.Thresholds
+	// defaults (rdb.DefaultThresholds).
+	Thresholds *rdb.Thresholds
 	// Allocator is the server's allocator for the estimate (memory.Options.Allocator):
 	// "" or "jemalloc", or "libc".
 	Allocator string
@@ -98,7 +98,7 @@ func read(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 		opts.Now = time.Now()
 	}
 	if opts.Target != "" {
-		if _, err := encoder.LookupTarget(opts.Target); err != nil {
+		if _, err := rdb.LookupTarget(opts.Target); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrBadOption, err)
 		}
 	}
@@ -183,19 +183,19 @@ func defaultTarget(version int, aux map[string]string) string {
 		}
 		if major, rest, ok := strings.Cut(v, "."); ok {
 			minor, _, _ := strings.Cut(rest, ".")
-			if t, err := encoder.LookupTarget(f.prefix + major + "." + minor); err == nil && loads(t, version) {
+			if t, err := rdb.LookupTarget(f.prefix + major + "." + minor); err == nil && loads(t, version) {
 				return t.Name
 			}
 		}
 	}
-	if version >= encoder.ValkeyVersion { // Valkey's own format, VALKEY080
-		for _, t := range encoder.Targets() {
+	if version >= rdb.ValkeyVersion { // Valkey's own format, VALKEY080
+		for _, t := range rdb.Targets() {
 			if loads(t, version) {
 				return t.Name
 			}
 		}
 	}
-	for _, t := range encoder.Targets() {
+	for _, t := range rdb.Targets() {
 		if strings.HasPrefix(t.Name, "redis-") && t.RDBVersion == version {
 			return t.Name
 		}
@@ -204,10 +204,10 @@ func defaultTarget(version int, aux map[string]string) string {
 }
 
 // loads reports whether the server of target t loads files of RDB version version: up to
-// its own version, and Valkey's format (encoder.ValkeyVersion) where t reads it.
-func loads(t encoder.Target, version int) bool {
-	if version >= encoder.ValkeyVersion {
-		return encoder.Capabilities{Target: t, RDBVersion: version}.Can(encoder.ValkeyFormat)
+// its own version, and Valkey's format (rdb.ValkeyVersion) where t reads it.
+func loads(t rdb.Target, version int) bool {
+	if version >= rdb.ValkeyVersion {
+		return rdb.Capabilities{Target: t, RDBVersion: version}.Can(rdb.ValkeyFormat)
 	}
 	return t.RDBVersion >= version
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/inspect"
 	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -276,7 +277,7 @@ func TestExpiryHistogram(t *testing.T) {
 func TestDefaultTarget(t *testing.T) {
 	header := func(version int, aux ...string) []byte {
 		b := fmt.Appendf(nil, "REDIS%04d", version)
-		if version >= encoder.ValkeyVersion {
+		if version >= rdb.ValkeyVersion {
 			b = fmt.Appendf(nil, "VALKEY%03d", version)
 		}
 		for i := 0; i < len(aux); i += 2 {
@@ -317,7 +318,7 @@ func TestDefaultTarget(t *testing.T) {
 			}
 		})
 	}
-	if _, err := inspect.Read(context.Background(), bytes.NewReader(header(9)), inspect.Options{Target: "redis-1.0"}); !errors.Is(err, inspect.ErrBadOption) || !errors.Is(err, encoder.ErrUnknownTarget) {
+	if _, err := inspect.Read(context.Background(), bytes.NewReader(header(9)), inspect.Options{Target: "redis-1.0"}); !errors.Is(err, inspect.ErrBadOption) || !errors.Is(err, rdb.ErrUnknownTarget) {
 		t.Errorf("unknown target: %v", err)
 	}
 }

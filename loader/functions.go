@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
+	"github.com/redis/go-redis/v9"
 )
 
 // A functionLoader is the sink a load writes its source into: records go on to its Sink
@@ -48,9 +47,9 @@ func (f *functionLoader) do(addr string, args ...any) error {
 // the library and the server; the libraries this load added before are deleted again.
 func (f *functionLoader) WriteFunction(code []byte) error {
 	label := record.LibraryLabel(code)
-	if !f.version.Has(encoder.Functions) {
+	if !f.version.Has(rdb.Functions) {
 		return fmt.Errorf("%s: %w: %s is Redis %s, and function libraries need %s or later; leave them out with --drop-functions",
-			label, resp.ErrServerTooOld, f.l.o.Addr, f.version, resp.FirstVersion(encoder.Functions))
+			label, resp.ErrServerTooOld, f.l.o.Addr, f.version, resp.FirstVersion(rdb.Functions))
 	}
 	load := resp.FunctionLoad(code, f.l.o.ReplaceFunctions)
 	args := make([]any, len(load))

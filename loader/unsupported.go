@@ -1,7 +1,7 @@
 package loader
 
 import (
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
@@ -18,7 +18,7 @@ func (l *load) skipUnsupported(sink record.Sink, version resp.Version) record.Si
 	g := &record.Gate{Pass: record.Pass{Next: sink}}
 	g.Keep = func(h *record.Header) (bool, error) {
 		f := rdbsink.Needs(h)
-		if f == 0 || version.Has(f) || f == encoder.HashFieldTTL && l.o.DropFieldTTL {
+		if f == 0 || version.Has(f) || f == rdb.HashFieldTTL && l.o.DropFieldTTL {
 			return true, nil
 		}
 		l.unsupported++

@@ -14,7 +14,7 @@ import (
 	"github.com/rdbgen/rdbgen/cluster"
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/spec"
 )
@@ -53,7 +53,7 @@ type Manifest struct {
 	Rebase any `json:"rebase,omitempty"`
 	// Thresholds are the encoding limits the file was written with (absent before
 	// collections: the defaults).
-	Thresholds *encoder.Thresholds `json:"thresholds,omitempty"`
+	Thresholds *rdb.Thresholds `json:"thresholds,omitempty"`
 	// Cluster says which shard of a cluster dataset the file is; nil for a file that holds
 	// the whole dataset.
 	Cluster *Shard `json:"cluster,omitempty"`

@@ -44,6 +44,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -55,12 +56,12 @@ const DefaultTarget = "redis-7.0"
 // Options configure an Estimator. The zero value estimates for DefaultTarget with Redis's
 // default thresholds.
 type Options struct {
-	// Target names the server release that will load the data (see encoder.Targets);
+	// Target names the server release that will load the data (see rdb.Targets);
 	// default DefaultTarget.
 	Target string
 	// Thresholds are the server's encoding settings (hash-max-listpack-entries and so on);
-	// nil means encoder.DefaultThresholds, Redis's defaults.
-	Thresholds *encoder.Thresholds
+	// nil means rdb.DefaultThresholds, Redis's defaults.
+	Thresholds *rdb.Thresholds
 	// NoSharedIntegers tells that the server runs with maxmemory and an LRU or LFU
 	// maxmemory-policy, under which integer strings 0 to 9999 get objects of their own
 	// rather than the shared ones; default off, as on a server without maxmemory.
@@ -73,7 +74,7 @@ type Options struct {
 
 // A model is what differs between server releases.
 type model struct {
-	target        encoder.Target
+	target        rdb.Target
 	listpackSets  bool // Redis 7.2+ and Valkey: small sets of strings are listpacks
 	listpackLists bool // Redis 7.2+ and Valkey: a list of one small node is a listpack
 	fieldTTL      bool // Redis 7.4+: hashes with field TTLs
@@ -100,15 +101,15 @@ func newModel(name string) (model, error) {
 	if name == "" {
 		name = DefaultTarget
 	}
-	t, err := encoder.LookupTarget(name)
+	t, err := rdb.LookupTarget(name)
 	if err != nil {
 		return model{}, err
 	}
 	// What the target's files hold (encoder's capability table) is what its server makes.
-	m := model{target: t, listpackSets: t.Can(encoder.SetListpack), fieldTTL: t.Can(encoder.HashFieldTTL)}
+	m := model{target: t, listpackSets: t.Can(rdb.SetListpack), fieldTTL: t.Can(rdb.HashFieldTTL)}
 	m.listpackLists, m.noValueSets = m.listpackSets, m.listpackSets
 	m.dict, m.packOverhead = dictSize, encoder.ListpackOverhead
-	if !t.Can(encoder.ListpackEncodings) {
+	if !t.Can(rdb.ListpackEncodings) {
 		m.dict, m.packOverhead = dictSizeBefore70, ziplistOverhead
 	}
 	valkey, release := serverRelease(t)
@@ -127,7 +128,7 @@ func newModel(name string) (model, error) {
 
 // serverRelease returns whether t's server is Valkey, and the release its files name
 // ("8.0.0"): Valkey's own, or Redis's (a managed service's too).
-func serverRelease(t encoder.Target) (valkey bool, release string) {
+func serverRelease(t rdb.Target) (valkey bool, release string) {
 	return t.VersionAux == "valkey-ver", t.AuxVer
 }
 
@@ -143,7 +144,7 @@ func atLeast(release string, major, minor int) bool {
 type Estimator struct {
 	model  model
 	alloc  *allocator
-	limits encoder.Thresholds
+	limits rdb.Thresholds
 	shared bool // integer strings below 10000 are shared objects
 	err    error
 	db     *dbUsage // the open database
@@ -180,7 +181,7 @@ func New(opts Options) (*Estimator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory estimate: %w", err)
 	}
-	limits := encoder.DefaultThresholds()
+	limits := rdb.DefaultThresholds()
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
 		// The encoder's constructor is the one check of thresholds.

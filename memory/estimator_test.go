@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -91,7 +92,7 @@ func TestEstimateEncodings(t *testing.T) {
 		}
 		return ms
 	}
-	small := encoder.DefaultThresholds()
+	small := rdb.DefaultThresholds()
 	small.HashMaxListpackEntries = 2
 	cases := []struct {
 		name     string
@@ -231,15 +232,15 @@ func TestEstimatorErrors(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	if _, err := memory.New(memory.Options{Target: "redis-1.0"}); !errors.Is(err, encoder.ErrUnknownTarget) {
+	if _, err := memory.New(memory.Options{Target: "redis-1.0"}); !errors.Is(err, rdb.ErrUnknownTarget) {
 		t.Errorf("unknown target: %v", err)
 	}
-	bad := encoder.DefaultThresholds()
+	bad := rdb.DefaultThresholds()
 	bad.HashMaxListpackEntries = -1
-	if _, err := memory.New(memory.Options{Thresholds: &bad}); !errors.Is(err, encoder.ErrInvalidOption) {
+	if _, err := memory.New(memory.Options{Thresholds: &bad}); !errors.Is(err, rdb.ErrInvalidOption) {
 		t.Errorf("bad thresholds: %v", err)
 	}
-	for _, name := range encoder.TargetNames() {
+	for _, name := range rdb.TargetNames() {
 		if _, err := memory.New(memory.Options{Target: name}); err != nil {
 			t.Errorf("target %s: %v", name, err)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/memory"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -77,11 +78,11 @@ func TestRecordMeasurements(t *testing.T) {
 		}
 		measured[vs.server] = true
 		for _, rc := range recipes() {
-			tg, err := encoder.LookupTarget(vs.target)
+			tg, err := rdb.LookupTarget(vs.target)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rc.fieldTTL && !tg.Can(encoder.HashFieldTTL) {
+			if rc.fieldTTL && !tg.Can(rdb.HashFieldTTL) {
 				continue
 			}
 			path := servertest.WriteSource(t, rc.src(), encoder.Options{Target: vs.target})
@@ -259,12 +260,12 @@ func TestEstimateRecorded(t *testing.T) {
 		recorded[[2]string{m.Server, m.Recipe}] = true
 	}
 	for _, vs := range versionServers {
-		tg, err := encoder.LookupTarget(vs.target)
+		tg, err := rdb.LookupTarget(vs.target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, rc := range recipes() {
-			if !recorded[[2]string{vs.server, rc.name}] && (!rc.fieldTTL || tg.Can(encoder.HashFieldTTL)) {
+			if !recorded[[2]string{vs.server, rc.name}] && (!rc.fieldTTL || tg.Can(rdb.HashFieldTTL)) {
 				t.Errorf("%s not recorded on %s: run scripts/measure-memory.sh record", rc.name, vs.server)
 			}
 		}
@@ -327,12 +328,12 @@ func TestEstimateRecipesLive(t *testing.T) {
 			if _, err := os.Stat(s.bin); err != nil {
 				t.Skipf("%s not built under %s", s.name, redistest.VersionsDir)
 			}
-			tg, err := encoder.LookupTarget(s.target)
+			tg, err := rdb.LookupTarget(s.target)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, rc := range recipes() {
-				if rc.fieldTTL && !tg.Can(encoder.HashFieldTTL) {
+				if rc.fieldTTL && !tg.Can(rdb.HashFieldTTL) {
 					continue
 				}
 				t.Run(rc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -203,7 +204,7 @@ func (f *fileOut) commitRESP() (*Result, error) {
 	}
 	// The server the commands are for: the target named, else the default one.
 	target := f.opts.Encoder.Target
-	if t, err := encoder.LookupTarget(target); err == nil {
+	if t, err := rdb.LookupTarget(target); err == nil {
 		target = t.Name
 	}
 	res := &Result{Path: f.path, Stats: f.resp.stats(), DBs: f.resp.DBs(), Target: target,

@@ -18,6 +18,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -366,7 +367,7 @@ func TestBadOptions(t *testing.T) {
 	if err == nil || len(dirFiles(t, dir)) != 0 {
 		t.Fatalf("got %v, and %d files", err, len(dirFiles(t, dir)))
 	}
-	if _, err := output.File(filepath.Join(dir, "-"), output.Options{Encoder: encoder.Options{BufferSize: 10}}); !errors.Is(err, encoder.ErrInvalidOption) {
-		t.Fatalf("got %v, want encoder.ErrInvalidOption", err)
+	if _, err := output.File(filepath.Join(dir, "-"), output.Options{Encoder: encoder.Options{BufferSize: 10}}); !errors.Is(err, rdb.ErrInvalidOption) {
+		t.Fatalf("got %v, want rdb.ErrInvalidOption", err)
 	}
 }

@@ -1,8 +1,11 @@
-// Package rdb is the RDB format, the snapshot file Redis and Valkey write and load at
-// start-up: its writer (rdb/encoder, standard library only), its reader (rdb/decoder), and
-// the pieces both use, each writing and reading side by side (rdb/internal: lzf, crc64,
-// listpack). This package gives the rest of rdbgen the one of them it needs outside the
-// format: the checksum of a file's trailer.
+// Package rdb is the RDB format's vocabulary, shared by its reader (rdb/decoder) and its
+// writer (rdb/encoder), which import it and never each other: the targets a file is written
+// for (Target, LookupTarget, DefaultTarget) and the managed services among them (Service);
+// the RDB versions rdbgen writes; the one capability table, what each RDB version and target
+// can hold (Feature, Capabilities, CannotHoldError); the encoding thresholds (Thresholds);
+// the DUMP payload's trailer and its check (CheckPayload); the file trailer's checksum; and
+// the sentinels of them all. It imports nothing of rdbgen but the format's internal packages
+// (rdb/internal: lzf, crc64, listpack, ...) and nothing outside the standard library.
 package rdb
 
 import "github.com/rdbgen/rdbgen/rdb/internal/crc64"

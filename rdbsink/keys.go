@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -25,7 +26,7 @@ const (
 // the type, shared by Writer and PayloadWriter.
 type keys struct {
 	w     *encoder.Writer
-	caps  encoder.Capabilities
+	caps  rdb.Capabilities
 	open  kind
 	group encoder.StreamGroup // scratch: the group End converts
 	ids   []encoder.StreamID  // scratch: its consumers' pending ids
@@ -146,8 +147,8 @@ func (k *keys) convert(g *record.StreamGroup) *encoder.StreamGroup {
 
 // writeFunction writes a function library whose first line names it.
 func (k *keys) writeFunction(code []byte) error {
-	if !k.caps.Can(encoder.Functions) {
-		return k.w.Fail(fmt.Errorf("%s: %w", record.LibraryLabel(code), k.caps.Refuse(encoder.Functions)))
+	if !k.caps.Can(rdb.Functions) {
+		return k.w.Fail(fmt.Errorf("%s: %w", record.LibraryLabel(code), k.caps.Refuse(rdb.Functions)))
 	}
 	if _, err := record.LibraryName(code); err != nil {
 		return k.w.Fail(fmt.Errorf("%s: %w", record.LibraryLabel(code), err))
@@ -157,8 +158,8 @@ func (k *keys) writeFunction(code []byte) error {
 
 // writeModuleAux writes a module's AUX data.
 func (k *keys) writeModuleAux(a *record.ModuleAux) error {
-	if !k.caps.Can(encoder.ModuleAux) {
-		return k.w.Fail(fmt.Errorf("%s: %w", a.Label(), k.caps.Refuse(encoder.ModuleAux)))
+	if !k.caps.Can(rdb.ModuleAux) {
+		return k.w.Fail(fmt.Errorf("%s: %w", a.Label(), k.caps.Refuse(rdb.ModuleAux)))
 	}
 	return mapErr(k.w.WriteModuleAux(a.ModuleID, a.When, a.Value))
 }

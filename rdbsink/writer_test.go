@@ -10,6 +10,7 @@ import (
 
 	"github.com/hdt3213/rdb/model"
 	"github.com/hdt3213/rdb/parser"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -146,10 +147,10 @@ func TestErrors(t *testing.T) {
 		}, []error{record.ErrLibraryCode}, `function library with first line "return 1"`},
 		{"library before RDB 10", encoder.Options{Target: "redis-6.2"}, func(w *rdbsink.Writer) error {
 			return w.WriteFunction(fn)
-		}, []error{encoder.ErrCannotHold}, `function library "mylib": a function library needs RDB 10`},
+		}, []error{rdb.ErrCannotHold}, `function library "mylib": a function library needs RDB 10`},
 		{"module AUX before RDB 9", encoder.Options{RDBVersion: 8, Target: "redis-5.0"}, func(w *rdbsink.Writer) error {
 			return w.WriteModuleAux(&record.ModuleAux{ModuleID: 1 << 10, When: record.ModuleAuxBefore, Value: []byte{0}})
-		}, []error{encoder.ErrCannotHold}, `module AUX of "AAAAAAAAB" (encoding version 0): `},
+		}, []error{rdb.ErrCannotHold}, `module AUX of "AAAAAAAAB" (encoding version 0): `},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,7 +187,7 @@ func TestPayloadWriter(t *testing.T) {
 	if !bytes.HasPrefix(b, []byte{0, 1, 'v', 10, 0}) || len(b) != 13 {
 		t.Fatalf("payload % x", b)
 	}
-	if _, err := encoder.CheckPayload(b, 10); err != nil {
+	if _, err := rdb.CheckPayload(b, 10); err != nil {
 		t.Fatal(err)
 	}
 	must(t, p.Begin(&record.Header{Key: []byte("l"), Type: record.List, Len: 1}))
@@ -211,18 +212,18 @@ func TestCheck(t *testing.T) {
 		target string
 		rdb    int
 		drop   bool
-		needs  encoder.Feature
+		needs  rdb.Feature
 		holds  bool
 	}{
 		{record.Header{Type: record.String}, "redis-5.0", 7, false, 0, true},
 		{record.Header{Type: record.Hash, Len: 1}, "redis-5.0", 7, false, 0, true},
-		{record.Header{Type: record.Stream}, "redis-5.0", 8, false, encoder.Streams, false},
-		{record.Header{Type: record.Stream}, "redis-5.0", 0, false, encoder.Streams, true},
-		{record.Header{Type: record.Module, ModuleID: 1 << 10}, "redis-5.0", 7, false, encoder.ModuleValues, false},
-		{record.Header{Type: record.Module, ModuleID: 1 << 10}, "redis-5.0", 8, false, encoder.ModuleValues, true},
-		{record.Header{Type: record.Hash, Len: 1, MinFieldExpireAtMS: 1}, "redis-7.2", 0, false, encoder.HashFieldTTL, false},
-		{record.Header{Type: record.Hash, Len: 1, FieldTTLs: true}, "redis-7.2", 0, true, encoder.HashFieldTTL, true},
-		{record.Header{Type: record.Hash, Len: 1, FieldTTLs: true}, "redis-7.4", 0, false, encoder.HashFieldTTL, true},
+		{record.Header{Type: record.Stream}, "redis-5.0", 8, false, rdb.Streams, false},
+		{record.Header{Type: record.Stream}, "redis-5.0", 0, false, rdb.Streams, true},
+		{record.Header{Type: record.Module, ModuleID: 1 << 10}, "redis-5.0", 7, false, rdb.ModuleValues, false},
+		{record.Header{Type: record.Module, ModuleID: 1 << 10}, "redis-5.0", 8, false, rdb.ModuleValues, true},
+		{record.Header{Type: record.Hash, Len: 1, MinFieldExpireAtMS: 1}, "redis-7.2", 0, false, rdb.HashFieldTTL, false},
+		{record.Header{Type: record.Hash, Len: 1, FieldTTLs: true}, "redis-7.2", 0, true, rdb.HashFieldTTL, true},
+		{record.Header{Type: record.Hash, Len: 1, FieldTTLs: true}, "redis-7.4", 0, false, rdb.HashFieldTTL, true},
 	}
 	for _, tt := range tests {
 		caps, err := encoder.Options{Target: tt.target, RDBVersion: tt.rdb, DropFieldTTL: tt.drop}.Check()
@@ -231,7 +232,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%s %+v: needs %v, want %v", tt.target, tt.h, got, tt.needs)
 		}
 		err = rdbsink.Check(caps, &tt.h)
-		if (err == nil) != tt.holds || err != nil && !errors.Is(err, encoder.ErrCannotHold) {
+		if (err == nil) != tt.holds || err != nil && !errors.Is(err, rdb.ErrCannotHold) {
 			t.Errorf("%s %+v: %v, want holds %v", tt.target, tt.h, err, tt.holds)
 		}
 	}

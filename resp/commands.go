@@ -26,7 +26,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -214,7 +214,7 @@ func NewCommands(emit func(*Command) error, o Options) (*Commands, error) {
 		return nil, fmt.Errorf("%w: no function to take the commands", ErrInvalidOption)
 	}
 	c := &Commands{o: o, emit: emit}
-	if o.Restore && !encoder.Can(c.restoreVersion(), encoder.Streams) {
+	if o.Restore && !rdb.Can(c.restoreVersion(), rdb.Streams) {
 		return nil, fmt.Errorf("%w: RESTORE payloads are written for Redis 5.0 or later, not %s", ErrServerTooOld, o.Server)
 	}
 	return c, nil

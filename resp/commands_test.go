@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -311,7 +311,7 @@ func TestTargetVersion(t *testing.T) {
 			t.Errorf("%q: %v, %v; want %v", target, got, err, want)
 		}
 	}
-	if _, err := TargetVersion("redis-1.0"); !errors.Is(err, encoder.ErrUnknownTarget) {
+	if _, err := TargetVersion("redis-1.0"); !errors.Is(err, rdb.ErrUnknownTarget) {
 		t.Errorf("unknown target: %v", err)
 	}
 }

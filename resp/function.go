@@ -3,7 +3,7 @@ package resp
 import (
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -28,9 +28,9 @@ func (c *Commands) WriteFunction(code []byte) error {
 	if c.verb != "" || c.stream != nil {
 		return c.fail(fmt.Errorf("%s: key %q is still open", record.LibraryLabel(code), c.key))
 	}
-	if !c.o.Server.Has(encoder.Functions) {
+	if !c.o.Server.Has(rdb.Functions) {
 		return c.fail(fmt.Errorf("%s: %w: function libraries need Redis %s or later, not %s; leave them out with --drop-functions",
-			record.LibraryLabel(code), ErrServerTooOld, FirstVersion(encoder.Functions), c.o.Server))
+			record.LibraryLabel(code), ErrServerTooOld, FirstVersion(rdb.Functions), c.o.Server))
 	}
 	args := FunctionLoad(code, c.o.ReplaceFunctions)
 	c.start(string(args[0]), args[1:]...)

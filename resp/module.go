@@ -3,7 +3,7 @@ package resp
 import (
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -26,7 +26,7 @@ func (c *Commands) ModuleCounts() ModuleCounts { return c.modules }
 // writeModule sends a module value as RESTORE of its payload, with its expiry.
 func (c *Commands) writeModule(h *record.Header) error {
 	label := fmt.Sprintf("write key %q: module value of %q", h.Key, record.ModuleName(h.ModuleID))
-	if v := c.restoreVersion(); !encoder.Can(v, encoder.ModuleValues) || !encoder.Can(v, encoder.Streams) {
+	if v := c.restoreVersion(); !rdb.Can(v, rdb.ModuleValues) || !rdb.Can(v, rdb.Streams) {
 		return c.fail(fmt.Errorf("%s: %w: module values go by RESTORE, whose payloads rdbgen writes for Redis 5.0 or later, not %s; leave such keys out with --skip-unsupported", label, ErrServerTooOld, c.o.Server))
 	}
 	p, err := c.payloadWriter()

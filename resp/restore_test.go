@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -118,10 +118,10 @@ func TestRestoreCommands(t *testing.T) {
 					t.Fatalf("record %s: arguments %q, want %q", r.Key, got, want)
 				}
 				payload := cmd.Args[3]
-				if ver, err := encoder.CheckPayload(payload, tt.rdb); err != nil || ver != tt.rdb {
+				if ver, err := rdb.CheckPayload(payload, tt.rdb); err != nil || ver != tt.rdb {
 					t.Fatalf("record %s: payload of RDB %d, want %d: %v", r.Key, ver, tt.rdb, err)
 				}
-				if _, err := encoder.CheckPayload(payload, tt.rdb-1); err == nil {
+				if _, err := rdb.CheckPayload(payload, tt.rdb-1); err == nil {
 					t.Fatalf("record %s: a server of RDB %d takes the payload", r.Key, tt.rdb-1)
 				}
 				var back record.Collector

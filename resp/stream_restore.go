@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -55,20 +56,20 @@ func (c *StreamCounts) Add(o StreamCounts) {
 func (c *Commands) StreamCounts() StreamCounts { return c.streams }
 
 // RDBVersion returns the RDB version of a server of version v, the version of the
-// payloads RESTORE takes there: that of the newest Redis target (encoder.Targets) not newer
-// than v; encoder.MaxVersion for the zero Version; 0 for a server before the oldest target.
+// payloads RESTORE takes there: that of the newest Redis target (rdb.Targets) not newer
+// than v; rdb.MaxVersion for the zero Version; 0 for a server before the oldest target.
 func (v Version) RDBVersion() int {
 	if v == (Version{}) {
-		return encoder.MaxVersion
+		return rdb.MaxVersion
 	}
-	rdb := 0
-	for _, t := range encoder.Targets() {
+	version := 0
+	for _, t := range rdb.Targets() {
 		tv, err := ParseVersion(t.ServerVer)
-		if err == nil && v.AtLeast(tv.Major, tv.Minor) && t.RDBVersion > rdb {
-			rdb = t.RDBVersion
+		if err == nil && v.AtLeast(tv.Major, tv.Minor) && t.RDBVersion > version {
+			version = t.RDBVersion
 		}
 	}
-	return rdb
+	return version
 }
 
 // payloadWriter returns the writer of stream payloads, made on first use.
@@ -77,7 +78,7 @@ func (c *Commands) payloadWriter() (*rdbsink.PayloadWriter, error) {
 		return c.payload, nil
 	}
 	version := c.restoreVersion()
-	if !encoder.Can(version, encoder.Streams) {
+	if !rdb.Can(version, rdb.Streams) {
 		return nil, fmt.Errorf("the server is %s, which has no streams: %w", c.o.Server, ErrServerTooOld)
 	}
 	// Options.Restore's payloads are not compressed: the other methods send the values as

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -54,7 +54,7 @@ func TestVersionRDBVersion(t *testing.T) {
 		v    Version
 		want int
 	}{
-		{Version{}, encoder.MaxVersion}, {Version{4, 0}, 0}, {Version{5, 0}, 9}, {Version{6, 2}, 9},
+		{Version{}, rdb.MaxVersion}, {Version{4, 0}, 0}, {Version{5, 0}, 9}, {Version{6, 2}, 9},
 		{Version{7, 0}, 10}, {Version{7, 2}, 11}, {Version{7, 4}, 12}, {Version{8, 4}, 12}, {Version{9, 9}, 12},
 	} {
 		if got := c.v.RDBVersion(); got != c.want {
@@ -128,7 +128,7 @@ func TestStreamRestore(t *testing.T) {
 				t.Fatalf("counts %+v, want %+v", got, c.counts)
 			}
 			for _, p := range payloads {
-				if v, err := encoder.CheckPayload(p, c.o.Server.RDBVersion()); err != nil || v != c.o.Server.RDBVersion() {
+				if v, err := rdb.CheckPayload(p, c.o.Server.RDBVersion()); err != nil || v != c.o.Server.RDBVersion() {
 					t.Fatalf("payload of RDB %d: %v", v, err)
 				}
 			}

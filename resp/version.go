@@ -3,7 +3,7 @@ package resp
 import (
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // A Version is a server's version, major.minor. The zero Version means the newest
@@ -36,20 +36,20 @@ func (v Version) AtLeast(major, minor int) bool {
 
 // Has reports whether a server of version v has f: whether its RDB version holds it, by
 // the encoder's capability table.
-func (v Version) Has(f encoder.Feature) bool { return encoder.Can(v.RDBVersion(), f) }
+func (v Version) Has(f rdb.Feature) bool { return rdb.Can(v.RDBVersion(), f) }
 
 // FirstVersion returns the version of the oldest Redis that has f.
-func FirstVersion(f encoder.Feature) Version {
-	t, _ := encoder.FirstTarget(f)
+func FirstVersion(f rdb.Feature) Version {
+	t, _ := rdb.FirstTarget(f)
 	v, _ := ParseVersion(t.ServerVer)
 	return v
 }
 
 // TargetVersion returns the version of the server of an encoder target ("redis-6.2",
-// "valkey-8.0"; "" is encoder.DefaultTarget), so that a RESP stream written for a target
+// "valkey-8.0"; "" is rdb.DefaultTarget), so that a RESP stream written for a target
 // loads into the servers its RDB file loads into.
 func TargetVersion(target string) (Version, error) {
-	t, err := encoder.LookupTarget(target)
+	t, err := rdb.LookupTarget(target)
 	if err != nil {
 		return Version{}, err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -65,7 +65,7 @@ func TestZSetNegativeZero(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 			for _, p := range payloads {
-				if _, err := encoder.CheckPayload(p, c.o.Server.RDBVersion()); err != nil {
+				if _, err := rdb.CheckPayload(p, c.o.Server.RDBVersion()); err != nil {
 					t.Errorf("payload: %v", err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 )
@@ -58,7 +59,7 @@ func TestFieldTTLs(t *testing.T) {
 	}
 	must(t, write(encoder.Options{Target: "redis-7.4"}))
 	must(t, write(encoder.Options{Target: "redis-7.2", DropFieldTTL: true}))
-	if err := write(encoder.Options{Target: "redis-7.2"}); !errors.Is(err, encoder.ErrCannotHold) || !strings.Contains(err.Error(), `"session:1"`) {
+	if err := write(encoder.Options{Target: "redis-7.2"}); !errors.Is(err, rdb.ErrCannotHold) || !strings.Contains(err.Error(), `"session:1"`) {
 		t.Fatalf("RDB 11: %v", err)
 	}
 	if err := (mustParse(t, fieldTTLs, Params{Seed: 1})).WriteTo(context.Background(), &r); !errors.Is(err, ErrNoBaseTime) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -16,7 +17,7 @@ import (
 // stream. A module whose rdb_save writes what its rdb_load read gives the same bytes.
 type moduleCheck struct{}
 
-// payloadTrailer is the size of a DUMP payload's version and checksum (encoder.CheckPayload
+// payloadTrailer is the size of a DUMP payload's version and checksum (rdb.CheckPayload
 // checks them).
 const payloadTrailer = 10
 
@@ -28,7 +29,7 @@ func (moduleCheck) queue(ctx context.Context, p redis.Pipeliner, r *record.Recor
 			return &diff{"value", "error " + err.Error(), "a module value"}
 		}
 		got := []byte(v)
-		if _, err := encoder.CheckPayload(got, 1<<16-1); err != nil {
+		if _, err := rdb.CheckPayload(got, 1<<16-1); err != nil {
 			return &diff{"value", err.Error(), "a module value"}
 		}
 		want := encoder.AppendModuleObject([]byte{7}, r.ModuleID, r.Value)

@@ -12,7 +12,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/cliflags"
 	"github.com/rdbgen/rdbgen/live"
 	"github.com/rdbgen/rdbgen/loader"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
 )
@@ -109,7 +109,7 @@ func flagValues(command string) map[string][]string {
 		format = asStrings([]export.Format{export.FormatJSON, export.FormatJSONL, export.FormatCSV})
 	}
 	return map[string][]string{
-		"target":       encoder.TargetNames(),
+		"target":       rdb.TargetNames(),
 		"method":       asStrings(loader.Methods()),
 		"format":       format,
 		"type":         types,

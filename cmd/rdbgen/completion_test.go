@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // TestCompletionBash sources `rdbgen completion bash` in bash, as a user's shell does, and
@@ -23,7 +23,7 @@ func TestCompletionBash(t *testing.T) {
 	}
 	bin := goBuild(t, filepath.Join(t.TempDir(), "rdbgen"), nil)
 	var redis7 []string
-	for _, name := range encoder.TargetNames() {
+	for _, name := range rdb.TargetNames() {
 		if strings.HasPrefix(name, "redis-7.") {
 			redis7 = append(redis7, name)
 		}

@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/urfave/cli/v2"
-
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/resp"
+	"github.com/urfave/cli/v2"
 )
 
 // The policy flags: what a command does with what it reads that comes twice, or that its
@@ -35,12 +34,12 @@ func onDuplicate(c *cli.Context) (record.OnDuplicate, error) {
 // skipUnsupportedFlag is --skip-unsupported, of the commands that write an RDB file from a
 // dump or records.
 func skipUnsupportedFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values before RDB %d), counted, instead of failing", encoder.HashFieldTTL.Since(), encoder.Streams.Since(), encoder.ModuleValues.Since())}
+	return &cli.BoolFlag{Name: "skip-unsupported", Usage: fmt.Sprintf("leave out the keys the target cannot hold (field TTLs before RDB %d, streams before RDB %d, module values before RDB %d), counted, instead of failing", rdb.HashFieldTTL.Since(), rdb.Streams.Since(), rdb.ModuleValues.Since())}
 }
 
 // dropFieldTTLFlag is --drop-field-ttl, of the commands that write (or estimate) an RDB file.
 func dropFieldTTLFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d (for load and --format resp: a server before Redis 7.4), write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", encoder.HashFieldTTL.Since())}
+	return &cli.BoolFlag{Name: "drop-field-ttl", Usage: fmt.Sprintf("below RDB %d (for load and --format resp: a server before Redis 7.4), write hashes whose fields expire without the field TTLs, dropping the fields already expired (default: an error)", rdb.HashFieldTTL.Since())}
 }
 
 // dropNewerFlag is --drop-newer, of the commands that read a dump: what becomes of the parts
@@ -55,7 +54,7 @@ func dropNewerFlag() cli.Flag {
 // records and its module AUX data.
 func functionFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "drop-functions", Usage: fmt.Sprintf("leave out the input's function libraries (Redis %[2]s+), counting them, instead of carrying them (an RDB below %[1]d or a server before %[2]s cannot hold them: an error naming the library); --db, --match, --type and --sample keep them, as they are not keys", encoder.Functions.Since(), resp.FirstVersion(encoder.Functions)), Category: "Functions"},
+		&cli.BoolFlag{Name: "drop-functions", Usage: fmt.Sprintf("leave out the input's function libraries (Redis %[2]s+), counting them, instead of carrying them (an RDB below %[1]d or a server before %[2]s cannot hold them: an error naming the library); --db, --match, --type and --sample keep them, as they are not keys", rdb.Functions.Since(), resp.FirstVersion(rdb.Functions)), Category: "Functions"},
 		&cli.BoolFlag{Name: "replace-functions", Usage: "load function libraries with FUNCTION LOAD REPLACE, replacing a library of the same name the server has, instead of stopping with an error naming it (load and --format resp)", Category: "Functions"},
 		dropNewerFlag(),
 		&cli.BoolFlag{Name: "drop-module-aux", Usage: "leave out the dump's module AUX data (a module's data beside its keys, such as search index definitions), counting it, where no command carries it (load and --format resp) instead of stopping with an error naming the module; an RDB file carries it", Category: "Functions"},

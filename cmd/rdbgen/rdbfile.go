@@ -11,6 +11,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/summary"
 	"github.com/rdbgen/rdbgen/manifest"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -21,7 +22,7 @@ func fileFlags() []cli.Flag {
 	return slices.Concat([]cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "dump.rdb", Usage: "output file, or - for stdout"},
 		&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "overwrite an existing output file"},
-		&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
+		&cli.StringFlag{Name: "target", Value: rdb.DefaultTarget, Usage: "server to write for, e.g. redis-7.2, valkey-8.0"},
 		&cli.IntFlag{Name: "rdb-version", Usage: "RDB version to write instead of the target's (no newer than the target loads; without --target, the oldest Redis that loads it); 80 with valkey-9.0: Valkey 9's VALKEY080, which holds hashes with field TTLs"},
 		&cli.BoolFlag{Name: "no-compress", Usage: "do not LZF-compress long strings"},
 		&cli.BoolFlag{Name: "no-checksum", Usage: "write a zero checksum"},
@@ -38,8 +39,8 @@ func fileFlags() []cli.Flag {
 type fileJob struct {
 	now  time.Time
 	out  string
-	opts output.Options       // with the split's Layout and Shard, and --format resp's RESP
-	caps encoder.Capabilities // what the file holds: opts.Encoder checked
+	opts output.Options   // with the split's Layout and Shard, and --format resp's RESP
+	caps rdb.Capabilities // what the file holds: opts.Encoder checked
 }
 
 // newFileJob reads the file and cluster flags and checks them, and the encoder options.
@@ -63,7 +64,7 @@ func newFileJob(c *cli.Context) (*fileJob, error) {
 	if j.caps, err = j.opts.Encoder.Check(); err != nil {
 		return nil, err
 	}
-	if svc, ok := encoder.LookupService(j.caps.Target.Name); ok && j.out != "-" {
+	if svc, ok := rdb.LookupService(j.caps.Target.Name); ok && j.out != "-" {
 		if err := svc.CheckName(j.out); err != nil { // before anything is read or written
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/server"
 )
 
@@ -99,11 +99,11 @@ func TestServiceRulesRefuse(t *testing.T) {
 				args = append(args, "--db", "0")
 			}
 			_, _, err := run(t, t.Context(), args...)
-			svc, _ := encoder.LookupService(tt.target)
+			svc, _ := rdb.LookupService(tt.target)
 			switch {
 			case err == nil:
 				t.Fatal("exit 0")
-			case !errors.Is(err, encoder.ErrServiceRule) && !strings.Contains(err.Error(), encoder.ErrServiceRule.Error()):
+			case !errors.Is(err, rdb.ErrServiceRule) && !strings.Contains(err.Error(), rdb.ErrServiceRule.Error()):
 				t.Fatalf("not a rule's error: %v", err)
 			case strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), svc.Doc) || !strings.Contains(err.Error(), tt.target):
 				t.Fatalf("error %q does not name the target, the rule (%q) and %s", err, tt.want, svc.Doc)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/summary"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
@@ -23,7 +24,7 @@ func specCommand() *cli.Command {
 			Flags: append([]cli.Flag{
 				&cli.Uint64Flag{Name: "seed", Usage: "seed of the generators (default: the spec's)"},
 				&cli.Float64Flag{Name: "count-scale", Usage: "multiply every family's count by this"},
-				&cli.StringFlag{Name: "target", Value: encoder.DefaultTarget, Usage: "server to estimate the file for"},
+				&cli.StringFlag{Name: "target", Value: rdb.DefaultTarget, Usage: "server to estimate the file for"},
 				&cli.IntFlag{Name: "rdb-version", Usage: "RDB version instead of the target's"},
 				&cli.BoolFlag{Name: "no-compress", Usage: "estimate without LZF compression"},
 				dropFieldTTLFlag(),

@@ -3,24 +3,24 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // encodingFlags returns the flags of the encoding thresholds, named like the Redis settings
-// (encoder.ThresholdSettings), with Redis's defaults.
+// (rdb.ThresholdSettings), with Redis's defaults.
 func encodingFlags() []cli.Flag {
-	defaults := encoder.DefaultThresholds()
-	flags := make([]cli.Flag, len(encoder.ThresholdSettings))
-	for i, s := range encoder.ThresholdSettings {
+	defaults := rdb.DefaultThresholds()
+	flags := make([]cli.Flag, len(rdb.ThresholdSettings))
+	for i, s := range rdb.ThresholdSettings {
 		flags[i] = &cli.IntFlag{Name: s.Name, Value: *s.Of(&defaults), Usage: "as the Redis setting: " + s.Usage, Category: "Encodings"}
 	}
 	return flags
 }
 
 // thresholdsFrom reads the encoding flags.
-func thresholdsFrom(c *cli.Context) *encoder.Thresholds {
-	t := encoder.DefaultThresholds()
-	for _, s := range encoder.ThresholdSettings {
+func thresholdsFrom(c *cli.Context) *rdb.Thresholds {
+	t := rdb.DefaultThresholds()
+	for _, s := range rdb.ThresholdSettings {
 		*s.Of(&t) = c.Int(s.Name)
 	}
 	return &t

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/dataset"
 	"github.com/rdbgen/rdbgen/manifest"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 )
 
@@ -33,7 +33,7 @@ func TestGenerateCollectionTypes(t *testing.T) {
 			if m.Dataset.Type != record.Type(typ) || m.Dataset.Members != (dataset.Range{Min: 2, Max: 300}) {
 				t.Fatalf("manifest dataset %+v", m.Dataset)
 			}
-			want := encoder.DefaultThresholds()
+			want := rdb.DefaultThresholds()
 			want.ZSetMaxListpackEntries = 200
 			if m.Thresholds == nil || *m.Thresholds != want {
 				t.Fatalf("manifest thresholds %+v, want %+v", m.Thresholds, want)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/internal/dockercli"
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // A Server is the Redis or Valkey release a base image runs, and how rdbgen knows it.
@@ -214,7 +214,7 @@ func checkLoads(base string, s Server, dump string, rdbVersion int) error {
 		return nil
 	}
 	hint := ""
-	for _, t := range encoder.Targets() {
+	for _, t := range rdb.Targets() {
 		if t.RDBVersion > s.MaxRDBVersion || !strings.HasPrefix(t.Name, s.Family+"-") {
 			continue
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/rdbgen/rdbgen/internal/servertest"
 	"github.com/rdbgen/rdbgen/loader"
 	"github.com/rdbgen/rdbgen/output"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -146,7 +147,7 @@ func TestModuleDump(t *testing.T) {
 		if err := (decoder.File{Path: out}).WriteTo(ctx, &again); err != nil || !reflect.DeepEqual(again.Records, rec.Records) || !reflect.DeepEqual(again.ModuleAux, rec.ModuleAux) {
 			t.Fatalf("%s: read back %v", target, err)
 		}
-		tg, _ := encoder.LookupTarget(target)
+		tg, _ := rdb.LookupTarget(target)
 		if tg.RDBVersion > 10 {
 			continue
 		}

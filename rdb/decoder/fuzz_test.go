@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -28,7 +29,7 @@ func smallRecords() []record.Record {
 // panic, and never allocate by a length it has not checked (the fuzzer's memory limit
 // would catch that).
 func FuzzReader(f *testing.F) {
-	for v := encoder.MinVersion; v <= encoder.MaxVersion; v++ {
+	for v := rdb.MinVersion; v <= rdb.MaxVersion; v++ {
 		for _, compress := range []bool{false, true} {
 			path := writeFile(f, smallRecords(), encoder.Options{Target: "redis-8.2", RDBVersion: v, DisableCompression: !compress})
 			f.Add(mustRead(f, path))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	fx "github.com/rdbgen/rdbgen/internal/rdbfixture"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -65,7 +66,7 @@ func TestModuleValues(t *testing.T) {
 
 	// Written back for every RDB version that holds them: the same bytes, read again the
 	// same records.
-	for v := encoder.ModuleAux.Since(); v <= encoder.MaxVersion; v++ {
+	for v := rdb.ModuleAux.Since(); v <= rdb.MaxVersion; v++ {
 		var out bytes.Buffer
 		w, err := rdbsink.NewWriter(&out, encoder.Options{RDBVersion: v, Target: "redis-8.4"})
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/rdb/encoder"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/internal/crc64"
 	"github.com/rdbgen/rdbgen/record"
 )
@@ -44,9 +44,9 @@ func NewPayloadReader(opts Options) (*PayloadReader, error) {
 // none): a Begin, and for a collection or stream its Adds and End. Damage is an *Error
 // naming the key and the offset in the payload; the sink's errors come back as they are.
 func (p *PayloadReader) WriteTo(ctx context.Context, key []byte, expireAtMS int64, payload []byte, sink record.Sink) error {
-	version, err := encoder.CheckPayload(payload, MaxVersion)
+	version, err := rdb.CheckPayload(payload, MaxVersion)
 	if err != nil {
-		if errors.Is(err, encoder.ErrPayload) && version > MaxVersion {
+		if errors.Is(err, rdb.ErrPayload) && version > MaxVersion {
 			err = fmt.Errorf("%w: %w", ErrVersion, err)
 		} else {
 			err = fmt.Errorf("%w: %w", ErrCorrupt, err)

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -79,7 +80,7 @@ func TestPayloadReaderDamage(t *testing.T) {
 		Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}}, "redis-7.0")
 	object := good[:len(good)-10]
 	retrail := func(obj []byte, version int) []byte {
-		return encoder.AppendPayloadTrailer(bytes.Clone(obj), version)
+		return rdb.AppendPayloadTrailer(bytes.Clone(obj), version)
 	}
 	flipped := bytes.Clone(good)
 	flipped[3] ^= 1
@@ -127,6 +128,6 @@ func FuzzPayloadReader(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, object []byte) {
-		_ = pr.WriteTo(context.Background(), []byte("k"), 0, encoder.AppendPayloadTrailer(object, 10), record.Discard{})
+		_ = pr.WriteTo(context.Background(), []byte("k"), 0, rdb.AppendPayloadTrailer(object, 10), record.Discard{})
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/internal/servertest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
@@ -66,7 +67,7 @@ func writeFile(t testing.TB, recs []record.Record, opts encoder.Options) string 
 
 func TestReadEncoderFiles(t *testing.T) {
 	want := canonAll(sampleRecords())
-	for v := encoder.MinVersion; v <= encoder.MaxVersion; v++ {
+	for v := rdb.MinVersion; v <= rdb.MaxVersion; v++ {
 		for _, opts := range []encoder.Options{
 			{Target: "redis-8.2", RDBVersion: v},
 			{Target: "redis-8.2", RDBVersion: v, DisableCompression: true, DisableChecksum: true},

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/decoder"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
@@ -41,7 +42,7 @@ func TestValkeyFormatRoundTrip(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: rdb.ValkeyVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

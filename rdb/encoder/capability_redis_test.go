@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
@@ -19,8 +20,8 @@ import (
 
 // capabilityReads check, in a server that loaded a capability case, that it holds what the
 // case wrote; one for each feature RDB 10 holds.
-var capabilityReads = map[encoder.Feature]func(t *testing.T, ctx context.Context, c *redis.Client){
-	encoder.BinaryScores: func(t *testing.T, ctx context.Context, c *redis.Client) {
+var capabilityReads = map[rdb.Feature]func(t *testing.T, ctx context.Context, c *redis.Client){
+	rdb.BinaryScores: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		got, err := c.ZRangeWithScores(ctx, capKey, 0, -1).Result()
 		want := zsetOf(capKey, 200).Members
 		if err != nil || len(got) != len(want) {
@@ -32,14 +33,14 @@ var capabilityReads = map[encoder.Feature]func(t *testing.T, ctx context.Context
 			}
 		}
 	},
-	encoder.Streams: func(t *testing.T, ctx context.Context, c *redis.Client) {
+	rdb.Streams: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		got, err := c.XRange(ctx, capKey, "-", "+").Result()
 		want := []redis.XMessage{{ID: "1-0", Values: map[string]any{"a": "1"}}, {ID: "3-0", Values: map[string]any{"b": "3"}}}
 		if err != nil || len(got) != 2 || got[0].ID != want[0].ID || got[0].Values["a"] != "1" || got[1].ID != want[1].ID || got[1].Values["b"] != "3" {
 			t.Fatalf("XRANGE: %v (%v), want %v", got, err, want)
 		}
 	},
-	encoder.StreamMetadata: func(t *testing.T, ctx context.Context, c *redis.Client) {
+	rdb.StreamMetadata: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		s, err := c.XInfoStreamFull(ctx, capKey, 0).Result()
 		if err != nil || len(s.Groups) != 1 {
 			t.Fatalf("XINFO STREAM FULL: %+v (%v)", s, err)
@@ -49,13 +50,13 @@ var capabilityReads = map[encoder.Feature]func(t *testing.T, ctx context.Context
 				s.MaxDeletedEntryID, s.EntriesAdded, s.Groups[0].EntriesRead)
 		}
 	},
-	encoder.Functions: func(t *testing.T, ctx context.Context, c *redis.Client) {
+	rdb.Functions: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		libs := redistest.FunctionList(t, c)
 		if len(libs) != 1 || libs[0].Name != "caplib" || libs[0].Code != string(capLibrary) {
 			t.Errorf("FUNCTION LIST: %+v, want caplib with its code", libs)
 		}
 	},
-	encoder.ListpackEncodings: func(t *testing.T, ctx context.Context, c *redis.Client) {
+	rdb.ListpackEncodings: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		for key, want := range map[string]string{capKey + ":h": "listpack", capKey + ":z": "listpack", capKey + ":l": "quicklist"} {
 			if enc, err := c.ObjectEncoding(ctx, key).Result(); err != nil || enc != want {
 				t.Errorf("OBJECT ENCODING %s: %s (%v), want %s", key, enc, err, want)
@@ -67,7 +68,7 @@ var capabilityReads = map[encoder.Feature]func(t *testing.T, ctx context.Context
 			t.Errorf("HGETALL %v (%v), LRANGE %v (%v)", h, err, l, err2)
 		}
 	},
-	encoder.PlainListNodes: func(t *testing.T, ctx context.Context, c *redis.Client) {
+	rdb.PlainListNodes: func(t *testing.T, ctx context.Context, c *redis.Client) {
 		got, err := c.LRange(ctx, capKey, 0, -1).Result()
 		if err != nil || len(got) != 2 || got[0] != "a" || len(got[1]) != 8193 {
 			t.Fatalf("LRANGE: %d elements (%v), want a and 8193 bytes", len(got), err)
@@ -84,17 +85,17 @@ func TestCapabilitiesInRedis(t *testing.T) {
 	redistest.RedisServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	for _, f := range encoder.Features() {
-		if f == encoder.ModuleValues || f == encoder.ModuleAux {
+	for _, f := range rdb.Features() {
+		if f == rdb.ModuleValues || f == rdb.ModuleAux {
 			continue // a server loads them only with their module: internal/moduletest loads them so
 		}
 		t.Run(f.String(), func(t *testing.T) {
 			c := capabilityCases[f]
-			first, ok := encoder.FirstTarget(f)
+			first, ok := rdb.FirstTarget(f)
 			if !ok {
 				t.Fatalf("no target holds %s", f)
 			}
-			if encoder.Can(10, f) {
+			if rdb.Can(10, f) {
 				opts := encoder.Options{Target: "redis-7.0"}
 				if caps, err := opts.Check(); err != nil || !caps.Can(f) {
 					opts = encoder.Options{Target: first.Name, RDBVersion: 10}

@@ -12,6 +12,7 @@ import (
 	"github.com/hdt3213/rdb/model"
 	"github.com/hdt3213/rdb/parser"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -26,7 +27,7 @@ var capLibrary = []byte("#!lua name=caplib\nredis.register_function('capf', func
 // A capabilityCase is what needs one feature, and how to tell from a file whether the
 // Writer wrote it with the feature.
 type capabilityCase struct {
-	needs     encoder.Feature // another feature the records need, 0 for none
+	needs     rdb.Feature // another feature the records need, 0 for none
 	records   []record.Record
 	functions [][]byte
 	moduleAux []record.ModuleAux
@@ -62,19 +63,19 @@ func capStream() record.Record {
 // capModule is the module id of the module cases: "rdbgen-mt" at encoding version 1.
 var capModule, _ = record.ModuleID("rdbgen-mt", 1)
 
-var capabilityCases = map[encoder.Feature]capabilityCase{
-	encoder.BinaryScores: {
+var capabilityCases = map[rdb.Feature]capabilityCase{
+	rdb.BinaryScores: {
 		records: []record.Record{zsetOf(capKey, 200)}, // beyond the listpack's 128
 		held:    typeOf(capKey, 5, 3),
 	},
-	encoder.Streams: {
+	rdb.Streams: {
 		records: []record.Record{capStream()},
 		held: func(t *testing.T, file []byte) bool {
 			return slices.Contains([]byte{15, 19, 21}, recordType(t, file, capKey))
 		},
 	},
-	encoder.StreamMetadata: {
-		needs:   encoder.Streams,
+	rdb.StreamMetadata: {
+		needs:   rdb.Streams,
 		records: []record.Record{capStream()},
 		held: func(t *testing.T, file []byte) bool {
 			s := parse(t, file)[capKey].(*model.StreamObject)
@@ -86,24 +87,24 @@ var capabilityCases = map[encoder.Feature]capabilityCase{
 			return meta
 		},
 	},
-	encoder.ModuleValues: {
+	rdb.ModuleValues: {
 		records: []record.Record{{Key: []byte(capKey), Type: record.Module, ModuleID: capModule, Value: []byte{2, 5, 0}}},
 		held:    func(t *testing.T, file []byte) bool { return recordType(t, file, capKey) == 7 },
 	},
-	encoder.ModuleAux: {
+	rdb.ModuleAux: {
 		moduleAux: []record.ModuleAux{{ModuleID: capModule, When: record.ModuleAuxBefore, Value: []byte{5, 1, 'x', 0}}},
 		held: func(t *testing.T, file []byte) bool {
 			return bytes.Contains(file, encoder.AppendModuleObject([]byte{0xf7}, capModule, []byte{2, 1, 5, 1, 'x', 0}))
 		},
 	},
-	encoder.Functions: {
+	rdb.Functions: {
 		functions: [][]byte{capLibrary},
 		held: func(t *testing.T, file []byte) bool {
 			n := len(capLibrary) // under 1<<14: the two-byte length
 			return bytes.Contains(file, append([]byte{0xf5, 0x40 | byte(n>>8), byte(n)}, capLibrary...))
 		},
 	},
-	encoder.ListpackEncodings: {
+	rdb.ListpackEncodings: {
 		records: []record.Record{
 			{Key: []byte(capKey + ":h"), Type: record.Hash, Members: []record.Member{{Name: []byte("f"), Value: []byte("v")}}},
 			zsetOf(capKey+":z", 2),
@@ -117,7 +118,7 @@ var capabilityCases = map[encoder.Feature]capabilityCase{
 			return h
 		},
 	},
-	encoder.PlainListNodes: {
+	rdb.PlainListNodes: {
 		// Over the default node size of 8 KiB.
 		records: []record.Record{{Key: []byte(capKey), Type: record.List, Members: []record.Member{{Name: []byte("a")}, {Name: bytes.Repeat([]byte("b"), 8193)}}}},
 		held: func(t *testing.T, file []byte) bool {
@@ -127,18 +128,18 @@ var capabilityCases = map[encoder.Feature]capabilityCase{
 			return ok && len(detail.ListPackEntrySize) < len(detail.NodeEncodings)
 		},
 	},
-	encoder.ConsumerActiveTime: {
-		needs:   encoder.Streams,
+	rdb.ConsumerActiveTime: {
+		needs:   rdb.Streams,
 		records: []record.Record{capStream()},
 		held: func(t *testing.T, file []byte) bool {
 			return parse(t, file)[capKey].(*model.StreamObject).Groups[0].Consumers[0].ActiveTime == 1700000000500
 		},
 	},
-	encoder.SetListpack: {
+	rdb.SetListpack: {
 		records: []record.Record{{Key: []byte(capKey), Type: record.Set, Members: []record.Member{{Name: []byte("a")}, {Name: []byte("b")}}}},
 		held:    typeOf(capKey, 20, 2),
 	},
-	encoder.HashFieldTTL: {
+	rdb.HashFieldTTL: {
 		records: []record.Record{{Key: []byte(capKey), Type: record.Hash,
 			Members: []record.Member{{Name: []byte("f"), Value: []byte("v"), ExpireAtMS: 4102444800000}, {Name: []byte("g"), Value: []byte("w")}}}},
 		held: typeOf(capKey, 25, 16),
@@ -157,8 +158,8 @@ func zsetOf(key string, n int) record.Record {
 // Writer writes.
 func formats() []encoder.Options {
 	var opts []encoder.Options
-	for _, t := range encoder.Targets() {
-		for v := encoder.MinVersion; v <= t.RDBVersion; v++ {
+	for _, t := range rdb.Targets() {
+		for v := rdb.MinVersion; v <= t.RDBVersion; v++ {
 			opts = append(opts, encoder.Options{Target: t.Name, RDBVersion: v})
 		}
 	}
@@ -207,7 +208,7 @@ func TestCapabilities(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s at RDB %d: %v", opts.Target, opts.RDBVersion, err)
 		}
-		for _, f := range encoder.Features() {
+		for _, f := range rdb.Features() {
 			t.Run(fmt.Sprintf("%s/v%d/%s", opts.Target, opts.RDBVersion, f), func(t *testing.T) {
 				c := capabilityCases[f]
 				file, err := writeCase(opts, c)
@@ -219,14 +220,14 @@ func TestCapabilities(t *testing.T) {
 						t.Errorf("Check: %v; the Writer: %v", checked, err)
 					}
 				}
-				var cannot *encoder.CannotHoldError
+				var cannot *rdb.CannotHoldError
 				switch {
 				case c.needs != 0 && !caps.Can(c.needs):
 					if !errors.As(err, &cannot) || cannot.Feature != c.needs {
 						t.Fatalf("the table says the file cannot hold %s: got %v, want a CannotHoldError for it", c.needs, err)
 					}
 				case f.Refused() && !can:
-					if !errors.Is(err, encoder.ErrCannotHold) || !errors.As(err, &cannot) || cannot.Feature != f {
+					if !errors.Is(err, rdb.ErrCannotHold) || !errors.As(err, &cannot) || cannot.Feature != f {
 						t.Fatalf("the table says the file cannot hold it: got %v, want a CannotHoldError for %s", err, f)
 					}
 
@@ -254,7 +255,7 @@ func TestCapabilities(t *testing.T) {
 // TestDropFieldTTL checks that with DropFieldTTL a hash with field TTLs is written with them
 // where the table says the file holds them, and else as a plain hash without them.
 func TestDropFieldTTL(t *testing.T) {
-	c := capabilityCases[encoder.HashFieldTTL]
+	c := capabilityCases[rdb.HashFieldTTL]
 	for _, opts := range formats() {
 		opts.DropFieldTTL = true
 		caps, err := opts.Check()
@@ -269,8 +270,8 @@ func TestDropFieldTTL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s at RDB %d: %v", opts.Target, opts.RDBVersion, err)
 		}
-		want := []byte{13, 16}[btoi(caps.Can(encoder.ListpackEncodings))] // ziplist, listpack
-		if caps.Can(encoder.HashFieldTTL) {
+		want := []byte{13, 16}[btoi(caps.Can(rdb.ListpackEncodings))] // ziplist, listpack
+		if caps.Can(rdb.HashFieldTTL) {
 			want = 25
 		}
 		if typ := recordType(t, file, capKey); typ != want {
@@ -289,11 +290,11 @@ func btoi(b bool) int {
 // TestCapabilitiesCovered checks that every feature has a case in TestCapabilities, and a
 // first target unless no target holds it.
 func TestCapabilitiesCovered(t *testing.T) {
-	for _, f := range encoder.Features() {
+	for _, f := range rdb.Features() {
 		if _, ok := capabilityCases[f]; !ok {
 			t.Errorf("%s has no capability case", f)
 		}
-		if tg, ok := encoder.FirstTarget(f); !ok || !tg.Can(f) {
+		if tg, ok := rdb.FirstTarget(f); !ok || !tg.Can(f) {
 			t.Errorf("%s: first target %v (%v)", f, tg.Name, ok)
 		}
 	}
@@ -302,17 +303,17 @@ func TestCapabilitiesCovered(t *testing.T) {
 // TestFirstTarget checks the oldest target of a few sets of features.
 func TestFirstTarget(t *testing.T) {
 	for _, tt := range []struct {
-		fs   []encoder.Feature
+		fs   []rdb.Feature
 		want string
 	}{
 		{nil, "redis-5.0"},
-		{[]encoder.Feature{encoder.Streams}, "redis-5.0"},
-		{[]encoder.Feature{encoder.Functions}, "redis-7.0"},
-		{[]encoder.Feature{encoder.Functions, encoder.SetListpack}, "redis-7.2"},
-		{[]encoder.Feature{encoder.SetListpack, encoder.PlainListNodes}, "redis-7.4"},
-		{encoder.Features(), "redis-7.4"},
+		{[]rdb.Feature{rdb.Streams}, "redis-5.0"},
+		{[]rdb.Feature{rdb.Functions}, "redis-7.0"},
+		{[]rdb.Feature{rdb.Functions, rdb.SetListpack}, "redis-7.2"},
+		{[]rdb.Feature{rdb.SetListpack, rdb.PlainListNodes}, "redis-7.4"},
+		{rdb.Features(), "redis-7.4"},
 	} {
-		if got, ok := encoder.FirstTarget(tt.fs...); !ok || got.Name != tt.want {
+		if got, ok := rdb.FirstTarget(tt.fs...); !ok || got.Name != tt.want {
 			t.Errorf("FirstTarget(%v) = %s (%v), want %s", tt.fs, got.Name, ok, tt.want)
 		}
 	}
@@ -324,32 +325,32 @@ func TestCapabilitiesTable(t *testing.T) {
 	for _, tt := range []struct {
 		target  string
 		version int // 0: the target's
-		f       encoder.Feature
+		f       rdb.Feature
 		want    bool
 	}{
-		{"redis-5.0", 7, encoder.BinaryScores, false},
-		{"redis-5.0", 8, encoder.BinaryScores, true},
-		{"redis-5.0", 8, encoder.Streams, false},
-		{"redis-5.0", 0, encoder.Streams, true},
-		{"redis-6.2", 0, encoder.StreamMetadata, false},
-		{"redis-7.0", 0, encoder.StreamMetadata, true},
-		{"redis-6.2", 0, encoder.Functions, false},
-		{"redis-7.0", 0, encoder.Functions, true},
-		{"redis-7.0", 0, encoder.ListpackEncodings, true},
-		{"redis-7.0", 0, encoder.ConsumerActiveTime, false},
-		{"valkey-7.2", 0, encoder.ConsumerActiveTime, true},
-		{"redis-7.0", 0, encoder.SetListpack, false},
-		{"redis-7.2", 0, encoder.SetListpack, true},
-		{"redis-7.2", 0, encoder.PlainListNodes, false},
-		{"redis-7.4", 0, encoder.PlainListNodes, true},
-		{"redis-7.4", 10, encoder.PlainListNodes, true},
-		{"redis-7.4", 9, encoder.PlainListNodes, false},
-		{"valkey-7.2", 0, encoder.PlainListNodes, false},
-		{"valkey-8.0", 0, encoder.PlainListNodes, true},
-		{"redis-7.2", 0, encoder.HashFieldTTL, false},
-		{"redis-7.4", 0, encoder.HashFieldTTL, true},
-		{"redis-8.4", 11, encoder.HashFieldTTL, false},
-		{"valkey-9.0", 0, encoder.HashFieldTTL, false},
+		{"redis-5.0", 7, rdb.BinaryScores, false},
+		{"redis-5.0", 8, rdb.BinaryScores, true},
+		{"redis-5.0", 8, rdb.Streams, false},
+		{"redis-5.0", 0, rdb.Streams, true},
+		{"redis-6.2", 0, rdb.StreamMetadata, false},
+		{"redis-7.0", 0, rdb.StreamMetadata, true},
+		{"redis-6.2", 0, rdb.Functions, false},
+		{"redis-7.0", 0, rdb.Functions, true},
+		{"redis-7.0", 0, rdb.ListpackEncodings, true},
+		{"redis-7.0", 0, rdb.ConsumerActiveTime, false},
+		{"valkey-7.2", 0, rdb.ConsumerActiveTime, true},
+		{"redis-7.0", 0, rdb.SetListpack, false},
+		{"redis-7.2", 0, rdb.SetListpack, true},
+		{"redis-7.2", 0, rdb.PlainListNodes, false},
+		{"redis-7.4", 0, rdb.PlainListNodes, true},
+		{"redis-7.4", 10, rdb.PlainListNodes, true},
+		{"redis-7.4", 9, rdb.PlainListNodes, false},
+		{"valkey-7.2", 0, rdb.PlainListNodes, false},
+		{"valkey-8.0", 0, rdb.PlainListNodes, true},
+		{"redis-7.2", 0, rdb.HashFieldTTL, false},
+		{"redis-7.4", 0, rdb.HashFieldTTL, true},
+		{"redis-8.4", 11, rdb.HashFieldTTL, false},
+		{"valkey-9.0", 0, rdb.HashFieldTTL, false},
 	} {
 		caps, err := encoder.Options{Target: tt.target, RDBVersion: tt.version}.Check()
 		if err != nil {
@@ -366,20 +367,20 @@ func TestCapabilitiesTable(t *testing.T) {
 func TestCannotHoldMessage(t *testing.T) {
 	for _, tt := range []struct {
 		opts encoder.Options
-		f    encoder.Feature
+		f    rdb.Feature
 		want string
 	}{
-		{encoder.Options{Target: "redis-7.2"}, encoder.HashFieldTTL,
+		{encoder.Options{Target: "redis-7.2"}, rdb.HashFieldTTL,
 			"a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11"},
-		{encoder.Options{Target: "valkey-9.0"}, encoder.HashFieldTTL,
+		{encoder.Options{Target: "valkey-9.0"}, rdb.HashFieldTTL,
 			"a hash with field TTLs needs RDB 12 (redis-7.4 or later), and valkey-9.0 writes RDB 11"},
-		{encoder.Options{Target: "redis-6.2"}, encoder.Functions,
+		{encoder.Options{Target: "redis-6.2"}, rdb.Functions,
 			"a function library needs RDB 10 (redis-7.0 or later), and redis-6.2 writes RDB 9"},
-		{encoder.Options{Target: "redis-7.4", RDBVersion: 11}, encoder.HashFieldTTL,
+		{encoder.Options{Target: "redis-7.4", RDBVersion: 11}, rdb.HashFieldTTL,
 			"a hash with field TTLs needs RDB 12, and the file is written as RDB 11, below redis-7.4's own 12"},
-		{encoder.Options{RDBVersion: 8}, encoder.Streams,
+		{encoder.Options{RDBVersion: 8}, rdb.Streams,
 			"a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9"},
-		{encoder.Options{RDBVersion: 8}, encoder.Functions,
+		{encoder.Options{RDBVersion: 8}, rdb.Functions,
 			"a function library needs RDB 10 (redis-7.0 or later), and the file is written as RDB 8 for redis-5.0"},
 	} {
 		caps, err := tt.opts.Check()
@@ -387,7 +388,7 @@ func TestCannotHoldMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = fmt.Errorf("key: %w", caps.Refuse(tt.f))
-		if got := err.Error(); got != "key: "+tt.want || !errors.Is(err, encoder.ErrCannotHold) {
+		if got := err.Error(); got != "key: "+tt.want || !errors.Is(err, rdb.ErrCannotHold) {
 			t.Errorf("%+v %s: %q, want %q", tt.opts, tt.f, got, tt.want)
 		}
 	}
@@ -396,7 +397,7 @@ func TestCannotHoldMessage(t *testing.T) {
 // TestOptionsCheck checks that Check refuses what NewWriter refuses, with the same error,
 // and returns the target and version NewWriter writes.
 func TestOptionsCheck(t *testing.T) {
-	bad := &encoder.Thresholds{HashMaxListpackEntries: -1}
+	bad := &rdb.Thresholds{HashMaxListpackEntries: -1}
 	for _, opts := range []encoder.Options{
 		{}, {RDBVersion: 10}, {Target: "valkey-8.0"}, {Target: "redis-7.4", RDBVersion: 9},
 		{Target: "redis-9.9"}, {RDBVersion: 13}, {RDBVersion: 6}, {Target: "redis-7.0", RDBVersion: 11},
@@ -409,7 +410,7 @@ func TestOptionsCheck(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			if !errors.Is(err, encoder.ErrInvalidOption) && !errors.Is(err, encoder.ErrUnknownTarget) {
+			if !errors.Is(err, rdb.ErrInvalidOption) && !errors.Is(err, rdb.ErrUnknownTarget) {
 				t.Errorf("%+v: %v, want ErrInvalidOption or ErrUnknownTarget", opts, err)
 			}
 			continue

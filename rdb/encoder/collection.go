@@ -3,6 +3,8 @@ package encoder
 import (
 	"errors"
 	"fmt"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // The collection records common to hashes, sets, sorted sets and lists: see the package
@@ -206,7 +208,7 @@ func (w *Writer) End() error {
 // packHeld builds the compact container of the held strings in c.blob.
 func (w *Writer) packHeld() []byte {
 	c := &w.coll
-	c.pack.ziplist = !w.has.has(ListpackEncodings)
+	c.pack.ziplist = !w.has.has(rdb.ListpackEncodings)
 	b := c.pack.begin(c.blob[:0])
 	for i := range c.ends {
 		b = c.pack.add(b, c.member(i))

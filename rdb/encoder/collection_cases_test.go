@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // A testCollection is one collection record as a test writes and reads it back.
@@ -13,8 +15,8 @@ type testCollection struct {
 	names   []string // fields, members or elements, in write order
 	values  []string // hash values
 	scores  []float64
-	limits  *Thresholds // nil: the defaults
-	intsetW int         // expected intset width, when an intset
+	limits  *rdb.Thresholds // nil: the defaults
+	intsetW int             // expected intset width, when an intset
 	// want is the encoding the hdt3213 parser reports, per RDB version family (9, 10, 11, 12);
 	// redis is what OBJECT ENCODING says on Redis 7.0 with the same thresholds.
 	want  map[int]string
@@ -78,9 +80,9 @@ func collectionCases() map[string]testCollection {
 		}
 		return out[:n]
 	}
-	wide := DefaultThresholds()
+	wide := rdb.DefaultThresholds()
 	wide.HashMaxListpackValue, wide.ZSetMaxListpackValue, wide.SetMaxListpackValue = 20000, 20000, 20000
-	small := DefaultThresholds()
+	small := rdb.DefaultThresholds()
 	small.HashMaxListpackEntries, small.SetMaxIntsetEntries, small.ZSetMaxListpackEntries = 4, 4, 4
 	small.SetMaxListpackEntries, small.ListMaxListpackSize = 6, 3
 	mixedScores := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, -2.25, 1e20, -1e-300, math.Inf(1), math.Inf(-1),

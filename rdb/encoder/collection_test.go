@@ -11,10 +11,12 @@ import (
 
 	"github.com/hdt3213/rdb/model"
 	"github.com/hdt3213/rdb/parser"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // writeFile writes the collections of cases, one key each, in one file of RDB version v.
-func writeFile(t testing.TB, v int, limits *Thresholds, cases map[string]testCollection, names []string) []byte {
+func writeFile(t testing.TB, v int, limits *rdb.Thresholds, cases map[string]testCollection, names []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Options{RDBVersion: v, CreatedAt: fixedTime, Thresholds: limits, CheckDuplicates: true, ToolVersion: goldenToolVersion})
@@ -46,8 +48,8 @@ func parseObjects(t testing.TB, file []byte) map[string]model.RedisObject {
 }
 
 // casesByLimits groups case names by their thresholds, since one file has one set of them.
-func casesByLimits(cases map[string]testCollection) map[*Thresholds][]string {
-	groups := map[*Thresholds][]string{}
+func casesByLimits(cases map[string]testCollection) map[*rdb.Thresholds][]string {
+	groups := map[*rdb.Thresholds][]string{}
 	for name, c := range cases {
 		groups[c.limits] = append(groups[c.limits], name)
 	}
@@ -249,17 +251,17 @@ func TestDuplicateMembersWithCheck(t *testing.T) {
 }
 
 func TestThresholdOptions(t *testing.T) {
-	bad := DefaultThresholds()
+	bad := rdb.DefaultThresholds()
 	bad.ZSetMaxListpackValue = -1
-	if _, err := NewWriter(&bytes.Buffer{}, Options{Thresholds: &bad}); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), "zset-max-listpack-value -1") {
+	if _, err := NewWriter(&bytes.Buffer{}, Options{Thresholds: &bad}); !errors.Is(err, rdb.ErrInvalidOption) || !strings.Contains(err.Error(), "zset-max-listpack-value -1") {
 		t.Fatalf("negative threshold: %v", err)
 	}
-	bad = DefaultThresholds()
+	bad = rdb.DefaultThresholds()
 	bad.ListMaxListpackSize = -6
-	if _, err := NewWriter(&bytes.Buffer{}, Options{Thresholds: &bad}); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), "list-max-listpack-size -6") {
+	if _, err := NewWriter(&bytes.Buffer{}, Options{Thresholds: &bad}); !errors.Is(err, rdb.ErrInvalidOption) || !strings.Contains(err.Error(), "list-max-listpack-size -6") {
 		t.Fatalf("list size -6: %v", err)
 	}
-	zero := Thresholds{} // every collection plain, one list element a node
+	zero := rdb.Thresholds{} // every collection plain, one list element a node
 	objs := parseObjects(t, writeFile(t, 12, &zero, map[string]testCollection{
 		"h": {kind: "hash", names: []string{"a"}, values: []string{"1"}},
 		"s": {kind: "set", names: []string{"1"}},

@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// module is this module's path: the format's internal packages (rdb/internal) may be
-// imported when they use the standard library only themselves.
+// module is this module's path: the format's vocabulary (rdb) and its internal packages
+// (rdb/internal) may be imported when they use the standard library only themselves.
 const module = "github.com/rdbgen/rdbgen"
 
 // TestStandardLibraryOnly checks that the writer imports the standard library only, in
-// every file of any build (test files aside), directly or through internal packages of this
-// module that do the same (rdb/internal/lzf, crc64, canonint, listpack, ziplist, intset): no
+// every file of any build (test files aside), directly or through packages of this module
+// that do the same (rdb, rdb/internal/lzf, crc64, canonint, listpack, ziplist, intset): no
 // other package of this module, such as record, and no other module. A standard-library
 // path has no dot in its first element.
 func TestStandardLibraryOnly(t *testing.T) {
@@ -40,6 +40,10 @@ func TestStandardLibraryOnly(t *testing.T) {
 			}
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
+				if path == module+"/rdb" {
+					check("..")
+					continue
+				}
 				if rel, ok := strings.CutPrefix(path, module+"/rdb/internal/"); ok {
 					check(filepath.Join("..", "internal", filepath.FromSlash(rel)))
 					continue
@@ -55,7 +59,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 	if checked["."] < 10 {
 		t.Fatalf("checked %d files, want the package's", checked["."])
 	}
-	for _, dir := range []string{"../internal/lzf", "../internal/crc64", "../internal/canonint", "../internal/listpack", "../internal/ziplist", "../internal/intset"} {
+	for _, dir := range []string{"..", "../internal/lzf", "../internal/crc64", "../internal/canonint", "../internal/listpack", "../internal/ziplist", "../internal/intset"} {
 		if checked[filepath.Clean(dir)] == 0 {
 			t.Errorf("%s was not checked: the writer no longer imports it, or the test lost it", dir)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 )
 
@@ -111,8 +112,8 @@ func ExampleOptions_Check() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(caps.Target.Name, caps.RDBVersion, caps.Can(encoder.SetListpack), caps.Can(encoder.HashFieldTTL))
-	fmt.Println(caps.Refuse(encoder.HashFieldTTL))
+	fmt.Println(caps.Target.Name, caps.RDBVersion, caps.Can(rdb.SetListpack), caps.Can(rdb.HashFieldTTL))
+	fmt.Println(caps.Refuse(rdb.HashFieldTTL))
 	// Output:
 	// redis-7.2 11 true false
 	// a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // TestWriteFunction: a library is the opcode 245 and its code as a string, from RDB 10 on;
@@ -20,8 +22,8 @@ func TestWriteFunction(t *testing.T) {
 	}{
 		{"RDB 10", 10, code, nil, ""},
 		{"RDB 12", 12, code, nil, ""},
-		{"RDB 9", 9, code, ErrCannotHold, `a function library needs RDB 10 (redis-7.0 or later), and redis-5.0 writes RDB 9`},
-		{"RDB 7", 7, code, ErrCannotHold, "(redis-7.0 or later), and the file is written as RDB 7 for redis-5.0"},
+		{"RDB 9", 9, code, rdb.ErrCannotHold, `a function library needs RDB 10 (redis-7.0 or later), and redis-5.0 writes RDB 9`},
+		{"RDB 7", 7, code, rdb.ErrCannotHold, "(redis-7.0 or later), and the file is written as RDB 7 for redis-5.0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

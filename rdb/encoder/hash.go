@@ -1,5 +1,7 @@
 package encoder
 
+import "github.com/rdbgen/rdbgen/rdb"
+
 // Hashes: a listpack (type 16, RDB 10+) or ziplist (type 13, before) of field, value, field,
 // value… when the hash has at most HashMaxListpackEntries fields and no field or value is
 // longer than HashMaxListpackValue bytes; else the plain type 4, streamed.
@@ -41,7 +43,7 @@ func (w *Writer) addField(field, value []byte) error {
 // endHash writes a held hash in its compact encoding.
 func (w *Writer) endHash() {
 	typ := byte(typeHashListpack)
-	if !w.has.has(ListpackEncodings) {
+	if !w.has.has(rdb.ListpackEncodings) {
 		typ = typeHashZiplist
 	}
 	w.writeCompact(typ, w.packHeld())

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // Hashes whose fields expire (Redis 7.4+, RDB 12) are written as Redis 7.4 writes them:
@@ -39,12 +41,12 @@ var (
 
 // BeginHashTTL opens a hash of n fields some of which expire: minFieldExpireAtMS is
 // the smallest field expiry (absolute Unix ms), 0 when no field expires. Fields follow with
-// AddField. It needs HashFieldTTL (RDB 12); without, it fails with a CannotHoldError, or with
+// AddField. It needs rdb.HashFieldTTL (RDB 12); without, it fails with an rdb.CannotHoldError, or with
 // Options.DropFieldTTL opens a plain hash that AddField fills without the TTLs.
 func (w *Writer) BeginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAtMS int64) error {
-	if w.err == nil && !w.closed && !w.has.has(HashFieldTTL) {
+	if w.err == nil && !w.closed && !w.has.has(rdb.HashFieldTTL) {
 		if !w.caps.DropFieldTTL {
-			return w.refuse(key, HashFieldTTL)
+			return w.refuse(key, rdb.HashFieldTTL)
 		}
 		err := w.BeginHash(key, n, expireAtMS)
 		w.coll.noTTL = err == nil
@@ -57,7 +59,7 @@ func (w *Writer) BeginHashTTL(key []byte, n uint64, expireAtMS, minFieldExpireAt
 		return err
 	}
 	w.coll.minTTL = minFieldExpireAtMS
-	if n > uint64(w.limits.HashMaxListpackEntries) || w.has.has(ValkeyFormat) {
+	if n > uint64(w.limits.HashMaxListpackEntries) || w.has.has(rdb.ValkeyFormat) {
 		w.startPlainTTL()
 		return w.maybeFlush()
 	}
@@ -100,7 +102,7 @@ func (w *Writer) startPlainTTL() {
 		w.startPlain(typeHash)
 		return
 	}
-	if w.has.has(ValkeyFormat) {
+	if w.has.has(rdb.ValkeyFormat) {
 		w.appendRecordHeader(c.key, c.expireAt, typeValkeyHash2)
 		w.buf = appendLength(w.buf, c.declared)
 		c.plain = true
@@ -120,7 +122,7 @@ func (w *Writer) startPlainTTL() {
 // ValkeyFormat, a type 22 one).
 func (w *Writer) appendFieldTTL(field, value []byte, expireAtMS int64) {
 	c := &w.coll
-	if c.minTTL != 0 && w.has.has(ValkeyFormat) {
+	if c.minTTL != 0 && w.has.has(rdb.ValkeyFormat) {
 		w.buf = w.appendString(w.buf, field)
 		w.buf = w.appendString(w.buf, value)
 		if expireAtMS == 0 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // ttlField is a field of a hash with field TTLs.
@@ -31,11 +33,11 @@ func writeTTLHash(key string, minAt int64, fields ...ttlField) func(w *Writer) e
 const year2100 = 4102444800000 // 0x3BB2CC3D800
 
 func TestHashFieldTTLBytes(t *testing.T) {
-	small := DefaultThresholds()
+	small := rdb.DefaultThresholds()
 	small.HashMaxListpackEntries = 2
 	tests := []struct {
 		name   string
-		limits *Thresholds
+		limits *rdb.Thresholds
 		write  func(w *Writer) error
 		want   string
 	}{{
@@ -105,8 +107,8 @@ func TestHashFieldTTLErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), ErrCannotHold, `key "k": a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11`},
-		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), ErrCannotHold, "redis-5.0 writes RDB 9"},
+		{"RDB 11", 11, writeTTLHash("k", 5, ttlField{"f", "v", 5}), rdb.ErrCannotHold, `key "k": a hash with field TTLs needs RDB 12 (redis-7.4 or later), and redis-7.2 writes RDB 11`},
+		{"RDB 9", 9, writeTTLHash("k", 0, ttlField{"f", "v", 0}), rdb.ErrCannotHold, "redis-5.0 writes RDB 9"},
 		{"below the smallest", 12, writeTTLHash("k", 5, ttlField{"f", "v", 4}), ErrFieldExpiry, `field "f" expires at 4`},
 		{"none declared", 12, writeTTLHash("k", 0, ttlField{"f", "v", 4}), ErrFieldExpiry, "declared smallest 0"},
 		{"past 2^48", 12, writeTTLHash("k", 5, ttlField{"f", "v", 1 << 48}), ErrFieldExpiry, "largest 281474976710655"},

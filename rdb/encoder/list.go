@@ -1,5 +1,7 @@
 package encoder
 
+import "github.com/rdbgen/rdbgen/rdb"
+
 // Lists are quicklists, as Redis writes them: a count of nodes, then each node, a listpack
 // (type 18, RDB 10+, each node preceded by its container: 2 packed, 1 plain) or a ziplist
 // (type 14, before). Nodes are filled the way quicklistPushTail fills them under
@@ -9,9 +11,6 @@ package encoder
 // once full, encoded into the spool (memory up to a bound, then a temporary file); at
 // End the count is written and the nodes copied after it. A list of any length
 // takes the memory of one node and the spool's bound.
-
-// nodeSizeLimits are the quicklist node sizes of list-max-listpack-size -1 to -5.
-var nodeSizeLimits = [...]int{4096, 8192, 16384, 32768, 65536}
 
 // nodeSafetyLimit is the largest node when the fill is a count of elements.
 const nodeSafetyLimit = 8192
@@ -23,7 +22,7 @@ func (w *Writer) BeginList(key []byte, elements uint64, expireAtMS int64) error 
 		return err
 	}
 	w.coll.nodeOpen, w.coll.nodeCount = false, 0
-	w.coll.pack.ziplist = !w.has.has(ListpackEncodings)
+	w.coll.pack.ziplist = !w.has.has(rdb.ListpackEncodings)
 	return nil
 }
 
@@ -67,7 +66,7 @@ func (w *Writer) finishListNode() error {
 func (w *Writer) spoolListNode(container uint64, node []byte) error {
 	c := &w.coll
 	b := c.enc[:0]
-	if w.has.has(ListpackEncodings) {
+	if w.has.has(rdb.ListpackEncodings) {
 		b = appendLength(b, container)
 	}
 	b = w.appendString(b, node)
@@ -86,7 +85,7 @@ func (w *Writer) endList() error {
 		return err
 	}
 	typ := byte(typeListQuicklist2)
-	if !w.has.has(ListpackEncodings) {
+	if !w.has.has(rdb.ListpackEncodings) {
 		typ = typeListQuicklist
 	}
 	w.appendRecordHeader(c.key, c.expireAt, typ)
@@ -99,13 +98,13 @@ func (w *Writer) endList() error {
 // from 1 GiB in quicklists of listpacks, and never in quicklists of ziplists (before RDB
 // 10), which have no plain nodes.
 func (w *Writer) isLargeElement(n int) bool {
-	large := w.has.has(PlainListNodes)
+	large := w.has.has(rdb.PlainListNodes)
 	switch fill := w.limits.ListMaxListpackSize; {
 	case large && fill < 0:
-		return n > nodeSizeLimits[-fill-1]
+		return n > rdb.QuicklistNodeSizes[-fill-1]
 	case large:
 		return n > nodeSafetyLimit
-	case w.has.has(ListpackEncodings):
+	case w.has.has(rdb.ListpackEncodings):
 		return n >= 1<<30
 	default:
 		return false
@@ -117,7 +116,7 @@ func (w *Writer) isLargeElement(n int) bool {
 // for a listpack, and n plus the entry header sizes for a ziplist.
 func (w *Writer) nodeAllows(size, n, count int) bool {
 	overhead := 8
-	if !w.has.has(ListpackEncodings) {
+	if !w.has.has(rdb.ListpackEncodings) {
 		overhead = 1 + 1 // previous-entry size and encoding, for short strings
 		if n >= 254 {
 			overhead += 4
@@ -132,7 +131,7 @@ func (w *Writer) nodeAllows(size, n, count int) bool {
 	newSize := size + n + overhead
 	fill := w.limits.ListMaxListpackSize
 	if fill < 0 {
-		return newSize <= nodeSizeLimits[-fill-1]
+		return newSize <= rdb.QuicklistNodeSizes[-fill-1]
 	}
 	return newSize <= nodeSafetyLimit && count+1 <= max(fill, 1)
 }

@@ -1,6 +1,10 @@
 package encoder
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rdbgen/rdbgen/rdb"
+)
 
 // Module values and module AUX data are written as the file they came from held them: the
 // module id (its type name and encoding version), then the module's opcode stream through
@@ -16,14 +20,14 @@ const (
 // WriteModule writes a module value (type 7): the key, its expiry (absolute Unix ms, 0 for
 // none), the module type id and value, the serialized value, which must end with the EOF
 // opcode (ErrModuleValue otherwise); the file must hold ModuleValues (else a
-// CannotHoldError naming the key). The module must be loaded in the server that loads the
+// rdb.CannotHoldError naming the key). The module must be loaded in the server that loads the
 // file.
 func (w *Writer) WriteModule(key []byte, moduleID uint64, value []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
-	if !w.has.has(ModuleValues) {
-		return w.refuse(key, ModuleValues)
+	if !w.has.has(rdb.ModuleValues) {
+		return w.refuse(key, rdb.ModuleValues)
 	}
 	if err := checkModuleBody(moduleID, value); err != nil {
 		return w.fail(fmt.Errorf("write key %q: %w", key, err))
@@ -42,14 +46,14 @@ func AppendModuleObject(b []byte, id uint64, body []byte) []byte {
 // WriteModuleAux writes one module's AUX data (opcode 247): the module type id, the UINT
 // opcode and when (1 before the keyspace, 2 after: REDISMODULE_AUX_BEFORE_RDB, _AFTER_RDB), then value, the data as
 // the module serialized it, as Redis's rdbSaveSingleModuleAux does. The file must hold
-// ModuleAux (else a CannotHoldError); data not ending with the EOF opcode wraps
+// rdb.ModuleAux (else an rdb.CannotHoldError); data not ending with the EOF opcode wraps
 // ErrModuleValue. A server loading the file must have the module loaded.
 func (w *Writer) WriteModuleAux(moduleID, when uint64, value []byte) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	if !w.has.has(ModuleAux) {
-		return w.fail(fmt.Errorf("module AUX of id %#x: %w", moduleID, w.caps.Refuse(ModuleAux)))
+	if !w.has.has(rdb.ModuleAux) {
+		return w.fail(fmt.Errorf("module AUX of id %#x: %w", moduleID, w.caps.Refuse(rdb.ModuleAux)))
 	}
 	if err := checkModuleBody(moduleID, value); err != nil {
 		return w.fail(fmt.Errorf("module AUX: %w", err))

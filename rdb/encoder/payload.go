@@ -1,21 +1,11 @@
 package encoder
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 
-	"github.com/rdbgen/rdbgen/rdb/internal/crc64"
+	"github.com/rdbgen/rdbgen/rdb"
 )
-
-// A DUMP payload is one value as RESTORE takes it (createDumpPayload, cluster.c): the
-// record's type byte and its object exactly as an RDB file holds them, without key or
-// expiry, then the RDB version (2 bytes, little-endian) and the CRC-64 of everything before
-// it (8 bytes, little-endian). A server refuses a payload whose version is newer than its
-// own or whose checksum is wrong.
-
-// payloadTrailer is the size of a payload's version and checksum.
-const payloadTrailer = 10
 
 // payloadBufferSize is the size of a PayloadWriter's writes into its payload.
 const payloadBufferSize = 64 << 10
@@ -25,8 +15,6 @@ var (
 	// ErrPayloadTooLarge is returned by PayloadWriter.Payload for a record whose payload
 	// passed the writer's limit.
 	ErrPayloadTooLarge = errors.New("encoder: payload too large")
-	// ErrPayload is returned by CheckPayload for bytes that are no payload the version takes.
-	ErrPayload = errors.New("encoder: invalid payload")
 )
 
 // A PayloadWriter writes keys one at a time as DUMP payloads, for RESTORE: each key is
@@ -35,8 +23,8 @@ var (
 // Writer's per-key calls (WriteString; BeginHash, AddField, End; ...), then take its
 // payload with Payload. The key and expiry given to the calls name the key in errors only:
 // RESTORE takes them as arguments. BeginDB does nothing, since a payload belongs to no
-// database; function libraries and module AUX data are refused (ErrPayload): RESTORE
-// carries one key.
+// database; function libraries and module AUX data are refused (rdb.ErrPayload): RESTORE
+// carries one key. (Package rdb holds the payload's trailer and rdb.CheckPayload.)
 type PayloadWriter struct {
 	*Writer
 	out payloadBuffer
@@ -54,7 +42,7 @@ type payloadBuffer struct {
 // Write keeps p, unless the record has passed the bound.
 func (p *payloadBuffer) Write(b []byte) (int, error) {
 	p.n += int64(len(b))
-	if p.max > 0 && p.n+payloadTrailer > p.max {
+	if p.max > 0 && p.n+rdb.PayloadTrailer > p.max {
 		p.over, p.b = true, p.b[:0]
 		return len(b), nil
 	}
@@ -77,7 +65,7 @@ func (p *payloadBuffer) reset() {
 // is one payload, at most maxBytes.
 func NewPayloadWriter(opts Options, maxBytes int64) (*PayloadWriter, error) {
 	if maxBytes < 0 {
-		return nil, fmt.Errorf("%w: payload bound %d", ErrInvalidOption, maxBytes)
+		return nil, fmt.Errorf("%w: payload bound %d", rdb.ErrInvalidOption, maxBytes)
 	}
 	opts.HeaderLast, opts.CheckDuplicates, opts.DisableChecksum = false, false, true
 	if opts.BufferSize == 0 {
@@ -104,18 +92,18 @@ func (p *PayloadWriter) Payload() ([]byte, error) {
 	if w.stats.Keys != 1 {
 		keys := w.stats.Keys
 		p.Abandon()
-		return nil, fmt.Errorf("%w: %d records written, want one", ErrPayload, keys)
+		return nil, fmt.Errorf("%w: %d records written, want one", rdb.ErrPayload, keys)
 	}
 	if err := w.writeBuf(); err != nil {
 		return nil, err
 	}
 	w.stats = Stats{}
 	if p.out.over {
-		n := p.out.n + payloadTrailer
+		n := p.out.n + rdb.PayloadTrailer
 		p.out.reset()
 		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrPayloadTooLarge, n, p.out.max)
 	}
-	b := AppendPayloadTrailer(p.out.b, w.caps.RDBVersion)
+	b := rdb.AppendPayloadTrailer(p.out.b, w.caps.RDBVersion)
 	p.out.reset()
 	return b, nil
 }
@@ -136,40 +124,15 @@ func (p *PayloadWriter) Close() error {
 	return nil
 }
 
-// AppendPayloadTrailer appends to object (a type byte and its object, the start of a
-// payload) the version and the CRC-64 of object and version: the payload RESTORE takes.
-func AppendPayloadTrailer(object []byte, version int) []byte {
-	b := binary.LittleEndian.AppendUint16(object, uint16(version))
-	return binary.LittleEndian.AppendUint64(b, crc64.Update(0, b))
-}
-
-// CheckPayload checks a payload as a server of RDB version maxVersion does before it
-// restores it (verifyDumpPayload): its length, its version (at most maxVersion) and its
-// checksum. It returns the payload's version.
-func CheckPayload(payload []byte, maxVersion int) (int, error) {
-	if len(payload) < payloadTrailer+1 {
-		return 0, fmt.Errorf("%w: %d bytes, shorter than a type byte and the trailer", ErrPayload, len(payload))
-	}
-	at := len(payload) - payloadTrailer
-	version := int(binary.LittleEndian.Uint16(payload[at:]))
-	if version > maxVersion {
-		return version, fmt.Errorf("%w: RDB version %d, newer than %d", ErrPayload, version, maxVersion)
-	}
-	if got, want := binary.LittleEndian.Uint64(payload[at+2:]), crc64.Update(0, payload[:at+2]); got != want {
-		return version, fmt.Errorf("%w: checksum %016x, want %016x", ErrPayload, got, want)
-	}
-	return version, nil
-}
-
 // BeginDB does nothing: a payload belongs to no database.
 func (p *PayloadWriter) BeginDB(int, DBInfo) error { return p.usable() }
 
 // WriteFunction refuses the library: FUNCTION LOAD carries it, not RESTORE.
 func (p *PayloadWriter) WriteFunction([]byte) error {
-	return fmt.Errorf("%w: a payload holds one key, not a function library", ErrPayload)
+	return fmt.Errorf("%w: a payload holds one key, not a function library", rdb.ErrPayload)
 }
 
 // WriteModuleAux refuses the data: no command carries it.
 func (p *PayloadWriter) WriteModuleAux(uint64, uint64, []byte) error {
-	return fmt.Errorf("%w: a payload holds one key, not module AUX data", ErrPayload)
+	return fmt.Errorf("%w: a payload holds one key, not module AUX data", rdb.ErrPayload)
 }

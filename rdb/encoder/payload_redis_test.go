@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // deletedPendingCommands build a stream whose group has pending entries whose entries were
@@ -61,7 +63,7 @@ func TestPayloadRestores(t *testing.T) {
 				}
 				payload, err := p.Payload()
 				must(t, err)
-				if got, err := CheckPayload(payload, v); err != nil || got != v {
+				if got, err := rdb.CheckPayload(payload, v); err != nil || got != v {
 					t.Fatalf("CheckPayload: version %d, %v", got, err)
 				}
 				copyKey := fmt.Sprintf("copy%d:%s", v, k)
@@ -160,13 +162,13 @@ func TestPayloadRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := r.Do(ctx, "RESTORE", "restored:"+c.name, 0, c.payload).Err()
-			_, check := CheckPayload(c.payload, 10)
+			_, check := rdb.CheckPayload(c.payload, 10)
 			switch {
 			case c.server == "" && (err != nil || check != nil):
 				t.Fatalf("RESTORE: %v; CheckPayload: %v", err, check)
 			case c.server != "" && (err == nil || !strings.Contains(err.Error(), c.server)):
 				t.Fatalf("RESTORE: %v, want an error about the %s", err, c.server)
-			case c.server != "" && !errors.Is(check, ErrPayload):
+			case c.server != "" && !errors.Is(check, rdb.ErrPayload):
 				t.Fatalf("CheckPayload: %v, want ErrPayload", check)
 			}
 		})

@@ -3,10 +3,12 @@ package encoder
 import (
 	"errors"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 func TestCheckPayload(t *testing.T) {
-	good := AppendPayloadTrailer([]byte{typeString, 1, 'v'}, 10)
+	good := rdb.AppendPayloadTrailer([]byte{typeString, 1, 'v'}, 10)
 	flip := func(i int) []byte {
 		b := append([]byte(nil), good...)
 		b[(i+len(b))%len(b)] ^= 0x40
@@ -28,8 +30,8 @@ func TestCheckPayload(t *testing.T) {
 		{"empty", nil, 10, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := CheckPayload(c.payload, c.max)
-			if c.ok != (err == nil) || (!c.ok && !errors.Is(err, ErrPayload)) || v != c.version {
+			v, err := rdb.CheckPayload(c.payload, c.max)
+			if c.ok != (err == nil) || (!c.ok && !errors.Is(err, rdb.ErrPayload)) || v != c.version {
 				t.Fatalf("version %d, %v", v, err)
 			}
 		})
@@ -42,12 +44,12 @@ func FuzzCheckPayload(f *testing.F) {
 	f.Add([]byte{0, 1, 'v'}, uint16(10))
 	f.Add([]byte{}, uint16(0))
 	f.Fuzz(func(t *testing.T, b []byte, version uint16) {
-		_, _ = CheckPayload(b, int(version))
+		_, _ = rdb.CheckPayload(b, int(version))
 		if len(b) == 0 {
 			return
 		}
-		p := AppendPayloadTrailer(append([]byte(nil), b...), int(version))
-		if v, err := CheckPayload(p, int(version)); err != nil || v != int(version) {
+		p := rdb.AppendPayloadTrailer(append([]byte(nil), b...), int(version))
+		if v, err := rdb.CheckPayload(p, int(version)); err != nil || v != int(version) {
 			t.Fatalf("version %d: %v", v, err)
 		}
 	})

@@ -16,11 +16,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/internal/redistest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/server"
 )
 
 // serverArgs returns the redis-server settings of limits that Redis 7.0 knows.
-func serverArgs(limits *Thresholds) []string {
+func serverArgs(limits *rdb.Thresholds) []string {
 	if limits == nil {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/internal/canonint"
 	"github.com/rdbgen/rdbgen/rdb/internal/intset"
 )
@@ -31,7 +32,7 @@ func (w *Writer) BeginSet(key []byte, members uint64, expireAtMS int64) error {
 func (w *Writer) intsetFits(n uint64) bool { return n <= uint64(w.limits.SetMaxIntsetEntries) }
 
 func (w *Writer) setListpackFits(n uint64) bool {
-	return w.has.has(SetListpack) && n <= uint64(w.limits.SetMaxListpackEntries)
+	return w.has.has(rdb.SetListpack) && n <= uint64(w.limits.SetMaxListpackEntries)
 }
 
 // AddMember adds a member to the open set. Members must be unique (see "Unique members").

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // Consumer groups are held until End and written after the stream's metadata,
@@ -94,7 +96,7 @@ func appendMillis(b []byte, ms int64) []byte {
 func (w *Writer) appendStreamGroup(g *StreamGroup) {
 	b := w.appendString(w.buf, g.Name)
 	b = appendStreamID(b, g.LastID)
-	if w.has.has(StreamMetadata) {
+	if w.has.has(rdb.StreamMetadata) {
 		b = appendLength(b, uint64(g.EntriesRead))
 	}
 	b = appendLength(b, uint64(len(g.Pending)))
@@ -107,7 +109,7 @@ func (w *Writer) appendStreamGroup(g *StreamGroup) {
 	for _, c := range g.Consumers {
 		b = w.appendString(b, c.Name)
 		b = appendMillis(b, c.SeenTimeMS)
-		if w.has.has(ConsumerActiveTime) {
+		if w.has.has(rdb.ConsumerActiveTime) {
 			b = appendMillis(b, c.ActiveTimeMS)
 		}
 		b = appendLength(b, uint64(len(c.Pending)))

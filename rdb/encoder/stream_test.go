@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // hexBytes decodes hex written with spaces and line breaks, as xxd prints it.
@@ -154,7 +156,7 @@ func TestStreamNodeEncodings(t *testing.T) {
 }
 
 // streamNodes returns the entries per node of a stream record written with limits.
-func streamNodes(t *testing.T, limits Thresholds, entries int, value string) []int {
+func streamNodes(t *testing.T, limits rdb.Thresholds, entries int, value string) []int {
 	t.Helper()
 	rec := recordBytes(t, 11, Options{DisableCompression: true, Thresholds: &limits}, func(w *Writer) error {
 		must(t, sinkStream(w, []byte("k"), 0))
@@ -178,14 +180,14 @@ func streamNodes(t *testing.T, limits Thresholds, entries int, value string) []i
 }
 
 func TestStreamNodeLimits(t *testing.T) {
-	def := DefaultThresholds()
+	def := rdb.DefaultThresholds()
 	bytes100 := def
 	bytes100.StreamNodeMaxBytes = 100
 	noEntries := def
 	noEntries.StreamNodeMaxEntries = 0
 	tests := []struct {
 		name    string
-		limits  Thresholds
+		limits  rdb.Thresholds
 		entries int
 		value   string
 		want    []int
@@ -231,7 +233,7 @@ func TestStreamErrors(t *testing.T) {
 		want  error
 		msg   string
 	}{
-		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, ErrCannotHold, `key "k": a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9`},
+		{"RDB 8", 8, func(w *Writer) error { return sinkStream(w, []byte("k"), 0) }, rdb.ErrCannotHold, `key "k": a stream needs RDB 9, and the file is written as RDB 8, below redis-5.0's own 9`},
 		{"id 0-0", 9, func(w *Writer) error {
 			must(t, sinkStream(w, []byte("k"), 0))
 			return sinkEntry(w, StreamID{}, one)

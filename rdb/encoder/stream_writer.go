@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/internal/listpack"
 )
 
@@ -33,9 +34,6 @@ const (
 const (
 	streamItemSameFields = 2
 )
-
-// streamListpackMaxSize is the largest node Redis builds (STREAM_LISTPACK_MAX_SIZE).
-const streamListpackMaxSize = 1 << 30
 
 // Errors of stream writes, for errors.Is.
 var (
@@ -72,8 +70,8 @@ func (w *Writer) BeginStream(key []byte, expireAtMS int64) error {
 	if err := w.checkRecord(key, expireAtMS); err != nil {
 		return err
 	}
-	if !w.has.has(Streams) {
-		return w.refuse(key, Streams)
+	if !w.has.has(rdb.Streams) {
+		return w.refuse(key, rdb.Streams)
 	}
 	c := &w.coll
 	c.kind, c.key, c.expireAt, c.declared, c.added, c.plain = streamCollection, append(c.key[:0], key...), expireAtMS, 0, 0, false
@@ -155,8 +153,8 @@ func (w *Writer) AddStreamEntry(id StreamID, fields [][]byte) error {
 func (w *Writer) streamNodeFull(total int) bool {
 	s := &w.strm
 	maxBytes := w.limits.StreamNodeMaxBytes
-	if maxBytes == 0 || maxBytes > streamListpackMaxSize {
-		maxBytes = streamListpackMaxSize
+	if maxBytes == 0 || maxBytes > rdb.StreamNodeMaxSize {
+		maxBytes = rdb.StreamNodeMaxSize
 	}
 	if s.nodeBytes()+total >= maxBytes {
 		return true
@@ -249,9 +247,9 @@ func (w *Writer) endStream() error {
 	}
 	typ := byte(typeStreamListpacks3)
 	switch {
-	case !w.has.has(StreamMetadata):
+	case !w.has.has(rdb.StreamMetadata):
 		typ = typeStreamListpacks
-	case !w.has.has(ConsumerActiveTime):
+	case !w.has.has(rdb.ConsumerActiveTime):
 		typ = typeStreamListpacks2
 	}
 	w.appendRecordHeader(w.coll.key, w.coll.expireAt, typ)
@@ -261,7 +259,7 @@ func (w *Writer) endStream() error {
 	}
 	b := appendLength(w.buf, m.Length)
 	b = appendStreamID(b, m.LastID)
-	if w.has.has(StreamMetadata) {
+	if w.has.has(rdb.StreamMetadata) {
 		b = appendStreamID(b, m.FirstID)
 		b = appendStreamID(b, m.MaxDeletedID)
 		b = appendLength(b, m.EntriesAdded)

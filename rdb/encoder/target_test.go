@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 func TestTargetVersions(t *testing.T) {
@@ -31,7 +33,7 @@ func TestTargetVersions(t *testing.T) {
 	for _, tt := range tests {
 		w, err := NewWriter(&bytes.Buffer{}, Options{Target: tt.target, RDBVersion: tt.version})
 		if tt.want == 0 {
-			if !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), tt.msg) {
+			if !errors.Is(err, rdb.ErrInvalidOption) || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("%q at %d: %v, want %q", tt.target, tt.version, err, tt.msg)
 			}
 			continue

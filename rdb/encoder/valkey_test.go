@@ -10,6 +10,7 @@ import (
 
 	"github.com/hdt3213/rdb/parser"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/encoder"
 	"github.com/rdbgen/rdbgen/rdbsink"
 	"github.com/rdbgen/rdbgen/record"
@@ -24,7 +25,7 @@ func le(v int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(v)
 // -1 for none), other types as for RDB 11; and which targets may ask for it.
 func TestValkeyFormat(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: encoder.ValkeyVersion, CreatedAt: time.Unix(1700000000, 0)})
+	w, err := rdbsink.NewWriter(&buf, encoder.Options{Target: "valkey-9.0", RDBVersion: rdb.ValkeyVersion, CreatedAt: time.Unix(1700000000, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestValkeyFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := buf.Bytes()
-	if !bytes.HasPrefix(file, []byte("VALKEY080")) || w.RDBVersion() != encoder.ValkeyVersion {
+	if !bytes.HasPrefix(file, []byte("VALKEY080")) || w.RDBVersion() != rdb.ValkeyVersion {
 		t.Fatalf("header %q, version %d", file[:9], w.RDBVersion())
 	}
 	hash2 := append(append(append([]byte{22, 1, 'h', 2, 1, 'a', 1, 'u'}, le(1700000000000)...), 1, 'b', 1, 'w'), le(-1)...)
@@ -74,16 +75,16 @@ func TestValkeyFormat(t *testing.T) {
 		{"valkey-8.1", "valkey-8.1 does not load"},
 		{"redis-7.4", "redis-7.4 does not load"},
 	} {
-		caps, err := encoder.Options{Target: tt.target, RDBVersion: encoder.ValkeyVersion}.Check()
+		caps, err := encoder.Options{Target: tt.target, RDBVersion: rdb.ValkeyVersion}.Check()
 		switch {
-		case tt.want == "" && (err != nil || caps.Target.Name != "valkey-9.0" || !caps.Can(encoder.ValkeyFormat) || !caps.Can(encoder.HashFieldTTL)):
+		case tt.want == "" && (err != nil || caps.Target.Name != "valkey-9.0" || !caps.Can(rdb.ValkeyFormat) || !caps.Can(rdb.HashFieldTTL)):
 			t.Errorf("%q: %v %+v", tt.target, err, caps)
-		case tt.want != "" && (!errors.Is(err, encoder.ErrInvalidOption) || !strings.Contains(fmtErr(err), tt.want)):
+		case tt.want != "" && (!errors.Is(err, rdb.ErrInvalidOption) || !strings.Contains(fmtErr(err), tt.want)):
 			t.Errorf("%q: %v, want ErrInvalidOption naming %q", tt.target, err, tt.want)
 		}
 	}
 	// valkey-9.0 keeps writing RDB 11 unless asked.
-	if caps, err := (encoder.Options{Target: "valkey-9.0"}).Check(); err != nil || caps.RDBVersion != 11 || caps.Can(encoder.ValkeyFormat) || caps.Can(encoder.HashFieldTTL) {
+	if caps, err := (encoder.Options{Target: "valkey-9.0"}).Check(); err != nil || caps.RDBVersion != 11 || caps.Can(rdb.ValkeyFormat) || caps.Can(rdb.HashFieldTTL) {
 		t.Errorf("valkey-9.0 by default: %v %+v", err, caps)
 	}
 }

@@ -15,7 +15,7 @@
 // calls; this package uses the standard library only and knows nothing of records.
 //
 // Each collection takes the encoding the target's server would itself choose under the
-// Thresholds, so that it loads without converting. A collection too large for a compact
+// rdb.Thresholds, so that it loads without converting. A collection too large for a compact
 // encoding is written in its plain type as it arrives, in constant memory. One that may fit a
 // compact encoding (listpack, ziplist, intset, quicklist) is held until End, in
 // memory the thresholds bound, then written compact; if a member turns out too long (or, for
@@ -28,10 +28,10 @@
 // # What a file can hold
 //
 // What each RDB version and target can hold (record types, encodings, the fields of stream
-// metadata) is one table, a row per Feature: the Writer asks it for every choice it makes by
+// metadata) is one table in package rdb, a row per rdb.Feature: the Writer asks it for every choice it makes by
 // version, and callers ask it before writing. Options.Check checks options without a Writer
-// and returns their Capabilities; Capabilities.Can tells whether the file holds a feature.
-// A key the file cannot hold fails with a CannotHoldError.
+// and returns their rdb.Capabilities; Capabilities.Can tells whether the file holds a feature.
+// A key the file cannot hold fails with an rdb.CannotHoldError.
 //
 // # Streams and hash field TTLs
 //
@@ -70,6 +70,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/internal/crc64"
 	"github.com/rdbgen/rdbgen/rdb/internal/lzf"
 )
@@ -93,7 +94,6 @@ var (
 	ErrNoDB          = errors.New("encoder: no database selected")
 	ErrDBReopened    = errors.New("encoder: database written twice")
 	ErrCountMismatch = errors.New("encoder: key count differs from the declared one")
-	ErrInvalidOption = errors.New("encoder: invalid option")
 	ErrInvalidExpiry = errors.New("encoder: negative expiry")
 	errDBOutOfRange  = errors.New("encoder: database number out of range")
 	// ErrDuplicateKey: a key written twice in one database (Options.CheckDuplicates).
@@ -110,12 +110,12 @@ var (
 )
 
 // Options configure a Writer. The zero value writes a checksummed, compressed file for
-// DefaultTarget.
+// rdb.DefaultTarget.
 type Options struct {
-	// Target names the server release to write for (see Targets); default DefaultTarget, or
+	// Target names the server release to write for (see rdb.Targets); default rdb.DefaultTarget, or
 	// with RDBVersion set the oldest Redis that loads that version.
 	Target string
-	// RDBVersion overrides the target's RDB version (MinVersion to MaxVersion, and no newer
+	// RDBVersion overrides the target's RDB version (rdb.MinVersion to rdb.MaxVersion, and no newer
 	// than the target loads); default 0, the target's.
 	RDBVersion int
 	// DisableCompression turns off LZF compression of strings over 20 bytes; default off, so
@@ -141,10 +141,10 @@ type Options struct {
 	BufferSize int
 	// Thresholds choose the encodings of collections, as the Redis settings of the same
 	// names do on a server; nil means DefaultThresholds.
-	Thresholds *Thresholds
+	Thresholds *rdb.Thresholds
 	// DropFieldTTL writes a hash whose fields expire as a plain hash, without the field TTLs,
 	// when the RDB version has none (HashFieldTTL); default off: such a hash is an error
-	// (a CannotHoldError) naming its key.
+	// (an rdb.CannotHoldError) naming its key.
 	DropFieldTTL bool
 	// TempDir is where records whose count precedes their parts (streams, long lists) spool
 	// beyond a few MiB; default "", os.TempDir. Close removes what it made.
@@ -185,8 +185,8 @@ type Writer struct {
 	bufLimit  int
 	crc       uint64
 	checksum  bool
-	caps      Capabilities // the target and RDB version written
-	has       features     // what caps holds, asked record by record
+	caps      rdb.Capabilities // the target and RDB version written
+	has       features         // what caps holds, asked record by record
 	err       error
 	closed    bool
 	stats     Stats
@@ -201,7 +201,7 @@ type Writer struct {
 	seen      map[string]struct{} // keys of the open database with CheckDuplicates
 	checkDups bool
 	hints     bool // Options.CountsAreHints
-	limits    Thresholds
+	limits    rdb.Thresholds
 	coll      collection // the open collection record, if any
 	strm      streamState
 	spool     spool // the parts of the open stream or list
@@ -213,7 +213,7 @@ type Writer struct {
 // and buffers the header; nothing reaches dst before the buffer fills or Close is called.
 func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if dst == nil {
-		return nil, fmt.Errorf("%w: nil destination", ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil destination", rdb.ErrInvalidOption)
 	}
 	caps, err := opts.Check()
 	if err != nil {
@@ -224,7 +224,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if size == 0 {
 		size = DefaultBufferSize
 	}
-	limits := DefaultThresholds()
+	limits := rdb.DefaultThresholds()
 	if opts.Thresholds != nil {
 		limits = *opts.Thresholds
 	}
@@ -238,7 +238,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 		bufLimit:  size,
 		checksum:  !opts.DisableChecksum,
 		caps:      caps,
-		has:       caps.set(),
+		has:       featureSet(caps),
 		dbsDone:   make(map[int]bool),
 		checkDups: opts.CheckDuplicates,
 		hints:     opts.CountsAreHints,
@@ -248,7 +248,7 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 	if !opts.DisableCompression {
 		w.lzf = new(lzf.Compressor)
 	}
-	if w.has.has(ValkeyFormat) {
+	if w.has.has(rdb.ValkeyFormat) {
 		w.buf = fmt.Appendf(w.buf, "VALKEY%03d", version) // rdbSaveRio: VALKEY and %03d
 	} else {
 		w.buf = fmt.Appendf(w.buf, "REDIS%04d", version)
@@ -271,13 +271,13 @@ func NewWriter(dst io.Writer, opts Options) (*Writer, error) {
 }
 
 // Target returns the target the Writer writes for.
-func (w *Writer) Target() Target { return w.caps.Target }
+func (w *Writer) Target() rdb.Target { return w.caps.Target }
 
 // RDBVersion returns the version written in the header.
 func (w *Writer) RDBVersion() int { return w.caps.RDBVersion }
 
 // Capabilities returns what the file can hold: its target and RDB version.
-func (w *Writer) Capabilities() Capabilities { return w.caps }
+func (w *Writer) Capabilities() rdb.Capabilities { return w.caps }
 
 // Stats returns the counts so far; after Close they describe the whole file.
 func (w *Writer) Stats() Stats { return w.stats }
@@ -304,9 +304,9 @@ func (w *Writer) BeginDB(db int, info DBInfo) error {
 	if w.dbsDone[db] && !w.hints {
 		return w.fail(fmt.Errorf("%w: db %d", ErrDBReopened, db))
 	}
-	if svc, ok := LookupService(w.caps.Target.Name); ok && len(w.dbsDone) > 0 {
+	if svc, ok := rdb.LookupService(w.caps.Target.Name); ok && len(w.dbsDone) > 0 {
 		for first := range w.dbsDone { // one db, or an error before a second
-			if err := svc.checkDB(first, db); err != nil {
+			if err := svc.CheckDB(first, db); err != nil {
 				return w.fail(err)
 			}
 		}

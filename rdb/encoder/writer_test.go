@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/rdb/internal/crc64"
 )
 
@@ -27,10 +28,10 @@ func TestNewWriterOptions(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{"unknown target", Options{Target: "redis-9.9"}, ErrUnknownTarget, "known: redis-5.0, redis-6.0"},
-		{"version too low", Options{RDBVersion: 6}, ErrInvalidOption, "rdb version 6"},
-		{"version too high", Options{RDBVersion: 13}, ErrInvalidOption, "rdb version 13"},
-		{"buffer too small", Options{BufferSize: 100}, ErrInvalidOption, "buffer size 100"},
+		{"unknown target", Options{Target: "redis-9.9"}, rdb.ErrUnknownTarget, "known: redis-5.0, redis-6.0"},
+		{"version too low", Options{RDBVersion: 6}, rdb.ErrInvalidOption, "rdb version 6"},
+		{"version too high", Options{RDBVersion: 13}, rdb.ErrInvalidOption, "rdb version 13"},
+		{"buffer too small", Options{BufferSize: 100}, rdb.ErrInvalidOption, "buffer size 100"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +41,7 @@ func TestNewWriterOptions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewWriter(nil, Options{}); !errors.Is(err, ErrInvalidOption) {
+	if _, err := NewWriter(nil, Options{}); !errors.Is(err, rdb.ErrInvalidOption) {
 		t.Fatalf("nil destination: %v", err)
 	}
 }

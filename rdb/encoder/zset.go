@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rdbgen/rdbgen/rdb"
 )
 
 // Sorted sets: a listpack (type 17, RDB 10+) or ziplist (type 12, before) of member, score,
@@ -67,7 +69,7 @@ func (w *Writer) AddScoredMember(member []byte, score float64) error {
 }
 
 func (w *Writer) plainZSetType() byte {
-	if w.has.has(BinaryScores) {
+	if w.has.has(rdb.BinaryScores) {
 		return typeZSet2
 	}
 	return typeZSet
@@ -75,7 +77,7 @@ func (w *Writer) plainZSetType() byte {
 
 // appendPlainScore appends a score of a plain sorted set.
 func (w *Writer) appendPlainScore(b []byte, f float64) []byte {
-	if w.has.has(BinaryScores) {
+	if w.has.has(rdb.BinaryScores) {
 		return appendBinaryScore(b, f)
 	}
 	return appendASCIIScore(b, f)
@@ -92,7 +94,7 @@ func (w *Writer) endZSet() {
 		c.compare = c.compareMembers // bound once: a method value allocates
 	}
 	slices.SortFunc(c.order, c.compare)
-	c.pack.ziplist = !w.has.has(ListpackEncodings)
+	c.pack.ziplist = !w.has.has(rdb.ListpackEncodings)
 	zeroInt := c.doubles && !c.pack.ziplist // -0 as the integer 0 (BeginSkiplistZSet)
 	b := c.pack.begin(c.blob[:0])
 	for _, i := range c.order {
@@ -108,7 +110,7 @@ func (w *Writer) endZSet() {
 	}
 	c.blob = c.pack.finish(b)
 	typ := byte(typeZSetListpack)
-	if !w.has.has(ListpackEncodings) {
+	if !w.has.has(rdb.ListpackEncodings) {
 		typ = typeZSetZiplist
 	}
 	w.writeCompact(typ, c.blob)

@@ -1,4 +1,4 @@
-package encoder
+package rdb
 
 import (
 	"errors"
@@ -71,9 +71,9 @@ func (s Service) CheckName(name string) error {
 	return nil
 }
 
-// checkDB checks, as the Writer opens db, that a file for the service may hold it beside
-// the database first, which it opened already.
-func (s Service) checkDB(first, db int) error {
+// CheckDB checks, as a writer opens db, that a file for the service may hold it beside
+// the database first, which it opened already: its error wraps ErrServiceRule.
+func (s Service) CheckDB(first, db int) error {
 	if s.OneDB && db != first {
 		return s.broken("keys in db %d and db %d: a file with keys in more than one database fails to restore into %s in cluster mode; keep one database (convert --db %d) or write for another --target",
 			first, db, s.Name, first)

@@ -1,4 +1,4 @@
-package encoder
+package rdb
 
 import (
 	"errors"
@@ -100,7 +100,7 @@ func Features() []Feature {
 
 func (f Feature) row() capability {
 	if f == 0 || int(f) >= len(capabilities) {
-		panic("encoder: unknown feature " + strconv.Itoa(int(f)))
+		panic("rdb: unknown feature " + strconv.Itoa(int(f)))
 	}
 	return capabilities[f]
 }
@@ -140,11 +140,11 @@ func Can(version int, f Feature) bool { return version >= f.row().since }
 func (t Target) Can(f Feature) bool { return Capabilities{Target: t, RDBVersion: t.RDBVersion}.Can(f) }
 
 // Capabilities are what a file for a target in an RDB version (no newer than the target
-// loads) can hold; Options.Check returns them.
+// loads) can hold; the writer's Options.Check returns them.
 type Capabilities struct {
 	Target     Target
 	RDBVersion int
-	// DropFieldTTL is Options.DropFieldTTL: a hash with field TTLs is written without them
+	// DropFieldTTL is the writer's Options.DropFieldTTL: a hash with field TTLs is written without them
 	// where the file cannot hold them.
 	DropFieldTTL bool
 }
@@ -195,7 +195,7 @@ func releaseBefore(a, b string) bool {
 
 // ErrCannotHold is wrapped by the errors for a record the file's RDB version cannot hold (see
 // CannotHoldError).
-var ErrCannotHold = errors.New("encoder: the RDB version cannot hold it")
+var ErrCannotHold = errors.New("rdb: the RDB version cannot hold it")
 
 // A CannotHoldError is the error for a record that needs a feature the file lacks. Its
 // message names the feature, the RDB version that brought it and the oldest target that has
@@ -233,25 +233,3 @@ func (e *CannotHoldError) Error() string {
 
 // Unwrap returns ErrCannotHold.
 func (e *CannotHoldError) Unwrap() error { return ErrCannotHold }
-
-// features is a set of features, a bit each: what a Writer holds, asked record by record.
-type features uint64
-
-// set returns the features c holds.
-func (c Capabilities) set() features {
-	var s features
-	for f := range Feature(len(capabilities)) {
-		if f != 0 && c.Can(f) {
-			s |= 1 << f
-		}
-	}
-	return s
-}
-
-// has reports whether f is in s.
-func (s features) has(f Feature) bool { return s&(1<<f) != 0 }
-
-// refuse fails the Writer with the error for key, which needs f.
-func (w *Writer) refuse(key []byte, f Feature) error {
-	return w.fail(fmt.Errorf("write key %q: %w", key, w.caps.Refuse(f)))
-}

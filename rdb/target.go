@@ -1,4 +1,4 @@
-package encoder
+package rdb
 
 import (
 	"errors"
@@ -24,18 +24,24 @@ type Target struct {
 // which every Redis from 5.0 and every Valkey loads.
 const DefaultTarget = "redis-5.0"
 
-// Known RDB versions this package writes.
+// The RDB versions rdbgen writes.
 const (
 	MinVersion = 7  // the first version with AUX fields and RESIZEDB
 	MaxVersion = 12 // Redis 7.4 and 8.x
 	// ValkeyVersion is Valkey 9.0's format, written with the magic VALKEY (VALKEY080) on
-	// request (Options.RDBVersion) for a target that holds ValkeyFormat (valkey-9.0): the
+	// request (the writer's Options.RDBVersion) for a target that holds ValkeyFormat (valkey-9.0): the
 	// only form in which Valkey 9 loads a hash with field TTLs.
 	ValkeyVersion = 80
 )
 
-// ErrUnknownTarget is returned for a target name that is not in Targets.
-var ErrUnknownTarget = errors.New("encoder: unknown target")
+// Errors of targets and options, for errors.Is.
+var (
+	// ErrUnknownTarget is returned for a target name that is not in Targets.
+	ErrUnknownTarget = errors.New("rdb: unknown target")
+	// ErrInvalidOption is wrapped by the errors of an option out of range: a target and RDB
+	// version that do not go together, a threshold, a writer's buffer size.
+	ErrInvalidOption = errors.New("rdb: invalid option")
+)
 
 // Valkey 9.0 writes its own format (magic VALKEY, RDB 80) but loads files up to RDB 11 with
 // the REDIS magic: its target writes those, and VALKEY080 when asked (ValkeyVersion).
@@ -88,9 +94,11 @@ func LookupTarget(name string) (Target, error) {
 	return Target{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownTarget, name, strings.Join(TargetNames(), ", "))
 }
 
-// targetFor returns the target of a Writer: the named one, which must load version (0: its
-// own); or, when none is named, the oldest Redis that loads version.
-func targetFor(name string, version int) (Target, error) {
+// ResolveTarget returns the target a file is written for: the named one, which must load
+// version (0: its own); or, when none is named, the oldest Redis that loads version (and
+// with neither, DefaultTarget). An unknown name is ErrUnknownTarget; a version out of range,
+// or newer than the target loads, ErrInvalidOption.
+func ResolveTarget(name string, version int) (Target, error) {
 	if version == ValkeyVersion {
 		return valkeyTarget(name)
 	}
@@ -114,7 +122,7 @@ func targetFor(name string, version int) (Target, error) {
 	return t, nil
 }
 
-// valkeyTarget returns the target of a Writer of ValkeyVersion: the named one, which must
+// valkeyTarget returns the target of a file of ValkeyVersion: the named one, which must
 // hold ValkeyFormat; or, when none is named, the oldest that does.
 func valkeyTarget(name string) (Target, error) {
 	holds := func(t Target) bool {

@@ -1,4 +1,4 @@
-package encoder
+package rdb
 
 import (
 	"errors"
@@ -35,13 +35,13 @@ func TestThresholdsValidate(t *testing.T) {
 		for _, v := range []int{s.Min, s.Max} {
 			th := DefaultThresholds()
 			*s.Of(&th) = v
-			if err := th.validate(); err != nil {
+			if err := th.Validate(); err != nil {
 				t.Errorf("%s %d: %v", s.Name, v, err)
 			}
 		}
 		th := DefaultThresholds()
 		*s.Of(&th) = s.Max + 1
-		if err := th.validate(); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), s.Name) {
+		if err := th.Validate(); !errors.Is(err, ErrInvalidOption) || !strings.Contains(err.Error(), s.Name) {
 			t.Errorf("%s %d: got %v", s.Name, s.Max+1, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package encoder
+package rdb
 
 import "fmt"
 
@@ -49,7 +49,14 @@ func DefaultThresholds() Thresholds {
 }
 
 // maxThreshold bounds the entries and value limits, and so the memory of one compact
-// collection held by the Writer.
+// collection held by a writer.
+
+// QuicklistNodeSizes are the quicklist node sizes of list-max-listpack-size -1 to -5.
+var QuicklistNodeSizes = [...]int{4096, 8192, 16384, 32768, 65536}
+
+// StreamNodeMaxSize is the largest stream node Redis builds (STREAM_LISTPACK_MAX_SIZE), and
+// what a stream-node-max-bytes of 0 means.
+const StreamNodeMaxSize = 1 << 30
 const maxThreshold = 1 << 20
 
 // A ThresholdSetting is one field of Thresholds under the name of its Redis setting, with
@@ -73,13 +80,13 @@ var ThresholdSettings = []ThresholdSetting{
 	{"set-max-listpack-value", "longest member of a listpack set", 0, maxThreshold, func(t *Thresholds) *int { return &t.SetMaxListpackValue }},
 	{"zset-max-listpack-entries", "most members of a listpack/ziplist sorted set", 0, maxThreshold, func(t *Thresholds) *int { return &t.ZSetMaxListpackEntries }},
 	{"zset-max-listpack-value", "longest member of a listpack/ziplist sorted set", 0, maxThreshold, func(t *Thresholds) *int { return &t.ZSetMaxListpackValue }},
-	{"list-max-listpack-size", "quicklist node limit: -1..-5 for 4..64 KiB, N>0 for N elements", -len(nodeSizeLimits), 1 << 15, func(t *Thresholds) *int { return &t.ListMaxListpackSize }},
-	{"stream-node-max-bytes", "most bytes of a stream node (0: 1 GiB)", 0, streamListpackMaxSize, func(t *Thresholds) *int { return &t.StreamNodeMaxBytes }},
+	{"list-max-listpack-size", "quicklist node limit: -1..-5 for 4..64 KiB, N>0 for N elements", -len(QuicklistNodeSizes), 1 << 15, func(t *Thresholds) *int { return &t.ListMaxListpackSize }},
+	{"stream-node-max-bytes", "most bytes of a stream node (0: 1 GiB)", 0, StreamNodeMaxSize, func(t *Thresholds) *int { return &t.StreamNodeMaxBytes }},
 	{"stream-node-max-entries", "most entries of a stream node (0: no limit)", 0, 1<<31 - 1, func(t *Thresholds) *int { return &t.StreamNodeMaxEntries }},
 }
 
-// validate reports the first limit that is out of range.
-func (t *Thresholds) validate() error {
+// Validate reports the first limit that is out of range, an error wrapping ErrInvalidOption.
+func (t *Thresholds) Validate() error {
 	for _, s := range ThresholdSettings {
 		if v := *s.Of(t); v < s.Min || v > s.Max {
 			return fmt.Errorf("%w: %s %d (%d to %d)", ErrInvalidOption, s.Name, v, s.Min, s.Max)
