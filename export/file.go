@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/internal/gzout"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 )
 
@@ -38,7 +38,7 @@ type File struct {
 	io.Writer
 	commit func() error  // nil for stdout
 	abort  func()        // nil for stdout
-	gz     *gzout.Writer // nil when not compressed
+	gz     *gz.Writer // nil when not compressed
 }
 
 // Create returns the File of path: stdout for "-"; an object's upload, which Commit
@@ -64,8 +64,8 @@ func Create(path string, overwrite bool, stdout io.Writer) (*File, error) {
 		}
 		f.Writer, f.commit, f.abort = af, af.Commit, func() { af.Abort() }
 	}
-	if gzout.Named(path) {
-		f.gz = gzout.New(f.Writer)
+	if gz.Named(path) {
+		f.gz = gz.New(f.Writer)
 		f.Writer = f.gz
 	}
 	return f, nil

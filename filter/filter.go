@@ -12,6 +12,7 @@ package filter
 import (
 	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/internal/glob"
 	"slices"
 	"strings"
 	"time"
@@ -230,7 +231,7 @@ func (f *Filter) pass(h *record.Header) (bool, error) {
 	return f.dbKept &&
 		(f.types == nil || f.types[h.Type]) &&
 		(f.mods == nil || h.Type != record.Module || f.mods[h.ModuleID&^1023]) &&
-		(f.match == nil || Match(f.match, h.Key)) &&
+		(f.match == nil || glob.Match(f.match, h.Key)) &&
 		(!f.opts.DropExpired || h.ExpireAtMS == 0 || h.ExpireAtMS > f.nowMS) &&
 		(f.limit == ^uint64(0) || sampleHash(f.opts.Seed, h.Key) < f.limit), nil
 }

@@ -159,16 +159,6 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-func ExampleMatch() {
-	for _, key := range []string{"user:1", "user:10", "session:1"} {
-		fmt.Println(key, filter.Match([]byte("user:?"), []byte(key)))
-	}
-	// Output:
-	// user:1 true
-	// user:10 false
-	// session:1 false
-}
-
 // TestFilterDropsWholeKeys: a key the options refuse goes with its members and its End, a
 // stream's entries and groups included, and the next key passes whole.
 func TestFilterDropsWholeKeys(t *testing.T) {

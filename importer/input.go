@@ -2,10 +2,8 @@ package importer
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
-	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,62 +44,18 @@ func Open(path string, stdin io.Reader) (*Input, error) {
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	in.Reader = br
-	if magic, _ := br.Peek(2); bytes.Equal(magic, gzipMagic) {
-		zr, err := gzip.NewReader(br)
+	if gz.Starts(br) {
+		zr, err := gz.NewReader(br)
 		if err != nil {
 			in.Close()
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, err
 		}
-		zr.Multistream(false)
 		in.Gzip = true
 		in.closers = append(in.closers, zr)
-		in.Reader = bufio.NewReaderSize(&gzipReader{zr: zr, br: br}, 64<<10)
+		in.Reader = bufio.NewReaderSize(zr, 64<<10)
 	}
 	return in, nil
 }
-
-// ErrGzip is wrapped by the errors of reading compressed input that is cut short or
-// followed by data that is not gzip.
-var ErrGzip = errors.New("gzip")
-
-// A gzipReader reads the members of gzip input one after another, and says what its errors
-// mean for the input: cut short, or followed by data that is not gzip.
-type gzipReader struct {
-	zr  *gzip.Reader
-	br  *bufio.Reader // the compressed input
-	out int64         // bytes decompressed so far
-}
-
-func (g *gzipReader) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	g.out += int64(n)
-	if err == io.EOF {
-		// The end of a member: another member, the end of the input, or garbage.
-		switch magic, _ := g.br.Peek(2); {
-		case len(magic) == 0:
-			return n, io.EOF
-		case bytes.Equal(magic, gzipMagic):
-			if err = g.zr.Reset(g.br); err == nil {
-				g.zr.Multistream(false)
-				return n, nil
-			}
-		default:
-			return n, fmt.Errorf("%w: data that is not gzip follows the compressed input (after %d bytes of data)", ErrGzip, g.out)
-		}
-	}
-	switch {
-	case err == nil:
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		err = fmt.Errorf("%w: the compressed input ends early, after %d bytes of data: the file is truncated", ErrGzip, g.out)
-	case errors.Is(err, gzip.ErrChecksum):
-		err = fmt.Errorf("%w: the compressed input is corrupt (checksum mismatch)", ErrGzip)
-	default:
-		err = fmt.Errorf("%w: %v", ErrGzip, err)
-	}
-	return n, err
-}
-
-var gzipMagic = []byte{0x1f, 0x8b}
 
 // utf8BOM is the byte-order mark some editors put at the start of a UTF-8 file.
 const utf8BOM = "\ufeff"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"io"
 	"math"
 	"slices"
@@ -144,7 +145,7 @@ func (j *JSONReader) fail(line int64, err error) error {
 // readError is the read error of the input, as it is when it says what went wrong with
 // compressed input.
 func (j *JSONReader) readError() error {
-	if errors.Is(j.s.err, ErrGzip) {
+	if errors.Is(j.s.err, gz.ErrDamaged) {
 		return j.s.err
 	}
 	return fmt.Errorf("read: %w", j.s.err)

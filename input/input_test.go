@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +15,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rdbgen/rdbgen/dataset"
-	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
 	"github.com/rdbgen/rdbgen/internal/redistest"
 	"github.com/rdbgen/rdbgen/record"
@@ -240,7 +240,7 @@ func TestOpenErrors(t *testing.T) {
 		{"missing", filepath.Join(dir, "nope.json"), input.Options{}, "nope.json: no such file or directory", nil},
 		{"format", bad, input.Options{Format: "xml"}, `input: unknown format "xml" (known: auto, json, csv, rdb)`, input.ErrFormat},
 		{"missing spec", filepath.Join(dir, "nope.yaml"), input.Options{Format: input.Spec}, "read spec: open " + dir + "/nope.yaml: no such file", nil},
-		{"cut gzip", truncated, input.Options{Format: input.RDB}, "read " + truncated + ": ", importer.ErrGzip},
+		{"cut gzip", truncated, input.Options{Format: input.RDB}, "read " + truncated + ": ", gz.ErrDamaged},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/internal/glob"
 )
 
 // ErrKeyRefused is wrapped by the error of a Scan whose DUMP of a key the server refused
@@ -131,5 +131,5 @@ func (a keyAccess) scanMatch(match string) (string, bool) {
 
 // readable tells whether the user may read key, by its patterns.
 func (a keyAccess) readable(key string) bool {
-	return slices.ContainsFunc(a.patterns, func(p string) bool { return filter.Match([]byte(p), []byte(key)) })
+	return slices.ContainsFunc(a.patterns, func(p string) bool { return glob.Match([]byte(p), []byte(key)) })
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/internal/gzout"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/internal/pipe"
 	"github.com/rdbgen/rdbgen/manifest"
@@ -65,7 +65,7 @@ func File(path string, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if gzout.Named(path) && !stream {
+	if gz.Named(path) && !stream {
 		tmp = compressed(tmp)
 	}
 	f.tmp, f.meter.w = tmp, tmp

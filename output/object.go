@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/rdbgen/rdbgen/internal/atomicfile"
-	"github.com/rdbgen/rdbgen/internal/gzout"
+	"github.com/rdbgen/rdbgen/internal/gz"
 	"github.com/rdbgen/rdbgen/internal/objstore"
 	"github.com/rdbgen/rdbgen/manifest"
 )
@@ -106,15 +106,15 @@ func writeManifestAt(ctx context.Context, path string, m *manifest.Manifest) err
 	return obj.Put(ctx, data)
 }
 
-// A gzipFile compresses what is written on its way to the file (gzout).
+// A gzipFile compresses what is written on its way to the file (package gz).
 type gzipFile struct {
 	placer
-	zw *gzout.Writer
+	zw *gz.Writer
 }
 
 // compressed returns p writing gzip.
 func compressed(p placer) *gzipFile {
-	return &gzipFile{placer: p, zw: gzout.New(p)}
+	return &gzipFile{placer: p, zw: gz.New(p)}
 }
 
 func (g *gzipFile) Write(b []byte) (int, error) { return g.zw.Write(b) }

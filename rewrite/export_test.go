@@ -1,9 +1,9 @@
 package rewrite
 
-import "github.com/rdbgen/rdbgen/filter"
+import redisglob "github.com/rdbgen/rdbgen/internal/glob"
 
 // Match exposes the glob matcher to the tests that compare it with a real server.
-func Match(pattern, s string) bool { return filter.Match([]byte(pattern), []byte(s)) }
+func Match(pattern, s string) bool { return redisglob.Match([]byte(pattern), []byte(s)) }
 
 // GlobPatterns returns the patterns and strings of the matcher's table test.
 func GlobPatterns() (patterns, strs []string) {

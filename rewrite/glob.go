@@ -3,11 +3,11 @@ package rewrite
 import (
 	"errors"
 
-	"github.com/rdbgen/rdbgen/filter"
+	redisglob "github.com/rdbgen/rdbgen/internal/glob"
 )
 
 // Patterns are Redis's glob patterns, the ones KEYS, SCAN MATCH and PSUBSCRIBE take, matched
-// by filter.Match:
+// by redisglob.Match:
 //
 //	*        any run of bytes, the empty one too
 //	?        any one byte
@@ -63,5 +63,5 @@ func parseGlob(text string) glob {
 	return g
 }
 
-// matches reports whether s matches the pattern, under the rules of filter.Match.
-func (g *glob) matches(s []byte) bool { return filter.Match(g.pattern, s) }
+// matches reports whether s matches the pattern, under the rules of redisglob.Match.
+func (g *glob) matches(s []byte) bool { return redisglob.Match(g.pattern, s) }

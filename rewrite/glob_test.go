@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/filter"
+	redisglob "github.com/rdbgen/rdbgen/internal/glob"
 )
 
 // globCases are patterns and strings with whether Redis's matcher matches them; the real
@@ -60,7 +60,7 @@ var globCases = []struct {
 
 func TestMatch(t *testing.T) {
 	for _, tt := range globCases {
-		if got := filter.Match([]byte(tt.pattern), []byte(tt.s)); got != tt.want {
+		if got := redisglob.Match([]byte(tt.pattern), []byte(tt.s)); got != tt.want {
 			t.Errorf("match(%q, %q) = %v, want %v", tt.pattern, tt.s, got, tt.want)
 		}
 	}
@@ -70,14 +70,14 @@ func TestMatchDeepStarsGiveUp(t *testing.T) {
 	// Many stars against a long string that fails at its end must not take exponential time;
 	// and past the nesting limit a pattern matches nothing, as on the server.
 	s := bytes.Repeat([]byte("a"), 100)
-	if filter.Match([]byte(strings.Repeat("*a", 30)+"b"), s) {
+	if redisglob.Match([]byte(strings.Repeat("*a", 30)+"b"), s) {
 		t.Fatal("matched a string without b")
 	}
-	if !filter.Match([]byte(strings.Repeat("*a", 30)), s) {
+	if !redisglob.Match([]byte(strings.Repeat("*a", 30)), s) {
 		t.Fatal("did not match")
 	}
 	deep := bytes.Repeat([]byte("a*"), 1000+2)
-	if filter.Match(deep, bytes.Repeat([]byte("a"), 1000+10)) {
+	if redisglob.Match(deep, bytes.Repeat([]byte("a"), 1000+10)) {
 		t.Fatal("matched past the nesting limit")
 	}
 }
@@ -120,7 +120,7 @@ func FuzzParseGlob(f *testing.F) {
 		f.Add(tt.pattern, tt.s)
 	}
 	f.Fuzz(func(t *testing.T, pattern, s string) {
-		got := filter.Match([]byte(pattern), []byte(s))
+		got := redisglob.Match([]byte(pattern), []byte(s))
 		if !strings.ContainsAny(pattern, `*?[\`) && got != (pattern == s) {
 			t.Fatalf("literal pattern %q against %q: %v", pattern, s, got)
 		}

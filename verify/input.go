@@ -3,8 +3,8 @@ package verify
 import (
 	"context"
 	"errors"
+	"github.com/rdbgen/rdbgen/internal/gz"
 
-	"github.com/rdbgen/rdbgen/importer"
 	"github.com/rdbgen/rdbgen/input"
 )
 
@@ -16,7 +16,7 @@ func Dump(ctx context.Context, path string, opts Options) (*Report, error) {
 		return File(ctx, path, opts)
 	}
 	in, err := input.Open(ctx, path, input.Options{Format: input.RDB, Local: true})
-	if errors.Is(err, importer.ErrGzip) {
+	if errors.Is(err, gz.ErrDamaged) {
 		return nil, err // a damaged gzip file: File would call it no RDB file
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package gzout
+package gz
 
 import (
 	"bytes"

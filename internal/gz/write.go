@@ -1,8 +1,10 @@
-// Package gzout compresses an output on its way to where it is placed: a file or an object
-// whose name ends in .gz (Named) is written through a Writer, and End closes the gzip stream
-// before the caller puts the file in place. Packages output (dumps) and export (JSON, CSV)
-// both write .gz through it, so that both name and compress the same way.
-package gzout
+// Package gz reads and writes gzip-compressed dumps and exports. An output on its way to
+// where it is placed, a file or an object whose name ends in .gz (Named), is written through
+// a Writer, and End closes the gzip stream before the caller puts the file in place:
+// packages output (dumps) and export (JSON, CSV) both write .gz through it, so that both
+// name and compress the same way. An input that starts with gzip's magic bytes (Starts) is
+// read through a Reader, whose errors say what a damaged input is (ErrDamaged).
+package gz
 
 import (
 	"compress/gzip"

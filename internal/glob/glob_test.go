@@ -1,11 +1,12 @@
-package filter_test
+package glob_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/rdbgen/rdbgen/filter"
+	"github.com/rdbgen/rdbgen/internal/glob"
 	"github.com/rdbgen/rdbgen/internal/servertest"
 )
 
@@ -40,7 +41,7 @@ var globCases = []struct {
 func TestMatch(t *testing.T) {
 	for _, tc := range globCases {
 		for key, want := range tc.keys {
-			if got := filter.Match([]byte(tc.pattern), []byte(key)); got != want {
+			if got := glob.Match([]byte(tc.pattern), []byte(key)); got != want {
 				t.Errorf("Match(%q, %q) = %t, want %t", tc.pattern, key, got, want)
 			}
 		}
@@ -70,7 +71,7 @@ func TestMatchAgainstRedis(t *testing.T) {
 		}
 		var got []string
 		for k := range all {
-			if filter.Match([]byte(tc.pattern), []byte(k)) {
+			if glob.Match([]byte(tc.pattern), []byte(k)) {
 				got = append(got, k)
 			}
 		}
@@ -90,13 +91,23 @@ func FuzzMatch(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, pattern, key string) {
-		filter.Match([]byte(pattern), []byte(key))
+		glob.Match([]byte(pattern), []byte(key))
 		var esc []byte
 		for i := range len(key) {
 			esc = append(esc, '\\', key[i])
 		}
-		if !filter.Match(esc, []byte(key)) {
+		if !glob.Match(esc, []byte(key)) {
 			t.Fatalf("escaped %q does not match itself", key)
 		}
 	})
+}
+
+func ExampleMatch() {
+	for _, key := range []string{"user:1", "user:10", "session:1"} {
+		fmt.Println(key, glob.Match([]byte("user:?"), []byte(key)))
+	}
+	// Output:
+	// user:1 true
+	// user:10 false
+	// session:1 false
 }

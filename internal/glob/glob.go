@@ -1,4 +1,5 @@
-package filter
+// Package glob matches keys against glob-style patterns under Redis's rules.
+package glob
 
 // Match reports whether s matches the glob pattern under Redis's rules (stringmatchlen, as
 // KEYS and SCAN MATCH use them): * any run of bytes, ? one byte, [abc] [a-z] [^...] a class
