@@ -36,9 +36,9 @@ func FormatFor(name, path string) (Format, error) {
 // at its path only once complete (Commit); gzip-compressed when the path ends in .gz.
 type File struct {
 	io.Writer
-	commit func() error  // nil for stdout
-	abort  func()        // nil for stdout
-	gz     *gz.Writer // nil when not compressed
+	commit func() error // nil for stdout
+	abort  func()       // nil for stdout
+	gz     *gz.Writer   // nil when not compressed
 }
 
 // Create returns the File of path: stdout for "-"; an object's upload, which Commit
