@@ -56,6 +56,15 @@ func LookupService(target string) (Service, bool) {
 	return Service{}, false
 }
 
+// ServiceTargets returns the targets of the managed services, in the order of Targets.
+func ServiceTargets() []string {
+	names := make([]string, len(services))
+	for i, s := range services {
+		names[i] = s.Target
+	}
+	return names
+}
+
 // CheckName checks the name of the file or object a dump for the service is written to
 // (a path or a URL): its errors wrap ErrServiceRule, name the rule, its source and the way out.
 func (s Service) CheckName(name string) error {
@@ -77,6 +86,19 @@ func (s Service) CheckDB(first, db int) error {
 	if s.OneDB && db != first {
 		return s.broken("keys in db %d and db %d: a file with keys in more than one database fails to restore into %s in cluster mode; keep one database (convert --db %d) or write for another --target",
 			first, db, s.Name, first)
+	}
+	return nil
+}
+
+// CheckVersion checks that the service loads a file of RDB version: its error wraps
+// ErrServiceRule and names the way out, a conversion for the service's target.
+func (s Service) CheckVersion(version int) error {
+	t, err := LookupTarget(s.Target)
+	if err != nil {
+		return err
+	}
+	if version > t.RDBVersion {
+		return s.broken("the file is RDB %d and %s loads RDB %d or older: rewrite it for the service (convert --target %s)", version, s.Name, t.RDBVersion, s.Target)
 	}
 	return nil
 }

@@ -116,6 +116,9 @@ func Cluster(ctx context.Context, dir string, opts Options) (*ClusterReport, err
 		if err != nil {
 			return nil, err
 		}
+		if o.For != nil {
+			checkService(*o.For, f, fr, fileMs)
+		}
 		ms.addAll(fileMs, filepath.Base(f))
 		rep.Files = append(rep.Files, fr)
 		done += 2 * o.Manifest.Bytes

@@ -23,6 +23,7 @@ func Dump(ctx context.Context, path string, opts Options) (*Report, error) {
 		return File(ctx, path, opts) // it says what is wrong with the file
 	}
 	defer in.Close()
+	opts.name = path
 	rep, err := File(ctx, in.Path, opts)
 	if rep != nil && rep.File != nil {
 		rep.File.Path = path

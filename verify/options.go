@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rdbgen/rdbgen/manifest"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -43,6 +44,15 @@ type Options struct {
 	// MaxMismatches is how many mismatches a Report lists; the others are only counted.
 	// Default 0 means DefaultMaxMismatches (10).
 	MaxMismatches int
+
+	// For, if not nil, is the managed service the file must suit: its rules (the RDB
+	// version it loads, one database, the object's name) are checked offline, each broken
+	// one a Mismatch of StageFile, with the same code the writer refuses with. Default nil.
+	For *rdb.Service
+
+	// name is the name the file was given, a URL or a gzipped file's, when File reads a
+	// local copy of it (see Dump): the name the service's rules check.
+	name string
 
 	// Progress, if not nil, is called as the stages advance, from the caller's goroutine,
 	// with the Stage's name: bytes (Bytes of TotalBytes) in StageFile (the file's size) and

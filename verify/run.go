@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/record"
 	"github.com/rdbgen/rdbgen/server"
 )
@@ -28,6 +30,9 @@ type Request struct {
 	Manifest string
 	// Cluster verifies the directory of a cluster dataset's shard files.
 	Cluster bool
+	// For is the target of a managed service whose rules the file must meet (as
+	// "elasticache-valkey-8.0"); "" for none.
+	For string
 	// Backend is how the server is run (see [Options.SetBackend]); "" when not given,
 	// which is auto, and which a live server requires.
 	Backend string
@@ -138,6 +143,13 @@ func runCluster(ctx context.Context, req Request) (*Result, error) {
 // options returns the Options of req: the sample, the server to start, the progress.
 func (req Request) options() (Options, error) {
 	opts := Options{Sample: req.Sample, Server: req.Server, Progress: req.Progress}
+	if req.For != "" {
+		svc, ok := rdb.LookupService(req.For)
+		if !ok {
+			return opts, fmt.Errorf("--for %s: no managed service (give one of %s)", req.For, strings.Join(rdb.ServiceTargets(), ", "))
+		}
+		opts.For = &svc
+	}
 	if opts.Sample < 0 {
 		return opts, fmt.Errorf("--sample %d is negative", opts.Sample)
 	}

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,9 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	fr, err := checkFile(ctx, path, opts, e, ms)
 	if err != nil {
 		return nil, err
+	}
+	if opts.For != nil {
+		checkService(*opts.For, cmp.Or(opts.name, path), fr, ms)
 	}
 	rep := &Report{File: fr}
 	if ms.count == 0 && !opts.Offline {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdbgen/rdbgen/internal/bar"
 	"github.com/rdbgen/rdbgen/internal/summary"
+	"github.com/rdbgen/rdbgen/rdb"
 	"github.com/rdbgen/rdbgen/server"
 	"github.com/rdbgen/rdbgen/verify"
 )
@@ -33,6 +35,7 @@ func verifyCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "sample-seed", Usage: "seed of the sample, to repeat one (default random)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress and no report: only the exit status and the reason of a failure"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.StringFlag{Name: "for", Usage: "check the file against the rules of a managed service, named by its target: " + strings.Join(rdb.ServiceTargets(), ", ")},
 			&cli.BoolFlag{Name: "cluster", Usage: "verify a cluster dataset: the argument is the directory of its shard files, loaded into a Redis Cluster of one primary per file"},
 		},
 		Action: verifyAction,
@@ -64,7 +67,7 @@ func verifyAction(c *cli.Context) error {
 	bars := bar.NewStages(c.App.ErrWriter, quiet || asJSON, verify.Measure)
 	req := verify.Request{
 		Password: pw,
-		Args:     c.Args().Slice(), Addr: c.String("addr"), URL: c.String("url"), Manifest: c.String("manifest"), Cluster: c.Bool("cluster"),
+		Args:     c.Args().Slice(), Addr: c.String("addr"), URL: c.String("url"), Manifest: c.String("manifest"), Cluster: c.Bool("cluster"), For: c.String("for"),
 		Server: server.Options{
 			Image:       c.String("image"),
 			RedisServer: c.String("redis-server"),
