@@ -182,7 +182,12 @@ func (cs *ClusterSource) WriteTo(ctx context.Context, sink record.Sink) error {
 		cs.notice("reading the %d primaries of the cluster of %s for their keys (--on-duplicate %s reads them twice: the copy of the primary that owns a key's slot is kept)", n, cs.seed, cs.OnDuplicate)
 		for i, p := range cs.primaries {
 			l := &keyLister{keys: keys, i: int64(i), owner: cs.layout.ShardOf, first: cs.OnDuplicate == record.DupFirst}
-			if err := p.WriteTo(ctx, l); err != nil {
+			var scanned *MovedError // keys a scan listed in slots the primary does not serve
+			err := p.WriteTo(ctx, l)
+			if errors.As(err, &scanned) {
+				err = nil // as readPrimary's: the reading pass meets them again and judges them
+			}
+			if err != nil {
 				if !strings.Contains(err.Error(), p.addr.Host) {
 					err = fmt.Errorf("primary %s: %w", p.addr, err)
 				}

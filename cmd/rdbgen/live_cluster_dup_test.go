@@ -106,5 +106,25 @@ func TestLiveClusterDuplicateKey(t *testing.T) {
 		if total != 32 {
 			t.Errorf("--on-duplicate %s -o DIR/: the shard files %v hold %d keys, want 32", on, files, total)
 		}
+		// --via scan: DUMP of the stale copy and of the moved key answers MOVED, as in a slot
+		// that moves. Their slots are an error naming --allow-moving-slots, in the listing
+		// pass of first and last too; with it the owner's copy is kept and the moved key,
+		// which SCAN and DUMP cannot read, is counted in the moving slots.
+		scan := filepath.Join(dir, on+"-scan.rdb")
+		if _, _, err := run(t, ctx, "convert", url, "--cluster", "--via", "scan", "-o", scan, "--target", "redis-7.0", "--on-duplicate", on, "-q"); err == nil ||
+			!strings.Contains(err.Error(), "--allow-moving-slots") {
+			t.Errorf("--via scan --on-duplicate %s: %v; want an error naming --allow-moving-slots", on, err)
+		}
+		stdout, stderr, err = run(t, ctx, "convert", url, "--cluster", "--via", "scan", "--allow-moving-slots", "-o", scan, "--target", "redis-7.0", "--on-duplicate", on)
+		if err != nil {
+			t.Fatalf("--via scan --allow-moving-slots --on-duplicate %s: %v\n%s", on, err, stderr)
+		}
+		if !strings.Contains(stdout+stderr, "2 slots") {
+			t.Errorf("--via scan --allow-moving-slots --on-duplicate %s: the moving slots are not counted: %s%s", on, stdout, stderr)
+		}
+		sc = servertest.Start(t, scan).Client()
+		if n, v := sc.DBSize(ctx).Val(), sc.Get(ctx, key).Val(); n != 31 || v != "owner" {
+			t.Errorf("--via scan --allow-moving-slots --on-duplicate %s: the server holds %d keys, %s=%q; want 31, \"owner\"", on, n, key, v)
+		}
 	}
 }
