@@ -152,6 +152,16 @@ func (p *prefixes) hold(pre string, h uint64) *counted {
 // prefix returns key's prefix: its first Depth parts and the separator after them.
 func (p *prefixes) prefix(key []byte) []byte {
 	end := 0
+	if len(p.sep) == 1 { // the usual ":", without bytes.Index's dispatch at every key
+		for range p.opts.Depth {
+			i := bytes.IndexByte(key[end:], p.sep[0])
+			if i < 0 {
+				return key
+			}
+			end += i + 1
+		}
+		return key[:end]
+	}
 	for range p.opts.Depth {
 		i := bytes.Index(key[end:], p.sep)
 		if i < 0 {
