@@ -69,43 +69,45 @@ type prefixes struct {
 	seed  maphash.Seed
 }
 
-// cell is the part of prefixes.unlisted of the prefixes of one hash.
+// cell is the part of prefixes.unlisted of the prefixes of one hash: 16 bytes.
 type cell struct {
 	// sum is the memory of the prefixes out of the table (see prefixes.unlisted).
 	sum int64
 	// tags holds tagOf of the table's prefixes of this cell (0 for none), and spill counts
 	// those that found no free tag: a key whose tag is not there, when none spilled, is not
 	// looked up in the map (most keys, when there are many more prefixes than entries).
-	tags  [3]uint16
-	spill uint16
+	// Seven tags of a byte rather than fewer wider ones: the cells a full table takes its
+	// new entries from hold several, and a spilled cell looks up every key of its own.
+	tags  [7]uint8
+	spill uint8
 }
 
 // has tells whether the table may hold a prefix of tag t in c.
-func (c *cell) has(t uint16) bool {
-	return c.spill != 0 || c.tags[0] == t || c.tags[1] == t || c.tags[2] == t
+func (c *cell) has(t uint8) bool {
+	return c.spill != 0 || slices.Contains(c.tags[:], t)
 }
 
 // hold notes a prefix of tag t that enters the table.
-func (c *cell) hold(t uint16) {
+func (c *cell) hold(t uint8) {
 	if i := slices.Index(c.tags[:], 0); i >= 0 {
 		c.tags[i] = t
-	} else if c.spill < math.MaxUint16 { // at the most, it stays there: a lookup every key
+	} else if c.spill < math.MaxUint8 { // at the most, it stays there: a lookup every key
 		c.spill++
 	}
 }
 
 // release notes a prefix of tag t that leaves the table. When another prefix of the same
 // tag spilled, its tag is the one that goes: spill then stays nonzero.
-func (c *cell) release(t uint16) {
+func (c *cell) release(t uint8) {
 	if i := slices.Index(c.tags[:], t); i >= 0 {
 		c.tags[i] = 0
-	} else if c.spill < math.MaxUint16 {
+	} else if c.spill < math.MaxUint8 {
 		c.spill--
 	}
 }
 
 // tagOf is the part of a prefix's hash a cell keeps, never 0.
-func tagOf(h uint64) uint16 { return uint16(h>>48) | 1 }
+func tagOf(h uint64) uint8 { return max(uint8(h>>56), 1) }
 
 // unlistedCells is the size of prefixes.unlisted: 256 KiB.
 const unlistedCells = 1 << 14
@@ -150,6 +152,16 @@ func (p *prefixes) hold(pre string, h uint64) *counted {
 // prefix returns key's prefix: its first Depth parts and the separator after them.
 func (p *prefixes) prefix(key []byte) []byte {
 	end := 0
+	if len(p.sep) == 1 { // the usual ":", without bytes.Index's dispatch at every key
+		for range p.opts.Depth {
+			i := bytes.IndexByte(key[end:], p.sep[0])
+			if i < 0 {
+				return key
+			}
+			end += i + 1
+		}
+		return key[:end]
+	}
 	for range p.opts.Depth {
 		i := bytes.Index(key[end:], p.sep)
 		if i < 0 {

@@ -19,8 +19,29 @@ func newMinMemory(by map[string]*counted) minMemory {
 // least returns the entry of least memory.
 func (h minMemory) least() *counted { return h[0] }
 
-// fix restores the order after the entry at i grew.
-func (h minMemory) fix(i int) { heap.Fix(&h, i) }
+// fix restores the order after the entry at i grew: an entry's memory never falls, so it
+// only sinks. A sift of the concrete type, without container/heap's calls through an
+// interface, since a full table of a dump of many prefixes fixes an entry at many keys.
+func (h minMemory) fix(i int) {
+	e := h[i]
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if r := c + 1; r < len(h) && h[r].Memory < h[c].Memory {
+			c = r
+		}
+		if h[c].Memory >= e.Memory {
+			break
+		}
+		h[i] = h[c]
+		h[i].idx = i
+		i = c
+	}
+	h[i] = e
+	e.idx = i
+}
 
 func (h minMemory) Len() int           { return len(h) }
 func (h minMemory) Less(i, j int) bool { return h[i].Memory < h[j].Memory }
