@@ -170,7 +170,10 @@ func pass(ctx context.Context, r io.Reader, opts Options, only []string) (*sink,
 	if only != nil {
 		s.pre.restrict(only)
 	}
-	return s, rd.WriteTo(ctx, s)
+	s.feed = newPrefixFeed(s.pre)
+	err = rd.WriteTo(ctx, s)
+	s.feed.wait()
+	return s, err
 }
 
 // defaultTarget chooses the memory estimate's target for a file of RDB version version

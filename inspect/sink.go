@@ -23,7 +23,8 @@ type sink struct {
 	expiry  expirySpread
 	bySize  topKeys
 	byCount topKeys
-	pre     *prefixes // nil unless Options.Prefixes
+	pre     *prefixes   // nil unless Options.Prefixes
+	feed    *prefixFeed // into pre
 
 	// The open record.
 	drop    bool // expired: not passed to est
@@ -141,7 +142,7 @@ func (s *sink) end(key []byte) {
 		if !s.drop {
 			mem = s.est.KeyBytes()
 		}
-		s.pre.add(key, size, mem)
+		s.feed.add(key, size, mem)
 	}
 	if s.opts.Top > 0 {
 		bySize := s.bySize.admits(d.DB, key, size)
