@@ -140,6 +140,11 @@ func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.
 		defer f.Close()
 		return inspect.Read(c.Context, f, *opts)
 	}
+	f, err := in.Snapshot(c.Context) // first: it says what is wrong with the URL or the server
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	if in.Server != nil && !c.IsSet("allocator") {
 		a, err := in.Server.MemAllocator(c.Context)
 		if err != nil {
@@ -150,10 +155,5 @@ func inspectInput(c *cli.Context, path string, opts *inspect.Options) (*inspect.
 		}
 		opts.Allocator = a
 	}
-	f, err := in.Snapshot(c.Context)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	return inspect.Read(c.Context, f, *opts)
 }
